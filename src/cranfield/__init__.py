@@ -1,0 +1,50 @@
+"""cranfield: laboratory evaluation of search and ranking systems.
+
+Exact trec_eval measures on a columnar engine, with a drop-in ``cranfield trec-eval``.
+
+>>> import cranfield
+>>> res = cranfield.evaluate({"q": {"a": 1}}, {"q": {"a": 2.0, "b": 1.0}}, "P@2")
+>>> res["P@2"]
+0.5
+"""
+
+from cranfield.data.qrels import Qrels
+from cranfield.data.run import Run
+from cranfield.errors import (
+    CranfieldError,
+    EvaluationError,
+    InputError,
+    MeasureError,
+    MissingTopicError,
+)
+from cranfield.evaluate import evaluate
+from cranfield.io.load import load_qrels, load_run
+from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
+from cranfield.measures._parse import parse_measure, parse_measures
+from cranfield.measures._spec import Measure, MeasureSpec
+from cranfield.results import Results
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CranfieldError",
+    "EvaluationError",
+    "InputError",
+    "Measure",
+    "MeasureError",
+    "MeasureSpec",
+    "MissingTopicError",
+    "Qrels",
+    "Results",
+    "Run",
+    "__version__",
+    "evaluate",
+    "load_qrels",
+    "load_run",
+    "parse_measure",
+    "parse_measures",
+    "read_qrels",
+    "read_run",
+    "write_qrels",
+    "write_run",
+]

@@ -1,0 +1,72 @@
+"""The one exception tree of cranfield.
+
+::
+
+    CranfieldError                 base of everything cranfield raises on purpose
+    ├── InputError                 a file or in-memory object cannot be read as qrels/run
+    ├── MeasureError               an unknown measure name or an invalid parameter
+    └── EvaluationError            inputs are well formed but cannot be evaluated as asked
+        └── MissingTopicError      a judged topic is absent from the run (policy "error")
+
+Every message is one sentence that says what was wrong and where:
+``qrels.txt:12: expected 4 fields (qid iter docno rel), got 3: '301 0 DOC1'``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CranfieldError",
+    "EvaluationError",
+    "InputError",
+    "MeasureError",
+    "MissingTopicError",
+]
+
+
+class CranfieldError(Exception):
+    """Base class of every error cranfield raises on purpose."""
+
+
+class InputError(CranfieldError, ValueError):
+    """Malformed input; the message names the source, the line and the offending text.
+
+    Attributes
+    ----------
+    source:
+        File name (or a description such as ``"<DataFrame>"``) of the bad input.
+    line:
+        1-based physical line number (or row number for in-memory data), if known.
+    """
+
+    def __init__(self, source: str, line: int | None, problem: str, text: str | None = None):
+        self.source = source
+        self.line = line
+        self.problem = problem
+        self.text = text
+        where = f"{source}:{line}" if line is not None else source
+        msg = f"{where}: {problem}"
+        if text is not None:
+            shown = text if len(text) <= 120 else text[:117] + "..."
+            msg += f": {shown!r}"
+        super().__init__(msg)
+
+
+class MeasureError(CranfieldError, ValueError):
+    """An unknown measure name or an invalid measure parameter."""
+
+
+class EvaluationError(CranfieldError):
+    """Well-formed inputs that cannot be evaluated as requested."""
+
+
+class MissingTopicError(EvaluationError):
+    """A topic judged in the qrels has no line in the run and the policy is ``"error"``."""
+
+    def __init__(self, topics: list[str]):
+        self.topics = topics
+        shown = ", ".join(repr(t) for t in topics[:5])
+        more = f" and {len(topics) - 5} more" if len(topics) > 5 else ""
+        super().__init__(
+            f"{len(topics)} judged topic(s) have no line in the run: {shown}{more}; "
+            "use missing='zero' to score them 0 or missing='skip' to leave them out."
+        )

@@ -1,0 +1,344 @@
+"""TREC text formats: qrels (``qid iter docno rel``) and runs (``qid iter docno rank score tag``).
+
+Reading policy (every point is deliberate and tested):
+
+* Fields are separated by any run of blanks (space, tab, CR, VT, FF: the ASCII blanks of
+  C's ``isspace``; a no-break space or other Unicode blank is part of a field); leading and
+  trailing blanks are ignored, so CR-LF files work. Blank lines are skipped.
+* A line whose first non-blank character is ``#`` is a comment, anywhere in the file and any
+  number in a row (trec_eval 10 crashes on some of these; cranfield accepts them). A ``#``
+  inside a field is data: ``msmarco_doc_00#4`` is a valid docno.
+* Files may be gzip, bzip2, xz or zstd compressed (recognised by their first bytes, not
+  the name); a truncated or corrupt compressed file is an error. ``-`` reads standard input.
+* Qrels lines have exactly 4 fields; the relevance must be an integer that fits in 64 bits
+  (``1.7`` is an error, where trec_eval's ``atol`` would silently read 1). Negative
+  relevance means "in the pool, not judged", as in trec_eval.
+* Run lines have at least 6 fields; fields after the sixth are ignored (as trec_eval does).
+  The rank field is ignored entirely. The score must be a decimal number (``inf`` allowed,
+  ``nan`` refused). The run tag reported for the run is the tag of its last line.
+* A repeated (query, document) pair is an error in both qrels and runs, reported with both
+  line numbers. trec_eval only notices duplicates inside the part of a run it evaluates.
+* A file with no data line at all is an error.
+* The text must be UTF-8 throughout, comment lines included. A UTF-8 byte-order mark at
+  the very start of the file is not text and is dropped.
+
+Every error names the file, the physical line number (1-based, counting blank and comment
+lines) and the offending text.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from pathlib import Path
+from typing import Literal, NoReturn
+
+import numpy as np
+import polars as pl
+
+from cranfield.data.qrels import Qrels
+from cranfield.data.run import Run
+from cranfield.errors import InputError
+from cranfield.io._bytes import read_bytes, source_name
+
+__all__ = ["read_qrels", "read_run", "write_qrels", "write_run"]
+
+_INT = re.compile(r"[+-]?[0-9]+\Z")
+_FLOAT = re.compile(
+    r"[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z",
+    re.IGNORECASE,
+)
+_BLANKS = b" \t\r\x0b\x0c"
+_BOM = b"\xef\xbb\xbf"
+_INT64 = (-(2**63), 2**63 - 1)
+
+Kind = Literal["qrels", "run"]
+
+
+def read_qrels(source: str | Path, *, name: str | None = None) -> Qrels:
+    """Read a TREC qrels file (``qid iter docno rel``).
+
+    Parameters
+    ----------
+    source:
+        Path of the file (optionally gzip/bzip2/xz/zstd compressed), or ``"-"`` for stdin.
+    name:
+        Name to give the judgments; defaults to the file name.
+
+    Raises
+    ------
+    InputError
+        On any malformed line, naming file, line number and text.
+    """
+    label = source_name(source)
+    data = read_bytes(source).removeprefix(_BOM)
+    table = _parse(data, label, "qrels")
+    frame = table.select(
+        pl.col("f0").alias("query_id"),
+        pl.col("f1").alias("iteration"),
+        pl.col("f2").alias("doc_id"),
+        pl.col("f3").cast(pl.Int64, strict=False).alias("relevance"),
+    )
+    if frame.get_column("relevance").null_count() or _has_duplicates(frame):
+        _diagnose(data, label, "qrels")
+    frame = frame.sort("query_id", "doc_id")
+    return Qrels(frame, name=name or Path(label).name)
+
+
+def read_run(source: str | Path, *, name: str | None = None, float32: bool = False) -> Run:
+    """Read a TREC run file (``qid iter docno rank score tag``).
+
+    Parameters
+    ----------
+    source:
+        Path of the file (optionally compressed), or ``"-"`` for stdin.
+    name:
+        Name of the run; defaults to the file name.
+    float32:
+        Round scores to float32 while reading (trec_eval 9.x and pytrec_eval semantics).
+        Usually passed to :func:`cranfield.evaluate` instead.
+
+    Raises
+    ------
+    InputError
+        On any malformed line, naming file, line number and text.
+    """
+    label = source_name(source)
+    data = read_bytes(source).removeprefix(_BOM)
+    table = _parse(data, label, "run")
+    frame = table.select(
+        pl.col("f0").alias("query_id"),
+        pl.col("f2").alias("doc_id"),
+        pl.col("f4").cast(pl.Float64, strict=False).alias("score"),
+    )
+    score = frame.get_column("score")
+    if score.null_count() or score.is_nan().any() or _has_duplicates(frame):
+        _diagnose(data, label, "run")
+    if float32:
+        frame = frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64))
+    tag = table.get_column("f5")[-1]
+    return Run(frame, name=name or Path(label).name, tag=tag)
+
+
+def _has_duplicates(frame: pl.DataFrame) -> bool:
+    return bool(frame.select(pl.struct("query_id", "doc_id").is_duplicated().any()).item())
+
+
+def _parse(data: bytes, label: str, kind: Kind) -> pl.DataFrame:
+    """Split ``data`` into string columns f0.. with polars; diagnose on any anomaly."""
+    want = 4 if kind == "qrels" else 6
+    if not data.isascii():
+        # polars checks the UTF-8 of fields but not always of comment lines.
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            _diagnose(data, label, kind)
+    sep, text = _canonical(data)
+    schema = {f"f{i}": pl.String for i in range(want)}
+    try:
+        table = pl.read_csv(
+            io.BytesIO(text),
+            separator=sep,
+            has_header=False,
+            quote_char=None,
+            comment_prefix="#",
+            schema=schema,
+            # Runs ignore fields after the tag; a fifth qrels field is an error.
+            truncate_ragged_lines=kind == "run",
+            extra_columns="ignore" if kind == "run" else "raise",
+        )
+    except (pl.exceptions.PolarsError, UnicodeDecodeError):
+        _diagnose(data, label, kind)
+    if table.height == 0:
+        raise InputError(label, None, f"contains no {kind} lines")
+    if table.get_column(f"f{want - 1}").null_count() > 0:
+        _diagnose(data, label, kind)
+    return table
+
+
+def _canonical(data: bytes) -> tuple[str, bytes]:
+    """Return a separator and bytes polars can split on it.
+
+    Files that are consistently single-space or single-tab separated pass through untouched
+    (the common case, and the fast one). Anything else (mixed blanks, leading or trailing
+    blanks, CR-LF, blank lines) is rewritten with every run of blanks collapsed to one space,
+    blank lines removed and lines stripped.
+    """
+    clean_line_ends = b"\r" not in data and b"\n\n" not in data and not data.startswith(b"\n")
+    if not clean_line_ends or b"\x0b" in data or b"\x0c" in data:
+        return " ", _collapse_blanks(data)
+    for sep, other in ((b" ", b"\t"), (b"\t", b" ")):
+        if (
+            other not in data
+            and sep + sep not in data
+            and b"\n" + sep not in data
+            and sep + b"\n" not in data
+            and not data.startswith(sep)
+            and not data.endswith(sep)
+        ):
+            return sep.decode(), data
+    return " ", _collapse_blanks(data)
+
+
+def _collapse_blanks(data: bytes) -> bytes:
+    """Vectorised: blanks -> single spaces, lines stripped, blank lines dropped."""
+    a = np.frombuffer(data, dtype=np.uint8)
+    if a.size == 0:
+        return data
+    blank = np.isin(a, np.frombuffer(_BLANKS, dtype=np.uint8))
+    newline = a == 10
+    # Pass 1: keep the first blank of a run unless it starts a line.
+    prev_sep = np.empty_like(blank)
+    prev_sep[0] = True
+    prev_sep[1:] = blank[:-1] | newline[:-1]
+    keep = ~blank | ~prev_sep
+    b = np.where(blank, np.uint8(32), a)[keep]
+    # Pass 2: drop a space right before a newline or the end.
+    nxt_end = np.empty(b.size, dtype=bool)
+    nxt_end[-1:] = True
+    nxt_end[:-1] = b[1:] == 10
+    b = b[~((b == 32) & nxt_end)]
+    # Pass 3: drop newlines that end an empty line.
+    nl = b == 10
+    prev_nl = np.empty_like(nl)
+    prev_nl[:1] = True
+    prev_nl[1:] = nl[:-1]
+    b = b[~(nl & prev_nl)]
+    return bytes(b.tobytes())
+
+
+def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
+    """Walk the lines one by one and raise an :class:`InputError` for the first bad one.
+
+    This slow path runs only when the fast columnar parse found something wrong, so the
+    common case never pays for per-line Python.
+    """
+    seen: dict[tuple[bytes, bytes], int] = {}
+    any_line = False
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.strip().decode("utf-8", "replace")
+            raise InputError(label, number, "is not valid UTF-8", text) from None
+        # bytes.split() splits on exactly the ASCII blanks C's isspace() knows; str.split()
+        # would also split on no-break spaces and other Unicode blanks inside a docno.
+        fields = raw.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        any_line = True
+        text = raw.strip().decode("utf-8")
+        if kind == "qrels":
+            if len(fields) != 4:
+                raise InputError(
+                    label, number,
+                    f"expected 4 fields (qid iter docno rel), got {len(fields)}", text,
+                )
+            rel = fields[3].decode()
+            if not _INT.match(rel):
+                raise InputError(label, number, f"relevance must be an integer, got {rel!r}", text)
+            if not _INT64[0] <= int(rel) <= _INT64[1]:
+                raise InputError(
+                    label, number, f"relevance {rel} does not fit in a 64-bit integer", text
+                )
+        else:
+            if len(fields) < 6:
+                raise InputError(
+                    label, number,
+                    f"expected 6 fields (qid iter docno rank score tag), got {len(fields)}",
+                    text,
+                )
+            score = fields[4].decode()
+            if not _FLOAT.match(score):
+                raise InputError(label, number, f"score must be a number, got {score!r}", text)
+            if math.isnan(float(score)):
+                raise InputError(label, number, "score is NaN", text)
+        key = (fields[0], fields[2])
+        if key in seen:
+            raise InputError(
+                label, number,
+                f"duplicate document {key[1].decode()!r} for query {key[0].decode()!r} "
+                f"(first seen on line {seen[key]})",
+                text,
+            )
+        seen[key] = number
+    if not any_line:
+        raise InputError(label, None, f"contains no {kind} lines")
+    raise InputError(label, None, "could not be parsed (no single bad line found)")
+
+
+def write_run(run: Run, path: str | Path, *, tag: str | None = None) -> None:
+    """Write ``run`` as a TREC run file, ranked as trec_eval ranks it.
+
+    Lines are ordered by query id (bytewise), then score descending, then doc id descending;
+    the rank column counts from 1 in that order. Scores are written in the shortest form
+    that reads back to the same float64.
+
+    Raises
+    ------
+    InputError
+        If an id or the tag cannot be written as a TREC field (empty, containing a blank,
+        or a query id starting with ``#``, which would read back as a comment); nothing is
+        written then.
+    """
+    run_tag = run.tag if tag is None else tag
+    what = f"run {run.name!r}"
+    _check_writable(run.frame.select("query_id", "doc_id"), path, what)
+    _check_writable(pl.DataFrame({"tag": [run_tag]}, schema={"tag": pl.String}), path, what)
+    frame = run.frame.sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+    frame = frame.select(
+        "query_id",
+        pl.lit("Q0").alias("iteration"),
+        "doc_id",
+        (pl.int_range(pl.len()).over("query_id") + 1).cast(pl.String).alias("rank"),
+        pl.col("score").cast(pl.String),
+        pl.lit(run_tag, dtype=pl.String).alias("tag"),
+    )
+    _write_lines(frame, path)
+
+
+def write_qrels(qrels: Qrels, path: str | Path) -> None:
+    """Write ``qrels`` as a TREC qrels file (``qid iter docno rel``), in table order.
+
+    Raises
+    ------
+    InputError
+        If a query id, iteration or doc id cannot be written as a TREC field (see
+        :func:`write_run`); nothing is written then.
+    """
+    frame = qrels.frame.select(
+        "query_id", "iteration", "doc_id", pl.col("relevance").cast(pl.String)
+    )
+    _check_writable(frame.drop("relevance"), path, f"qrels {qrels.name!r}")
+    _write_lines(frame, path)
+
+
+_BLANK_CLASS = "[" + "".join(f"\\x{b:02x}" for b in _BLANKS + b"\n") + "]"
+
+
+def _check_writable(frame: pl.DataFrame, path: str | Path, what: str) -> None:
+    """Refuse values that would not read back as the same single field."""
+    for col in frame.columns:
+        values = frame.get_column(col)
+        checks = [
+            (values.is_null(), "is missing"),
+            (values.str.len_bytes() == 0, "is empty"),
+            (values.str.contains(_BLANK_CLASS), "contains a blank"),
+        ]
+        if col == "query_id":
+            checks.append((values.str.starts_with("#"), "starts with '#' (a comment line)"))
+        for bad, why in checks:
+            if bad.any():
+                row = int(bad.arg_true()[0])
+                raise InputError(
+                    str(path), None,
+                    f"cannot write the {what} as TREC text: the {col} of row {row + 1} "
+                    f"{why}, so it would not read back as one field",
+                    values[row],
+                )
+
+
+def _write_lines(frame: pl.DataFrame, path: str | Path) -> None:
+    """Write string columns joined by single spaces, one line per row, never quoted."""
+    frame.write_csv(path, separator=" ", include_header=False, quote_style="never")

@@ -1,0 +1,295 @@
+"""Kernels of graded measures built on trec_eval's per-topic gain table.
+
+The gain table of a topic (trec_eval ``setup_gains``) has one entry per ``level=gain``
+parameter, in the order given, then one entry ``gain = level`` for every level from 0 to
+the topic's highest judged level that no parameter named. Each entry knows how many of the
+topic's judged documents have its level. The table is sorted by gain with glibc's stable
+merge sort and a comparator that *truncates the gain difference to an integer*, so gains
+less than 1 apart compare equal and keep their order; this is reproduced exactly.
+
+The ideal ranking walks the sorted table from the top, emitting each entry's documents,
+skipping entries without documents, and stops at the first entry whose gain is ``<= 0``
+(or at once if the top entry's gain is ``<= 0``). A document's gain is the gain of the
+first table entry with its level (unjudged documents: level -1 "not in pool" or -2 "pooled,
+unjudged", only if a parameter names them), else 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cranfield.kernels.context import EvalContext, safe_divide, segment_cumsum
+from cranfield.kernels.incomplete import powers
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from numpy.typing import NDArray
+
+Gains = tuple[tuple[int, float], ...]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    level: int
+    gain: float
+    owns_documents: bool  # the first entry naming a level gets that level's documents
+
+
+def _truncating_merge_sort(items: list[_Entry], cmp: Callable[[_Entry, _Entry], int]) -> list[_Entry]:
+    """glibc ``msort``: top-down, left half n/2, take from the left while cmp <= 0."""
+    n = len(items)
+    if n <= 1:
+        return list(items)
+    n1 = n // 2
+    left = _truncating_merge_sort(items[:n1], cmp)
+    right = _truncating_merge_sort(items[n1:], cmp)
+    out: list[_Entry] = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if cmp(left[i], right[j]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    out.extend(left[i:])
+    out.extend(right[j:])
+    return out
+
+
+def _c_int_diff(a: _Entry, b: _Entry) -> int:
+    return int(a.gain - b.gain)  # C: (int)(double) truncates toward zero
+
+
+def sorted_table(gains: Gains, num_levels: int) -> list[_Entry]:
+    """The sorted gain table for a topic whose highest judged level is ``num_levels - 1``."""
+    entries: list[_Entry] = []
+    named: set[int] = set()
+    for level, gain in gains:
+        entries.append(_Entry(level, gain, level not in named))
+        named.add(level)
+    entries += [_Entry(lv, float(lv), True) for lv in range(num_levels) if lv not in named]
+    return _truncating_merge_sort(entries, _c_int_diff)
+
+
+@dataclass(frozen=True)
+class GainView:
+    """Per-row gains and the flat ideal gain sequences of every topic."""
+
+    row_gain: NDArray[np.float64]
+    ideal: NDArray[np.float64]
+    ideal_offsets: NDArray[np.int64]
+    table_min: NDArray[np.float64]
+    table_max: NDArray[np.float64]
+
+    @property
+    def ideal_lengths(self) -> NDArray[np.int64]:
+        return np.diff(self.ideal_offsets)
+
+
+def gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
+    """Build gains for ``ctx`` (``gains=None``: each level is its own gain)."""
+    j = ctx.judgments
+    n = ctx.n_topics
+    if not gains:
+        positive = j.levels > 0
+        counts = np.bincount(j.topic_of[positive], minlength=n)
+        ideal_off = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        top = np.maximum(j.max_level, 0).astype(np.float64)
+        return GainView(
+            row_gain=np.maximum(ctx.rel, 0).astype(np.float64),
+            ideal=j.levels[positive].astype(np.float64),
+            ideal_offsets=ideal_off,
+            table_min=np.zeros(n),
+            table_max=top,
+        )
+    num_levels = j.max_level + 1
+    min_code = min(-2, *(lv for lv, _ in gains))
+    max_code = max(int(num_levels.max(initial=0)), *(lv + 1 for lv, _ in gains), 1)
+    lookup_width = max_code - min_code + 1
+    groups = np.unique(num_levels)
+    group_index = np.searchsorted(groups, num_levels)
+    lookup = np.zeros((groups.size, lookup_width))
+    tables: list[list[_Entry]] = []
+    tmin = np.empty(groups.size)
+    tmax = np.empty(groups.size)
+    for g, nl in enumerate(groups):
+        table = sorted_table(gains, int(nl))
+        tables.append(table)
+        for entry in reversed(table):  # first entry in sorted order wins
+            lookup[g, entry.level - min_code] = entry.gain
+        tmin[g] = min((e.gain for e in table), default=0.0)
+        tmax[g] = max((e.gain for e in table), default=0.0)
+    row_gain = lookup[group_index[ctx.topic_of], ctx.rel - min_code]
+
+    level_counts = _level_counts(ctx, int(max(num_levels.max(initial=0), 1)))
+    ideal_parts: list[NDArray[np.float64]] = []
+    lengths = np.zeros(n, dtype=np.int64)
+    for t in range(n):
+        seq = _walk(tables[group_index[t]], level_counts[t])
+        lengths[t] = seq.size
+        ideal_parts.append(seq)
+    ideal = np.concatenate(ideal_parts) if ideal_parts else np.zeros(0)
+    return GainView(
+        row_gain=row_gain,
+        ideal=ideal,
+        ideal_offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+        table_min=tmin[group_index],
+        table_max=tmax[group_index],
+    )
+
+
+def _level_counts(ctx: EvalContext, width: int) -> NDArray[np.int64]:
+    j = ctx.judgments
+    counts = np.zeros((ctx.n_topics, width), dtype=np.int64)
+    np.add.at(counts, (j.topic_of, j.levels), 1)
+    return counts
+
+
+def _walk(table: Sequence[_Entry], counts: NDArray[np.int64]) -> NDArray[np.float64]:
+    if not table or table[-1].gain <= 0:
+        return np.zeros(0)
+    parts: list[NDArray[np.float64]] = []
+    for entry in reversed(table):
+        owns = entry.owns_documents and 0 <= entry.level < counts.size
+        count = int(counts[entry.level]) if owns else 0
+        if count == 0:
+            continue
+        if entry.gain <= 0:
+            break
+        parts.append(np.full(count, entry.gain))
+    return np.concatenate(parts) if parts else np.zeros(0)
+
+
+def _discounted(values: NDArray[np.float64], positions: NDArray[np.int64]) -> NDArray[np.float64]:
+    return values / np.log2(positions + 2.0)
+
+
+def _ideal_positions(view: GainView) -> NDArray[np.int64]:
+    lengths = view.ideal_lengths
+    return np.arange(view.ideal.size, dtype=np.int64) - np.repeat(view.ideal_offsets[:-1], lengths)
+
+
+def _ideal_topic(view: GainView) -> NDArray[np.int64]:
+    return np.repeat(np.arange(view.ideal_lengths.size), view.ideal_lengths)
+
+
+def dcg(ctx: EvalContext, *, gains: Gains | None, cutoff: int | None = None) -> NDArray[np.float64]:
+    view = gain_view(ctx, gains)
+    return _dcg(ctx, view, cutoff)
+
+
+def _dcg(ctx: EvalContext, view: GainView, cutoff: int | None = None) -> NDArray[np.float64]:
+    contrib = np.where(view.row_gain != 0, _discounted(view.row_gain, ctx.position), 0.0)
+    if cutoff is not None:
+        contrib = np.where(ctx.position < cutoff, contrib, 0.0)
+    return ctx.per_topic_sum(contrib)
+
+
+def _idcg(ctx: EvalContext, view: GainView, cutoff: int | None = None) -> NDArray[np.float64]:
+    pos = _ideal_positions(view)
+    contrib = _discounted(view.ideal, pos)
+    if cutoff is not None:
+        contrib = np.where(pos < cutoff, contrib, 0.0)
+    return np.bincount(_ideal_topic(view), weights=contrib, minlength=ctx.n_topics)
+
+
+def ideal_dcg(ctx: EvalContext, *, gains: Gains | None, cutoff: int | None = None) -> NDArray[np.float64]:
+    return _idcg(ctx, gain_view(ctx, gains), cutoff)
+
+
+def ndcg(ctx: EvalContext, *, gains: Gains | None, cutoff: int | None = None) -> NDArray[np.float64]:
+    view = gain_view(ctx, gains)
+    return safe_divide(_dcg(ctx, view, cutoff), _idcg(ctx, view, cutoff))
+
+
+def _prefix(cum: NDArray[np.float64], offsets: NDArray[np.int64], topic: NDArray[np.int64],
+            k: NDArray[np.int64]) -> NDArray[np.float64]:
+    """Sum of the first ``k`` entries of each topic, from an inclusive cumulative array."""
+    idx = offsets[topic] + k - 1
+    safe = np.where(k > 0, idx, 0)
+    return np.where(k > 0, cum[safe] if cum.size else 0.0, 0.0)
+
+
+def ndcg_rel(ctx: EvalContext, *, gains: Gains | None) -> NDArray[np.float64]:
+    view = gain_view(ctx, gains)
+    rcum = segment_cumsum(np.where(view.row_gain != 0, _discounted(view.row_gain, ctx.position), 0.0), ctx.offsets)
+    icum = segment_cumsum(_discounted(view.ideal, _ideal_positions(view)), view.ideal_offsets)
+    big_p = view.ideal_lengths
+    topics = np.arange(ctx.n_topics)
+    ideal_at_row = _prefix(icum, view.ideal_offsets, ctx.topic_of,
+                           np.minimum(ctx.position + 1, big_p[ctx.topic_of]))
+    positive = view.row_gain > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(positive, rcum / ideal_at_row, 0.0)
+        s = ctx.per_topic_sum(terms)
+        full_r = _prefix(rcum, ctx.offsets, topics, ctx.lengths)
+        full_i = _prefix(icum, view.ideal_offsets, topics, big_p)
+        count = ctx.per_topic_sum(positive)
+        s = s + (big_p - count) * full_r / full_i
+        out = np.where(s > 0, s / big_p, 0.0)
+    return out
+
+
+def rndcg(ctx: EvalContext, *, gains: Gains | None, rel: int) -> NDArray[np.float64]:
+    view = gain_view(ctx, gains)
+    rcum = segment_cumsum(np.where(view.row_gain != 0, _discounted(view.row_gain, ctx.position), 0.0), ctx.offsets)
+    ipos = _ideal_positions(view)
+    itopic = _ideal_topic(view)
+    icum = segment_cumsum(_discounted(view.ideal, ipos), view.ideal_offsets)
+    big_p = view.ideal_lengths
+    n = ctx.lengths
+    topics = np.arange(ctx.n_topics)
+
+    prev = np.concatenate(([np.nan], view.ideal[:-1]))
+    change = (ipos >= 1) & (view.ideal != prev)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ct = itopic[change]
+        cpos = ipos[change]
+        vals = _prefix(rcum, ctx.offsets, ct, np.minimum(cpos, n[ct])) / icum[np.flatnonzero(change) - 1]
+        s = np.bincount(ct, weights=vals, minlength=ctx.n_topics)
+        cnt = np.bincount(ct, minlength=ctx.n_topics).astype(np.float64)
+        has = big_p >= 1
+        full_i = _prefix(icum, view.ideal_offsets, topics, big_p)
+        end_val = _prefix(rcum, ctx.offsets, topics, np.minimum(big_p, n)) / full_i
+        s = s + np.where(has, end_val, 0.0)
+        cnt = cnt + has
+        extra = has & (n > big_p + 1)
+        full_r = _prefix(rcum, ctx.offsets, topics, n)
+        s = s + np.where(extra, full_r / full_i, 0.0)
+        cnt = cnt + extra
+        out = s / cnt
+    return np.where(ctx.num_rel(rel) == 0, 0.0, out)
+
+
+def g_measure(ctx: EvalContext, *, gains: Gains | None) -> NDArray[np.float64]:
+    view = gain_view(ctx, gains)
+    total_ideal = np.bincount(_ideal_topic(view), weights=view.ideal, minlength=ctx.n_topics)
+    length = view.ideal_lengths[ctx.topic_of]
+    idx = view.ideal_offsets[ctx.topic_of] + ctx.position
+    inside = ctx.position < length
+    ideal_here = np.where(inside, view.ideal[np.where(inside, idx, 0)] if view.ideal.size else 0.0, 0.0)
+    cost = segment_cumsum(np.maximum(ideal_here, 1.0), ctx.offsets)
+    got = segment_cumsum(view.row_gain, ctx.offsets)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        contrib = np.where(view.row_gain != 0, view.row_gain / np.log2(2.0 + cost - got), 0.0)
+    return safe_divide(ctx.per_topic_sum(contrib), total_ideal)
+
+
+def rbp(ctx: EvalContext, *, p: float, gains: Gains | None) -> NDArray[np.float64]:
+    """Rank-biased precision with trec_eval's per-topic gain normalisation."""
+    view = gain_view(ctx, gains)
+    lo = view.table_min
+    hi = view.table_max
+    rescale = (lo < 0) | (hi > 1)
+    g = view.row_gain
+    t = ctx.topic_of
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.where(rescale[t], (g - lo[t]) / (hi[t] - lo[t]), g)
+    pw = powers(p, int(ctx.lengths.max(initial=0)))
+    contrib = np.where(g != 0, g * pw[ctx.position], 0.0)
+    return (1.0 - p) * ctx.per_topic_sum(contrib)

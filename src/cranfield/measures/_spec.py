@@ -1,0 +1,271 @@
+"""Measure declarations: :class:`MeasureSpec`, :class:`Param`, the registry. No maths here."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from cranfield.errors import MeasureError
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from cranfield.kernels.context import EvalContext
+
+ParamKind = Literal["int", "float", "bool", "gains", "levels"]
+AtKind = Literal["none", "cutoff", "cutoff_required", "recall_required"]
+Aggregate = Literal["mean", "sum", "gmean"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A keyword parameter of a measure, e.g. ``rel`` in ``P(rel=2)@5``."""
+
+    name: str
+    kind: ParamKind
+    default: Any
+    doc: str
+    minimum: float | None = None
+    exclusive_minimum: bool = False
+    maximum: float | None = None
+
+    def coerce(self, measure: str, value: Any) -> Any:
+        """Check and normalise a user value; raise :class:`MeasureError` if invalid."""
+        where = f"The {self.name!r} parameter of {measure}"
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise MeasureError(f"{where} must be True or False, got {value!r}.")
+            return value
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise MeasureError(f"{where} must be an integer, got {value!r}.")
+            self._check_range(where, value)
+            return value
+        if self.kind == "float":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise MeasureError(f"{where} must be a finite number, got {value!r}.")
+            self._check_range(where, float(value))
+            return float(value)
+        if self.kind == "gains":
+            if not isinstance(value, Mapping) and not isinstance(value, tuple):
+                raise MeasureError(f"{where} must be a mapping of levels to gains like {{1: 1, 2: 3}}, got {value!r}.")
+            pairs = tuple(value.items()) if isinstance(value, Mapping) else value
+            out = []
+            for level, gain in pairs:
+                if isinstance(level, bool) or not isinstance(level, int):
+                    raise MeasureError(f"{where} must map integer levels to gains, got level {level!r}.")
+                if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not math.isfinite(gain):
+                    raise MeasureError(f"{where} must map levels to finite numbers, got {gain!r} for level {level}.")
+                out.append((level, float(gain)))
+            return tuple(out)
+        if self.kind == "levels":
+            if not isinstance(value, tuple) or not value:
+                raise MeasureError(f"{where} must be a non-empty tuple of numbers like (0.0, 0.5, 1.0), got {value!r}.")
+            levels = []
+            for v in value:
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                    raise MeasureError(f"{where} must hold numbers, got {v!r}.")
+                levels.append(float(v))
+            return tuple(levels)
+        raise AssertionError(self.kind)  # pragma: no cover
+
+    def _check_range(self, where: str, value: float) -> None:
+        if self.minimum is not None:
+            low_ok = value > self.minimum if self.exclusive_minimum else value >= self.minimum
+            if not low_ok:
+                op = ">" if self.exclusive_minimum else ">="
+                raise MeasureError(f"{where} must be {op} {_num(self.minimum)}, got {_num(value)}.")
+        if self.maximum is not None and value > self.maximum:
+            raise MeasureError(f"{where} must be <= {_num(self.maximum)}, got {_num(value)}.")
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(x)
+
+
+REL = Param("rel", "int", 1, "minimum judged level that counts as relevant (trec_eval -l)")
+GAINS = Param("gains", "gains", None, "map of judged level to gain, e.g. {1: 1, 2: 3}; unnamed levels gain their level")
+
+
+@dataclass(frozen=True)
+class MeasureSpec:
+    """Everything about one measure: the single source of its name, parameters, maths and docs.
+
+    Attributes
+    ----------
+    name:
+        Canonical name (ir_measures style), e.g. ``"nDCG"``.
+    kernel:
+        ``kernel(ctx, **params) -> per-topic float64 array``. The ``@`` value is passed as
+        ``cutoff`` (``at="cutoff"`` / ``"cutoff_required"``) or ``level`` (recall level).
+    aggregate:
+        How per-topic values combine: ``"mean"``, ``"sum"`` (counts) or ``"gmean"``
+        (trec_eval's geometric mean: exp of the mean of ln(max(x, 1e-5))).
+    trec_name:
+        trec_eval's name for the measure, if trec_eval has it.
+    zero_when_missing:
+        The value is forced to 0 for a judged topic absent from the run (trec_eval ``-c``
+        does this for num_ret, utility, unj and rbp_resid).
+    tags:
+        Properties checked by property tests: ``bounded`` (in [0, 1]), ``count``
+        (integer-valued), ``perfect_is_one`` (1 for an ideal ranking of a topic with R > 0).
+    """
+
+    name: str
+    summary: str
+    formula: str
+    kernel: Callable[..., NDArray[np.float64]]
+    params: tuple[Param, ...] = ()
+    at: AtKind = "none"
+    aggregate: Aggregate = "mean"
+    aliases: tuple[str, ...] = ()
+    trec_name: str | None = None
+    notes: str = ""
+    citation: str = ""
+    zero_when_missing: bool = False
+    tags: frozenset[str] = field(default_factory=frozenset)
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def integer_valued(self) -> bool:
+        return "count" in self.tags
+
+
+_REGISTRY: dict[str, MeasureSpec] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(spec: MeasureSpec) -> MeasureSpec:
+    """Add ``spec`` to the registry (names and aliases must be unique)."""
+    for key in (spec.name, *spec.aliases):
+        if key in _REGISTRY or key in _ALIASES:
+            raise ValueError(f"measure name {key!r} is declared twice")
+    _REGISTRY[spec.name] = spec
+    for alias in spec.aliases:
+        _ALIASES[alias] = spec.name
+    return spec
+
+
+def lookup(name: str) -> MeasureSpec | None:
+    """The spec called ``name`` (canonical name or alias), or ``None``."""
+    if name in _REGISTRY:
+        return _REGISTRY[name]
+    if name in _ALIASES:
+        return _REGISTRY[_ALIASES[name]]
+    return None
+
+
+def all_specs() -> list[MeasureSpec]:
+    """Every registered spec, in declaration order."""
+    _load_families()
+    return list(_REGISTRY.values())
+
+
+def known_names() -> list[str]:
+    _load_families()
+    return [*_REGISTRY, *_ALIASES]
+
+
+def _load_families() -> None:
+    from cranfield.measures import families  # noqa: F401 - registers on import
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A measure with its parameters: a hashable value with a canonical string.
+
+    ``str(m)`` is the canonical form ``Name(k=v,...)@at`` with parameters sorted by name
+    and defaults omitted, and parses back to an equal measure.
+    """
+
+    name: str
+    params: tuple[tuple[str, Any], ...] = ()
+    at: int | float | None = None
+
+    @property
+    def spec(self) -> MeasureSpec:
+        spec = lookup(self.name)
+        if spec is None:  # pragma: no cover - constructed only through make()
+            raise MeasureError(f"Unknown measure {self.name!r}.")
+        return spec
+
+    def get(self, name: str) -> Any:
+        for k, v in self.params:
+            if k == name:
+                return v
+        return self.spec.param(name).default
+
+    def kwargs(self) -> dict[str, Any]:
+        spec = self.spec
+        out = {p.name: self.get(p.name) for p in spec.params}
+        if spec.at in ("cutoff", "cutoff_required"):
+            out["cutoff"] = self.at
+        elif spec.at == "recall_required":
+            out["levels"] = (self.at,)
+        return out
+
+    def __str__(self) -> str:
+        text = self.name
+        if self.params:
+            text += "(" + ",".join(f"{k}={_format_value(v)}" for k, v in self.params) + ")"
+        if self.at is not None:
+            text += f"@{_format_value(self.at)}"
+        return text
+
+    def __repr__(self) -> str:
+        return f"Measure({str(self)!r})"
+
+
+def _format_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, float):
+        return _num(v)
+    if isinstance(v, tuple) and v and isinstance(v[0], tuple):
+        return "{" + ",".join(f"{lv}:{_num(g)}" for lv, g in v) + "}"
+    if isinstance(v, tuple):
+        return "(" + ",".join(_num(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+    return str(v)
+
+
+def make(name: str, params: Mapping[str, Any] | None = None, at: int | float | None = None) -> Measure:
+    """Validate and build a :class:`Measure` (the only constructor the parser uses)."""
+    _load_families()
+    spec = lookup(name)
+    if spec is None:
+        raise MeasureError(f"Unknown measure {name!r}.")
+    given = dict(params or {})
+    clean: dict[str, Any] = {}
+    for key, value in given.items():
+        try:
+            p = spec.param(key)
+        except KeyError:
+            names = ", ".join(p.name for p in spec.params) or "none"
+            raise MeasureError(
+                f"{spec.name} has no parameter {key!r} (its parameters: {names})."
+            ) from None
+        v = p.coerce(spec.name, value)
+        if v != p.default:
+            clean[key] = v
+    if spec.at == "none" and at is not None:
+        raise MeasureError(f"{spec.name} takes no @ cutoff, got @{_format_value(at)}.")
+    if spec.at in ("cutoff", "cutoff_required") and at is not None:
+        if isinstance(at, bool) or not isinstance(at, int) or at < 1:
+            raise MeasureError(f"The cutoff of {spec.name} must be an integer >= 1, got {at!r}.")
+    if spec.at == "cutoff_required" and at is None:
+        raise MeasureError(f"{spec.name} needs a cutoff, e.g. {spec.name}@10.")
+    if spec.at == "recall_required":
+        if at is None:
+            raise MeasureError(f"{spec.name} needs a recall level, e.g. {spec.name}@0.5.")
+        if isinstance(at, bool) or not isinstance(at, (int, float)) or not 0 <= at <= 1:
+            raise MeasureError(f"The recall level of {spec.name} must be in [0, 1], got {at!r}.")
+        at = float(at)
+    return Measure(spec.name, tuple(sorted(clean.items())), at)

@@ -1,0 +1,1 @@
+"""Rendering results for people: trec_eval text, terminal tables, machine formats."""

@@ -1,0 +1,42 @@
+"""trec_eval's text format: ``%-22s\\t%s\\t%6.4f`` lines."""
+
+from __future__ import annotations
+
+import math
+
+from cranfield.measures._spec import Measure
+
+
+def format_value(value: float, *, integer: bool = False) -> str:
+    """``%6.4f`` (or ``%ld`` after truncation for counts); NaN prints as trec_eval's ``  -nan``."""
+    if math.isnan(value):
+        return "  -nan"
+    if integer:
+        return "%d" % int(value)  # noqa: UP031 - C printf semantics on purpose
+    return "%6.4f" % value  # noqa: UP031
+
+
+def format_line(label: str, qid: str, value: float | str, *, integer: bool = False) -> str:
+    shown = value if isinstance(value, str) else format_value(value, integer=integer)
+    return "%-22s\t%s\t%s" % (label, qid, shown)  # noqa: UP031
+
+
+def label_for(measure: Measure) -> str:
+    """trec_eval's output name of a native measure if it has one, else its canonical name."""
+    spec = measure.spec
+    if spec.trec_name is None:
+        return str(measure)
+    params = dict(measure.params)
+    rel_only = set(params) <= {"rel"}
+    if spec.at in ("cutoff", "cutoff_required") and measure.at is not None and rel_only:
+        name = {"AP": "map_cut", "nDCG": "ndcg_cut"}.get(spec.name, spec.trec_name)
+        return f"{name}_{measure.at}"
+    if spec.at == "recall_required" and rel_only and measure.at is not None:
+        return f"{spec.trec_name}_{measure.at:3.2f}"
+    if spec.name == "Rprec" and set(params) <= {"rel", "mult"} and "mult" in params:
+        return f"Rprec_mult_{params['mult']:3.2f}"
+    if spec.name == "SetP" and params.get("relative"):
+        return "set_relative_P" if set(params) <= {"rel", "relative"} else str(measure)
+    if rel_only and measure.at is None:
+        return spec.trec_name
+    return str(measure)

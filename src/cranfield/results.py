@@ -1,0 +1,123 @@
+"""``Results``: per-topic values and aggregates of one evaluated run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import polars as pl
+
+from cranfield.aggregate import aggregate
+from cranfield.errors import MeasureError
+from cranfield.measures._spec import Measure
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+
+@dataclass(frozen=True, eq=False)
+class Results:
+    """What :func:`cranfield.evaluate` returns.
+
+    Attributes
+    ----------
+    run_name:
+        Name of the evaluated run.
+    topics:
+        Evaluated query ids, bytewise order.
+    values:
+        ``{Measure: per-topic float64 array aligned with topics}``.
+    missing_policy:
+        How judged topics absent from the run were treated (``zero``, ``skip`` or ``error``).
+    missing_topics:
+        Judged topics that had no line in the run.
+    """
+
+    run_name: str
+    topics: list[str]
+    values: dict[Measure, NDArray[np.float64]]
+    missing_policy: str
+    missing_topics: list[str] = field(default_factory=list)
+
+    @property
+    def measures(self) -> list[Measure]:
+        return list(self.values)
+
+    def _key(self, measure: Measure | str) -> Measure:
+        if isinstance(measure, Measure):
+            if measure in self.values:
+                return measure
+        else:
+            for m in self.values:
+                if str(m) == measure:
+                    return m
+            from cranfield.measures._parse import parse_measures
+
+            parsed = parse_measures(measure)
+            if len(parsed) == 1 and parsed[0] in self.values:
+                return parsed[0]
+        raise MeasureError(f"{measure!s} was not evaluated; evaluated: {', '.join(map(str, self.values))}.")
+
+    def __getitem__(self, measure: Measure | str) -> float:
+        """The aggregate (usually the mean over topics) of one measure."""
+        m = self._key(measure)
+        return aggregate(self.values[m], m.spec.aggregate)
+
+    def per_topic(self, measure: Measure | str) -> dict[str, float]:
+        """``{query_id: value}`` for one measure."""
+        m = self._key(measure)
+        return dict(zip(self.topics, self.values[m].tolist(), strict=True))
+
+    def means(self) -> dict[str, float]:
+        """``{canonical measure name: aggregate}`` in measure order."""
+        return {str(m): self[m] for m in self.values}
+
+    def to_polars(self) -> pl.DataFrame:
+        """Per-topic table: one row per topic, a ``query_id`` column and one column per measure."""
+        data: dict[str, Any] = {"query_id": self.topics}
+        data.update({str(m): v for m, v in self.values.items()})
+        return pl.DataFrame(data)
+
+    def to_pandas(self) -> Any:
+        """The per-topic table as a pandas DataFrame indexed by ``query_id``."""
+        return self.to_polars().to_pandas().set_index("query_id")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data: run name, policy, missing topics, means and per-topic values."""
+        return {
+            "run": self.run_name,
+            "missing_policy": self.missing_policy,
+            "missing_topics": list(self.missing_topics),
+            "num_topics": len(self.topics),
+            "means": self.means(),
+            "per_query": {str(m): self.per_topic(m) for m in self.values},
+        }
+
+    def policy_note(self) -> str:
+        """One line stating how topics were averaged (printed with every result)."""
+        n = len(self.topics)
+        k = len(self.missing_topics)
+        if k == 0:
+            return f"{n} topics, every judged topic retrieved."
+        if self.missing_policy == "zero":
+            return f"{n} topics; {k} judged topic(s) absent from the run scored 0 (missing='zero')."
+        return f"{n} topics; {k} judged topic(s) absent from the run were left out (missing='skip')."
+
+    def to_trec_eval(self, *, per_query: bool = False) -> str:
+        """The results in trec_eval's text format (``name<TAB>qid<TAB>value``).
+
+        Measures with a trec_eval name print under it (``P_10``, ``ndcg_cut_10``); others
+        print under their canonical name.
+        """
+        from cranfield.report.trec_eval_text import format_line, label_for
+
+        lines: list[str] = []
+        labels = {m: label_for(m) for m in self.values}
+        if per_query:
+            for i, t in enumerate(self.topics):
+                for m, v in self.values.items():
+                    lines.append(format_line(labels[m], t, float(v[i]), integer=m.spec.integer_valued))
+        for m in self.values:
+            lines.append(format_line(labels[m], "all", self[m], integer=m.spec.integer_valued))
+        return "".join(line + "\n" for line in lines)
