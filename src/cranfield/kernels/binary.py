@@ -117,7 +117,8 @@ def interpolated_precision(ctx: EvalContext, *, rel: int, levels: tuple[float, .
     suffix_max = _segment_suffix_max(prec, roff)
     rr = np.diff(roff)
     big_r = ctx.num_rel(rel)
-    empty_value = np.where(ctx.lengths == 0, math.nan, 0.0)
+    # 0/0 in C: the x86 default NaN has its sign bit set and prints as -nan.
+    empty_value = np.where(ctx.lengths == 0, -math.nan, 0.0)
     out = np.empty((len(levels), ctx.n_topics))
     for i, p in enumerate(levels):
         c = _recall_cut(p, big_r, ctx.compat)

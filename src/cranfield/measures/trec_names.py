@@ -225,7 +225,8 @@ def expand(name: str, raw: str | None, *, rel_level: int = 1, c_floats: bool = F
             summary = "count"
         if tm.native in ("GMAP", "GMBpref"):
             return [TrecOutput(label, name, make(tm.native, params), False, "gmean", per_topic=False)]
-        return [TrecOutput(label, name, make(tm.native, params), tm.integer, summary)]
+        return [TrecOutput(label, name, make(tm.native, params), tm.integer, summary,
+                           per_topic=name != "num_q")]
     if tm.kind == "param":
         values = [_atof(v) for v in raw.split(",")] if raw else list(tm.defaults)
         if name == "utility":

@@ -8,9 +8,9 @@ from cranfield.measures._spec import Measure
 
 
 def format_value(value: float, *, integer: bool = False) -> str:
-    """``%6.4f`` (or ``%ld`` after truncation for counts); NaN prints as trec_eval's ``  -nan``."""
+    """``%6.4f`` (or ``%ld`` after truncation for counts), NaN as C prints it (``  -nan``/``   nan``)."""
     if math.isnan(value):
-        return "  -nan"
+        return "  -nan" if math.copysign(1.0, value) < 0 else "   nan"
     if integer:
         return "%d" % int(value)  # noqa: UP031 - C printf semantics on purpose
     return "%6.4f" % value  # noqa: UP031

@@ -1,0 +1,1 @@
+"""The ``cranfield`` command line: thin wrappers that parse, call the library, render."""

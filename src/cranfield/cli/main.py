@@ -1,0 +1,20 @@
+"""``cranfield`` entry point: dispatch to sub-commands."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] == "trec-eval":
+        from cranfield.cli.trec_eval import main as trec_eval_main
+
+        return trec_eval_main(args[1:])
+    from cranfield.cli.commands import main as commands_main
+
+    return commands_main(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

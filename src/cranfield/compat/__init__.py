@@ -1,0 +1,1 @@
+"""Reproductions of other tools' exact behaviour (trec_eval)."""

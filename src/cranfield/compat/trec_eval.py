@@ -1,0 +1,238 @@
+"""trec_eval, reproduced: measure selection, evaluation and byte-identical output.
+
+``run(TrecEvalOptions(...))`` returns the text trec_eval would print. Semantics follow
+trec_eval 10.0 (``compat=10``) or 9.0.8 (``compat=9``: float32 scores, ``trunc(p·R + 0.9)``
+recall cutoffs, no rbp/unj/dcg, topics missing from the run skipped and, with ``-c``, not
+printed). One deliberate difference from 10.0: a judged topic absent from the run is not
+fatal without ``-c``; it is skipped and reported in :attr:`TrecEvalOutput.warnings`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from cranfield.aggregate import aggregate, sequential_sum
+from cranfield.data.ranking import NOT_IN_POOL, UNJUDGED, rank
+from cranfield.errors import EvaluationError, InputError, MeasureError
+from cranfield.evaluate import compute
+from cranfield.io._bytes import read_bytes, source_name
+from cranfield.io.trec import read_qrels, read_run
+from cranfield.kernels.binary import log_clamped
+from cranfield.kernels.context import EvalContext
+from cranfield.measures import trec_names
+from cranfield.measures.trec_names import TrecOutput
+from cranfield.report.trec_eval_text import format_line
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+QrelsFormat = Literal["qrels", "prefs", "qrels_prefs", "qrels_jg"]
+MISSING_ZSCORE = -1000000.0
+
+
+@dataclass
+class TrecEvalOptions:
+    """The flags of the trec_eval command line."""
+
+    qrels: str
+    run: str
+    measures: list[str] = field(default_factory=list)
+    per_query: bool = False  # -q
+    complete: bool = False  # -c
+    num_docs: int = 0  # -N
+    depth: int | None = None  # -M
+    judged_only: bool = False  # -J
+    relevance_level: int = 1  # -l
+    no_summary: bool = False  # -n
+    qrels_format: QrelsFormat = "qrels"  # -R
+    zscores: str | None = None  # -Z
+    compat: Literal[9, 10] = 10
+
+
+@dataclass
+class TrecEvalOutput:
+    text: str
+    warnings: list[str] = field(default_factory=list)
+
+
+def select(measure_args: list[str], *, compat: int) -> list[tuple[str, str | None]]:
+    """Requested trec_eval measures with their parameter strings, in table order.
+
+    A nickname expands to its members; a measure named several times keeps the first
+    non-empty parameter list; parameters given to a nickname are ignored (as trec_eval).
+    """
+    chosen: dict[str, str | None] = {}
+    for arg in measure_args or ["official"]:
+        name, _, raw = arg.partition(".")
+        params = raw if _ else None
+        if name in trec_names.NICKNAMES:
+            members = [m for m in trec_names.NICKNAMES[name] if not (compat == 9 and m in trec_names.NOT_IN_V9)]
+            for m in members:
+                chosen.setdefault(m, None)
+            continue
+        if name not in trec_names.BY_NAME or (compat == 9 and name in trec_names.NOT_IN_V9):
+            raise MeasureError(f"trec_eval: illegal measure '{name}'")
+        if chosen.get(name) is None:
+            chosen[name] = params
+    return sorted(chosen.items(), key=lambda kv: trec_names.ORDER[kv[0]])
+
+
+def run(opts: TrecEvalOptions) -> TrecEvalOutput:
+    """Evaluate as trec_eval would and return its output text."""
+    selected = select(opts.measures, compat=opts.compat)
+    rows: list[TrecOutput] = []
+    for name, raw in selected:
+        rows.extend(trec_names.expand(name, raw, rel_level=opts.relevance_level, c_floats=True))
+    if opts.qrels_format in ("prefs", "qrels_prefs", "qrels_jg"):
+        return _run_grouped(opts, rows)
+    if any(trec_names.BY_NAME[r.trec].family != "ranked" for r in rows):
+        fam = next(r.trec for r in rows if trec_names.BY_NAME[r.trec].family != "ranked")
+        raise EvaluationError(f"trec_eval: measure '{fam}' needs -R prefs, qrels_prefs or qrels_jg")
+
+    qrels = read_qrels(opts.qrels)
+    the_run = read_run(opts.run, float32=opts.compat == 9)
+    warnings: list[str] = []
+    missing = "zero" if opts.complete else "skip"
+    ranking = rank(the_run, qrels, depth=opts.depth, judged_only=opts.judged_only, missing=missing)
+    if not opts.complete:
+        absent = sorted(set(qrels.topics) - set(ranking.topics))
+        if absent:
+            warnings.append(
+                f"cranfield trec-eval: {len(absent)} judged topic(s) absent from the run were "
+                f"skipped ({', '.join(absent[:5])}{' ...' if len(absent) > 5 else ''}); "
+                "use -c to score them 0."
+            )
+    if ranking.num_topics == 0:
+        raise EvaluationError("trec_eval: No queries with both results and relevance info")
+
+    ctx = EvalContext(ranking, compat=opts.compat, num_docs=opts.num_docs)
+    topic_values: list[tuple[TrecOutput, NDArray[np.float64] | list[str]]] = []
+    for row in rows:
+        if row.trec == "runid":
+            topic_values.append((row, []))
+        elif row.trec == "relstring":
+            topic_values.append((row, _relstrings(ctx, int(row.arg))))
+        else:
+            assert row.measure is not None  # noqa: S101 - table invariant
+            values = compute(ctx, row.measure, relevance_level=opts.relevance_level)
+            if row.summary == "gmean":
+                values = log_clamped(values)
+            topic_values.append((row, values))
+
+    zscores = _read_zscores(opts.zscores) if opts.zscores else None
+    printable = ~ranking.missing if opts.compat == 9 else np.ones(ranking.num_topics, dtype=bool)
+    lines: list[str] = []
+    if zscores is not None:
+        topic_values = [(r, _to_z(r, v, ranking.topics, zscores)) for r, v in topic_values]
+    if opts.per_query:
+        for i, topic in enumerate(ranking.topics):
+            if not printable[i]:
+                continue
+            for row, values in topic_values:
+                if not row.per_topic or row.trec == "runid":
+                    continue
+                label = _label(row, zscores is not None and row.trec != "relstring")
+                if row.trec == "relstring":
+                    lines.append(format_line(label, topic, f"'{values[i]}'"))
+                else:
+                    v = float(values[i])  # type: ignore[arg-type]
+                    lines.append(format_line(label, topic, v, integer=row.integer and zscores is None))
+    if not opts.no_summary:
+        for row, values in topic_values:
+            if row.trec == "relstring":
+                continue
+            if row.trec == "runid":
+                lines.append(format_line("runid", "all", the_run.tag))
+                continue
+            label = _label(row, zscores is not None)
+            value = _summary(row, values, ranking.num_topics, qrels_rel_count=_positive_count(qrels)
+                             if opts.complete else None)  # type: ignore[arg-type]
+            lines.append(format_line(label, "all", value, integer=row.integer and zscores is None))
+    return TrecEvalOutput("".join(line + "\n" for line in lines), warnings)
+
+
+def _label(row: TrecOutput, z: bool) -> str:
+    # trec_eval prints "Z" in front of the already padded name.
+    return "Z" + f"{row.label:<22}" if z else row.label
+
+
+def _positive_count(qrels: object) -> int:
+    from cranfield.data.qrels import Qrels
+
+    assert isinstance(qrels, Qrels)  # noqa: S101 - internal
+    return int((qrels.frame.get_column("relevance") > 0).sum())
+
+
+def _summary(row: TrecOutput, values: NDArray[np.float64], n: int, *, qrels_rel_count: int | None) -> float:
+    if row.summary == "count":
+        return float(n)
+    if row.summary == "gmean":
+        return math.exp(sequential_sum(values) / n) if n else math.nan
+    if row.trec == "num_rel" and qrels_rel_count is not None:
+        # trec_eval -c recomputes the summary from the whole qrels file, counting rel > 0.
+        return float(qrels_rel_count)
+    return aggregate(values, "sum" if row.summary == "sum" else "mean")
+
+
+def _relstrings(ctx: EvalContext, length: int) -> list[str]:
+    out = []
+    for t in range(ctx.n_topics):
+        codes = ctx.rel[ctx.offsets[t] : ctx.offsets[t] + min(length, int(ctx.lengths[t]))]
+        chars = []
+        for c in codes.tolist():
+            if 0 <= c <= 9:
+                chars.append(str(c))
+            elif c > 9:
+                chars.append(">")
+            elif c == NOT_IN_POOL:
+                chars.append("-")
+            elif c == UNJUDGED:
+                chars.append(".")
+            else:  # pragma: no cover - no other codes exist
+                chars.append("<")
+        out.append("" if ctx.ranking.missing[t] else "".join(chars))
+    return out
+
+
+def _read_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
+    label = source_name(path)
+    table: dict[tuple[str, str], tuple[float, float]] = {}
+    for number, raw in enumerate(read_bytes(path).decode("utf-8", "replace").splitlines(), start=1):
+        fields = raw.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) != 4:
+            raise InputError(label, number, f"expected 4 fields (qid measure mean sd), got {len(fields)}", raw)
+        try:
+            table[(fields[0], fields[1])] = (float(fields[2]), float(fields[3]))
+        except ValueError:
+            raise InputError(label, number, "mean and sd must be numbers", raw) from None
+    return table
+
+
+def _to_z(row: TrecOutput, values: NDArray[np.float64] | list[str], topics: list[str],
+          zscores: dict[tuple[str, str], tuple[float, float]]) -> NDArray[np.float64] | list[str]:
+    if row.trec in ("runid", "relstring"):
+        return values
+    out = np.empty(len(topics))
+    for i, topic in enumerate(topics):
+        v = float(values[i])  # type: ignore[arg-type]
+        ms = zscores.get((topic, row.label))
+        if ms is None:
+            out[i] = MISSING_ZSCORE
+        elif ms[1]:
+            out[i] = (v - ms[0]) / ms[1]
+        else:
+            out[i] = 0.0 if v == ms[0] else MISSING_ZSCORE
+    return out
+
+
+def _run_grouped(opts: TrecEvalOptions, rows: list[TrecOutput]) -> TrecEvalOutput:
+    raise EvaluationError(f"trec_eval: -R {opts.qrels_format} is not available yet")
+
+
+__all__ = ["TrecEvalOptions", "TrecEvalOutput", "run", "select"]
