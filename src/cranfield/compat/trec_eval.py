@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from cranfield.aggregate import aggregate, sequential_sum
-from cranfield.data.ranking import NOT_IN_POOL, UNJUDGED, rank
+from cranfield.data.ranking import NOT_IN_POOL, UNJUDGED, rank, ranked_doc_ids
 from cranfield.errors import EvaluationError, InputError, MeasureError
 from cranfield.evaluate import compute
 from cranfield.io._bytes import read_bytes, source_name
@@ -123,13 +123,22 @@ def run(opts: TrecEvalOptions) -> TrecEvalOutput:
                 values = log_clamped(values)
             topic_values.append((row, values))
 
-    zscores = _read_zscores(opts.zscores) if opts.zscores else None
     printable = ~ranking.missing if opts.compat == 9 else np.ones(ranking.num_topics, dtype=bool)
+    text = _emit(opts, ranking.topics, topic_values, printable, the_run.tag,
+                 num_rel_override=_positive_count(qrels) if opts.complete else None)
+    return TrecEvalOutput(text, warnings)
+
+
+def _emit(opts: TrecEvalOptions, topics: list[str],
+          topic_values: list[tuple[TrecOutput, NDArray[np.float64] | list[str]]],
+          printable: NDArray[np.bool_], run_tag: str, *, num_rel_override: int | None) -> str:
+    """trec_eval's output: per-topic blocks (with -q) then the summary block."""
+    zscores = _read_zscores(opts.zscores) if opts.zscores else None
     lines: list[str] = []
     if zscores is not None:
-        topic_values = [(r, _to_z(r, v, ranking.topics, zscores)) for r, v in topic_values]
+        topic_values = [(r, _to_z(r, v, topics, zscores)) for r, v in topic_values]
     if opts.per_query:
-        for i, topic in enumerate(ranking.topics):
+        for i, topic in enumerate(topics):
             if not printable[i]:
                 continue
             for row, values in topic_values:
@@ -146,13 +155,12 @@ def run(opts: TrecEvalOptions) -> TrecEvalOutput:
             if row.trec == "relstring":
                 continue
             if row.trec == "runid":
-                lines.append(format_line("runid", "all", the_run.tag))
+                lines.append(format_line("runid", "all", run_tag))
                 continue
             label = _label(row, zscores is not None)
-            value = _summary(row, values, ranking.num_topics, qrels_rel_count=_positive_count(qrels)
-                             if opts.complete else None)  # type: ignore[arg-type]
+            value = _summary(row, values, len(topics), qrels_rel_count=num_rel_override)  # type: ignore[arg-type]
             lines.append(format_line(label, "all", value, integer=row.integer and zscores is None))
-    return TrecEvalOutput("".join(line + "\n" for line in lines), warnings)
+    return "".join(line + "\n" for line in lines)
 
 
 def _label(row: TrecOutput, z: bool) -> str:
@@ -232,7 +240,56 @@ def _to_z(row: TrecOutput, values: NDArray[np.float64] | list[str], topics: list
 
 
 def _run_grouped(opts: TrecEvalOptions, rows: list[TrecOutput]) -> TrecEvalOutput:
-    raise EvaluationError(f"trec_eval: -R {opts.qrels_format} is not available yet")
+    """``-R prefs``, ``-R qrels_prefs`` and ``-R qrels_jg``: judgments in groups."""
+    from cranfield.io.prefs import read_prefs, read_qrels_jg, read_qrels_prefs
+    from cranfield.kernels.judgment_groups import evaluate_judgment_groups
+    from cranfield.kernels.prefs import evaluate_prefs
+
+    if opts.judged_only:
+        raise EvaluationError(f"trec_eval: -J is not supported with -R {opts.qrels_format}")
+    is_prefs = opts.qrels_format != "qrels_jg"
+    wrong = [r.trec for r in rows if trec_names.BY_NAME[r.trec].family not in ("prefs" if is_prefs else "jg", "ranked")
+             or (trec_names.BY_NAME[r.trec].family == "ranked" and r.trec not in ("runid", "num_q"))]
+    if wrong:
+        raise EvaluationError(f"trec_eval: measure '{wrong[0]}' cannot be computed with -R {opts.qrels_format}")
+    judgments = (read_prefs(opts.qrels) if opts.qrels_format == "prefs"
+                 else read_qrels_prefs(opts.qrels) if opts.qrels_format == "qrels_prefs"
+                 else read_qrels_jg(opts.qrels))
+    the_run = read_run(opts.run, float32=opts.compat == 9)
+    # trec_eval's preference code breaks score ties by docno ascending; everything else descending.
+    ranked = ranked_doc_ids(the_run, ascending_ties=is_prefs, depth=opts.depth)
+    judged_topics = judgments.get_column("query_id").unique().sort().to_list()
+    warnings: list[str] = []
+    absent = [t for t in judged_topics if t not in ranked]
+    missing_set = set(absent) if opts.complete else set()
+    if opts.complete:
+        for t in absent:
+            ranked[t] = []
+    elif absent:
+        warnings.append(
+            f"cranfield trec-eval: {len(absent)} judged topic(s) absent from the run were skipped "
+            f"({', '.join(absent[:5])}{' ...' if len(absent) > 5 else ''}); use -c to score them 0."
+        )
+    if is_prefs:
+        topics, values = evaluate_prefs(judgments, ranked)
+    else:
+        p_cuts = [int(r.arg) for r in rows if r.trec == "P_avgjg"] or [1]
+        mults = [float(r.arg) for r in rows if r.trec == "Rprec_mult_avgjg"] or [1.0]
+        topics, values = evaluate_judgment_groups(
+            judgments, ranked, relevance_level=opts.relevance_level, cutoffs=p_cuts, multipliers=mults
+        )
+    if not topics:
+        raise EvaluationError("trec_eval: No queries with both results and relevance info")
+    topic_values: list[tuple[TrecOutput, NDArray[np.float64] | list[str]]] = []
+    for row in rows:
+        if row.trec == "runid":
+            topic_values.append((row, []))
+        elif row.trec == "num_q":
+            topic_values.append((row, np.ones(len(topics))))
+        else:
+            topic_values.append((row, values[row.label]))
+    printable = np.array([not (opts.compat == 9 and t in missing_set) for t in topics], dtype=bool)
+    return TrecEvalOutput(_emit(opts, topics, topic_values, printable, the_run.tag, num_rel_override=None), warnings)
 
 
 __all__ = ["TrecEvalOptions", "TrecEvalOutput", "run", "select"]

@@ -222,3 +222,19 @@ def rank(
         judgments=judgments_for(qrels, topics),
         run_tag=run.tag,
     )
+
+
+def ranked_doc_ids(
+    run: Run, *, ascending_ties: bool = False, depth: int | None = None
+) -> dict[str, list[str]]:
+    """``{query_id: doc ids best first}`` for every run topic, cut at ``depth``.
+
+    Score descending; ties by doc id descending (``ascending_ties=True`` gives the
+    ascending order trec_eval's preference measures use).
+    """
+    frame = run.frame.sort(["query_id", "score", "doc_id"], descending=[False, True, not ascending_ties])
+    out: dict[str, list[str]] = {}
+    for (qid,), group in frame.group_by("query_id", maintain_order=True):
+        docs = group.get_column("doc_id").to_list()
+        out[str(qid)] = docs if depth is None else docs[:depth]
+    return out

@@ -1,0 +1,86 @@
+"""Results as tables for people (rich) and for programs (TSV, CSV, JSON, JSON lines)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from cranfield.measures._spec import Measure
+    from cranfield.results import Results
+
+
+def _num(v: float) -> Any:
+    return None if math.isnan(v) else v
+
+
+def _rows(results: Sequence[Results], measures: Sequence[Measure], per_query: bool) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for r in results:
+        if per_query:
+            for i, t in enumerate(r.topics):
+                row: dict[str, Any] = {"run": r.run_name, "query_id": t}
+                row.update({str(m): _num(float(r.values[m][i])) for m in measures})
+                rows.append(row)
+        else:
+            row = {"run": r.run_name, "num_queries": len(r.topics)}
+            row.update({str(m): _num(r[m]) for m in measures})
+            rows.append(row)
+    return rows
+
+
+def render(results: Sequence[Results], measures: Sequence[Measure], *, fmt: str, per_query: bool,
+           out: TextIO) -> None:
+    """Write ``results`` to ``out`` as a table, TSV, CSV, JSON or JSON lines."""
+    rows = _rows(results, measures, per_query)
+    if fmt == "json":
+        doc = {
+            "results": rows,
+            "policy": {r.run_name: {"missing": r.missing_policy, "missing_queries": r.missing_topics}
+                       for r in results},
+        }
+        out.write(json.dumps(doc, indent=2) + "\n")
+        return
+    if fmt == "jsonl":
+        for row in rows:
+            out.write(json.dumps(row) + "\n")
+        return
+    if fmt in ("tsv", "csv"):
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["run"],
+                                delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
+        return
+    _rich_table(rows, measures, out)
+
+
+def _rich_table(rows: list[dict[str, Any]], measures: Sequence[Measure], out: TextIO) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(show_edge=False, header_style="bold")
+    keys = list(rows[0]) if rows else ["run"]
+    for key in keys:
+        table.add_column(key, justify="left" if key in ("run", "query_id") else "right")
+    best: dict[str, float] = {}
+    if len(rows) > 1 and "query_id" not in keys:
+        for m in measures:
+            vals = [row[str(m)] for row in rows if row[str(m)] is not None]
+            if vals:
+                best[str(m)] = max(vals)
+    for row in rows:
+        cells = []
+        for key in keys:
+            v = row[key]
+            if isinstance(v, float):
+                text = f"{v:.4f}"
+                cells.append(f"[bold]{text}[/bold]" if best.get(key) == v else text)
+            else:
+                cells.append("" if v is None else str(v))
+        table.add_row(*cells)
+    Console(file=out, width=max(80, 14 * len(keys)), force_terminal=False).print(table)

@@ -1,0 +1,21 @@
+"""Shared test fixtures: where the shared data lives (``../shared`` beside the repository)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("CRANFIELD_SHARED", REPO.parent / "shared"))
+CONFORMANCE = SHARED / "conformance" / "trec_eval"
+REAL = SHARED / "data" / "real"
+
+
+def require(path: Path) -> Path:
+    """Fail (never skip) when shared test data is missing: a silent skip would hide it."""
+    if not path.exists():
+        pytest.fail(f"shared test data not found at {path}; clone with ../shared beside the repo "
+                    "or set CRANFIELD_SHARED")
+    return path
