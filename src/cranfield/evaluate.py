@@ -109,9 +109,16 @@ def evaluate(
     ranked_run = load_run(run, name=run_name)
     wanted = resolve_measures(measures)
     ranking = rank(
-        ranked_run, judgments, depth=depth, judged_only=judged_only, float32=float32, missing=missing
+        ranked_run,
+        judgments,
+        depth=depth,
+        judged_only=judged_only,
+        float32=float32,
+        missing=missing,
     )
-    absent = [t for t in judgments.topics if t not in set(ranking.topics)] if missing == "skip" else []
+    absent = (
+        [t for t in judgments.topics if t not in set(ranking.topics)] if missing == "skip" else []
+    )
     missing_topics = [t for t, m in zip(ranking.topics, ranking.missing, strict=True) if m] + absent
     ctx = EvalContext(ranking, compat=compat, num_docs=num_docs)
     values = {m: compute(ctx, m, relevance_level=relevance_level) for m in wanted}

@@ -57,7 +57,9 @@ class Results:
             parsed = parse_measures(measure)
             if len(parsed) == 1 and parsed[0] in self.values:
                 return parsed[0]
-        raise MeasureError(f"{measure!s} was not evaluated; evaluated: {', '.join(map(str, self.values))}.")
+        raise MeasureError(
+            f"{measure!s} was not evaluated; evaluated: {', '.join(map(str, self.values))}."
+        )
 
     def __getitem__(self, measure: Measure | str) -> float:
         """The aggregate (usually the mean over topics) of one measure."""
@@ -102,7 +104,9 @@ class Results:
             return f"{n} topics, every judged topic retrieved."
         if self.missing_policy == "zero":
             return f"{n} topics; {k} judged topic(s) absent from the run scored 0 (missing='zero')."
-        return f"{n} topics; {k} judged topic(s) absent from the run were left out (missing='skip')."
+        return (
+            f"{n} topics; {k} judged topic(s) absent from the run were left out (missing='skip')."
+        )
 
     def to_trec_eval(self, *, per_query: bool = False) -> str:
         """The results in trec_eval's text format (``name<TAB>qid<TAB>value``).
@@ -117,7 +121,9 @@ class Results:
         if per_query:
             for i, t in enumerate(self.topics):
                 for m, v in self.values.items():
-                    lines.append(format_line(labels[m], t, float(v[i]), integer=m.spec.integer_valued))
+                    lines.append(
+                        format_line(labels[m], t, float(v[i]), integer=m.spec.integer_valued)
+                    )
         for m in self.values:
             lines.append(format_line(labels[m], "all", self[m], integer=m.spec.integer_valued))
         return "".join(line + "\n" for line in lines)

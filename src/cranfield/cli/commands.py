@@ -19,28 +19,62 @@ DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "R@1000", "RR@10"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cranfield", description="Evaluate search and ranking systems.")
+    p = argparse.ArgumentParser(
+        prog="cranfield", description="Evaluate search and ranking systems."
+    )
     sub = p.add_subparsers(dest="command", required=True)
     ev = sub.add_parser(
-        "evaluate", help="evaluate one or more runs against judgments",
+        "evaluate",
+        help="evaluate one or more runs against judgments",
         description="Evaluate runs (TREC run files, Parquet) against qrels.",
     )
-    ev.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed) or Parquet")
-    ev.add_argument("runs", nargs="+", help="run files (TREC 'qid iter docno rank score tag') or Parquet")
-    ev.add_argument("-m", "--measure", dest="measures", action="extend", nargs="+", metavar="MEASURE",
-                    help=f"measures, e.g. nDCG@10 'P(rel=2)@5' map (default: {' '.join(DEFAULT_MEASURES)})")
+    ev.add_argument(
+        "qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed) or Parquet"
+    )
+    ev.add_argument(
+        "runs", nargs="+", help="run files (TREC 'qid iter docno rank score tag') or Parquet"
+    )
+    ev.add_argument(
+        "-m",
+        "--measure",
+        dest="measures",
+        action="extend",
+        nargs="+",
+        metavar="MEASURE",
+        help=f"measures, e.g. nDCG@10 'P(rel=2)@5' map (default: {' '.join(DEFAULT_MEASURES)})",
+    )
     ev.add_argument("-q", "--per-query", action="store_true", help="one row per run and query")
-    ev.add_argument("-f", "--format", choices=["table", "tsv", "csv", "json", "jsonl"], default="table")
-    ev.add_argument("--missing", choices=["zero", "skip", "error"], default="zero",
-                    help="judged queries absent from a run: score 0 (default), leave out, or fail")
-    ev.add_argument("-l", "--relevance-level", type=int, default=1, metavar="N",
-                    help="minimum judged level counted relevant (default 1)")
-    ev.add_argument("-J", "--judged-only", action="store_true", help="drop unjudged documents first")
-    ev.add_argument("-M", "--depth", type=int, metavar="K", help="evaluate only the top K documents")
-    ev.add_argument("--float32", action="store_true", help="round scores to float32 (trec_eval 9 / NIST)")
+    ev.add_argument(
+        "-f", "--format", choices=["table", "tsv", "csv", "json", "jsonl"], default="table"
+    )
+    ev.add_argument(
+        "--missing",
+        choices=["zero", "skip", "error"],
+        default="zero",
+        help="judged queries absent from a run: score 0 (default), leave out, or fail",
+    )
+    ev.add_argument(
+        "-l",
+        "--relevance-level",
+        type=int,
+        default=1,
+        metavar="N",
+        help="minimum judged level counted relevant (default 1)",
+    )
+    ev.add_argument(
+        "-J", "--judged-only", action="store_true", help="drop unjudged documents first"
+    )
+    ev.add_argument(
+        "-M", "--depth", type=int, metavar="K", help="evaluate only the top K documents"
+    )
+    ev.add_argument(
+        "--float32", action="store_true", help="round scores to float32 (trec_eval 9 / NIST)"
+    )
     ms = sub.add_parser("measures", help="list every measure with its definition")
     ms.add_argument("names", nargs="*", help="show only these measures")
-    sub.add_parser("trec-eval", help="drop-in trec_eval (see 'cranfield trec-eval -h')", add_help=False)
+    sub.add_parser(
+        "trec-eval", help="drop-in trec_eval (see 'cranfield trec-eval -h')", add_help=False
+    )
     return p
 
 
@@ -74,11 +108,19 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     qrels = load_qrels(args.qrels)
     results: list[Results] = []
     for path in args.runs:
-        results.append(evaluate(
-            qrels, path, measures, missing=args.missing, relevance_level=args.relevance_level,
-            judged_only=args.judged_only, depth=args.depth, float32=args.float32,
-            run_name=Path(path).name,
-        ))
+        results.append(
+            evaluate(
+                qrels,
+                path,
+                measures,
+                missing=args.missing,
+                relevance_level=args.relevance_level,
+                judged_only=args.judged_only,
+                depth=args.depth,
+                float32=args.float32,
+                run_name=Path(path).name,
+            )
+        )
     from cranfield.report.tables import render
 
     render(results, measures, fmt=args.format, per_query=args.per_query, out=out)
@@ -107,12 +149,20 @@ def _measures(names: list[str], out: TextIO) -> int:
         out.write("\n")
         out.write(f"    {spec.summary}\n")
         out.write(f"    formula: {spec.formula}\n")
-        at = {"cutoff": "@k optional", "cutoff_required": "@k required", "recall_required": "@recall-level required"}.get(spec.at)
+        at = {
+            "cutoff": "@k optional",
+            "cutoff_required": "@k required",
+            "recall_required": "@recall-level required",
+        }.get(spec.at)
         if at:
             out.write(f"    cutoff: {at}\n")
         for p in spec.params:
             out.write(f"    param {p.name} (default {p.default!r}): {p.doc}\n")
-        agg = {"mean": "mean over queries", "sum": "sum over queries", "gmean": "geometric mean (clamped at 1e-5)"}[spec.aggregate]
+        agg = {
+            "mean": "mean over queries",
+            "sum": "sum over queries",
+            "gmean": "geometric mean (clamped at 1e-5)",
+        }[spec.aggregate]
         out.write(f"    aggregate: {agg}\n")
         if spec.trec_name:
             out.write(f"    trec_eval: {spec.trec_name}\n")

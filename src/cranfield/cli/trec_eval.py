@@ -65,7 +65,11 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
             if flag == "-h":
                 help_wanted = True
             elif flag == "-v":
-                err.write("trec_eval version 10.0-rc3 (cranfield)\n" if compat == 10 else "trec_eval version 9.0.8 (cranfield)\n")
+                err.write(
+                    "trec_eval version 10.0-rc3 (cranfield)\n"
+                    if compat == 10
+                    else "trec_eval version 9.0.8 (cranfield)\n"
+                )
             elif flag == "-q":
                 o.per_query = True
             elif flag == "-m":

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from cranfield.aggregate import aggregate, sequential_sum
-from cranfield.data.ranking import NOT_IN_POOL, UNJUDGED, rank, ranked_doc_ids
+from cranfield.data.ranking import NOT_IN_POOL, UNJUDGED, MissingPolicy, rank, ranked_doc_ids
 from cranfield.errors import EvaluationError, InputError, MeasureError
 from cranfield.evaluate import compute
 from cranfield.io._bytes import read_bytes, source_name
@@ -70,7 +70,11 @@ def select(measure_args: list[str], *, compat: int) -> list[tuple[str, str | Non
         name, _, raw = arg.partition(".")
         params = raw if _ else None
         if name in trec_names.NICKNAMES:
-            members = [m for m in trec_names.NICKNAMES[name] if not (compat == 9 and m in trec_names.NOT_IN_V9)]
+            members = [
+                m
+                for m in trec_names.NICKNAMES[name]
+                if not (compat == 9 and m in trec_names.NOT_IN_V9)
+            ]
             for m in members:
                 chosen.setdefault(m, None)
             continue
@@ -96,7 +100,7 @@ def run(opts: TrecEvalOptions) -> TrecEvalOutput:
     qrels = read_qrels(opts.qrels)
     the_run = read_run(opts.run, float32=opts.compat == 9)
     warnings: list[str] = []
-    missing = "zero" if opts.complete else "skip"
+    missing: MissingPolicy = "zero" if opts.complete else "skip"
     ranking = rank(the_run, qrels, depth=opts.depth, judged_only=opts.judged_only, missing=missing)
     if not opts.complete:
         absent = sorted(set(qrels.topics) - set(ranking.topics))
@@ -117,21 +121,33 @@ def run(opts: TrecEvalOptions) -> TrecEvalOutput:
         elif row.trec == "relstring":
             topic_values.append((row, _relstrings(ctx, int(row.arg))))
         else:
-            assert row.measure is not None  # noqa: S101 - table invariant
+            assert row.measure is not None
             values = compute(ctx, row.measure, relevance_level=opts.relevance_level)
             if row.summary == "gmean":
                 values = log_clamped(values)
             topic_values.append((row, values))
 
     printable = ~ranking.missing if opts.compat == 9 else np.ones(ranking.num_topics, dtype=bool)
-    text = _emit(opts, ranking.topics, topic_values, printable, the_run.tag,
-                 num_rel_override=_positive_count(qrels) if opts.complete else None)
+    text = _emit(
+        opts,
+        ranking.topics,
+        topic_values,
+        printable,
+        the_run.tag,
+        num_rel_override=_positive_count(qrels) if opts.complete else None,
+    )
     return TrecEvalOutput(text, warnings)
 
 
-def _emit(opts: TrecEvalOptions, topics: list[str],
-          topic_values: list[tuple[TrecOutput, NDArray[np.float64] | list[str]]],
-          printable: NDArray[np.bool_], run_tag: str, *, num_rel_override: int | None) -> str:
+def _emit(
+    opts: TrecEvalOptions,
+    topics: list[str],
+    topic_values: list[tuple[TrecOutput, NDArray[np.float64] | list[str]]],
+    printable: NDArray[np.bool_],
+    run_tag: str,
+    *,
+    num_rel_override: int | None,
+) -> str:
     """trec_eval's output: per-topic blocks (with -q) then the summary block."""
     zscores = _read_zscores(opts.zscores) if opts.zscores else None
     lines: list[str] = []
@@ -148,8 +164,10 @@ def _emit(opts: TrecEvalOptions, topics: list[str],
                 if row.trec == "relstring":
                     lines.append(format_line(label, topic, f"'{values[i]}'"))
                 else:
-                    v = float(values[i])  # type: ignore[arg-type]
-                    lines.append(format_line(label, topic, v, integer=row.integer and zscores is None))
+                    v = float(values[i])
+                    lines.append(
+                        format_line(label, topic, v, integer=row.integer and zscores is None)
+                    )
     if not opts.no_summary:
         for row, values in topic_values:
             if row.trec == "relstring":
@@ -171,11 +189,13 @@ def _label(row: TrecOutput, z: bool) -> str:
 def _positive_count(qrels: object) -> int:
     from cranfield.data.qrels import Qrels
 
-    assert isinstance(qrels, Qrels)  # noqa: S101 - internal
+    assert isinstance(qrels, Qrels)
     return int((qrels.frame.get_column("relevance") > 0).sum())
 
 
-def _summary(row: TrecOutput, values: NDArray[np.float64], n: int, *, qrels_rel_count: int | None) -> float:
+def _summary(
+    row: TrecOutput, values: NDArray[np.float64], n: int, *, qrels_rel_count: int | None
+) -> float:
     if row.summary == "count":
         return float(n)
     if row.summary == "gmean":
@@ -214,7 +234,9 @@ def _read_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
         if not fields or fields[0].startswith("#"):
             continue
         if len(fields) != 4:
-            raise InputError(label, number, f"expected 4 fields (qid measure mean sd), got {len(fields)}", raw)
+            raise InputError(
+                label, number, f"expected 4 fields (qid measure mean sd), got {len(fields)}", raw
+            )
         try:
             table[(fields[0], fields[1])] = (float(fields[2]), float(fields[3]))
         except ValueError:
@@ -222,13 +244,17 @@ def _read_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
     return table
 
 
-def _to_z(row: TrecOutput, values: NDArray[np.float64] | list[str], topics: list[str],
-          zscores: dict[tuple[str, str], tuple[float, float]]) -> NDArray[np.float64] | list[str]:
+def _to_z(
+    row: TrecOutput,
+    values: NDArray[np.float64] | list[str],
+    topics: list[str],
+    zscores: dict[tuple[str, str], tuple[float, float]],
+) -> NDArray[np.float64] | list[str]:
     if row.trec in ("runid", "relstring"):
         return values
     out = np.empty(len(topics))
     for i, topic in enumerate(topics):
-        v = float(values[i])  # type: ignore[arg-type]
+        v = float(values[i])
         ms = zscores.get((topic, row.label))
         if ms is None:
             out[i] = MISSING_ZSCORE
@@ -248,13 +274,23 @@ def _run_grouped(opts: TrecEvalOptions, rows: list[TrecOutput]) -> TrecEvalOutpu
     if opts.judged_only:
         raise EvaluationError(f"trec_eval: -J is not supported with -R {opts.qrels_format}")
     is_prefs = opts.qrels_format != "qrels_jg"
-    wrong = [r.trec for r in rows if trec_names.BY_NAME[r.trec].family not in ("prefs" if is_prefs else "jg", "ranked")
-             or (trec_names.BY_NAME[r.trec].family == "ranked" and r.trec not in ("runid", "num_q"))]
+    wrong = [
+        r.trec
+        for r in rows
+        if trec_names.BY_NAME[r.trec].family not in ("prefs" if is_prefs else "jg", "ranked")
+        or (trec_names.BY_NAME[r.trec].family == "ranked" and r.trec not in ("runid", "num_q"))
+    ]
     if wrong:
-        raise EvaluationError(f"trec_eval: measure '{wrong[0]}' cannot be computed with -R {opts.qrels_format}")
-    judgments = (read_prefs(opts.qrels) if opts.qrels_format == "prefs"
-                 else read_qrels_prefs(opts.qrels) if opts.qrels_format == "qrels_prefs"
-                 else read_qrels_jg(opts.qrels))
+        raise EvaluationError(
+            f"trec_eval: measure '{wrong[0]}' cannot be computed with -R {opts.qrels_format}"
+        )
+    judgments = (
+        read_prefs(opts.qrels)
+        if opts.qrels_format == "prefs"
+        else read_qrels_prefs(opts.qrels)
+        if opts.qrels_format == "qrels_prefs"
+        else read_qrels_jg(opts.qrels)
+    )
     the_run = read_run(opts.run, float32=opts.compat == 9)
     # trec_eval's preference code breaks score ties by docno ascending; everything else descending.
     ranked = ranked_doc_ids(the_run, ascending_ties=is_prefs, depth=opts.depth)
@@ -276,7 +312,11 @@ def _run_grouped(opts: TrecEvalOptions, rows: list[TrecOutput]) -> TrecEvalOutpu
         p_cuts = [int(r.arg) for r in rows if r.trec == "P_avgjg"] or [1]
         mults = [float(r.arg) for r in rows if r.trec == "Rprec_mult_avgjg"] or [1.0]
         topics, values = evaluate_judgment_groups(
-            judgments, ranked, relevance_level=opts.relevance_level, cutoffs=p_cuts, multipliers=mults
+            judgments,
+            ranked,
+            relevance_level=opts.relevance_level,
+            cutoffs=p_cuts,
+            multipliers=mults,
         )
     if not topics:
         raise EvaluationError("trec_eval: No queries with both results and relevance info")
@@ -289,7 +329,9 @@ def _run_grouped(opts: TrecEvalOptions, rows: list[TrecOutput]) -> TrecEvalOutpu
         else:
             topic_values.append((row, values[row.label]))
     printable = np.array([not (opts.compat == 9 and t in missing_set) for t in topics], dtype=bool)
-    return TrecEvalOutput(_emit(opts, topics, topic_values, printable, the_run.tag, num_rel_override=None), warnings)
+    return TrecEvalOutput(
+        _emit(opts, topics, topic_values, printable, the_run.tag, num_rel_override=None), warnings
+    )
 
 
 __all__ = ["TrecEvalOptions", "TrecEvalOutput", "run", "select"]

@@ -156,9 +156,9 @@ def rank(
     frame = run.frame
     if float32:
         frame = frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64))
-    frame = frame.join(
-        pl.DataFrame({"query_id": qrels_topics}), on="query_id", how="semi"
-    ).sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+    frame = frame.join(pl.DataFrame({"query_id": qrels_topics}), on="query_id", how="semi").sort(
+        ["query_id", "score", "doc_id"], descending=[False, True, True]
+    )
 
     present_ids = frame.get_column("query_id").rle()
     present = present_ids.struct.field("value").to_list()
@@ -232,7 +232,9 @@ def ranked_doc_ids(
     Score descending; ties by doc id descending (``ascending_ties=True`` gives the
     ascending order trec_eval's preference measures use).
     """
-    frame = run.frame.sort(["query_id", "score", "doc_id"], descending=[False, True, not ascending_ties])
+    frame = run.frame.sort(
+        ["query_id", "score", "doc_id"], descending=[False, True, not ascending_ties]
+    )
     out: dict[str, list[str]] = {}
     for (qid,), group in frame.group_by("query_id", maintain_order=True):
         docs = group.get_column("doc_id").to_list()

@@ -35,7 +35,9 @@ def num_nonrel_judged_ret(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
     return ctx.per_topic_sum((ctx.rel >= 0) & (ctx.rel < rel))
 
 
-def average_precision(ctx: EvalContext, *, rel: int, cutoff: int | None = None) -> NDArray[np.float64]:
+def average_precision(
+    ctx: EvalContext, *, rel: int, cutoff: int | None = None
+) -> NDArray[np.float64]:
     mask = ctx.is_rel(rel)
     if cutoff is not None:
         mask = mask & (ctx.position < cutoff)
@@ -65,7 +67,9 @@ def _rel_within_per_topic(ctx: EvalContext, rel: int, cut: NDArray[np.int64]) ->
     return ctx.per_topic_sum(mask).astype(np.int64)
 
 
-def reciprocal_rank(ctx: EvalContext, *, rel: int, cutoff: int | None = None) -> NDArray[np.float64]:
+def reciprocal_rank(
+    ctx: EvalContext, *, rel: int, cutoff: int | None = None
+) -> NDArray[np.float64]:
     mask = ctx.is_rel(rel)
     if cutoff is not None:
         mask = mask & (ctx.position < cutoff)
@@ -103,7 +107,9 @@ def _recall_cut(p: float, big_r: NDArray[np.int64], compat: int) -> NDArray[np.i
     return (np.sign(prod) * np.floor(np.abs(prod) + 0.5)).astype(np.int64)
 
 
-def interpolated_precision(ctx: EvalContext, *, rel: int, levels: tuple[float, ...]) -> NDArray[np.float64]:
+def interpolated_precision(
+    ctx: EvalContext, *, rel: int, levels: tuple[float, ...]
+) -> NDArray[np.float64]:
     """Interpolated precision at each recall level: shape (len(levels), topics).
 
     For a level p the cutoff c is ``lround(p*R)`` (trec_eval 10) or ``trunc(p*R + 0.9)``
@@ -129,7 +135,9 @@ def interpolated_precision(ctx: EvalContext, *, rel: int, levels: tuple[float, .
     return out
 
 
-def _segment_suffix_max(values: NDArray[np.float64], offsets: NDArray[np.int64]) -> NDArray[np.float64]:
+def _segment_suffix_max(
+    values: NDArray[np.float64], offsets: NDArray[np.int64]
+) -> NDArray[np.float64]:
     """Maximum of ``values[j:end_of_segment]`` for every j, exactly (no float offsets)."""
     if values.size == 0:
         return values
@@ -139,10 +147,13 @@ def _segment_suffix_max(values: NDArray[np.float64], offsets: NDArray[np.int64])
     # Reverse, lift each segment above all later ones, running max, undo.
     lift = (offsets.size - 2 - seg).astype(np.int64) * span
     running = np.maximum.accumulate((lift + code)[::-1])[::-1]
-    return uniq[running - lift]
+    out: NDArray[np.float64] = uniq[running - lift]
+    return out
 
 
-def interpolated_precision_avg(ctx: EvalContext, *, rel: int, levels: tuple[float, ...]) -> NDArray[np.float64]:
+def interpolated_precision_avg(
+    ctx: EvalContext, *, rel: int, levels: tuple[float, ...]
+) -> NDArray[np.float64]:
     table = interpolated_precision(ctx, rel=rel, levels=levels)
     total = np.zeros(ctx.n_topics)
     for row in table:

@@ -15,9 +15,11 @@ if TYPE_CHECKING:
 Compat = Literal[9, 10]
 
 
-def segment_sum(topic_of: NDArray[np.int64], values: NDArray[np.generic], n: int) -> NDArray[np.float64]:
+def segment_sum(
+    topic_of: NDArray[np.int64], values: NDArray[np.generic], n: int
+) -> NDArray[np.float64]:
     """Per-topic sums of ``values`` (summed in row order, as a sequential C loop would)."""
-    return np.bincount(topic_of, weights=values, minlength=n)
+    return np.bincount(topic_of, weights=values, minlength=n).astype(np.float64)
 
 
 def segment_cumsum(values: NDArray[np.generic], offsets: NDArray[np.int64]) -> NDArray[np.float64]:
@@ -51,10 +53,13 @@ def segment_count_cumsum(flags: NDArray[np.bool_], offsets: NDArray[np.int64]) -
     total = np.cumsum(flags, dtype=np.int64)
     lengths = np.diff(offsets)
     start = np.concatenate(([0], total))[offsets[:-1]]
-    return total - np.repeat(start, lengths)
+    out: NDArray[np.int64] = total - np.repeat(start, lengths)
+    return out
 
 
-def safe_divide(num: NDArray[np.float64], den: NDArray[np.float64] | NDArray[np.int64]) -> NDArray[np.float64]:
+def safe_divide(
+    num: NDArray[np.float64], den: NDArray[np.float64] | NDArray[np.int64]
+) -> NDArray[np.float64]:
     """``num / den`` where ``den > 0``, else 0 (trec_eval leaves such values at 0)."""
     out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)
     np.divide(num, den, out=out, where=np.asarray(den) > 0)
@@ -120,4 +125,5 @@ class EvalContext:
         """Indices of relevant rows, and per-topic offsets into that index array."""
         rows = np.flatnonzero(self.is_rel(level))
         counts = np.bincount(self.topic_of[rows], minlength=self.n_topics)
-        return rows, np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        return rows, offsets

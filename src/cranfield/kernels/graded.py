@@ -39,7 +39,9 @@ class _Entry:
     owns_documents: bool  # the first entry naming a level gets that level's documents
 
 
-def _truncating_merge_sort(items: list[_Entry], cmp: Callable[[_Entry, _Entry], int]) -> list[_Entry]:
+def _truncating_merge_sort(
+    items: list[_Entry], cmp: Callable[[_Entry, _Entry], int]
+) -> list[_Entry]:
     """glibc ``msort``: top-down, left half n/2, take from the left while cmp <= 0."""
     n = len(items)
     if n <= 1:
@@ -166,7 +168,8 @@ def _walk(table: Sequence[_Entry], counts: NDArray[np.int64]) -> NDArray[np.floa
 
 
 def _discounted(values: NDArray[np.float64], positions: NDArray[np.int64]) -> NDArray[np.float64]:
-    return values / np.log2(positions + 2.0)
+    out: NDArray[np.float64] = values / np.log2(positions + 2.0)
+    return out
 
 
 def _ideal_positions(view: GainView) -> NDArray[np.int64]:
@@ -195,20 +198,28 @@ def _idcg(ctx: EvalContext, view: GainView, cutoff: int | None = None) -> NDArra
     contrib = _discounted(view.ideal, pos)
     if cutoff is not None:
         contrib = np.where(pos < cutoff, contrib, 0.0)
-    return np.bincount(_ideal_topic(view), weights=contrib, minlength=ctx.n_topics)
+    return np.bincount(_ideal_topic(view), weights=contrib, minlength=ctx.n_topics).astype(np.float64)
 
 
-def ideal_dcg(ctx: EvalContext, *, gains: Gains | None, cutoff: int | None = None) -> NDArray[np.float64]:
+def ideal_dcg(
+    ctx: EvalContext, *, gains: Gains | None, cutoff: int | None = None
+) -> NDArray[np.float64]:
     return _idcg(ctx, gain_view(ctx, gains), cutoff)
 
 
-def ndcg(ctx: EvalContext, *, gains: Gains | None, cutoff: int | None = None) -> NDArray[np.float64]:
+def ndcg(
+    ctx: EvalContext, *, gains: Gains | None, cutoff: int | None = None
+) -> NDArray[np.float64]:
     view = gain_view(ctx, gains)
     return safe_divide(_dcg(ctx, view, cutoff), _idcg(ctx, view, cutoff))
 
 
-def _prefix(cum: NDArray[np.float64], offsets: NDArray[np.int64], topic: NDArray[np.int64],
-            k: NDArray[np.int64]) -> NDArray[np.float64]:
+def _prefix(
+    cum: NDArray[np.float64],
+    offsets: NDArray[np.int64],
+    topic: NDArray[np.int64],
+    k: NDArray[np.int64],
+) -> NDArray[np.float64]:
     """Sum of the first ``k`` entries of each topic, from an inclusive cumulative array."""
     idx = offsets[topic] + k - 1
     safe = np.where(k > 0, idx, 0)
@@ -217,12 +228,15 @@ def _prefix(cum: NDArray[np.float64], offsets: NDArray[np.int64], topic: NDArray
 
 def ndcg_rel(ctx: EvalContext, *, gains: Gains | None) -> NDArray[np.float64]:
     view = gain_view(ctx, gains)
-    rcum = segment_cumsum(np.where(view.row_gain != 0, _discounted(view.row_gain, ctx.position), 0.0), ctx.offsets)
+    rcum = segment_cumsum(
+        np.where(view.row_gain != 0, _discounted(view.row_gain, ctx.position), 0.0), ctx.offsets
+    )
     icum = segment_cumsum(_discounted(view.ideal, _ideal_positions(view)), view.ideal_offsets)
     big_p = view.ideal_lengths
     topics = np.arange(ctx.n_topics)
-    ideal_at_row = _prefix(icum, view.ideal_offsets, ctx.topic_of,
-                           np.minimum(ctx.position + 1, big_p[ctx.topic_of]))
+    ideal_at_row = _prefix(
+        icum, view.ideal_offsets, ctx.topic_of, np.minimum(ctx.position + 1, big_p[ctx.topic_of])
+    )
     positive = view.row_gain > 0
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(positive, rcum / ideal_at_row, 0.0)
@@ -231,13 +245,14 @@ def ndcg_rel(ctx: EvalContext, *, gains: Gains | None) -> NDArray[np.float64]:
         full_i = _prefix(icum, view.ideal_offsets, topics, big_p)
         count = ctx.per_topic_sum(positive)
         s = s + (big_p - count) * full_r / full_i
-        out = np.where(s > 0, s / big_p, 0.0)
-    return out
+        return np.where(s > 0, s / big_p, 0.0)
 
 
 def rndcg(ctx: EvalContext, *, gains: Gains | None, rel: int) -> NDArray[np.float64]:
     view = gain_view(ctx, gains)
-    rcum = segment_cumsum(np.where(view.row_gain != 0, _discounted(view.row_gain, ctx.position), 0.0), ctx.offsets)
+    rcum = segment_cumsum(
+        np.where(view.row_gain != 0, _discounted(view.row_gain, ctx.position), 0.0), ctx.offsets
+    )
     ipos = _ideal_positions(view)
     itopic = _ideal_topic(view)
     icum = segment_cumsum(_discounted(view.ideal, ipos), view.ideal_offsets)
@@ -250,7 +265,10 @@ def rndcg(ctx: EvalContext, *, gains: Gains | None, rel: int) -> NDArray[np.floa
     with np.errstate(divide="ignore", invalid="ignore"):
         ct = itopic[change]
         cpos = ipos[change]
-        vals = _prefix(rcum, ctx.offsets, ct, np.minimum(cpos, n[ct])) / icum[np.flatnonzero(change) - 1]
+        vals = (
+            _prefix(rcum, ctx.offsets, ct, np.minimum(cpos, n[ct]))
+            / icum[np.flatnonzero(change) - 1]
+        )
         s = np.bincount(ct, weights=vals, minlength=ctx.n_topics)
         cnt = np.bincount(ct, minlength=ctx.n_topics).astype(np.float64)
         has = big_p >= 1
@@ -262,8 +280,7 @@ def rndcg(ctx: EvalContext, *, gains: Gains | None, rel: int) -> NDArray[np.floa
         full_r = _prefix(rcum, ctx.offsets, topics, n)
         s = s + np.where(extra, full_r / full_i, 0.0)
         cnt = cnt + extra
-        out = s / cnt
-    return np.where(ctx.num_rel(rel) == 0, 0.0, out)
+        return np.where(ctx.num_rel(rel) == 0, 0.0, s / cnt)
 
 
 def g_measure(ctx: EvalContext, *, gains: Gains | None) -> NDArray[np.float64]:
@@ -272,7 +289,9 @@ def g_measure(ctx: EvalContext, *, gains: Gains | None) -> NDArray[np.float64]:
     length = view.ideal_lengths[ctx.topic_of]
     idx = view.ideal_offsets[ctx.topic_of] + ctx.position
     inside = ctx.position < length
-    ideal_here = np.where(inside, view.ideal[np.where(inside, idx, 0)] if view.ideal.size else 0.0, 0.0)
+    ideal_here = np.where(
+        inside, view.ideal[np.where(inside, idx, 0)] if view.ideal.size else 0.0, 0.0
+    )
     cost = segment_cumsum(np.maximum(ideal_here, 1.0), ctx.offsets)
     got = segment_cumsum(view.row_gain, ctx.offsets)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -37,9 +37,9 @@ def inferred_ap(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
     r_before = ctx.rel_cum(rel) - 1
     j = ctx.position.astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        value = 1.0 / (j + 1.0) + (j / (j + 1.0)) * (
-            (r_before + nonrel_above + unj_above) / j
-        ) * ((r_before + INFAP_EPSILON) / (r_before + nonrel_above + 2 * INFAP_EPSILON))
+        value = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((r_before + nonrel_above + unj_above) / j) * (
+            (r_before + INFAP_EPSILON) / (r_before + nonrel_above + 2 * INFAP_EPSILON)
+        )
     contrib = np.where(is_rel, np.where(ctx.position == 0, 1.0, value), 0.0)
     return safe_divide(ctx.per_topic_sum(contrib), ctx.num_rel(rel))
 

@@ -166,8 +166,13 @@ def evaluate_judgment_groups(
         totals = np.zeros(len(names), dtype=np.float64)
         for (jg,), group in groups.items():
             totals += _group_values(
-                group, ranking, qid=qid, jg=str(jg), level=relevance_level,
-                cutoffs=cutoffs, multipliers=multipliers,
+                group,
+                ranking,
+                qid=qid,
+                jg=str(jg),
+                level=relevance_level,
+                cutoffs=cutoffs,
+                multipliers=multipliers,
             )
         if len(groups) > 1:
             totals /= len(groups)
@@ -198,8 +203,7 @@ def _group_values(
     # Codes as trec_eval builds them: judged value, -2 pooled but unjudged, -1 not pooled.
     codes = np.array(
         [
-            _NOT_IN_POOL if d not in judgment
-            else (judgment[d] if judgment[d] >= 0 else _UNJUDGED)
+            _NOT_IN_POOL if d not in judgment else (judgment[d] if judgment[d] >= 0 else _UNJUDGED)
             for d in ranking
         ],
         dtype=np.int64,
@@ -235,9 +239,7 @@ def _group_values(
 def _check_parameters(cutoffs: list[int], multipliers: list[float]) -> None:
     for k in cutoffs:
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-            raise MeasureError(
-                f"The cutoffs of P_avgjg must be integers >= 1, got {k!r}."
-            )
+            raise MeasureError(f"The cutoffs of P_avgjg must be integers >= 1, got {k!r}.")
     if len(set(cutoffs)) != len(cutoffs):
         raise MeasureError(f"The cutoffs of P_avgjg must be distinct, got {list(cutoffs)}.")
     names = [f"{m:3.2f}" for m in multipliers]

@@ -382,9 +382,7 @@ class _Topic:
                 (ful_ret + ful_imp) / (poss_ret + poss_imp) if poss_ret + poss_imp else 0.0
             ),
             "prefs_pair_imp": pair_imp,
-            "prefs_avgjg_imp": self._average(
-                [(g.ful, g.poss_ret + g.poss_imp) for g in gs]
-            ),
+            "prefs_avgjg_imp": self._average([(g.ful, g.poss_ret + g.poss_imp) for g in gs]),
         }
 
     def _average(self, counts: list[tuple[int, int]]) -> float:
@@ -478,9 +476,7 @@ def _class_group(qid: str, block: list[_Entry], nr: int, doc_of: list[str]) -> _
     )
 
 
-def _array_group(
-    qid: str, block: list[_Entry], nj: int, nr: int, doc_of: list[str]
-) -> _Group:
+def _array_group(qid: str, block: list[_Entry], nj: int, nr: int, doc_of: list[str]) -> _Group:
     """A group with several sub-groups: a partial order, closed under transitivity."""
     jg = block[0][0]
     level_of_rank = np.full(nj, -1.0)

@@ -41,7 +41,9 @@ def set_f_trec(ctx: EvalContext, *, rel: int, x: float) -> NDArray[np.float64]:
     return safe_divide((x + 1.0) * p * r, x * p + r) * (hits > 0)
 
 
-def utility(ctx: EvalContext, *, rel: int, a: float, b: float, c: float, d: float) -> NDArray[np.float64]:
+def utility(
+    ctx: EvalContext, *, rel: int, a: float, b: float, c: float, d: float
+) -> NDArray[np.float64]:
     """Linear utility a·TP + b·FP + c·FN + d·TN with TN from the collection size ``num_docs``."""
     tp = ctx.num_rel_ret(rel).astype(np.float64)
     n = ctx.lengths.astype(np.float64)

@@ -52,10 +52,16 @@ class _Parser:
 
     def take(self, value: str | None = None, kind: str | None = None) -> str:
         tok = self.peek()
-        if tok is None or (value is not None and tok[1] != value) or (kind is not None and tok[0] != kind):
+        if (
+            tok is None
+            or (value is not None and tok[1] != value)
+            or (kind is not None and tok[0] != kind)
+        ):
             want = value or kind
             got = "the end" if tok is None else repr(tok[1])
-            raise MeasureError(f"Cannot parse measure {self.text!r}: expected {want!r}, found {got}.")
+            raise MeasureError(
+                f"Cannot parse measure {self.text!r}: expected {want!r}, found {got}."
+            )
         self.i += 1
         return tok[1]
 
@@ -119,8 +125,9 @@ class _Parser:
         if self.peek() == ("op", "@"):
             self.take("@")
             at = self.number()
-        if self.peek() is not None:
-            raise MeasureError(f"Cannot parse measure {self.text!r}: unexpected {self.peek()[1]!r}.")  # type: ignore[index]
+        extra = self.peek()
+        if extra is not None:
+            raise MeasureError(f"Cannot parse measure {self.text!r}: unexpected {extra[1]!r}.")
         return name, params, at
 
 
@@ -154,7 +161,7 @@ def parse_measures(text: str) -> list[Measure]:
     )
     if native_syntax:
         name, params, at = _Parser(text).measure()
-        assert spec is not None  # noqa: S101 - checked above
+        assert spec is not None
         if at is None and spec.at in ("cutoff_required", "recall_required"):
             expanded = trec_names.translate(text)
             if expanded is not None:
@@ -179,7 +186,9 @@ def _unknown(text: str) -> str:
     from cranfield.measures import trec_names
 
     base = re.split(r"[(@.]", text, maxsplit=1)[0]
-    candidates = sorted(set(known_names()) | set(trec_names.trec_measure_names()) | set(trec_names.NICKNAMES))
+    candidates = sorted(
+        set(known_names()) | set(trec_names.trec_measure_names()) | set(trec_names.NICKNAMES)
+    )
     close = difflib.get_close_matches(base, candidates, n=5, cutoff=0.5)
     close += [c for c in candidates if c.lower() == base.lower() and c not in close]
     hint = f" Did you mean {', '.join(close)}?" if close else ""

@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-    from cranfield.kernels.context import EvalContext
 
 ParamKind = Literal["int", "float", "bool", "gains", "levels"]
 AtKind = Literal["none", "cutoff", "cutoff_required", "recall_required"]
@@ -45,25 +44,41 @@ class Param:
             self._check_range(where, value)
             return value
         if self.kind == "float":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+            ):
                 raise MeasureError(f"{where} must be a finite number, got {value!r}.")
             self._check_range(where, float(value))
             return float(value)
         if self.kind == "gains":
             if not isinstance(value, Mapping) and not isinstance(value, tuple):
-                raise MeasureError(f"{where} must be a mapping of levels to gains like {{1: 1, 2: 3}}, got {value!r}.")
+                raise MeasureError(
+                    f"{where} must be a mapping of levels to gains like {{1: 1, 2: 3}}, got {value!r}."
+                )
             pairs = tuple(value.items()) if isinstance(value, Mapping) else value
             out = []
             for level, gain in pairs:
                 if isinstance(level, bool) or not isinstance(level, int):
-                    raise MeasureError(f"{where} must map integer levels to gains, got level {level!r}.")
-                if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not math.isfinite(gain):
-                    raise MeasureError(f"{where} must map levels to finite numbers, got {gain!r} for level {level}.")
+                    raise MeasureError(
+                        f"{where} must map integer levels to gains, got level {level!r}."
+                    )
+                if (
+                    isinstance(gain, bool)
+                    or not isinstance(gain, (int, float))
+                    or not math.isfinite(gain)
+                ):
+                    raise MeasureError(
+                        f"{where} must map levels to finite numbers, got {gain!r} for level {level}."
+                    )
                 out.append((level, float(gain)))
             return tuple(out)
         if self.kind == "levels":
             if not isinstance(value, tuple) or not value:
-                raise MeasureError(f"{where} must be a non-empty tuple of numbers like (0.0, 0.5, 1.0), got {value!r}.")
+                raise MeasureError(
+                    f"{where} must be a non-empty tuple of numbers like (0.0, 0.5, 1.0), got {value!r}."
+                )
             levels = []
             for v in value:
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
@@ -87,7 +102,12 @@ def _num(x: float) -> str:
 
 
 REL = Param("rel", "int", 1, "minimum judged level that counts as relevant (trec_eval -l)")
-GAINS = Param("gains", "gains", None, "map of judged level to gain, e.g. {1: 1, 2: 3}; unnamed levels gain their level")
+GAINS = Param(
+    "gains",
+    "gains",
+    None,
+    "map of judged level to gain, e.g. {1: 1, 2: 3}; unnamed levels gain their level",
+)
 
 
 @dataclass(frozen=True)
@@ -236,7 +256,9 @@ def _format_value(v: Any) -> str:
     return str(v)
 
 
-def make(name: str, params: Mapping[str, Any] | None = None, at: int | float | None = None) -> Measure:
+def make(
+    name: str, params: Mapping[str, Any] | None = None, at: int | float | None = None
+) -> Measure:
     """Validate and build a :class:`Measure` (the only constructor the parser uses)."""
     _load_families()
     spec = lookup(name)
@@ -257,9 +279,9 @@ def make(name: str, params: Mapping[str, Any] | None = None, at: int | float | N
             clean[key] = v
     if spec.at == "none" and at is not None:
         raise MeasureError(f"{spec.name} takes no @ cutoff, got @{_format_value(at)}.")
-    if spec.at in ("cutoff", "cutoff_required") and at is not None:
-        if isinstance(at, bool) or not isinstance(at, int) or at < 1:
-            raise MeasureError(f"The cutoff of {spec.name} must be an integer >= 1, got {at!r}.")
+    bad_cutoff = isinstance(at, bool) or not isinstance(at, int) or at < 1
+    if spec.at in ("cutoff", "cutoff_required") and at is not None and bad_cutoff:
+        raise MeasureError(f"The cutoff of {spec.name} must be an integer >= 1, got {at!r}.")
     if spec.at == "cutoff_required" and at is None:
         raise MeasureError(f"{spec.name} needs a cutoff, e.g. {spec.name}@10.")
     if spec.at == "recall_required":

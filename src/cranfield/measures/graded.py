@@ -10,57 +10,108 @@ GAIN_NOTES = (
     "does, including trec_eval's truncating gain sort for fractional gains."
 )
 
-register(MeasureSpec(
-    name="nDCG", aliases=("NDCG",), trec_name="ndcg", kernel=k.ndcg, params=(GAINS,), at="cutoff",
-    tags=frozenset({"bounded", "perfect_is_one"}),
-    summary="Normalised discounted cumulative gain (linear gain, log2 discount).",
-    formula="nDCG@k = DCG@k / IDCG@k, DCG@k = Σ_{i<=k} g(d_i) / log2(i + 1)",
-    notes=GAIN_NOTES + " 0 when the ideal DCG is 0. Without @ the whole list is used "
-    "(trec_eval ndcg); with @k both lists are cut at k (trec_eval ndcg_cut.k).",
-    citation="Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', "
-    "ACM TOIS 20(4), 2002.",
-))
-register(MeasureSpec(
-    name="DCG", trec_name="dcg", kernel=k.dcg, params=(GAINS,), at="cutoff",
-    summary="Discounted cumulative gain of the ranking.",
-    formula="DCG@k = Σ_{i<=k} g(d_i) / log2(i + 1)",
-    notes=GAIN_NOTES,
-    citation="Järvelin & Kekäläinen, ACM TOIS 20(4), 2002.",
-))
-register(MeasureSpec(
-    name="IDCG", trec_name="ideal_dcg", kernel=k.ideal_dcg, params=(GAINS,), at="cutoff",
-    summary="DCG of the ideal ranking of all judged documents.",
-    formula="IDCG@k = Σ_{i<=k} g*(i) / log2(i + 1), g* the gains sorted descending",
-    notes=GAIN_NOTES,
-    citation="Järvelin & Kekäläinen, ACM TOIS 20(4), 2002.",
-))
-register(MeasureSpec(
-    name="nDCG_rel", trec_name="ndcg_rel", kernel=k.ndcg_rel, params=(GAINS,),
-    summary="nDCG averaged over the positions of relevant (positive-gain) documents.",
-    formula="(1/P) · [Σ_{g(d_i)>0} DCG@i / IDCG@min(i,P) + (P − count)·DCG@n / IDCG@P]",
-    notes=GAIN_NOTES + " P = number of positive-gain ideal positions. trec_eval experimental measure.",
-))
-register(MeasureSpec(
-    name="RnDCG", trec_name="Rndcg", kernel=k.rndcg, params=(GAINS, REL),
-    summary="nDCG averaged at the R-levels where the ideal gain changes.",
-    formula="mean of DCG@min(i,n)/IDCG@i over ideal gain changes i, plus DCG@n/IDCG@P when n > P+1",
-    notes=GAIN_NOTES + " 0 when R (at rel) is 0; NaN when no point exists. trec_eval experimental measure.",
-))
-register(MeasureSpec(
-    name="G", trec_name="G", kernel=k.g_measure, params=(GAINS,), tags=frozenset({"bounded"}),
-    summary="Normalised gain G: each gain discounted by the shortfall against the ideal so far.",
-    formula="(1/Σg*) · Σ_{g(d_i)≠0} g(d_i) / log2(2 + Σ_{j<=i} max(g*(j),1) − Σ_{j<=i} g(d_j))",
-    notes=GAIN_NOTES + " trec_eval experimental measure.",
-))
-register(MeasureSpec(
-    name="RBP", trec_name="rbp", kernel=k.rbp,
-    params=(Param("p", "float", 0.9, "persistence: probability of looking at the next document",
-                  minimum=0.0, exclusive_minimum=True, maximum=1.0), GAINS),
-    tags=frozenset({"bounded"}),
-    summary="Rank-biased precision (graded): expected gain of a user who continues with probability p.",
-    formula="(1 − p) · Σ_i g'(d_i) · p^(i−1)",
-    notes="g' is the gain rescaled to [0, 1] per topic by (g − min)/(max − min) over the topic's gain "
-    "table when any gain lies outside [0, 1] (trec_eval 10), so graded qrels give graded RBP.",
-    citation="Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', "
-    "ACM TOIS 27(1), 2008.",
-))
+register(
+    MeasureSpec(
+        name="nDCG",
+        aliases=("NDCG",),
+        trec_name="ndcg",
+        kernel=k.ndcg,
+        params=(GAINS,),
+        at="cutoff",
+        tags=frozenset({"bounded", "perfect_is_one"}),
+        summary="Normalised discounted cumulative gain (linear gain, log2 discount).",
+        formula="nDCG@k = DCG@k / IDCG@k, DCG@k = Σ_{i<=k} g(d_i) / log2(i + 1)",
+        notes=GAIN_NOTES + " 0 when the ideal DCG is 0. Without @ the whole list is used "
+        "(trec_eval ndcg); with @k both lists are cut at k (trec_eval ndcg_cut.k).",
+        citation="Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', "
+        "ACM TOIS 20(4), 2002.",
+    )
+)
+register(
+    MeasureSpec(
+        name="DCG",
+        trec_name="dcg",
+        kernel=k.dcg,
+        params=(GAINS,),
+        at="cutoff",
+        summary="Discounted cumulative gain of the ranking.",
+        formula="DCG@k = Σ_{i<=k} g(d_i) / log2(i + 1)",
+        notes=GAIN_NOTES,
+        citation="Järvelin & Kekäläinen, ACM TOIS 20(4), 2002.",
+    )
+)
+register(
+    MeasureSpec(
+        name="IDCG",
+        trec_name="ideal_dcg",
+        kernel=k.ideal_dcg,
+        params=(GAINS,),
+        at="cutoff",
+        summary="DCG of the ideal ranking of all judged documents.",
+        formula="IDCG@k = Σ_{i<=k} g*(i) / log2(i + 1), g* the gains sorted descending",
+        notes=GAIN_NOTES,
+        citation="Järvelin & Kekäläinen, ACM TOIS 20(4), 2002.",
+    )
+)
+register(
+    MeasureSpec(
+        name="nDCG_rel",
+        trec_name="ndcg_rel",
+        kernel=k.ndcg_rel,
+        params=(GAINS,),
+        summary="nDCG averaged over the positions of relevant (positive-gain) documents.",
+        formula="(1/P) · [Σ_{g(d_i)>0} DCG@i / IDCG@min(i,P) + (P − count)·DCG@n / IDCG@P]",
+        notes=GAIN_NOTES
+        + " P = number of positive-gain ideal positions. trec_eval experimental measure.",
+    )
+)
+register(
+    MeasureSpec(
+        name="RnDCG",
+        trec_name="Rndcg",
+        kernel=k.rndcg,
+        params=(GAINS, REL),
+        summary="nDCG averaged at the R-levels where the ideal gain changes.",
+        formula="mean of DCG@min(i,n)/IDCG@i over ideal gain changes i, plus DCG@n/IDCG@P when n > P+1",
+        notes=GAIN_NOTES
+        + " 0 when R (at rel) is 0; NaN when no point exists. trec_eval experimental measure.",
+    )
+)
+register(
+    MeasureSpec(
+        name="G",
+        trec_name="G",
+        kernel=k.g_measure,
+        params=(GAINS,),
+        tags=frozenset({"bounded"}),
+        summary="Normalised gain G: each gain discounted by the shortfall against the ideal so far.",
+        formula="(1/Σg*) · Σ_{g(d_i)≠0} g(d_i) / log2(2 + Σ_{j<=i} max(g*(j),1) − Σ_{j<=i} g(d_j))",
+        notes=GAIN_NOTES + " trec_eval experimental measure.",
+    )
+)
+register(
+    MeasureSpec(
+        name="RBP",
+        trec_name="rbp",
+        kernel=k.rbp,
+        params=(
+            Param(
+                "p",
+                "float",
+                0.9,
+                "persistence: probability of looking at the next document",
+                minimum=0.0,
+                exclusive_minimum=True,
+                maximum=1.0,
+            ),
+            GAINS,
+        ),
+        tags=frozenset({"bounded"}),
+        summary="Rank-biased precision (graded): expected gain of a user who continues with probability p.",
+        formula="(1 − p) · Σ_i g'(d_i) · p^(i−1)",
+        notes="g' is the gain rescaled to [0, 1] per topic by (g − min)/(max − min) over the topic's gain "
+        "table when any gain lies outside [0, 1] (trec_eval 10), so graded qrels give graded RBP.",
+        citation="Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', "
+        "ACM TOIS 27(1), 2008.",
+    )
+)

@@ -5,64 +5,121 @@ from cranfield.measures._spec import REL, MeasureSpec, Param, register
 
 BOUNDED = frozenset({"bounded"})
 
-register(MeasureSpec(
-    name="P", aliases=("Precision",), trec_name="P", kernel=k.precision, params=(REL,),
-    at="cutoff_required", tags=BOUNDED,
-    summary="Precision at cutoff k.",
-    formula="P@k = rr(k) / k, rr(k) = relevant documents among the first k",
-    notes="A list shorter than k is padded with non-relevant documents (trec_eval), so the "
-    "denominator is always k.",
-    citation="Manning, Raghavan & Schütze, Introduction to IR, 2008, §8.4.",
-))
-register(MeasureSpec(
-    name="R", aliases=("Recall",), trec_name="recall", kernel=k.recall, params=(REL,),
-    at="cutoff", tags=BOUNDED,
-    summary="Recall at cutoff k (whole list without @).",
-    formula="R@k = rr(k) / R",
-    notes="0 when the topic has no relevant document (R = 0).",
-    citation="Manning, Raghavan & Schütze, Introduction to IR, 2008, §8.3.",
-))
-register(MeasureSpec(
-    name="RelP", trec_name="relative_P", kernel=k.relative_precision, params=(REL,),
-    at="cutoff_required", tags=BOUNDED | {"perfect_is_one"},
-    summary="Relative precision at k: precision normalised by the best achievable.",
-    formula="RelP@k = rr(k) / min(k, R)",
-    notes="0 when R = 0.",
-))
-register(MeasureSpec(
-    name="Success", aliases=("Hit",), trec_name="success", kernel=k.success, params=(REL,),
-    at="cutoff_required", tags=BOUNDED | {"perfect_is_one"},
-    summary="1 if a relevant document is among the first k, else 0 (success@k, hit@k).",
-    formula="Success@k = [rr(k) > 0]",
-))
-register(MeasureSpec(
-    name="Rprec", aliases=("RPrec", "R-Precision"), trec_name="Rprec", kernel=k.r_precision,
-    params=(REL, Param("mult", "float", 1.0, "multiple m of R used as the cutoff (trec_eval Rprec_mult)",
-                       minimum=0.0)),
-    tags=BOUNDED,
-    summary="R-precision: precision at rank R (or at m·R with mult=m).",
-    formula="Rprec = rr(R) / R; with mult=m: c = trunc(m·R + 0.9), value rr(min(c, n)) / c",
-    notes="0 when R = 0. The trunc(m·R + 0.9) rounding is trec_eval's Rprec_mult rule.",
-    citation="Buckley & Voorhees, 'Evaluating evaluation measure stability', SIGIR 2000.",
-))
-register(MeasureSpec(
-    name="IPrec", trec_name="iprec_at_recall",
-    kernel=lambda ctx, *, rel, levels: k.interpolated_precision(ctx, rel=rel, levels=levels)[0],
-    params=(REL,), at="recall_required", tags=BOUNDED,
-    summary="Interpolated precision at a recall level (a point of the 11-point PR curve).",
-    formula="IPrec@p = max{P@i : i >= rank of the c-th relevant document}, c = round(p·R)",
-    notes="c = lround(p·R) (half away from zero) as trec_eval 10; trec_eval 9 used "
-    "trunc(p·R + 0.9) (compat=9). 0 if fewer than c relevant documents are retrieved; for c = 0 "
-    "the highest precision anywhere in the list, and NaN for an empty list (as trec_eval).",
-    citation="Manning, Raghavan & Schütze, Introduction to IR, 2008, §8.4.",
-))
-register(MeasureSpec(
-    name="IPrecAvg", aliases=("11pt_AP",), trec_name="11pt_avg", kernel=k.interpolated_precision_avg,
-    params=(REL, Param("levels", "levels", (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
-                       "recall levels averaged over")),
-    tags=BOUNDED,
-    summary="Mean interpolated precision over recall levels (11-point average by default).",
-    formula="mean over p in levels of IPrec@p",
-    notes="NaN for an empty list (IPrec@0 is NaN there).",
-    citation="Salton & McGill, Introduction to Modern IR, 1983.",
-))
+register(
+    MeasureSpec(
+        name="P",
+        aliases=("Precision",),
+        trec_name="P",
+        kernel=k.precision,
+        params=(REL,),
+        at="cutoff_required",
+        tags=BOUNDED,
+        summary="Precision at cutoff k.",
+        formula="P@k = rr(k) / k, rr(k) = relevant documents among the first k",
+        notes="A list shorter than k is padded with non-relevant documents (trec_eval), so the "
+        "denominator is always k.",
+        citation="Manning, Raghavan & Schütze, Introduction to IR, 2008, §8.4.",
+    )
+)
+register(
+    MeasureSpec(
+        name="R",
+        aliases=("Recall",),
+        trec_name="recall",
+        kernel=k.recall,
+        params=(REL,),
+        at="cutoff",
+        tags=BOUNDED,
+        summary="Recall at cutoff k (whole list without @).",
+        formula="R@k = rr(k) / R",
+        notes="0 when the topic has no relevant document (R = 0).",
+        citation="Manning, Raghavan & Schütze, Introduction to IR, 2008, §8.3.",
+    )
+)
+register(
+    MeasureSpec(
+        name="RelP",
+        trec_name="relative_P",
+        kernel=k.relative_precision,
+        params=(REL,),
+        at="cutoff_required",
+        tags=BOUNDED | {"perfect_is_one"},
+        summary="Relative precision at k: precision normalised by the best achievable.",
+        formula="RelP@k = rr(k) / min(k, R)",
+        notes="0 when R = 0.",
+    )
+)
+register(
+    MeasureSpec(
+        name="Success",
+        aliases=("Hit",),
+        trec_name="success",
+        kernel=k.success,
+        params=(REL,),
+        at="cutoff_required",
+        tags=BOUNDED | {"perfect_is_one"},
+        summary="1 if a relevant document is among the first k, else 0 (success@k, hit@k).",
+        formula="Success@k = [rr(k) > 0]",
+    )
+)
+register(
+    MeasureSpec(
+        name="Rprec",
+        aliases=("RPrec", "R-Precision"),
+        trec_name="Rprec",
+        kernel=k.r_precision,
+        params=(
+            REL,
+            Param(
+                "mult",
+                "float",
+                1.0,
+                "multiple m of R used as the cutoff (trec_eval Rprec_mult)",
+                minimum=0.0,
+            ),
+        ),
+        tags=BOUNDED,
+        summary="R-precision: precision at rank R (or at m·R with mult=m).",
+        formula="Rprec = rr(R) / R; with mult=m: c = trunc(m·R + 0.9), value rr(min(c, n)) / c",
+        notes="0 when R = 0. The trunc(m·R + 0.9) rounding is trec_eval's Rprec_mult rule.",
+        citation="Buckley & Voorhees, 'Evaluating evaluation measure stability', SIGIR 2000.",
+    )
+)
+register(
+    MeasureSpec(
+        name="IPrec",
+        trec_name="iprec_at_recall",
+        kernel=lambda ctx, *, rel, levels: k.interpolated_precision(ctx, rel=rel, levels=levels)[0],
+        params=(REL,),
+        at="recall_required",
+        tags=BOUNDED,
+        summary="Interpolated precision at a recall level (a point of the 11-point PR curve).",
+        formula="IPrec@p = max{P@i : i >= rank of the c-th relevant document}, c = round(p·R)",
+        notes="c = lround(p·R) (half away from zero) as trec_eval 10; trec_eval 9 used "
+        "trunc(p·R + 0.9) (compat=9). 0 if fewer than c relevant documents are retrieved; for c = 0 "
+        "the highest precision anywhere in the list, and NaN for an empty list (as trec_eval).",
+        citation="Manning, Raghavan & Schütze, Introduction to IR, 2008, §8.4.",
+    )
+)
+register(
+    MeasureSpec(
+        name="IPrecAvg",
+        aliases=("11pt_AP",),
+        trec_name="11pt_avg",
+        kernel=k.interpolated_precision_avg,
+        params=(
+            REL,
+            Param(
+                "levels",
+                "levels",
+                (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+                "recall levels averaged over",
+            ),
+        ),
+        tags=BOUNDED,
+        summary="Mean interpolated precision over recall levels (11-point average by default).",
+        formula="mean over p in levels of IPrec@p",
+        notes="NaN for an empty list (IPrec@0 is NaN there).",
+        citation="Salton & McGill, Introduction to Modern IR, 1983.",
+    )
+)

@@ -103,28 +103,89 @@ BY_NAME = {m.name: m for m in TABLE}
 ORDER = {m.name: i for i, m in enumerate(TABLE)}
 
 _PREFS = (
-    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
-    "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
-    "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
+    "prefs_num_prefs_poss",
+    "prefs_num_prefs_ful",
+    "prefs_num_prefs_ful_ret",
+    "prefs_simp",
+    "prefs_pair",
+    "prefs_avgjg",
+    "prefs_avgjg_Rnonrel",
+    "prefs_simp_ret",
+    "prefs_pair_ret",
+    "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret",
+    "prefs_simp_imp",
+    "prefs_pair_imp",
     "prefs_avgjg_imp",
 )
 _OFFICIAL = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-    "recip_rank", "iprec_at_recall", "P",
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
 )
 NICKNAMES: dict[str, tuple[str, ...]] = {
     "official": _OFFICIAL,
-    "all_trec": _OFFICIAL + (
-        "relstring", "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref", "utility",
-        "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut",
-        "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map",
-        "set_F", "num_nonrel_judged_ret",
+    "all_trec": (
+        *_OFFICIAL,
+        "relstring",
+        "recall",
+        "unj",
+        "rbp",
+        "rbp_resid",
+        "infAP",
+        "gm_bpref",
+        "utility",
+        "11pt_avg",
+        "ndcg",
+        "relative_P",
+        "Rprec_mult",
+        "success",
+        "map_cut",
+        "ndcg_cut",
+        "ndcg_rel",
+        "Rndcg",
+        "binG",
+        "G",
+        "set_P",
+        "set_recall",
+        "set_relative_P",
+        "set_map",
+        "set_F",
+        "num_nonrel_judged_ret",
     ),
-    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
-            "set_recall", "set_relative_P", "set_map", "set_F"),
+    "set": (
+        "runid",
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "utility",
+        "set_P",
+        "set_recall",
+        "set_relative_P",
+        "set_map",
+        "set_F",
+    ),
     "all_prefs": ("runid", "num_q", *_PREFS),
-    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
-              "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg"),
+    "prefs": (
+        "runid",
+        "num_q",
+        "prefs_num_prefs_poss",
+        "prefs_num_prefs_ful",
+        "prefs_num_prefs_ful_ret",
+        "prefs_simp",
+        "prefs_pair",
+        "prefs_avgjg",
+    ),
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 # Measures trec_eval 9.x does not have.
@@ -162,7 +223,9 @@ def _f32(x: float) -> float:
     return float(np.float32(x))
 
 
-def _gain_pairs(raw: str, name: str, float32: bool) -> tuple[tuple[tuple[int, float], ...], dict[str, float]]:
+def _gain_pairs(
+    raw: str, name: str, float32: bool
+) -> tuple[tuple[tuple[int, float], ...], dict[str, float]]:
     """Split ``1=3,2=9,p=0.8`` into integer-level gains and other named values."""
     gains: list[tuple[int, float]] = []
     named: dict[str, float] = {}
@@ -180,7 +243,9 @@ def _gain_pairs(raw: str, name: str, float32: bool) -> tuple[tuple[tuple[int, fl
     return tuple(gains), named
 
 
-def expand(name: str, raw: str | None, *, rel_level: int = 1, c_floats: bool = False) -> list[TrecOutput]:
+def expand(
+    name: str, raw: str | None, *, rel_level: int = 1, c_floats: bool = False
+) -> list[TrecOutput]:
     """The output rows of trec_eval measure ``name`` with parameter string ``raw``.
 
     ``c_floats`` rounds the parameters trec_eval stores as C ``float`` (gains, rbp's p) to
@@ -207,15 +272,17 @@ def expand(name: str, raw: str | None, *, rel_level: int = 1, c_floats: bool = F
             if tm.family == "jg":
                 out.append(TrecOutput(label, name, None, False, "mean", arg=c))
             elif name == "Rprec_mult":
-                out.append(TrecOutput(label, name, make("Rprec", {**rel, "mult": c}), False, "mean"))
+                out.append(
+                    TrecOutput(label, name, make("Rprec", {**rel, "mult": c}), False, "mean")
+                )
             elif tm.native in ("nDCG", "Unjudged"):
                 out.append(TrecOutput(label, name, make(tm.native, {}, c), False, "mean"))
             else:
-                assert tm.native is not None  # noqa: S101 - table invariant
+                assert tm.native is not None
                 out.append(TrecOutput(label, name, make(tm.native, rel, c), False, "mean"))
         return out
     label = f"{name}_{raw}" if raw else name
-    assert tm.native is not None  # noqa: S101 - table invariant
+    assert tm.native is not None
     if tm.kind == "plain":
         params: dict[str, Any] = {} if tm.native in ("NumQ", "NumRet") else dict(rel)
         if name == "set_relative_P":
@@ -224,14 +291,21 @@ def expand(name: str, raw: str | None, *, rel_level: int = 1, c_floats: bool = F
         if name == "num_q":
             summary = "count"
         if tm.native in ("GMAP", "GMBpref"):
-            return [TrecOutput(label, name, make(tm.native, params), False, "gmean", per_topic=False)]
-        return [TrecOutput(label, name, make(tm.native, params), tm.integer, summary,
-                           per_topic=name != "num_q")]
+            return [
+                TrecOutput(label, name, make(tm.native, params), False, "gmean", per_topic=False)
+            ]
+        return [
+            TrecOutput(
+                label, name, make(tm.native, params), tm.integer, summary, per_topic=name != "num_q"
+            )
+        ]
     if tm.kind == "param":
         values = [_atof(v) for v in raw.split(",")] if raw else list(tm.defaults)
         if name == "utility":
             if len(values) != 4:
-                raise MeasureError("trec_eval measure utility takes 4 coefficients, e.g. utility.1,-1,0,0.")
+                raise MeasureError(
+                    "trec_eval measure utility takes 4 coefficients, e.g. utility.1,-1,0,0."
+                )
             a, b, c, d = values
             measure = make("Utility", {**rel, "a": a, "b": b, "c": c, "d": d})
         elif name == "11pt_avg":
@@ -258,7 +332,9 @@ def _cuts(tm: TrecMeasure, raw: str | None) -> list[Any]:
     if tm.kind == "int_cuts":
         cuts_i = sorted(_atol(x) for x in items)
         if any(c <= 0 for c in cuts_i) or len(set(cuts_i)) != len(cuts_i):
-            raise MeasureError(f"trec_eval measure {tm.name}: cutoffs must be distinct integers > 0, got {raw!r}.")
+            raise MeasureError(
+                f"trec_eval measure {tm.name}: cutoffs must be distinct integers > 0, got {raw!r}."
+            )
         return cuts_i
     cuts_f = sorted(_atof(x) for x in items)
     if len(set(cuts_f)) != len(cuts_f):
@@ -301,14 +377,25 @@ def translate(text: str) -> list[Measure] | None:
             raise MeasureError(
                 f"trec_eval measure {n!r} is only available through 'cranfield trec-eval'."
             )
-        out.extend(o.measure for o in expand(n, raw if name not in NICKNAMES else None) if o.measure)
+        out.extend(
+            o.measure for o in expand(n, raw if name not in NICKNAMES else None) if o.measure
+        )
     return out
 
 
 _RANX = {
-    "ndcg": "nDCG", "map": "AP", "mrr": "RR", "precision": "P", "recall": "R",
-    "r_precision": "Rprec", "bpref": "Bpref", "hit_rate": "Success", "hits": "NumRelRet",
-    "dcg": "DCG", "f1": "SetF", "rbp": "RBP",
+    "ndcg": "nDCG",
+    "map": "AP",
+    "mrr": "RR",
+    "precision": "P",
+    "recall": "R",
+    "r_precision": "Rprec",
+    "bpref": "Bpref",
+    "hit_rate": "Success",
+    "hits": "NumRelRet",
+    "dcg": "DCG",
+    "f1": "SetF",
+    "rbp": "RBP",
 }
 
 
@@ -332,10 +419,14 @@ def translate_ranx(text: str) -> list[Measure] | None:
         return None
     at = int(cut) if cut is not None else None
     if native == "NumRelRet":
-        raise MeasureError("ranx 'hits' has no exact equivalent; use P@k·k or NumRelRet with a depth.")
+        raise MeasureError(
+            "ranx 'hits' has no exact equivalent; use P@k·k or NumRelRet with a depth."
+        )
     if native == "SetF":
         if at is not None:
-            raise MeasureError("ranx f1@k has no equivalent here yet; use SetF with evaluate(depth=k).")
+            raise MeasureError(
+                "ranx f1@k has no equivalent here yet; use SetF with evaluate(depth=k)."
+            )
         return [make("SetF", params)]
     if native == "nDCG" and "rel" in params:
         raise MeasureError("nDCG takes no relevance threshold; ranx '-l' does not apply to ndcg.")

@@ -18,7 +18,9 @@ def _num(v: float) -> Any:
     return None if math.isnan(v) else v
 
 
-def _rows(results: Sequence[Results], measures: Sequence[Measure], per_query: bool) -> list[dict[str, Any]]:
+def _rows(
+    results: Sequence[Results], measures: Sequence[Measure], per_query: bool
+) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for r in results:
         if per_query:
@@ -33,15 +35,23 @@ def _rows(results: Sequence[Results], measures: Sequence[Measure], per_query: bo
     return rows
 
 
-def render(results: Sequence[Results], measures: Sequence[Measure], *, fmt: str, per_query: bool,
-           out: TextIO) -> None:
+def render(
+    results: Sequence[Results],
+    measures: Sequence[Measure],
+    *,
+    fmt: str,
+    per_query: bool,
+    out: TextIO,
+) -> None:
     """Write ``results`` to ``out`` as a table, TSV, CSV, JSON or JSON lines."""
     rows = _rows(results, measures, per_query)
     if fmt == "json":
         doc = {
             "results": rows,
-            "policy": {r.run_name: {"missing": r.missing_policy, "missing_queries": r.missing_topics}
-                       for r in results},
+            "policy": {
+                r.run_name: {"missing": r.missing_policy, "missing_queries": r.missing_topics}
+                for r in results
+            },
         }
         out.write(json.dumps(doc, indent=2) + "\n")
         return
@@ -50,8 +60,12 @@ def render(results: Sequence[Results], measures: Sequence[Measure], *, fmt: str,
             out.write(json.dumps(row) + "\n")
         return
     if fmt in ("tsv", "csv"):
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["run"],
-                                delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
+        writer = csv.DictWriter(
+            out,
+            fieldnames=list(rows[0]) if rows else ["run"],
+            delimiter="\t" if fmt == "tsv" else ",",
+            lineterminator="\n",
+        )
         writer.writeheader()
         for row in rows:
             writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
