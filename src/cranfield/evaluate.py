@@ -116,9 +116,8 @@ def evaluate(
         float32=float32,
         missing=missing,
     )
-    absent = (
-        [t for t in judgments.topics if t not in set(ranking.topics)] if missing == "skip" else []
-    )
+    evaluated = set(ranking.topics)
+    absent = [t for t in judgments.topics if t not in evaluated] if missing == "skip" else []
     missing_topics = [t for t, m in zip(ranking.topics, ranking.missing, strict=True) if m] + absent
     ctx = EvalContext(ranking, compat=compat, num_docs=num_docs)
     values = {m: compute(ctx, m, relevance_level=relevance_level) for m in wanted}
