@@ -96,6 +96,9 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
     except (InputError, CranfieldError) as exc:
         err.write(f"cranfield: {exc}\n")
         return 2
+    except ValueError as exc:  # invalid option values (e.g. a negative depth)
+        err.write(f"cranfield: {exc}\n")
+        return 1
 
 
 def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import polars as pl
 
-from cranfield.errors import MissingTopicError
+from cranfield.errors import EvaluationError, MissingTopicError
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -125,7 +125,10 @@ class Ranking:
 def judgments_for(qrels: Qrels, topics: list[str]) -> Judgments:
     """Judged levels of ``topics`` (which must all be qrels topics), sorted descending."""
     frame = qrels.frame.select("query_id", "relevance")
-    wanted = pl.DataFrame({"query_id": topics, "_t": np.arange(len(topics))})
+    wanted = pl.DataFrame(
+        {"query_id": topics, "_t": np.arange(len(topics), dtype=np.int64)},
+        schema={"query_id": pl.String, "_t": pl.Int64},
+    )
     joined = frame.join(wanted, on="query_id", how="inner")
     judged = joined.filter(pl.col("relevance") >= 0).sort(
         ["_t", "relevance"], descending=[False, True]
@@ -150,13 +153,19 @@ def rank(
     missing: MissingPolicy = "zero",
 ) -> Ranking:
     """Rank ``run`` against ``qrels`` following trec_eval exactly (see the module notes)."""
-    if depth is not None and depth < 0:
-        raise ValueError(f"The depth must be an integer >= 0, got {depth}.")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+        raise ValueError(f"The depth must be an integer >= 0, got {depth!r}.")
+    if missing not in ("zero", "skip", "error"):
+        raise ValueError(f"The missing policy must be 'zero', 'skip' or 'error', got {missing!r}.")
+    if len(qrels) == 0:
+        raise EvaluationError(f"The judgments {qrels.name!r} contain no judged document.")
     qrels_topics = qrels.topics
     frame = run.frame
     if float32:
         frame = frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64))
-    frame = frame.join(pl.DataFrame({"query_id": qrels_topics}), on="query_id", how="semi").sort(
+    frame = frame.join(
+        pl.DataFrame({"query_id": qrels_topics}, schema={"query_id": pl.String}), on="query_id", how="semi"
+    ).sort(
         ["query_id", "score", "doc_id"], descending=[False, True, True]
     )
 

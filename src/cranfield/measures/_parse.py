@@ -92,7 +92,7 @@ class _Parser:
                 level = self.number()
                 self.take(":")
                 pairs.append((level, self.number()))
-                if self.peek() == ("op", ","):
+                if self.peek() != ("op", "}"):
                     self.take(",")
             self.take("}")
             return tuple(pairs)
@@ -101,7 +101,7 @@ class _Parser:
             items: list[Any] = []
             while self.peek() and self.peek() != ("op", ")"):
                 items.append(self.number())
-                if self.peek() == ("op", ","):
+                if self.peek() != ("op", ")"):
                     self.take(",")
             self.take(")")
             return tuple(items)
@@ -119,7 +119,7 @@ class _Parser:
                     raise MeasureError(f"Parameter {key!r} is given twice in {self.text!r}.")
                 self.take("=")
                 params[key] = self.value()
-                if self.peek() == ("op", ","):
+                if self.peek() != ("op", ")"):
                     self.take(",")
             self.take(")")
         if self.peek() == ("op", "@"):
@@ -149,6 +149,9 @@ def parse_measures(text: str) -> list[Measure]:
     text = text.strip()
     if not text:
         raise MeasureError("A measure name is empty.")
+    exact = lookup(text)
+    if exact is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
+        return [make(exact.name)]
     head = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text)
     head_name = head.group(0) if head else ""
     spec = lookup(head_name) if head else None

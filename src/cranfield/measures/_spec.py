@@ -58,6 +58,13 @@ class Param:
                     f"{where} must be a mapping of levels to gains like {{1: 1, 2: 3}}, got {value!r}."
                 )
             pairs = tuple(value.items()) if isinstance(value, Mapping) else value
+            if not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
+                raise MeasureError(
+                    f"{where} must be a mapping of levels to gains like {{1: 1, 2: 3}}, got {value!r}."
+                )
+            levels_seen = [lv for lv, _ in pairs]
+            if len(set(levels_seen)) != len(levels_seen):
+                raise MeasureError(f"{where} names a level twice: {value!r}.")
             out = []
             for level, gain in pairs:
                 if isinstance(level, bool) or not isinstance(level, int):
@@ -83,6 +90,8 @@ class Param:
             for v in value:
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                     raise MeasureError(f"{where} must hold numbers, got {v!r}.")
+                if not 0 <= v <= 1:
+                    raise MeasureError(f"{where} must hold recall levels in [0, 1], got {v!r}.")
                 levels.append(float(v))
             return tuple(levels)
         raise AssertionError(self.kind)  # pragma: no cover
@@ -101,7 +110,10 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(x)
 
 
-REL = Param("rel", "int", 1, "minimum judged level that counts as relevant (trec_eval -l)")
+REL = Param(
+    "rel", "int", None,
+    "minimum judged level that counts as relevant (default: evaluate's relevance_level, 1; trec_eval -l)",
+)
 GAINS = Param(
     "gains",
     "gains",
@@ -132,6 +144,19 @@ class MeasureSpec:
     tags:
         Properties checked by property tests: ``bounded`` (in [0, 1]), ``count``
         (integer-valued), ``perfect_is_one`` (1 for an ideal ranking of a topic with R > 0).
+    micro:
+        ``micro(ctx, **params) -> float``: the measure computed once on contingency counts
+        pooled over all topics (micro-averaging). Only set measures have it; a measure
+        without it cannot be micro-averaged.
+    needs:
+        Extra inputs of :func:`cranfield.evaluate` the kernel reads: ``"known"`` (the relevant
+        documents known to the user) or ``"intents"`` (subtopic judgments).
+    trec_at:
+        Whether trec_eval prints this measure at cutoffs as ``name_k`` (``P_10``); false for
+        measures whose ``@k`` is cranfield's own (set measures cut at k).
+    check:
+        ``check(spec_name, params)`` validates parameters that depend on each other and
+        raises :class:`MeasureError`; called by :func:`make` with the non-default values.
     """
 
     name: str
@@ -147,6 +172,10 @@ class MeasureSpec:
     citation: str = ""
     zero_when_missing: bool = False
     tags: frozenset[str] = field(default_factory=frozenset)
+    micro: Callable[..., float] | None = None
+    needs: frozenset[str] = field(default_factory=frozenset)
+    trec_at: bool = True
+    check: Callable[[str, Mapping[str, Any]], None] | None = None
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -274,9 +303,13 @@ def make(
             raise MeasureError(
                 f"{spec.name} has no parameter {key!r} (its parameters: {names})."
             ) from None
+        if value is None:
+            continue
         v = p.coerce(spec.name, value)
         if v != p.default:
             clean[key] = v
+    if spec.check is not None:
+        spec.check(spec.name, clean)
     if spec.at == "none" and at is not None:
         raise MeasureError(f"{spec.name} takes no @ cutoff, got @{_format_value(at)}.")
     bad_cutoff = isinstance(at, bool) or not isinstance(at, int) or at < 1

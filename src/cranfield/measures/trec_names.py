@@ -244,7 +244,7 @@ def _gain_pairs(
 
 
 def expand(
-    name: str, raw: str | None, *, rel_level: int = 1, c_floats: bool = False
+    name: str, raw: str | None, *, rel_level: int | None = None, c_floats: bool = False
 ) -> list[TrecOutput]:
     """The output rows of trec_eval measure ``name`` with parameter string ``raw``.
 
@@ -254,7 +254,7 @@ def expand(
     tm = BY_NAME.get(name)
     if tm is None:
         raise MeasureError(f"trec_eval has no measure {name!r}.")
-    rel = {"rel": rel_level}
+    rel = {} if rel_level is None else {"rel": rel_level}
     if tm.kind == "special":
         if name == "runid":
             return [TrecOutput("runid", name, None, False, "runid", per_topic=False)]
@@ -311,6 +311,8 @@ def expand(
         elif name == "11pt_avg":
             measure = make("IPrecAvg", {**rel, "levels": tuple(values)})
         else:  # set_F: trec_eval's parameter is beta squared
+            if values[0] < 0:
+                raise MeasureError(f"trec_eval measure set_F needs a parameter >= 0, got {raw!r}.")
             measure = make("SetF", {**rel, "beta": math.sqrt(values[0])})
         return [TrecOutput(label, name, measure, False, "mean")]
     # gains

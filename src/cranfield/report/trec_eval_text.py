@@ -22,21 +22,24 @@ def format_line(label: str, qid: str, value: float | str, *, integer: bool = Fal
 
 
 def label_for(measure: Measure) -> str:
-    """trec_eval's output name of a native measure if it has one, else its canonical name."""
+    """trec_eval's output name of a native measure if it has one, else its canonical name.
+
+    Only measures with no explicit parameter get a trec_eval name (``P@5`` prints as
+    ``P_5``; ``P(rel=2)@5`` keeps its canonical name, so two measures never share a label).
+    """
     spec = measure.spec
+    params = dict(measure.params)
     if spec.trec_name is None:
         return str(measure)
-    params = dict(measure.params)
-    rel_only = set(params) <= {"rel"}
-    if spec.at in ("cutoff", "cutoff_required") and measure.at is not None and rel_only:
+    if spec.name == "Rprec" and set(params) == {"mult"}:
+        return f"Rprec_mult_{params['mult']:3.2f}"
+    if spec.name == "SetP" and params == {"relative": True}:
+        return "set_relative_P"
+    if params:
+        return str(measure)
+    if spec.at in ("cutoff", "cutoff_required") and measure.at is not None:
         name = {"AP": "map_cut", "nDCG": "ndcg_cut"}.get(spec.name, spec.trec_name)
         return f"{name}_{measure.at}"
-    if spec.at == "recall_required" and rel_only and measure.at is not None:
+    if spec.at == "recall_required" and measure.at is not None:
         return f"{spec.trec_name}_{measure.at:3.2f}"
-    if spec.name == "Rprec" and set(params) <= {"rel", "mult"} and "mult" in params:
-        return f"Rprec_mult_{params['mult']:3.2f}"
-    if spec.name == "SetP" and params.get("relative"):
-        return "set_relative_P" if set(params) <= {"rel", "relative"} else str(measure)
-    if rel_only and measure.at is None:
-        return spec.trec_name
-    return str(measure)
+    return spec.trec_name

@@ -1,0 +1,332 @@
+"""``cranfield evaluate`` and ``cranfield measures`` on the bundled examples.
+
+The expected numbers always come from the Python API on the same files, so the tests check
+that the command line is a thin layer over :func:`cranfield.evaluate` and do not depend on
+the exact contents of ``examples/``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cranfield
+from cranfield.cli.main import main
+from cranfield.measures import all_specs
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+QRELS = EXAMPLES / "qrels.txt"
+RUNS = [EXAMPLES / "bm25.run", EXAMPLES / "neural.run"]
+MEASURES = ["AP", "nDCG@10", "P@10", "RR"]
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def api(missing: str = "zero") -> list[cranfield.Results]:
+    return [
+        cranfield.evaluate(QRELS, run, MEASURES, missing=missing, run_name=run.name)  # type: ignore[arg-type]
+        for run in RUNS
+    ]
+
+
+def evaluate_argv(*extra: str) -> list[str | Path]:
+    return ["evaluate", QRELS, *RUNS, "-m", *MEASURES, *extra]
+
+
+def test_examples_exist() -> None:
+    for path in (QRELS, *RUNS):
+        assert path.is_file(), path
+
+
+# --------------------------------------------------------------------------- table
+
+
+def test_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, *evaluate_argv())
+    assert code == 0
+    assert err == ""
+    lines = out.splitlines()
+    header = next(line for line in lines if "num_queries" in line)
+    for m in MEASURES:
+        assert m in header
+    for r in api():
+        row = next(line for line in lines if line.strip().startswith(r.run_name + " "))
+        assert f"{r['AP']:.4f}" in row
+        assert f"{r['nDCG@10']:.4f}" in row
+        assert f" {len(r.topics)} " in row
+        assert f"{r.run_name}: {r.policy_note()}" in lines
+
+
+def test_table_policy_notes_mention_the_missing_topic(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = cli(capsys, *evaluate_argv())
+    missing_somewhere = any(r.missing_topics for r in api())
+    assert ("missing='zero'" in out) == missing_somewhere
+    assert "bm25.run: " in out
+    assert "neural.run: " in out
+
+
+def test_default_measures(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "evaluate", QRELS, RUNS[0], "-f", "csv")
+    assert code == 0
+    header = next(csv.reader(io.StringIO(out)))
+    assert header == ["run", "num_queries", "AP", "nDCG@10", "P@10", "R@1000", "RR@10"]
+
+
+# --------------------------------------------------------------------------- machine formats
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "csv"])
+def test_delimited(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    code, out, err = cli(capsys, *evaluate_argv("-f", fmt))
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out), delimiter="\t" if fmt == "tsv" else ","))
+    expected = api()
+    assert [row["run"] for row in rows] == [r.run_name for r in expected]
+    for row, r in zip(rows, expected, strict=True):
+        assert list(row) == ["run", "num_queries", *MEASURES]
+        assert int(row["num_queries"]) == len(r.topics)
+        for m in MEASURES:
+            assert float(row[m]) == r[m]  # written with repr: exact
+    # the policy notes go to stderr so stdout stays machine-readable
+    for r in expected:
+        assert f"{r.run_name}: {r.policy_note()}" in err.splitlines()
+
+
+def test_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, *evaluate_argv("-f", "json"))
+    assert code == 0
+    doc = json.loads(out)
+    expected = api()
+    assert [row["run"] for row in doc["results"]] == [r.run_name for r in expected]
+    for row, r in zip(doc["results"], expected, strict=True):
+        assert row == {"run": r.run_name, "num_queries": len(r.topics), **r.means()}
+    assert doc["policy"] == {
+        r.run_name: {"missing": "zero", "missing_queries": r.missing_topics} for r in expected
+    }
+
+
+def test_jsonl(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, *evaluate_argv("-f", "jsonl"))
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    expected = api()
+    assert rows == [
+        {"run": r.run_name, "num_queries": len(r.topics), **r.means()} for r in expected
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_per_query(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    code, out, _ = cli(capsys, *evaluate_argv("--per-query", "-f", fmt))
+    assert code == 0
+    if fmt == "csv":
+        rows: list[dict[str, object]] = list(csv.DictReader(io.StringIO(out)))
+    else:
+        rows = [json.loads(line) for line in out.splitlines()]
+    expected = api()
+    assert len(rows) == sum(len(r.topics) for r in expected)
+    i = 0
+    for r in expected:
+        for t in r.topics:
+            row = rows[i]
+            i += 1
+            assert (row["run"], row["query_id"]) == (r.run_name, t)
+            for m in MEASURES:
+                assert float(row[m]) == r.per_topic(m)[t]  # type: ignore[arg-type]
+
+
+def test_per_query_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, *evaluate_argv("-q"))
+    assert code == 0
+    header, *body = [line for line in out.splitlines() if "┃" in line or "│" in line]
+    assert [c.strip() for c in header.split("┃")] == ["run", "query_id", *MEASURES]
+    cells = [[c.strip() for c in line.split("│")] for line in body]
+    expected = [
+        [r.run_name, t, *(f"{r.per_topic(m)[t]:.4f}" for m in MEASURES)]
+        for r in api()
+        for t in r.topics
+    ]
+    assert cells == expected
+
+
+def test_missing_skip(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, *evaluate_argv("--missing", "skip", "-f", "json"))
+    assert code == 0
+    doc = json.loads(out)
+    expected = api("skip")
+    for row, r in zip(doc["results"], expected, strict=True):
+        assert row == {"run": r.run_name, "num_queries": len(r.topics), **r.means()}
+        assert doc["policy"][r.run_name] == {"missing": "skip", "missing_queries": r.missing_topics}
+    for r in expected:
+        assert f"{r.run_name}: {r.policy_note()}" in err.splitlines()
+    # the examples have a run with a missing topic: skip must change its topic count
+    zero = api("zero")
+    assert any(len(s.topics) < len(z.topics) for s, z in zip(expected, zero, strict=True))
+
+
+def test_missing_error(capsys: pytest.CaptureFixture[str]) -> None:
+    expected_missing = [t for r in api() for t in r.missing_topics]
+    code, _, err = cli(capsys, *evaluate_argv("--missing", "error"))
+    if expected_missing:
+        assert code == 2
+        assert err.startswith("cranfield: ")
+        assert repr(expected_missing[0]) in err
+    else:  # pragma: no cover - depends on the examples
+        assert code == 0
+
+
+def test_relevance_level_option(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "evaluate", QRELS, RUNS[0], "-m", "AP", "-l", "2", "-f", "json")
+    assert code == 0
+    (row,) = json.loads(out)["results"]
+    assert row["AP"] == cranfield.evaluate(QRELS, RUNS[0], "AP", relevance_level=2)["AP"]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_unknown_measure(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "evaluate", QRELS, RUNS[0], "-m", "nDGC@10")
+    assert code == 1
+    assert out == ""
+    assert err.startswith("cranfield: Unknown measure 'nDGC@10'.")
+    assert "Did you mean nDCG" in err
+    assert err.count("\n") == 1
+
+
+def test_bad_parameter_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, "evaluate", QRELS, RUNS[0], "-m", "P@0")
+    assert code == 1
+    assert "integer >= 1" in err
+
+
+def test_malformed_run_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "broken.run"
+    good_line = RUNS[0].read_text().splitlines()[0]
+    bad.write_text(f"{good_line}\n101 Q0 DOC 2\n")
+    code, out, err = cli(capsys, "evaluate", QRELS, bad, "-m", "AP")
+    assert code == 2
+    assert out == ""
+    assert f"{bad}:2:" in err
+    assert "'101 Q0 DOC 2'" in err
+
+
+def test_malformed_qrels_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "broken.qrels"
+    bad.write_text("101 0 D1 1\n101 0 D2\n")
+    code, _, err = cli(capsys, "evaluate", bad, RUNS[0], "-m", "AP")
+    assert code == 2
+    assert f"{bad}:2:" in err
+
+
+def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = cli(capsys, "evaluate", QRELS, tmp_path / "nope.run")
+    assert code == 2
+    assert "nope.run" in err
+
+
+def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(capsys, "evaluate")[0] == 1
+    assert cli(capsys, "evaluate", QRELS, RUNS[0], "-f", "xml")[0] == 1
+    assert cli(capsys, "no-such-command")[0] == 1
+    assert cli(capsys)[0] == 1
+
+
+def test_negative_depth_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, "evaluate", QRELS, RUNS[0], "-m", "AP", "-M", "-1")
+    assert code == 1
+    assert err.startswith("cranfield: ")
+
+
+@pytest.mark.parametrize("argv", [["-h"], ["evaluate", "-h"], ["measures", "-h"]])
+def test_help_exits_zero(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, _ = cli(capsys, *argv)
+    assert code == 0
+    assert "usage:" in out
+
+
+# --------------------------------------------------------------------------- measures
+
+
+def test_measures_lists_every_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "measures")
+    assert code == 0
+    headings = [line.split()[0] for line in out.splitlines() if line and not line[0].isspace()]
+    assert headings == [spec.name for spec in all_specs()]
+
+
+def test_measures_one(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = next(s for s in all_specs() if s.name == "nDCG")
+    code, out, _ = cli(capsys, "measures", "nDCG")
+    assert code == 0
+    assert out.splitlines()[0].split()[0] == "nDCG"
+    assert f"formula: {spec.formula}" in out
+    assert spec.citation
+    assert f"cite: {spec.citation}" in out
+    assert "Järvelin" in out
+    assert "trec_eval: ndcg" in out
+    headings = [line for line in out.splitlines() if line and not line[0].isspace()]
+    assert len(headings) == 1
+
+
+@pytest.mark.parametrize(("name", "shown"), [("MAP", "AP"), ("map", "AP"), ("nDCG@10", "nDCG")])
+def test_measures_by_other_names(capsys: pytest.CaptureFixture[str], name: str, shown: str) -> None:
+    code, out, _ = cli(capsys, "measures", name)
+    assert code == 0
+    assert out.splitlines()[0].split()[0] == shown
+
+
+def test_measures_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "measures", "nDGC")
+    assert code == 1
+    assert out == ""
+    assert "Did you mean" in err
+
+
+# --------------------------------------------------------------------------- trec-eval
+
+
+def test_trec_eval_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "trec-eval", "-h")
+    assert code == 0
+    assert out.startswith("Usage: cranfield trec-eval")
+
+
+def test_trec_eval_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "trec-eval", "-m", "map", "-m", "P.10", QRELS, RUNS[0])
+    assert code == 0
+    values = {line.split("\t")[0].strip(): line.split("\t")[2] for line in out.splitlines()}
+    r = cranfield.evaluate(QRELS, RUNS[0], ["AP", "P@10"])
+    assert values["map"] == f"{r['AP']:6.4f}"
+    assert values["P_10"] == f"{r['P@10']:6.4f}"
+
+
+# --------------------------------------------------------------------------- console script
+
+
+def test_console_script() -> None:
+    script = Path(sys.executable).parent / "cranfield"
+    assert script.exists(), f"console script not installed at {script}"
+    proc = subprocess.run(
+        [str(script), "evaluate", str(QRELS), str(RUNS[0]), "-m", *MEASURES, "-f", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(proc.stdout)["results"]
+    r = cranfield.evaluate(QRELS, RUNS[0], MEASURES, run_name=RUNS[0].name)
+    assert row == {"run": "bm25.run", "num_queries": len(r.topics), **r.means()}
+    assert proc.stderr == f"bm25.run: {r.policy_note()}\n"

@@ -1,0 +1,85 @@
+"""The public surface of ``cranfield``: small, explicit and listed in a sorted ``__all__``."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import json
+import subprocess
+import sys
+import types
+
+import pytest
+
+import cranfield
+
+PUBLIC = list(cranfield.__all__)
+
+
+def test_all_is_sorted_and_unique() -> None:
+    assert sorted(PUBLIC) == PUBLIC
+    assert len(PUBLIC) == len(set(PUBLIC))
+    assert all(isinstance(name, str) for name in PUBLIC)
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_every_name_in_all_is_importable(name: str) -> None:
+    namespace: dict[str, object] = {}
+    exec(f"from cranfield import {name}", namespace)
+    assert namespace[name] is getattr(cranfield, name)
+    assert not isinstance(namespace[name], types.ModuleType)
+
+
+def _public_names(module: types.ModuleType) -> set[str]:
+    return {
+        name
+        for name, value in vars(module).items()
+        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+    }
+
+
+def test_no_public_name_is_missing_from_all() -> None:
+    assert _public_names(cranfield) <= set(PUBLIC)
+    assert {n for n in PUBLIC if not n.startswith("_")} <= _public_names(cranfield)
+
+
+def test_star_import_gives_exactly_all() -> None:
+    namespace: dict[str, object] = {}
+    exec("from cranfield import *", namespace)
+    assert set(namespace) - {"__builtins__"} == set(PUBLIC)
+
+
+def test_fresh_interpreter_surface() -> None:
+    """Checked in a new process, so submodules imported by other tests cannot hide a leak."""
+    code = (
+        "import cranfield, json, types\n"
+        "print(json.dumps(sorted(n for n, v in vars(cranfield).items()"
+        " if not n.startswith('_') and not isinstance(v, types.ModuleType))))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert json.loads(out) == sorted(n for n in PUBLIC if not n.startswith("_"))
+
+
+def test_version() -> None:
+    assert cranfield.__version__ == importlib.metadata.version("cranfield")
+
+
+def test_errors_module_all_matches_the_package() -> None:
+    errors = importlib.import_module("cranfield.errors")
+    for name in errors.__all__:
+        assert name in PUBLIC
+        assert getattr(cranfield, name) is getattr(errors, name)
+
+
+def test_exception_tree() -> None:
+    assert issubclass(cranfield.InputError, cranfield.CranfieldError)
+    assert issubclass(cranfield.MeasureError, cranfield.CranfieldError)
+    assert issubclass(cranfield.EvaluationError, cranfield.CranfieldError)
+    assert issubclass(cranfield.MissingTopicError, cranfield.EvaluationError)
+
+
+def test_doctest_example_in_package_docstring() -> None:
+    res = cranfield.evaluate({"q": {"a": 1}}, {"q": {"a": 2.0, "b": 1.0}}, "P@2")
+    assert res["P@2"] == 0.5
