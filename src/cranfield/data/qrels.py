@@ -31,8 +31,10 @@ class Qrels:
 
     Relevance values follow trec_eval: a value ``>= 0`` is a judgment (graded levels are
     allowed), any negative value means "in the judging pool but not judged" and is counted
-    at no relevance level. ``iteration`` is kept verbatim; ordinary measures ignore it,
-    judgment-group measures read it as the group.
+    at no relevance level. ``iteration`` is kept verbatim and measures ignore it. Each
+    (query, document) pair occurs once, so files that judge a document once per judge group
+    or subtopic (trec_eval ``-R qrels_jg``, ndeval) are not ``Qrels``: read judgment groups
+    with :func:`cranfield.io.prefs.read_qrels_jg`.
     """
 
     frame: pl.DataFrame

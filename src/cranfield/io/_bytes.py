@@ -64,11 +64,22 @@ def read_bytes(source: str | Path) -> bytes:
     """
     name = source_name(source)
     try:
-        raw = sys.stdin.buffer.read() if str(source) == "-" else Path(source).read_bytes()
+        raw = _read_stdin() if str(source) == "-" else Path(source).read_bytes()
     except OSError as exc:
         raise InputError(name, None, f"cannot read file ({exc.strerror or exc})") from exc
     kind = compression(raw)
     return raw if kind is None else _decompress(raw, kind, name)
+
+
+def _read_stdin() -> bytes:
+    """Standard input as bytes; a text-only stream (a notebook, a test double) is encoded."""
+    stream = sys.stdin
+    if stream is None:
+        raise OSError("there is no standard input")
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        return bytes(buffer.read())
+    return str(stream.read()).encode("utf-8")
 
 
 def _decompress(raw: bytes, kind: str, name: str) -> bytes:
@@ -86,7 +97,8 @@ def _decompress(raw: bytes, kind: str, name: str) -> bytes:
         import zstandard
     except ImportError as exc:
         raise InputError(
-            name, None,
+            name,
+            None,
             "is zstd-compressed; install the zstd extra: pip install 'cranfield[zstd]'",
         ) from exc
     dctx = zstandard.ZstdDecompressor()

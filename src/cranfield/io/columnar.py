@@ -97,7 +97,8 @@ def _required(frame: pl.DataFrame, names: tuple[str, ...], what: str, label: str
         if n in frame.columns:
             return n
     raise InputError(
-        label, None,
+        label,
+        None,
         f"has no {what} column (looked for {', '.join(names)}; "
         f"found {', '.join(frame.columns) or 'no columns'})",
     )
@@ -127,14 +128,13 @@ def _string_column(values: pl.Series, alias: str, label: str) -> pl.Series:
         as_int = values.cast(pl.Int64, strict=False)
         whole = as_int.is_not_null() & (as_int.cast(pl.Float64) == values.cast(pl.Float64))
         return (
-            pl.select(
-                pl.when(whole).then(as_int.cast(pl.String)).otherwise(values.cast(pl.String))
-            )
+            pl.select(pl.when(whole).then(as_int.cast(pl.String)).otherwise(values.cast(pl.String)))
             .to_series()
             .alias(alias)
         )
     raise InputError(
-        label, None,
+        label,
+        None,
         f"the {values.name} column has type {dtype}; {alias} values must be strings or integers",
     )
 
@@ -156,7 +156,8 @@ def _check_ids(frame: pl.DataFrame, label: str) -> None:
         q, d = frame.get_column("query_id")[row], frame.get_column("doc_id")[row]
         same = (frame.get_column("query_id") == q) & (frame.get_column("doc_id") == d)
         raise InputError(
-            label, row + 1,
+            label,
+            row + 1,
             f"duplicate document {d!r} for query {q!r} (first seen on row {_first(same) + 1})",
         )
 
@@ -173,7 +174,8 @@ def _relevance(values: pl.Series, label: str) -> pl.Series:
             raise InputError(label, row + 1, f"relevance must be an integer, got {values[row]!r}")
     elif not (dtype.is_integer() or dtype in (pl.Boolean, pl.String, pl.Null)):
         raise InputError(
-            label, None,
+            label,
+            None,
             f"the {values.name} column has type {dtype}; relevance must be an integer",
         )
     out = values.cast(pl.Int64, strict=False)
@@ -272,7 +274,8 @@ def _flatten(mapping: Mapping[Any, Mapping[Any, Any]], value: str) -> pl.DataFra
     for q, docs in mapping.items():
         if not isinstance(docs, Mapping):
             raise InputError(
-                "<dict>", None,
+                "<dict>",
+                None,
                 f"the value for query {q!r} must be a dict of doc_id -> {value}, "
                 f"got a {type(docs).__name__}",
             )

@@ -28,6 +28,7 @@ lines) and the offending text.
 
 from __future__ import annotations
 
+import codecs
 import io
 import math
 import re
@@ -80,9 +81,11 @@ def read_qrels(source: str | Path, *, name: str | None = None) -> Qrels:
         pl.col("f2").alias("doc_id"),
         pl.col("f3").cast(pl.Int64, strict=False).alias("relevance"),
     )
-    if frame.get_column("relevance").null_count() or _has_duplicates(frame):
+    if frame.get_column("relevance").null_count():
         _diagnose(data, label, "qrels")
     frame = frame.sort("query_id", "doc_id")
+    if _sorted_has_repeats(frame):
+        _diagnose(data, label, "qrels")
     return Qrels(frame, name=name or Path(label).name)
 
 
@@ -121,19 +124,30 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
     return Run(frame, name=name or Path(label).name, tag=tag)
 
 
+def _sorted_has_repeats(frame: pl.DataFrame) -> bool:
+    """Whether a frame sorted by query_id, doc_id has a repeated pair (adjacent rows)."""
+    repeat = (pl.col("query_id") == pl.col("query_id").shift(1)) & (
+        pl.col("doc_id") == pl.col("doc_id").shift(1)
+    )
+    return bool(frame.select(repeat.any()).item())
+
+
 def _has_duplicates(frame: pl.DataFrame) -> bool:
-    return bool(frame.select(pl.struct("query_id", "doc_id").is_duplicated().any()).item())
+    """Whether any (query_id, doc_id) pair repeats; hashing first keeps the common case cheap."""
+    pair = pl.struct("query_id", "doc_id")
+    if frame.select(pair.hash().n_unique()).item() == frame.height:
+        return False  # all hashes differ, so all pairs differ
+    return bool(frame.select(pair.is_duplicated().any()).item())
 
 
 def _parse(data: bytes, label: str, kind: Kind) -> pl.DataFrame:
     """Split ``data`` into string columns f0.. with polars; diagnose on any anomaly."""
     want = 4 if kind == "qrels" else 6
-    if not data.isascii():
+    if not data.isascii() and not _is_utf8(data):
         # polars checks the UTF-8 of fields but not always of comment lines.
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            _diagnose(data, label, kind)
+        _diagnose(data, label, kind)
+    if kind == "run" and b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+        _check_bare_carriage_returns(data, label)
     sep, text = _canonical(data)
     if text and not text.endswith(b"\n"):
         # polars 2.1 refuses a one-line file with a '#' inside a field unless it ends in \n.
@@ -160,6 +174,34 @@ def _parse(data: bytes, label: str, kind: Kind) -> pl.DataFrame:
     return table
 
 
+def _is_utf8(data: bytes, chunk: int = 1 << 24) -> bool:
+    """Whether ``data`` is valid UTF-8, checked in chunks so no full copy is decoded."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    try:
+        for start in range(0, len(view), chunk):
+            decoder.decode(view[start : start + chunk])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _check_bare_carriage_returns(data: bytes, label: str) -> None:
+    """A CR inside a line is a blank (as in trec_eval), but a line holding two or more
+    CR-separated pieces of six fields each is several lines with old Mac line ends whose
+    extra fields would be ignored: refuse it instead of losing lines silently."""
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        pieces = [piece for piece in raw.split(b"\r") if piece.strip()]
+        if sum(len(piece.split()) >= 6 for piece in pieces) >= 2:
+            text = raw.decode("utf-8", "replace").strip()
+            raise InputError(
+                label, number,
+                "holds several run lines separated by carriage returns (old Mac line ends); "
+                "convert them to \\n", text,
+            )
+
+
 def _canonical(data: bytes) -> tuple[str, bytes]:
     """Return a separator and bytes polars can split on it.
 
@@ -168,20 +210,23 @@ def _canonical(data: bytes) -> tuple[str, bytes]:
     blanks, CR-LF, blank lines) is rewritten with every run of blanks collapsed to one space,
     blank lines removed and lines stripped.
     """
-    clean_line_ends = b"\r" not in data and b"\n\n" not in data and not data.startswith(b"\n")
-    if not clean_line_ends or b"\x0b" in data or b"\x0c" in data:
-        return " ", _collapse_blanks(data)
-    for sep, other in ((b" ", b"\t"), (b"\t", b" ")):
-        if (
-            other not in data
-            and sep + sep not in data
-            and b"\n" + sep not in data
-            and sep + b"\n" not in data
-            and not data.startswith(sep)
-            and not data.endswith(sep)
-        ):
-            return sep.decode(), data
+    if not data:
+        return " ", data
+    # Single bytes: ``in`` is a memchr. Pairs of bytes go through numpy, because ``in``
+    # is slow for a two-byte needle whose first byte is as frequent as a space or newline.
+    if b"\r" not in data and b"\x0b" not in data and b"\x0c" not in data:
+        has_tab = b"\t" in data
+        if not (has_tab and b" " in data):
+            sep = 9 if has_tab else 32
+            a = np.frombuffer(data, dtype=np.uint8)
+            gap = (a == sep) | (a == 10)  # two gaps in a row: an empty field or line
+            if a[0] != 10 and a[0] != sep and a[-1] != sep and not (gap[:-1] & gap[1:]).any():
+                return chr(sep), data
     return " ", _collapse_blanks(data)
+
+
+_IS_BLANK = np.zeros(256, dtype=bool)
+_IS_BLANK[list(_BLANKS)] = True
 
 
 def _collapse_blanks(data: bytes) -> bytes:
@@ -189,7 +234,7 @@ def _collapse_blanks(data: bytes) -> bytes:
     a = np.frombuffer(data, dtype=np.uint8)
     if a.size == 0:
         return data
-    blank = np.isin(a, np.frombuffer(_BLANKS, dtype=np.uint8))
+    blank = _IS_BLANK[a]
     newline = a == 10
     # Pass 1: keep the first blank of a run unless it starts a line.
     prev_sep = np.empty_like(blank)
@@ -235,8 +280,10 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
         if kind == "qrels":
             if len(fields) != 4:
                 raise InputError(
-                    label, number,
-                    f"expected 4 fields (qid iter docno rel), got {len(fields)}", text,
+                    label,
+                    number,
+                    f"expected 4 fields (qid iter docno rel), got {len(fields)}",
+                    text,
                 )
             rel = fields[3].decode()
             if not _INT.match(rel):
@@ -248,7 +295,8 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
         else:
             if len(fields) < 6:
                 raise InputError(
-                    label, number,
+                    label,
+                    number,
                     f"expected 6 fields (qid iter docno rank score tag), got {len(fields)}",
                     text,
                 )
@@ -260,7 +308,8 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
         key = (fields[0], fields[2])
         if key in seen:
             raise InputError(
-                label, number,
+                label,
+                number,
                 f"duplicate document {key[1].decode()!r} for query {key[0].decode()!r} "
                 f"(first seen on line {seen[key]})",
                 text,
@@ -335,7 +384,8 @@ def _check_writable(frame: pl.DataFrame, path: str | Path, what: str) -> None:
             if bad.any():
                 row = int(bad.arg_true()[0])
                 raise InputError(
-                    str(path), None,
+                    str(path),
+                    None,
                     f"cannot write the {what} as TREC text: the {col} of row {row + 1} "
                     f"{why}, so it would not read back as one field",
                     values[row],
