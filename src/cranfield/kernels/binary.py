@@ -103,8 +103,10 @@ def _recall_cut(p: float, big_r: NDArray[np.int64], compat: int) -> NDArray[np.i
     prod = p * big_r.astype(np.float64)
     if compat == 9:
         return np.trunc(prod + 0.9).astype(np.int64)
-    # C lround: half away from zero (numpy's round is half-to-even).
-    return (np.sign(prod) * np.floor(np.abs(prod) + 0.5)).astype(np.int64)
+    # C lround: half away from zero (numpy's round is half-to-even). floor(|x| + 0.5) would
+    # round 0.49999999999999994 up, because the addition itself rounds.
+    whole = np.trunc(prod)
+    return (whole + np.sign(prod) * (np.abs(prod - whole) >= 0.5)).astype(np.int64)
 
 
 def interpolated_precision(

@@ -83,6 +83,7 @@ class GainView:
     """Per-row gains and the flat ideal gain sequences of every topic."""
 
     row_gain: NDArray[np.float64]
+    row_has_entry: NDArray[np.bool_]  # the row's level has a gain-table entry
     ideal: NDArray[np.float64]
     ideal_offsets: NDArray[np.int64]
     table_min: NDArray[np.float64]
@@ -104,6 +105,7 @@ def gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
         top = np.maximum(j.max_level, 0).astype(np.float64)
         return GainView(
             row_gain=np.maximum(ctx.rel, 0).astype(np.float64),
+            row_has_entry=ctx.rel >= 0,
             ideal=j.levels[positive].astype(np.float64),
             ideal_offsets=ideal_off,
             table_min=np.zeros(n),
@@ -116,6 +118,7 @@ def gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
     groups = np.unique(num_levels)
     group_index = np.searchsorted(groups, num_levels)
     lookup = np.zeros((groups.size, lookup_width))
+    present = np.zeros((groups.size, lookup_width), dtype=bool)
     tables: list[list[_Entry]] = []
     tmin = np.empty(groups.size)
     tmax = np.empty(groups.size)
@@ -124,9 +127,11 @@ def gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
         tables.append(table)
         for entry in reversed(table):  # first entry in sorted order wins
             lookup[g, entry.level - min_code] = entry.gain
+            present[g, entry.level - min_code] = True
         tmin[g] = min((e.gain for e in table), default=0.0)
         tmax[g] = max((e.gain for e in table), default=0.0)
     row_gain = lookup[group_index[ctx.topic_of], ctx.rel - min_code]
+    row_has_entry = present[group_index[ctx.topic_of], ctx.rel - min_code]
 
     level_counts = _level_counts(ctx, int(max(num_levels.max(initial=0), 1)))
     ideal_parts: list[NDArray[np.float64]] = []
@@ -138,6 +143,7 @@ def gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
     ideal = np.concatenate(ideal_parts) if ideal_parts else np.zeros(0)
     return GainView(
         row_gain=row_gain,
+        row_has_entry=row_has_entry,
         ideal=ideal,
         ideal_offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
         table_min=tmin[group_index],
@@ -308,7 +314,8 @@ def rbp(ctx: EvalContext, *, p: float, gains: Gains | None) -> NDArray[np.float6
     g = view.row_gain
     t = ctx.topic_of
     with np.errstate(divide="ignore", invalid="ignore"):
-        g = np.where(rescale[t], (g - lo[t]) / (hi[t] - lo[t]), g)
+        # Only table entries are rescaled; a document whose level has none keeps gain 0.
+        g = np.where(rescale[t] & view.row_has_entry, (g - lo[t]) / (hi[t] - lo[t]), g)
     pw = powers(p, int(ctx.lengths.max(initial=0)))
     contrib = np.where(g != 0, g * pw[ctx.position], 0.0)
     return (1.0 - p) * ctx.per_topic_sum(contrib)
