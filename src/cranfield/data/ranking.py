@@ -97,7 +97,8 @@ class Ranking:
     topics: list[str]
     offsets: NDArray[np.int64]
     rel: NDArray[np.int64]
-    doc_id: pl.Series
+    source_rows: NDArray[np.int64]  # row of the run frame behind each ranked row; -1: placeholder
+    source_doc_id: pl.Series
     missing: NDArray[np.bool_]
     judgments: Judgments
     run_tag: str
@@ -105,6 +106,20 @@ class Ranking:
     @property
     def num_topics(self) -> int:
         return len(self.topics)
+
+    @cached_property
+    def doc_id(self) -> pl.Series:
+        """Document id of each ranked row."""
+        rows = self.source_rows
+        placeholder = rows < 0
+        ids = (
+            self.source_doc_id.gather(np.where(placeholder, 0, rows))
+            if self.source_doc_id.len()
+            else (pl.Series("doc_id", [PLACEHOLDER_DOC] * rows.size, dtype=pl.String))
+        )
+        if placeholder.any():
+            ids = ids.scatter(np.flatnonzero(placeholder), PLACEHOLDER_DOC)
+        return ids.alias("doc_id")
 
     @cached_property
     def lengths(self) -> NDArray[np.int64]:
@@ -152,7 +167,13 @@ def rank(
     float32: bool = False,
     missing: MissingPolicy = "zero",
 ) -> Ranking:
-    """Rank ``run`` against ``qrels`` following trec_eval exactly (see the module notes)."""
+    """Rank ``run`` against ``qrels`` following trec_eval exactly (see the module notes).
+
+    The work is linear in the run size when lines arrive grouped by query and sorted by
+    score (as almost every run file is): query blocks are reordered as wholes, a pass
+    checks that scores never increase inside a block, and only runs of equal scores are
+    sorted by document id. Other inputs fall back to a numeric sort.
+    """
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
         raise ValueError(f"The depth must be an integer >= 0, got {depth!r}.")
     if missing not in ("zero", "skip", "error"):
@@ -161,76 +182,185 @@ def rank(
         raise EvaluationError(f"The judgments {qrels.name!r} contain no judged document.")
     qrels_topics = qrels.topics
     frame = run.frame
+    score = frame.get_column("score")
     if float32:
-        frame = frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64))
-    frame = frame.join(
-        pl.DataFrame({"query_id": qrels_topics}, schema={"query_id": pl.String}), on="query_id", how="semi"
-    ).sort(
-        ["query_id", "score", "doc_id"], descending=[False, True, True]
-    )
+        score = score.cast(pl.Float32).cast(pl.Float64)
+    scores = score.to_numpy()
 
-    present_ids = frame.get_column("query_id").rle()
-    present = present_ids.struct.field("value").to_list()
-    counts = present_ids.struct.field("len").to_numpy().astype(np.int64)
+    order, block_topic, block_len = _ranked_order(frame, scores, set(qrels_topics))
+    present = block_topic
     absent = sorted(set(qrels_topics) - set(present))
     if absent and missing == "error":
         raise MissingTopicError(absent)
+
+    counts = block_len
+    if depth is not None:
+        starts = np.concatenate(([0], np.cumsum(counts)))[:-1]
+        pos = np.arange(order.size, dtype=np.int64) - np.repeat(starts, counts)
+        keep = pos < depth
+        if not keep.all():
+            order = order[keep]
+            counts = np.minimum(counts, depth)
+    rel = _judgment_codes(frame, order, qrels)
+
     if missing == "zero" and absent:
-        placeholder = pl.DataFrame(
-            {
-                "query_id": absent,
-                "doc_id": [PLACEHOLDER_DOC] * len(absent),
-                "score": [1.0] * len(absent),
-            },
-            schema=frame.schema,
+        # trec_eval -c: a missing topic gets a one-document ranking of an unpooled document.
+        topics = sorted([*present, *absent])
+        slot = {t: k for k, t in enumerate(topics)}
+        new_counts = np.zeros(len(topics), dtype=np.int64)
+        new_counts[[slot[t] for t in present]] = counts
+        new_counts[[slot[t] for t in absent]] = 1 if depth is None or depth >= 1 else 0
+        topic_rows = np.repeat(np.arange(len(present)), counts)
+        target = (
+            np.array([slot[t] for t in present], dtype=np.int64)[topic_rows]
+            if present
+            else (np.zeros(0, dtype=np.int64))
         )
-        frame = pl.concat([frame, placeholder]).sort(
-            ["query_id", "score", "doc_id"], descending=[False, True, True]
+        new_offsets = np.concatenate(([0], np.cumsum(new_counts))).astype(np.int64)
+        dest = new_offsets[target] + (
+            np.arange(order.size) - np.repeat(np.concatenate(([0], np.cumsum(counts)))[:-1], counts)
         )
-        topics = qrels_topics
-        ids = frame.get_column("query_id").rle()
-        counts = ids.struct.field("len").to_numpy().astype(np.int64)
+        full_order = np.full(int(new_counts.sum()), -1, dtype=np.int64)
+        full_rel = np.full(full_order.size, NOT_IN_POOL, dtype=np.int64)
+        full_order[dest] = order
+        full_rel[dest] = rel
+        order, rel, counts = full_order, full_rel, new_counts
         absent_set = set(absent)
         missing_mask = np.array([t in absent_set for t in topics], dtype=bool)
     else:
-        topics = present
+        topics = list(present)
         missing_mask = np.zeros(len(topics), dtype=bool)
-
-    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    if depth is not None:
-        pos = np.arange(frame.height, dtype=np.int64) - np.repeat(offsets[:-1], counts)
-        keep = pos < depth
-        if not keep.all():
-            frame = frame.filter(pl.Series(keep))
-            counts = np.minimum(counts, depth)
-            offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-
-    qrels_frame = qrels.frame.select("query_id", "doc_id", "relevance")
-    joined = frame.join(qrels_frame, on=["query_id", "doc_id"], how="left", maintain_order="left")
-    rel_col = joined.get_column("relevance")
-    rel = rel_col.fill_null(NOT_IN_POOL).to_numpy().astype(np.int64)
-    rel[rel < NOT_IN_POOL] = UNJUDGED
-    rel[(rel == NOT_IN_POOL) & rel_col.is_not_null().to_numpy()] = UNJUDGED
-    doc_id = joined.get_column("doc_id")
 
     if judged_only:
         keep = rel >= 0
         if not keep.all():
             topic_of = np.repeat(np.arange(len(topics)), counts)
             counts = np.bincount(topic_of[keep], minlength=len(topics)).astype(np.int64)
-            offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
             rel = rel[keep]
-            doc_id = doc_id.filter(pl.Series(keep))
+            order = order[keep]
 
     return Ranking(
         topics=topics,
-        offsets=offsets,
+        offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
         rel=rel,
-        doc_id=doc_id,
+        source_rows=order,
+        source_doc_id=frame.get_column("doc_id"),
         missing=missing_mask,
         judgments=judgments_for(qrels, topics),
         run_tag=run.tag,
     )
+
+
+def _ranked_order(
+    frame: pl.DataFrame, scores: NDArray[np.float64], wanted: set[str]
+) -> tuple[NDArray[np.int64], list[str], NDArray[np.int64]]:
+    """Row indices of ``frame`` in trec_eval order, for topics in ``wanted``.
+
+    Returns the order, the topic of each block (bytewise ascending) and block lengths.
+    """
+    qid = frame.get_column("query_id")
+    runs = qid.rle()
+    values = runs.struct.field("value").to_list()
+    lens = runs.struct.field("len").to_numpy().astype(np.int64)
+    if len(set(values)) != len(values):
+        # Lines of a query are scattered: group them (stable, so ties keep input order).
+        grouping = (
+            pl.DataFrame({"q": qid, "i": np.arange(qid.len(), dtype=np.int64)})
+            .sort("q", maintain_order=True)
+            .get_column("i")
+            .to_numpy()
+        )
+        runs = qid.gather(grouping).rle()
+        values = runs.struct.field("value").to_list()
+        lens = runs.struct.field("len").to_numpy().astype(np.int64)
+    else:
+        grouping = None
+    starts = np.concatenate(([0], np.cumsum(lens)))[:-1]
+    blocks = sorted((v, k) for k, v in enumerate(values) if v in wanted)
+    block_topic = [v for v, _ in blocks]
+    if not blocks:
+        return np.zeros(0, dtype=np.int64), [], np.zeros(0, dtype=np.int64)
+    picked = np.array([k for _, k in blocks], dtype=np.int64)
+    block_len = lens[picked]
+    first = np.repeat(starts[picked], block_len)
+    within = np.arange(int(block_len.sum()), dtype=np.int64) - np.repeat(
+        np.concatenate(([0], np.cumsum(block_len)))[:-1], block_len
+    )
+    order = first + within
+    if grouping is not None:
+        order = grouping[order]
+    block_of = np.repeat(np.arange(len(blocks), dtype=np.int64), block_len)
+    s = scores[order]
+    same_block = block_of[1:] == block_of[:-1]
+    if (same_block & (s[1:] > s[:-1])).any():
+        # Not sorted by score inside some block: sort by (block, -score), stably.
+        resort = np.lexsort((-s, block_of))
+        order = order[resort]
+        s = s[resort]
+    order = _break_ties(frame, order, s, same_block)
+    return order, block_topic, block_len
+
+
+def _break_ties(
+    frame: pl.DataFrame,
+    order: NDArray[np.int64],
+    s: NDArray[np.float64],
+    same_block: NDArray[np.bool_],
+) -> NDArray[np.int64]:
+    """Order runs of equal scores within a block by doc id descending (bytewise)."""
+    tie = same_block & (s[1:] == s[:-1])
+    if not tie.any():
+        return order
+    in_tie = np.zeros(order.size, dtype=bool)
+    in_tie[1:] |= tie
+    in_tie[:-1] |= tie
+    positions = np.flatnonzero(in_tie)
+    # A new tie run starts where the previous row is not tied to this one.
+    starts_run = np.ones(positions.size, dtype=bool)
+    starts_run[1:] = ~tie[positions[1:] - 1]
+    run_id = np.cumsum(starts_run) - 1
+    docs = frame.get_column("doc_id").gather(order[positions])
+    local = (
+        pl.DataFrame({"run": run_id, "doc": docs, "i": np.arange(positions.size)})
+        .sort(["run", "doc"], descending=[False, True])
+        .get_column("i")
+        .to_numpy()
+    )
+    out = order.copy()
+    out[positions] = order[positions[local]]
+    return out
+
+
+def _judgment_codes(
+    frame: pl.DataFrame, order: NDArray[np.int64], qrels: Qrels
+) -> NDArray[np.int64]:
+    """Judgment code of each ranked row: level, NOT_IN_POOL or UNJUDGED.
+
+    Most retrieved documents are not in the qrels at all, so a cheap membership test on the
+    document id picks the few candidates, and only those are joined on (query, document).
+    """
+    rel = np.full(order.size, NOT_IN_POOL, dtype=np.int64)
+    if order.size == 0:
+        return rel
+    judged = qrels.frame.select("query_id", "doc_id", "relevance")
+    docs = frame.get_column("doc_id").gather(order)
+    candidate = np.flatnonzero(
+        docs.is_in(judged.get_column("doc_id").unique().implode()).to_numpy()
+    )
+    if candidate.size == 0:
+        return rel
+    pairs = pl.DataFrame(
+        {
+            "query_id": frame.get_column("query_id").gather(order[candidate]),
+            "doc_id": docs.gather(candidate),
+        }
+    )
+    found = pairs.join(judged, on=["query_id", "doc_id"], how="left", maintain_order="left")
+    value = found.get_column("relevance")
+    hit = value.is_not_null().to_numpy()
+    level = value.fill_null(0).to_numpy().astype(np.int64)
+    rel[candidate[hit]] = np.where(level[hit] < 0, UNJUDGED, level[hit])
+    return rel
 
 
 def ranked_doc_ids(

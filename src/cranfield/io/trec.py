@@ -109,19 +109,75 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
     """
     label = source_name(source)
     data = read_bytes(source).removeprefix(_BOM)
-    table = _parse(data, label, "run")
-    frame = table.select(
-        pl.col("f0").alias("query_id"),
-        pl.col("f2").alias("doc_id"),
-        pl.col("f4").cast(pl.Float64, strict=False).alias("score"),
-    )
+    fast = _fast_run(data)
+    if fast is not None:
+        frame, tag = fast
+    else:
+        table = _parse(data, label, "run")
+        frame = table.select(
+            pl.col("f0").alias("query_id"),
+            pl.col("f2").alias("doc_id"),
+            pl.col("f4").cast(pl.Float64, strict=False).alias("score"),
+        )
+        tag = table.get_column("f5")[-1]
     score = frame.get_column("score")
     if score.null_count() or score.is_nan().any() or _has_duplicates(frame):
         _diagnose(data, label, "run")
     if float32:
         frame = frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64))
-    tag = table.get_column("f5")[-1]
     return Run(frame, name=name or Path(label).name, tag=tag)
+
+
+_FAST_RUN_SCHEMA = {
+    "f0": pl.String,
+    "f1": pl.String,
+    "f2": pl.String,
+    "f3": pl.String,
+    "f4": pl.Float64,
+    "f5": pl.Categorical,
+    "f6": pl.String,
+}
+
+
+def _fast_run(data: bytes) -> tuple[pl.DataFrame, str] | None:
+    """Parse a clean run file in one projected pass, or return ``None`` to take the careful path.
+
+    Clean means: ASCII or valid UTF-8, fields separated by single spaces or by single tabs,
+    no CR, exactly six fields per line, no comment or blank line. Only the query, document,
+    score and tag columns are materialised; a seventh column catches any line with an extra
+    field (which is how a doubled separator shows up), so nothing can shift silently.
+    """
+    if not data or (not data.isascii() and not _is_utf8(data)):
+        return None
+    if b"\r" in data or b"\x0b" in data or b"\x0c" in data:
+        return None
+    has_tab = b"\t" in data
+    if has_tab and b" " in data:
+        return None
+    try:
+        table = pl.read_csv(
+            io.BytesIO(data),
+            separator="\t" if has_tab else " ",
+            has_header=False,
+            quote_char=None,
+            schema=_FAST_RUN_SCHEMA,
+            columns=[0, 2, 4, 5, 6],
+            truncate_ragged_lines=True,
+            missing_columns="insert",
+        )
+    except (pl.exceptions.PolarsError, UnicodeDecodeError):
+        return None
+    n = table.height
+    if n == 0 or table.get_column("f6").null_count() != n:
+        return None
+    if any(table.get_column(c).null_count() for c in ("f0", "f2", "f4", "f5")):
+        return None
+    if table.get_column("f0").str.starts_with("#").any():
+        return None
+    frame = table.select(
+        pl.col("f0").alias("query_id"), pl.col("f2").alias("doc_id"), pl.col("f4").alias("score")
+    )
+    return frame, str(table.get_column("f5")[-1])
 
 
 def _sorted_has_repeats(frame: pl.DataFrame) -> bool:

@@ -106,7 +106,8 @@ def _recall_cut(p: float, big_r: NDArray[np.int64], compat: int) -> NDArray[np.i
     # C lround: half away from zero (numpy's round is half-to-even). floor(|x| + 0.5) would
     # round 0.49999999999999994 up, because the addition itself rounds.
     whole = np.trunc(prod)
-    return (whole + np.sign(prod) * (np.abs(prod - whole) >= 0.5)).astype(np.int64)
+    cut: NDArray[np.int64] = (whole + np.sign(prod) * (np.abs(prod - whole) >= 0.5)).astype(np.int64)
+    return cut
 
 
 def interpolated_precision(

@@ -188,6 +188,7 @@ def _ideal_topic(view: GainView) -> NDArray[np.int64]:
 
 
 def dcg(ctx: EvalContext, *, gains: Gains | None, cutoff: int | None = None) -> NDArray[np.float64]:
+    ctx = ctx.truncated(cutoff)
     view = gain_view(ctx, gains)
     return _dcg(ctx, view, cutoff)
 
@@ -216,6 +217,7 @@ def ideal_dcg(
 def ndcg(
     ctx: EvalContext, *, gains: Gains | None, cutoff: int | None = None
 ) -> NDArray[np.float64]:
+    ctx = ctx.truncated(cutoff)
     view = gain_view(ctx, gains)
     return safe_divide(_dcg(ctx, view, cutoff), _idcg(ctx, view, cutoff))
 

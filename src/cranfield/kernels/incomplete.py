@@ -46,8 +46,8 @@ def inferred_ap(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
 
 def unjudged_at(ctx: EvalContext, *, cutoff: int) -> NDArray[np.float64]:
     """Fraction of the first ``cutoff`` ranks holding unjudged documents (k > n pads)."""
-    mask = (ctx.rel < 0) & (ctx.position < cutoff)
-    return ctx.per_topic_sum(mask) / float(cutoff)
+    ctx = ctx.truncated(cutoff)
+    return ctx.per_topic_sum(ctx.rel < 0) / float(cutoff)
 
 
 def judged_at(ctx: EvalContext, *, cutoff: int | None = None) -> NDArray[np.float64]:
@@ -56,11 +56,8 @@ def judged_at(ctx: EvalContext, *, cutoff: int | None = None) -> NDArray[np.floa
     Unlike trec_eval's ``unj``, the denominator is ``min(cutoff, n)`` (ir_measures'
     ``Judged@k``): a short list is not penalised; an empty list scores 0.
     """
-    mask = ctx.rel >= 0
-    k = ctx.lengths if cutoff is None else np.minimum(ctx.lengths, cutoff)
-    if cutoff is not None:
-        mask = mask & (ctx.position < cutoff)
-    return safe_divide(ctx.per_topic_sum(mask), k)
+    ctx = ctx.truncated(cutoff)
+    return safe_divide(ctx.per_topic_sum(ctx.rel >= 0), ctx.lengths)
 
 
 def powers(p: float, n: int) -> NDArray[np.float64]:
