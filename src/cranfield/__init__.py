@@ -23,10 +23,12 @@ from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
 from cranfield.measures._parse import parse_measure, parse_measures
 from cranfield.measures._spec import Measure, MeasureSpec
 from cranfield.results import Results
+from cranfield.stats import Comparison, compare
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Comparison",
     "CranfieldError",
     "EvaluationError",
     "InputError",
@@ -38,6 +40,7 @@ __all__ = [
     "Results",
     "Run",
     "__version__",
+    "compare",
     "evaluate",
     "load_qrels",
     "load_run",

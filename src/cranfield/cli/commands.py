@@ -75,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "trec-eval", help="drop-in trec_eval (see 'cranfield trec-eval -h')", add_help=False
     )
+    sub.add_parser(
+        "compare", help="significance tests between runs (see 'cranfield compare -h')", add_help=False
+    )
     return p
 
 

@@ -11,6 +11,10 @@ def main(argv: list[str] | None = None) -> int:
         from cranfield.cli.trec_eval import main as trec_eval_main
 
         return trec_eval_main(args[1:])
+    if args and args[0] == "compare":
+        from cranfield.cli.compare import main as compare_main
+
+        return compare_main(args[1:])
     from cranfield.cli.commands import main as commands_main
 
     return commands_main(args)

@@ -1,0 +1,975 @@
+"""``compare(qrels, runs, measures) -> Comparison``: paired significance tests between runs."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Literal, get_args
+
+import numpy as np
+
+from cranfield.aggregate import aggregate
+from cranfield.errors import EvaluationError
+from cranfield.stats.corrections import (
+    Correction,
+    adjust_p_values,
+    check_correction,
+)
+from cranfield.stats.effects import (
+    INTERVALS,
+    Interval,
+    check_alpha,
+    check_risk_aversion,
+    cohens_dz,
+    risk,
+    t_intervals,
+    win_tie_loss,
+)
+from cranfield.stats.histogram import QueryDifferences
+from cranfield.stats.paired import (
+    pair_scale,
+    sign_pairs,
+    t_test_pairs,
+    tukey_pairs,
+    wilcoxon_pairs,
+)
+from cranfield.stats.resampling import (
+    RngLike,
+    bootstrap_analysis,
+    bootstrap_sums,
+    check_resamples,
+    check_rng,
+    randomization_counts,
+    randomized_tukey_pvalues,
+    randomized_tukey_ranges,
+    resolve_seed,
+    sequential_sums,
+    use_exact,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    import polars as pl
+    from numpy.typing import ArrayLike, NDArray
+
+    from cranfield.data.ranking import MissingPolicy
+    from cranfield.data.run import Run
+    from cranfield.evaluate import MeasureLike
+    from cranfield.io.load import QrelsLike, RunLike
+
+__all__ = [
+    "TESTS",
+    "Comparison",
+    "PairComparison",
+    "TestName",
+    "TestOutcome",
+    "compare",
+    "compare_scores",
+]
+
+TestName = Literal[
+    "t-test", "wilcoxon", "sign", "randomization", "bootstrap", "tukey-hsd", "randomized-tukey-hsd"
+]
+TESTS: Final[tuple[str, ...]] = get_args(TestName)
+RunNames = Literal["auto", "tag", "file"]
+
+_TEST_ALIASES: Final[dict[str, str]] = {
+    "t": "t-test",
+    "ttest": "t-test",
+    "student": "t-test",
+    "paired-t": "t-test",
+    "signed-rank": "wilcoxon",
+    "fisher": "randomization",
+    "permutation": "randomization",
+    "tukey": "tukey-hsd",
+    "hsd": "tukey-hsd",
+    "randomized-tukey": "randomized-tukey-hsd",
+    "randomised-tukey-hsd": "randomized-tukey-hsd",
+    "randomised-tukey": "randomized-tukey-hsd",
+}
+TEST_LABELS: Final[dict[str, str]] = {
+    "t-test": "paired t-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign": "sign test",
+    "randomization": "paired randomization test",
+    "bootstrap": "paired bootstrap test",
+    "tukey-hsd": "Tukey HSD",
+    "randomized-tukey-hsd": "randomized Tukey HSD",
+}
+FAMILYWISE: Final = frozenset({"tukey-hsd", "randomized-tukey-hsd"})
+_RANDOM_TESTS: Final = frozenset({"randomization", "bootstrap", "randomized-tukey-hsd"})
+_COMPRESSION = re.compile(r"\.(gz|bz2|xz|zst|zstd)$")
+_RUN_SUFFIX = re.compile(r"\.(txt|run|runs|trec|res|tsv|parquet|pq)$")
+
+
+def check_tests(tests: str | Iterable[str]) -> list[str]:
+    """Canonical test names, in order, without repeats; ``ValueError`` names an unknown one."""
+    items = [tests] if isinstance(tests, str) else list(tests)
+    if not items:
+        raise ValueError("tests must name at least one test, got an empty list.")
+    out: list[str] = []
+    for item in items:
+        key = item.lower().replace("_", "-") if isinstance(item, str) else item
+        name = _TEST_ALIASES.get(key, key) if isinstance(key, str) else None
+        if name not in TESTS:
+            raise ValueError(f"tests must be among {', '.join(map(repr, TESTS))}, got {item!r}.")
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def _check_intervals(intervals: str | Iterable[str]) -> list[str]:
+    items = [intervals] if isinstance(intervals, str) else list(intervals)
+    out: list[str] = []
+    for item in items:
+        if item not in INTERVALS:
+            raise ValueError(
+                f"intervals must be among {', '.join(map(repr, INTERVALS))}, got {item!r}."
+            )
+        if item not in out:
+            out.append(item)
+    return out
+
+
+# --------------------------------------------------------------------------- result types
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """One test of one pair on one measure.
+
+    Attributes
+    ----------
+    statistic:
+        The test's statistic: t (t-test), W (Wilcoxon), number of improved queries (sign
+        test), mean difference (randomization, bootstrap, randomized Tukey), q (Tukey HSD).
+    p_value:
+        Two-sided p-value before correction (Tukey tests: already adjusted for all pairs).
+    p_adjusted:
+        After the comparison's correction.
+    significant:
+        ``p_adjusted <= alpha``.
+    """
+
+    __test__ = False  # not a pytest test class
+
+    statistic: float
+    p_value: float
+    p_adjusted: float
+    significant: bool
+
+
+@dataclass(frozen=True)
+class PairComparison:
+    """Everything measured about ``treatment`` relative to ``control`` on one measure.
+
+    Differences are always ``treatment - control`` per query; ``wins`` are queries where the
+    treatment scores higher.
+    """
+
+    measure: str
+    control: str
+    treatment: str
+    control_mean: float
+    treatment_mean: float
+    mean_difference: float
+    intervals: dict[str, tuple[float, float]]
+    cohens_dz: float
+    wins: int
+    ties: int
+    losses: int
+    improved: float
+    hurt: float
+    urisk: float
+    trisk: float
+    tests: dict[str, TestOutcome]
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """What :func:`cranfield.compare` returns: per-query scores, tests and effects of runs.
+
+    Attributes
+    ----------
+    runs:
+        Run names, in the order given.
+    measures:
+        Canonical measure names.
+    topics:
+        The query ids every run was scored on, bytewise order.
+    scores:
+        ``{measure: (queries, runs) float64 matrix}`` aligned with :attr:`topics` and :attr:`runs`.
+    means:
+        ``{measure: {run: aggregate}}`` (the measure's own aggregate over :attr:`topics`).
+    baseline:
+        The baseline run, or ``None`` when all pairs were compared.
+    pairs:
+        One :class:`PairComparison` per compared pair and measure, measure-major.
+    tests:
+        Canonical test names; the first is the *primary* test whose significance the tables
+        mark.
+    correction:
+        Multiple-comparison correction applied to every non-Tukey test over all pairs x
+        measures of this comparison.
+    alpha:
+        Significance level (intervals have confidence ``1 - alpha``).
+    intervals:
+        Interval kinds computed for the mean difference.
+    n_resamples:
+        Resamples of the random procedures.
+    seed:
+        The integer seed that reproduces every random number here (``None`` when nothing was
+        random: deterministic tests, or a randomization test small enough to enumerate).
+    exact_randomization:
+        Whether the randomization test enumerated all ``2**n`` sign assignments.
+    risk_aversion:
+        URisk's weight on losses.
+    missing_policy:
+        How judged queries missing from a run were treated: ``zero``, ``skip`` or ``error``
+        (``scores`` for :func:`compare_scores`).
+    missing_topics:
+        ``{run: judged queries absent from that run}``, only for runs that miss some.
+    dropped_topics:
+        Judged queries left out of the comparison (``missing="skip"`` only).
+
+    Examples
+    --------
+    >>> from cranfield.stats import compare_scores
+    >>> c = compare_scores({"bm25": {"AP": [0.20, 0.30, 0.10, 0.40, 0.25, 0.35]},
+    ...                     "dense": {"AP": [0.35, 0.45, 0.20, 0.60, 0.40, 0.50]}})
+    >>> for line in c.to_markdown().splitlines()[:4]:
+    ...     print(line)
+    |  | run | AP |
+    | --- | --- | ---: |
+    | a | bm25 | 0.2667 |
+    | b | dense | **0.4167**<sup>a</sup> |
+    >>> c.significant()[0].tests["t-test"].p_value < 0.001
+    True
+    """
+
+    runs: list[str]
+    measures: list[str]
+    topics: list[str]
+    scores: dict[str, NDArray[np.float64]]
+    means: dict[str, dict[str, float]]
+    baseline: str | None
+    pairs: list[PairComparison]
+    tests: list[str]
+    correction: str
+    alpha: float
+    intervals: list[str]
+    n_resamples: int
+    seed: int | None
+    exact_randomization: bool
+    risk_aversion: float
+    missing_policy: str
+    missing_topics: dict[str, list[str]] = field(default_factory=dict)
+    dropped_topics: list[str] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        return (
+            f"Comparison(runs={len(self.runs)}, measures={self.measures}, "
+            f"queries={len(self.topics)}, pairs={len(self.pairs)}, tests={self.tests}, "
+            f"correction={self.correction!r}, seed={self.seed})"
+        )
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    @property
+    def primary_test(self) -> str:
+        """The test whose significance the tables mark (the first requested)."""
+        return self.tests[0]
+
+    @property
+    def n_comparisons(self) -> int:
+        """Size of the correction family: compared pairs x measures."""
+        return len(self.pairs)
+
+    def _measure(self, measure: object) -> str:
+        name = str(measure)
+        if name in self.measures:
+            return name
+        from cranfield.evaluate import resolve_measures
+        from cranfield.measures._spec import Measure
+
+        try:
+            parsed = resolve_measures(measure if isinstance(measure, Measure) else name)
+        except ValueError:
+            parsed = []
+        if len(parsed) == 1 and str(parsed[0]) in self.measures:
+            return str(parsed[0])
+        raise ValueError(
+            f"measure {name!r} was not compared; compared: {', '.join(self.measures)}."
+        )
+
+    def _run(self, run: str) -> int:
+        if run not in self.runs:
+            raise ValueError(
+                f"run {run!r} is not in this comparison; runs: {', '.join(self.runs)}."
+            )
+        return self.runs.index(run)
+
+    def pair(self, a: str, b: str, measure: object) -> PairComparison:
+        """The comparison of runs ``a`` and ``b`` on ``measure``, in whichever order it was made.
+
+        Check :attr:`PairComparison.control` for the orientation of the differences.
+        """
+        m = self._measure(measure)
+        self._run(a)
+        self._run(b)
+        for p in self.pairs:
+            if p.measure == m and {p.control, p.treatment} == {a, b} and a != b:
+                return p
+        raise ValueError(f"runs {a!r} and {b!r} were not compared with each other.")
+
+    def significant(self, test: str | None = None) -> list[PairComparison]:
+        """Pairs whose adjusted p-value of ``test`` (default: the primary test) is ``<= alpha``."""
+        t = self.primary_test if test is None else check_tests(test)[0]
+        if t not in self.tests:
+            raise ValueError(f"test {t!r} was not run; run: {', '.join(self.tests)}.")
+        return [p for p in self.pairs if p.tests[t].significant]
+
+    def better_than(self, run: str, measure: object) -> list[str]:
+        """Runs that ``run`` is significantly better than on ``measure``.
+
+        Significance is the primary test's adjusted p-value; the direction is the sign of the
+        mean difference (the quantity the tables show).
+        """
+        m = self._measure(measure)
+        self._run(run)
+        out: list[str] = []
+        for p in self.pairs:
+            if p.measure != m or not p.tests[self.primary_test].significant:
+                continue
+            if p.treatment == run and p.mean_difference > 0:
+                out.append(p.control)
+            elif p.control == run and p.mean_difference < 0:
+                out.append(p.treatment)
+        return sorted(out, key=self.runs.index)
+
+    def differences(self, control: str, treatment: str, measure: object) -> QueryDifferences:
+        """Per-query scores and differences ``treatment - control`` on one measure.
+
+        Examples
+        --------
+        >>> from cranfield.stats import compare_scores
+        >>> c = compare_scores({"a": {"AP": [0.2, 0.5, 0.1]}, "b": {"AP": [0.4, 0.5, 0.0]}})
+        >>> c.differences("a", "b", "AP").differences.round(2).tolist()
+        [0.2, 0.0, -0.1]
+        """
+        m = self._measure(measure)
+        i, j = self._run(control), self._run(treatment)
+        X = self.scores[m]
+        return QueryDifferences(
+            measure=m,
+            control=control,
+            treatment=treatment,
+            topics=list(self.topics),
+            control_scores=X[:, i].copy(),
+            treatment_scores=X[:, j].copy(),
+        )
+
+    def describe(self) -> list[str]:
+        """Sentences stating the query set, tests, correction, level, intervals and seed."""
+        from cranfield.report.comparison import describe
+
+        return describe(self)
+
+    def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
+        """Plain data (JSON-ready, non-finite numbers as ``None``): method, means and every pair."""
+        from cranfield.report.comparison import to_dict
+
+        return to_dict(self, per_query=per_query)
+
+    def to_json(self, *, per_query: bool = False, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text (deterministic: same inputs and seed, same bytes)."""
+        return json.dumps(self.to_dict(per_query=per_query), indent=indent, allow_nan=False) + "\n"
+
+    def to_polars(self) -> pl.DataFrame:
+        """One row per compared pair and measure with every number (means, effects, p-values)."""
+        from cranfield.report.comparison import to_polars
+
+        return to_polars(self)
+
+    def to_csv(self) -> str:
+        """:meth:`to_polars` as CSV text."""
+        from cranfield.report.comparison import to_csv
+
+        return to_csv(self)
+
+    def to_markdown(self) -> str:
+        """A Markdown table of the means with significance marks, followed by the method notes."""
+        from cranfield.report.comparison import to_markdown
+
+        return to_markdown(self)
+
+    def to_latex(self, *, caption: str | None = None, label: str | None = "tab:comparison") -> str:
+        """A booktabs LaTeX table (best value bold, significance superscripts, method caption)."""
+        from cranfield.report.comparison import to_latex
+
+        return to_latex(self, caption=caption, label=label)
+
+    def to_text(self, *, width: int | None = None, details: bool = False) -> str:
+        """The terminal table (rich) and the method notes as plain text.
+
+        ``details=True`` adds one row per pair and measure with the mean difference, intervals,
+        p-values, win/tie/loss counts, Cohen's d_z and URisk.
+        """
+        from cranfield.report.comparison import to_text
+
+        return to_text(self, width=width, details=details)
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+def _pairs(k: int, baseline: int | None) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """``(control, treatment)`` run indices: baseline vs each other run, or every ``i < j``."""
+    if baseline is None:
+        c, t = np.triu_indices(k, 1)
+        return c.astype(np.intp), t.astype(np.intp)
+    others = np.array([j for j in range(k) if j != baseline], dtype=np.intp)
+    return np.full(others.size, baseline, dtype=np.intp), others
+
+
+def _analyse(
+    runs: list[str],
+    measures: list[str],
+    topics: list[str],
+    cubes: list[NDArray[np.float64]],
+    means: dict[str, dict[str, float]],
+    *,
+    baseline: str | int | None,
+    tests: list[str],
+    correction: Correction,
+    alpha: float,
+    rng: RngLike,
+    n_resamples: int,
+    intervals: list[str],
+    risk_aversion: float,
+    missing_policy: str,
+    missing_topics: dict[str, list[str]],
+    dropped_topics: list[str],
+) -> Comparison:
+    k = len(runs)
+    n = len(topics)
+    if k < 2:
+        raise ValueError(f"compare needs at least 2 runs, got {k}.")
+    if n < 2:
+        raise EvaluationError(
+            f"a paired comparison needs at least 2 queries common to all runs, got {n}."
+        )
+    base: int | None
+    if baseline is None:
+        base = None
+    elif isinstance(baseline, (int, np.integer)) and not isinstance(baseline, bool):
+        if not 0 <= baseline < k:
+            raise ValueError(f"baseline index must be in [0, {k - 1}], got {baseline!r}.")
+        base = int(baseline)
+    elif isinstance(baseline, str) and baseline in runs:
+        base = runs.index(baseline)
+    else:
+        raise ValueError(f"baseline {baseline!r} is not one of the runs: {', '.join(runs)}.")
+
+    ctrl, treat = _pairs(k, base)
+    n_pairs = ctrl.size
+    M = len(measures)
+    X = np.ascontiguousarray(np.concatenate(cubes, axis=1))  # (n, M * k), measure-major
+    offs = np.repeat(np.arange(M, dtype=np.intp) * k, n_pairs)
+    ia = offs + np.tile(treat, M)  # treatment columns
+    ib = offs + np.tile(ctrl, M)  # control columns
+    d = X[:, ia] - X[:, ib]
+
+    exact = "randomization" in tests and use_exact(n, n_resamples, None)
+    random_tests = _RANDOM_TESTS.intersection(tests) - ({"randomization"} if exact else set())
+    needs_seed = bool(random_tests) or any(i != "t" for i in intervals)
+    seed = resolve_seed(rng) if needs_seed else None
+    stream_seed = 0 if seed is None else seed  # only read when needs_seed
+    sums_in_order = sequential_sums(X)
+    total = sums_in_order[ia] - sums_in_order[ib]
+    raw: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
+    boot_cis: dict[str, NDArray[np.float64]] = {}
+    boot_needed = "bootstrap" in tests or any(i != "t" for i in intervals)
+    if boot_needed:
+        sums = bootstrap_sums(X, n_resamples=n_resamples, seed=stream_seed)
+        boot_p, boot_cis = bootstrap_analysis(
+            X, sums, ia, ib, alpha=alpha, intervals=tuple(i for i in intervals if i != "t")
+        )
+        if "bootstrap" in tests:
+            raw["bootstrap"] = (total / n, boot_p)
+        del sums
+    for test in tests:
+        if test == "t-test":
+            raw[test] = t_test_pairs(X, ia, ib)
+        elif test == "wilcoxon":
+            raw[test] = wilcoxon_pairs(X, ia, ib)
+        elif test == "sign":
+            raw[test] = sign_pairs(X, ia, ib)
+        elif test == "randomization":
+            raw[test] = randomization_counts(
+                X, ia, ib, n_resamples=n_resamples, seed=stream_seed, exact=exact
+            )
+        elif test == "tukey-hsd":
+            parts = [tukey_pairs(c, treat, ctrl) for c in cubes]
+            raw[test] = (
+                np.concatenate([q for q, _ in parts]),
+                np.concatenate([p for _, p in parts]),
+            )
+        elif test == "randomized-tukey-hsd":
+            ranges = randomized_tukey_ranges(cubes, n_resamples=n_resamples, seed=stream_seed)
+            parts = [
+                randomized_tukey_pvalues(c, ranges[m], treat, ctrl) for m, c in enumerate(cubes)
+            ]
+            raw[test] = (
+                np.concatenate([s for s, _ in parts]),
+                np.concatenate([p for _, p in parts]),
+            )
+
+    adjusted = {
+        t: (p if t in FAMILYWISE else adjust_p_values(p, correction)) for t, (_, p) in raw.items()
+    }
+    t_ci = t_intervals(d, alpha) if "t" in intervals else None
+    scale = pair_scale(X, ia, ib)
+    dz = cohens_dz(d, scale)
+    wins, ties, losses = win_tie_loss(d)
+    urisk, trisk = risk(d, risk_aversion, scale)
+
+    pairs: list[PairComparison] = []
+    for col in range(ia.size):
+        m = col // n_pairs
+        c_run, t_run = runs[int(ctrl[col % n_pairs])], runs[int(treat[col % n_pairs])]
+        ivs: dict[str, tuple[float, float]] = {}
+        for kind in intervals:
+            arr = boot_cis[kind] if t_ci is None or kind != "t" else t_ci
+            ivs[kind] = (float(arr[col, 0]), float(arr[col, 1]))
+        outcomes = {
+            t: TestOutcome(
+                statistic=float(raw[t][0][col]),
+                p_value=float(raw[t][1][col]),
+                p_adjusted=float(adjusted[t][col]),
+                significant=bool(adjusted[t][col] <= alpha),
+            )
+            for t in tests
+        }
+        pairs.append(
+            PairComparison(
+                measure=measures[m],
+                control=c_run,
+                treatment=t_run,
+                control_mean=means[measures[m]][c_run],
+                treatment_mean=means[measures[m]][t_run],
+                mean_difference=float(total[col] / n),
+                intervals=ivs,
+                cohens_dz=float(dz[col]),
+                wins=int(wins[col]),
+                ties=int(ties[col]),
+                losses=int(losses[col]),
+                improved=int(wins[col]) / n,
+                hurt=int(losses[col]) / n,
+                urisk=float(urisk[col]),
+                trisk=float(trisk[col]),
+                tests=outcomes,
+            )
+        )
+    return Comparison(
+        runs=list(runs),
+        measures=list(measures),
+        topics=list(topics),
+        scores=dict(zip(measures, cubes, strict=True)),
+        means=means,
+        baseline=None if base is None else runs[base],
+        pairs=pairs,
+        tests=list(tests),
+        correction=correction,
+        alpha=alpha,
+        intervals=list(intervals),
+        n_resamples=n_resamples,
+        seed=seed,
+        exact_randomization=exact,
+        risk_aversion=risk_aversion,
+        missing_policy=missing_policy,
+        missing_topics=missing_topics,
+        dropped_topics=dropped_topics,
+    )
+
+
+def _options(
+    *,
+    tests: str | Iterable[str],
+    correction: str,
+    alpha: float,
+    n_resamples: int,
+    intervals: str | Iterable[str],
+    risk_aversion: float,
+    rng: RngLike,
+) -> tuple[list[str], Correction, float, int, list[str], float]:
+    check_rng(rng)
+    return (
+        check_tests(tests),
+        check_correction(correction),
+        check_alpha(alpha),
+        check_resamples(n_resamples),
+        _check_intervals(intervals),
+        check_risk_aversion(risk_aversion),
+    )
+
+
+# --------------------------------------------------------------------------- run names
+
+
+def file_stem(name: str) -> str:
+    """A run's file name without compression and run-file suffixes (``bm25.txt.gz`` -> ``bm25``)."""
+    base = Path(name).name
+    base = _COMPRESSION.sub("", base)
+    return _RUN_SUFFIX.sub("", base) or base
+
+
+def _names(loaded: list[Run], names: RunNames | Sequence[str]) -> list[str]:
+    k = len(loaded)
+    if not isinstance(names, str):
+        given = [str(n) for n in names]
+        if len(given) != k:
+            raise ValueError(f"names must give one name per run ({k}), got {len(given)}.")
+        chosen = given
+    elif names == "tag":
+        chosen = [r.tag for r in loaded]
+    elif names == "file":
+        chosen = [file_stem(r.name) for r in loaded]
+    elif names == "auto":
+        tags = [r.tag for r in loaded]
+        stems = [file_stem(r.name) for r in loaded]
+        if len(set(tags)) == k and "run" not in tags and all(tags):
+            chosen = tags
+        elif len(set(stems)) == k and all(stems):
+            chosen = stems
+        else:
+            chosen = [f"run{i + 1}" for i in range(k)]
+    else:
+        raise ValueError(f"names must be 'auto', 'tag', 'file' or a list of names, got {names!r}.")
+    seen: set[str] = set()
+    for name in chosen:
+        if not name:
+            raise ValueError("run names must not be empty; pass names=[...] to name the runs.")
+        if name in seen:
+            raise ValueError(
+                f"run name {name!r} is used by more than one run; pass names=[...] or a dict."
+            )
+        seen.add(name)
+    return chosen
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def compare(
+    qrels: QrelsLike,
+    runs: Sequence[RunLike] | Mapping[str, RunLike],
+    measures: MeasureLike | Iterable[MeasureLike] = ("AP", "nDCG@10"),
+    *,
+    baseline: str | int | None = None,
+    tests: TestName | Sequence[TestName] = "t-test",
+    correction: Correction = "holm",
+    alpha: float = 0.05,
+    rng: RngLike = None,
+    n_resamples: int = 10_000,
+    intervals: Interval | Sequence[Interval] = ("t",),
+    risk_aversion: float = 1.0,
+    names: RunNames | Sequence[str] = "auto",
+    missing: MissingPolicy = "zero",
+    relevance_level: int = 1,
+    judged_only: bool = False,
+    depth: int | None = None,
+    float32: bool = False,
+) -> Comparison:
+    """Evaluate several runs on the same queries and test their differences pairwise.
+
+    Parameters
+    ----------
+    qrels:
+        Judgments (anything :func:`cranfield.evaluate` accepts).
+    runs:
+        Two or more runs: paths, ``Run`` objects, DataFrames or dicts, as a list, or a
+        ``{name: run}`` mapping that names them.
+    measures:
+        Measure names or ``Measure`` objects (default ``AP`` and ``nDCG@10``).
+    baseline:
+        Name (or index) of the run every other run is compared with; ``None`` (default)
+        compares every pair.
+    tests:
+        One or more of ``"t-test"`` (default), ``"wilcoxon"``, ``"sign"``, ``"randomization"``,
+        ``"bootstrap"``, ``"tukey-hsd"``, ``"randomized-tukey-hsd"`` (aliases: ``"t"``,
+        ``"student"``, ``"fisher"``, ``"permutation"``, ``"tukey"``). The first is the
+        primary test the tables mark.
+    correction:
+        ``"holm"`` (default), ``"bonferroni"``, ``"bh"`` or ``"none"``; applied separately to
+        each test over all compared pairs x measures. Tukey tests are already adjusted over all
+        pairs of runs and are not corrected again.
+    alpha:
+        Significance level; intervals have confidence ``1 - alpha``.
+    rng:
+        Seed or ``numpy.random.Generator`` for the random procedures (randomization,
+        bootstrap, randomized Tukey, bootstrap intervals). ``None`` draws a fresh seed; the
+        seed used is always stored in :attr:`Comparison.seed`.
+    n_resamples:
+        Resamples of each random procedure (default 10,000).
+    intervals:
+        Intervals of the mean difference: ``"t"`` (default), ``"percentile"``, ``"bca"``.
+    risk_aversion:
+        URisk's weight on losses (default 1).
+    names:
+        How to name runs given as a list: ``"auto"`` (run tags if they differ, else file
+        names without suffixes), ``"tag"``, ``"file"``, or a list of names.
+    missing, relevance_level, judged_only, depth, float32:
+        As in :func:`cranfield.evaluate`. Every run is scored on the same queries: with
+        ``"zero"`` (default) all judged queries, a run's missing query scoring 0; with
+        ``"skip"`` the judged queries that every run retrieved; ``"error"`` refuses runs
+        that miss judged queries.
+
+    Returns
+    -------
+    Comparison
+        Per-query scores, means, and for each pair and measure the tests, effects and
+        intervals, with renderers (``to_text``, ``to_markdown``, ``to_latex``, ``to_csv``,
+        ``to_json``).
+
+    Raises
+    ------
+    ValueError
+        An unknown test, correction, interval, baseline or run name, or a bad number.
+    cranfield.errors.MeasureError
+        An unknown measure.
+    cranfield.errors.EvaluationError
+        Fewer than 2 common queries; :class:`~cranfield.errors.MissingTopicError` when
+        ``missing="error"`` and a run misses a judged query.
+
+    Notes
+    -----
+    Runs are aligned by query id, never by position. Differences are
+    ``treatment - control``: with a baseline it is the control; otherwise, for runs
+    ``i < j`` in the order given, ``i`` is the control. How each test treats ties and zero
+    differences is documented on the test's own function in :mod:`cranfield.stats`.
+
+    Examples
+    --------
+    >>> from cranfield.stats import compare
+    >>> qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"d3": 1, "d4": 0}, "q3": {"d5": 1},
+    ...          "q4": {"d6": 1, "d7": 1}, "q5": {"d8": 1}, "q6": {"d9": 1}}
+    >>> bm25 = {"q1": {"d1": 3.0, "x": 2.0, "d2": 1.0}, "q2": {"d4": 2.0, "d3": 1.0},
+    ...         "q3": {"x": 2.0, "d5": 1.0}, "q4": {"d6": 2.0, "d7": 1.0},
+    ...         "q5": {"x": 1.0}, "q6": {"d9": 1.0}}
+    >>> dense = {"q1": {"d1": 3.0, "d2": 2.0}, "q2": {"d3": 2.0, "d4": 1.0},
+    ...          "q3": {"d5": 2.0, "x": 1.0}, "q4": {"x": 2.0, "d6": 1.5, "d7": 1.0},
+    ...          "q5": {"d8": 1.0}}
+    >>> c = compare(qrels, {"bm25": bm25, "dense": dense}, ["AP", "P@1"],
+    ...             tests=["randomization", "t-test"], rng=42)
+    >>> p = c.pair("bm25", "dense", "AP")
+    >>> round(p.mean_difference, 4), (p.wins, p.ties, p.losses)
+    (0.125, (4, 0, 2))
+    >>> p.tests["randomization"].p_value, p.tests["randomization"].p_adjusted
+    (0.65625, 1.0)
+    >>> c.missing_topics
+    {'dense': ['q6']}
+    >>> print(c.describe()[2])  # doctest: +NORMALIZE_WHITESPACE
+    Test: paired randomization test (two-sided; exact, all 64 sign assignments);
+    Holm correction over 2 comparisons (1 pair × 2 measures).
+    """
+    from cranfield.evaluate import evaluate, resolve_measures
+    from cranfield.io.load import load_qrels, load_run
+
+    opts = _options(
+        tests=tests,
+        correction=correction,
+        alpha=alpha,
+        n_resamples=n_resamples,
+        intervals=intervals,
+        risk_aversion=risk_aversion,
+        rng=rng,
+    )
+    wanted = resolve_measures(measures)
+    if not wanted:
+        raise ValueError("measures must name at least one measure, got none.")
+    judgments = load_qrels(qrels)
+    if isinstance(runs, Mapping):
+        run_names = [str(k) for k in runs]
+        loaded = [load_run(r, name=nm) for nm, r in zip(run_names, runs.values(), strict=True)]
+        run_names = _names(loaded, run_names)
+    else:
+        if isinstance(runs, (str, Path)) or not isinstance(runs, Sequence):
+            raise ValueError(
+                f"runs must be a list or a dict of at least 2 runs, got {type(runs).__name__}."
+            )
+        loaded = [load_run(r) for r in runs]
+        run_names = _names(loaded, names)
+    if len(loaded) < 2:
+        raise ValueError(f"compare needs at least 2 runs, got {len(loaded)}.")
+
+    results = [
+        evaluate(
+            judgments,
+            r,
+            wanted,
+            missing=missing,
+            relevance_level=relevance_level,
+            judged_only=judged_only,
+            depth=depth,
+            float32=float32,
+            run_name=nm,
+        )
+        for nm, r in zip(run_names, loaded, strict=True)
+    ]
+    if missing == "skip":
+        common = set.intersection(*(set(r.topics) for r in results))
+        topics = sorted(common, key=lambda t: t.encode())
+    else:
+        topics = list(results[0].topics)
+    judged = judgments.topics
+    keep = set(topics)
+    dropped = [t for t in judged if t not in keep]
+    cubes: list[NDArray[np.float64]] = []
+    means: dict[str, dict[str, float]] = {}
+    for m in wanted:
+        cols = []
+        for r in results:
+            where = {t: i for i, t in enumerate(r.topics)}
+            rows = np.fromiter((where[t] for t in topics), dtype=np.intp, count=len(topics))
+            cols.append(np.asarray(r.values[m], dtype=np.float64)[rows])
+        cube = np.ascontiguousarray(np.column_stack(cols)) if topics else np.zeros((0, len(cols)))
+        cubes.append(cube)
+        means[str(m)] = {
+            nm: aggregate(cube[:, j], m.spec.aggregate) for j, nm in enumerate(run_names)
+        }
+    missing_topics = {
+        nm: list(r.missing_topics)
+        for nm, r in zip(run_names, results, strict=True)
+        if r.missing_topics
+    }
+    return _analyse(
+        run_names,
+        [str(m) for m in wanted],
+        topics,
+        cubes,
+        means,
+        baseline=baseline,
+        tests=opts[0],
+        correction=opts[1],
+        alpha=opts[2],
+        rng=rng,
+        n_resamples=opts[3],
+        intervals=opts[4],
+        risk_aversion=opts[5],
+        missing_policy=missing,
+        missing_topics=missing_topics,
+        dropped_topics=dropped,
+    )
+
+
+def compare_scores(
+    scores: Mapping[str, Mapping[str, ArrayLike]],
+    *,
+    topics: Sequence[str] | None = None,
+    baseline: str | int | None = None,
+    tests: TestName | Sequence[TestName] = "t-test",
+    correction: Correction = "holm",
+    alpha: float = 0.05,
+    rng: RngLike = None,
+    n_resamples: int = 10_000,
+    intervals: Interval | Sequence[Interval] = ("t",),
+    risk_aversion: float = 1.0,
+) -> Comparison:
+    """:func:`compare` on per-query scores computed elsewhere.
+
+    Parameters
+    ----------
+    scores:
+        ``{run: {measure: per-query values}}``; every run must give every measure, each a
+        vector of the same length in the same query order.
+    topics:
+        Query ids of the positions (default ``"1"``, ``"2"``, ...).
+    baseline, tests, correction, alpha, rng, n_resamples, intervals, risk_aversion:
+        As in :func:`compare`. Means are arithmetic means.
+
+    Returns
+    -------
+    Comparison
+
+    Examples
+    --------
+    >>> from cranfield.stats import compare_scores
+    >>> c = compare_scores({"bm25": {"AP": [0.2, 0.3, 0.1, 0.4]},
+    ...                     "dense": {"AP": [0.3, 0.5, 0.1, 0.6]}}, tests="t-test")
+    >>> round(c.pair("bm25", "dense", "AP").tests["t-test"].p_value, 4)
+    0.0796
+    """
+    opts = _options(
+        tests=tests,
+        correction=correction,
+        alpha=alpha,
+        n_resamples=n_resamples,
+        intervals=intervals,
+        risk_aversion=risk_aversion,
+        rng=rng,
+    )
+    run_names = [str(r) for r in scores]
+    if not run_names:
+        raise ValueError("scores must hold at least 2 runs, got none.")
+    measures = [str(m) for m in scores[run_names[0]]]
+    if not measures:
+        raise ValueError(f"scores[{run_names[0]!r}] must hold at least one measure, got none.")
+    cubes: list[NDArray[np.float64]] = []
+    n: int | None = None
+    for m in measures:
+        cols = []
+        for r in run_names:
+            per_run = scores[r]
+            if m not in per_run or set(map(str, per_run)) != set(measures):
+                raise ValueError(
+                    f"every run must give the same measures; {r!r} gives "
+                    f"{sorted(map(str, per_run))}, expected {sorted(measures)}."
+                )
+            v = np.asarray(per_run[m], dtype=np.float64)
+            if v.ndim != 1:
+                raise ValueError(f"scores[{r!r}][{m!r}] must be a 1-d vector, got shape {v.shape}.")
+            if n is None:
+                n = v.size
+            if v.size != n:
+                raise ValueError(
+                    f"scores[{r!r}][{m!r}] has {v.size} values, expected {n} like the others."
+                )
+            if not np.isfinite(v).all():
+                raise ValueError(f"scores[{r!r}][{m!r}] must be finite, got NaN or infinity.")
+            cols.append(v)
+        cubes.append(np.ascontiguousarray(np.column_stack(cols)))
+    n = 0 if n is None else n
+    if topics is None:
+        topic_ids = [str(i + 1) for i in range(n)]
+    else:
+        topic_ids = [str(t) for t in topics]
+        if len(topic_ids) != n or len(set(topic_ids)) != n:
+            raise ValueError(f"topics must be {n} distinct query ids, got {len(topic_ids)}.")
+    means = {
+        m: {r: aggregate(c[:, j], "mean") for j, r in enumerate(run_names)}
+        for m, c in zip(measures, cubes, strict=True)
+    }
+    return _analyse(
+        run_names,
+        measures,
+        topic_ids,
+        cubes,
+        means,
+        baseline=baseline,
+        tests=opts[0],
+        correction=opts[1],
+        alpha=opts[2],
+        rng=rng,
+        n_resamples=opts[3],
+        intervals=opts[4],
+        risk_aversion=opts[5],
+        missing_policy="scores",
+        missing_topics={},
+        dropped_topics=[],
+    )
