@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from cranfield.data.ranking import MissingPolicy, rank
+from cranfield.aggregate import AGGREGATIONS, How
+from cranfield.data.ranking import MissingPolicy, Ranking, rank
+from cranfield.errors import MeasureError
 from cranfield.io.load import QrelsLike, RunLike, load_qrels, load_run
+from cranfield.kernels.binary import MIN_GEO_MEAN
 from cranfield.kernels.context import EvalContext
+from cranfield.kernels.extras import ExtendedContext
 from cranfield.measures._parse import parse_measures
 from cranfield.measures._spec import Measure
 from cranfield.results import Results
@@ -18,8 +23,10 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from cranfield.data.qrels import Qrels
+    from cranfield.data.run import Run
 
 MeasureLike = str | Measure
+AggregateOption = How | Mapping[MeasureLike, How] | None
 
 
 def resolve_measures(measures: MeasureLike | Iterable[MeasureLike]) -> list[Measure]:
@@ -33,16 +40,106 @@ def resolve_measures(measures: MeasureLike | Iterable[MeasureLike]) -> list[Meas
     return out
 
 
-def compute(ctx: EvalContext, measure: Measure, *, relevance_level: int = 1) -> NDArray[np.float64]:
-    """Per-topic values of ``measure`` on an evaluation context."""
-    spec = measure.spec
+def measure_kwargs(measure: Measure, *, relevance_level: int = 1) -> dict[str, Any]:
+    """The keyword arguments of ``measure``'s kernel (``rel`` defaults to ``relevance_level``)."""
     kwargs = measure.kwargs()
     if "rel" in kwargs and not any(k == "rel" for k, _ in measure.params):
         kwargs["rel"] = relevance_level
+    return kwargs
+
+
+def compute(ctx: EvalContext, measure: Measure, *, relevance_level: int = 1) -> NDArray[np.float64]:
+    """Per-topic values of ``measure`` on an evaluation context."""
+    spec = measure.spec
+    kwargs = measure_kwargs(measure, relevance_level=relevance_level)
     values = np.asarray(spec.kernel(ctx, **kwargs), dtype=np.float64)
     if spec.zero_when_missing and ctx.ranking.missing.any():
         values = np.where(ctx.ranking.missing, 0.0, values)
     return values
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Inputs loaded and ranked once: what :func:`evaluate` and :mod:`cranfield.curves` share."""
+
+    qrels: Qrels
+    run: Run
+    ranking: Ranking
+    ctx: ExtendedContext
+    missing_topics: list[str]
+
+
+def prepare(
+    qrels: QrelsLike,
+    run: RunLike,
+    *,
+    missing: MissingPolicy = "zero",
+    judged_only: bool = False,
+    depth: int | None = None,
+    float32: bool = False,
+    compat: Literal[9, 10] = 10,
+    num_docs: int = 0,
+    run_name: str | None = None,
+    known: QrelsLike | None = None,
+    intents: Any = None,
+) -> Prepared:
+    """Load ``qrels``/``run`` (and the optional extra inputs), rank, and build the context.
+
+    The options mean what they mean for :func:`evaluate`.
+    """
+    judgments: Qrels = load_qrels(qrels)
+    ranked_run = load_run(run, name=run_name)
+    ranking = rank(
+        ranked_run,
+        judgments,
+        depth=depth,
+        judged_only=judged_only,
+        float32=float32,
+        missing=missing,
+    )
+    evaluated = set(ranking.topics)
+    absent = [t for t in judgments.topics if t not in evaluated] if missing == "skip" else []
+    missing_topics = [t for t, m in zip(ranking.topics, ranking.missing, strict=True) if m] + absent
+    known_frame = None if known is None else load_qrels(known, name="known").frame
+    intents_frame = None
+    if intents is not None:
+        from cranfield.io.intents import load_intents
+
+        intents_frame = load_intents(intents).frame
+    ctx = ExtendedContext(
+        ranking, compat=compat, num_docs=num_docs, known=known_frame, intents=intents_frame
+    )
+    return Prepared(judgments, ranked_run, ranking, ctx, sorted(missing_topics))
+
+
+def _aggregation(
+    option: AggregateOption, wanted: list[Measure]
+) -> dict[Measure, How]:
+    """``{measure: how}`` for the measures whose summary ``option`` overrides."""
+    if option is None:
+        return {}
+    if isinstance(option, str):
+        chosen: dict[Measure, How] = dict.fromkeys(wanted, option)
+    else:
+        chosen = {}
+        for key, how in option.items():
+            for m in resolve_measures(key):
+                if m not in wanted:
+                    raise MeasureError(
+                        f"aggregate names {m}, which is not among the measures evaluated."
+                    )
+                chosen[m] = how
+    for m, how in chosen.items():
+        if how not in AGGREGATIONS:
+            raise MeasureError(
+                f"Unknown aggregation {how!r}; choose one of {', '.join(AGGREGATIONS)}."
+            )
+        if how == "micro" and m.spec.micro is None:
+            raise MeasureError(
+                f"{m} cannot be micro-averaged: only set measures pool their counts; "
+                "give aggregate a mapping such as {'SetP': 'micro'} to mix."
+            )
+    return chosen
 
 
 def evaluate(
@@ -58,6 +155,10 @@ def evaluate(
     compat: Literal[9, 10] = 10,
     num_docs: int = 0,
     run_name: str | None = None,
+    aggregate: AggregateOption = None,
+    epsilon: float = MIN_GEO_MEAN,
+    known: QrelsLike | None = None,
+    intents: Any = None,
 ) -> Results:
     """Evaluate one run against judgments.
 
@@ -79,7 +180,8 @@ def evaluate(
         Minimum judged level counted as relevant by binary measures (trec_eval ``-l``),
         unless a measure sets its own ``rel=``.
     judged_only:
-        Drop unjudged documents before ranking-based measures (trec_eval ``-J``).
+        Drop unjudged documents before ranking-based measures (trec_eval ``-J``): the
+        condensed-list evaluation of Sakai (2007), for any measure.
     depth:
         Keep only the first ``depth`` documents of each topic after sorting (trec_eval ``-M``).
     float32:
@@ -87,12 +189,39 @@ def evaluate(
     compat:
         10 (default) or 9: rounding of recall levels in interpolated precision.
     num_docs:
-        Collection size for utility's true-negative cell (trec_eval ``-N``).
+        Collection size N: utility's true-negative cell (trec_eval ``-N``) and the cell d of
+        the set measures that need it (SetFallout, SetAccuracy; without it their collection
+        is each topic's judged and retrieved documents).
+    aggregate:
+        How ``res[m]`` summarises each measure over topics; ``None`` (default) uses each
+        measure's declared aggregate (mean; sum for counts; geometric mean for GMAP).
+        ``"mean"`` (macro-averaging), ``"sum"``, ``"gmean"``, ``"median"``, ``"micro"``
+        (set measures only: pool the contingency counts of all topics, then compute), or a
+        mapping ``{measure: how}`` for some measures. Per-topic values are unaffected, and
+        :meth:`Results.aggregate` gives any summary afterwards.
+    epsilon:
+        Floor applied before the logarithm of a geometric mean (GMAP; trec_eval's 1e-5).
+    known:
+        Qrels-like input (path, ``Qrels``, DataFrame, dict) of the relevant documents the user
+        already knows, for the user-oriented measures (Coverage, Novelty, RelRecall,
+        RecallEffect).
+    intents:
+        Subtopic judgments for α-nDCG: a path to intent qrels (``qid subtopic docno rel``),
+        an :class:`~cranfield.io.intents.IntentQrels`, a DataFrame or a nested dict
+        ``{qid: {subtopic: {docno: rel}}}``.
 
     Returns
     -------
     Results
         Per-topic values and aggregates for every measure.
+
+    Raises
+    ------
+    MeasureError
+        For an unknown measure or aggregation, or ``"micro"`` for a measure that is not a
+        set measure.
+    EvaluationError
+        When a measure needs ``known`` or ``intents`` and none was given.
 
     Examples
     --------
@@ -104,27 +233,46 @@ def evaluate(
     0.8333333333333333
     >>> res["P@2"], res["RR"]
     (0.5, 1.0)
+
+    Macro and micro averages of a set measure:
+
+    >>> qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}}
+    >>> run = {"q1": {"a": 2.0, "x": 1.0}, "q2": {"c": 1.0, "y": 0.5, "z": 0.2}}
+    >>> res = evaluate(qrels, run, ["SetP"], aggregate={"SetP": "micro"})
+    >>> res["SetP"], res.aggregate("SetP", "mean")
+    (0.4, 0.41666666666666663)
     """
-    judgments: Qrels = load_qrels(qrels)
-    ranked_run = load_run(run, name=run_name)
     wanted = resolve_measures(measures)
-    ranking = rank(
-        ranked_run,
-        judgments,
-        depth=depth,
-        judged_only=judged_only,
-        float32=float32,
+    chosen = _aggregation(aggregate, wanted)
+    if not epsilon > 0:
+        raise ValueError(f"The epsilon of a geometric mean must be > 0, got {epsilon!r}.")
+    prep = prepare(
+        qrels,
+        run,
         missing=missing,
+        judged_only=judged_only,
+        depth=depth,
+        float32=float32,
+        compat=compat,
+        num_docs=num_docs,
+        run_name=run_name,
+        known=known,
+        intents=intents,
     )
-    evaluated = set(ranking.topics)
-    absent = [t for t in judgments.topics if t not in evaluated] if missing == "skip" else []
-    missing_topics = [t for t, m in zip(ranking.topics, ranking.missing, strict=True) if m] + absent
-    ctx = EvalContext(ranking, compat=compat, num_docs=num_docs)
+    ctx = prep.ctx
     values = {m: compute(ctx, m, relevance_level=relevance_level) for m in wanted}
+    micro = {
+        m: m.spec.micro(ctx, **measure_kwargs(m, relevance_level=relevance_level))
+        for m in wanted
+        if m.spec.micro is not None
+    }
     return Results(
-        run_name=ranked_run.name,
-        topics=list(ranking.topics),
+        run_name=prep.run.name,
+        topics=list(prep.ranking.topics),
         values=values,
         missing_policy=missing,
-        missing_topics=sorted(missing_topics),
+        missing_topics=prep.missing_topics,
+        aggregation=chosen,
+        micro=micro,
+        epsilon=epsilon,
     )

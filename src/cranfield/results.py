@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from cranfield.aggregate import aggregate
+from cranfield.aggregate import AGGREGATIONS, How, aggregate
 from cranfield.errors import MeasureError
+from cranfield.kernels.binary import MIN_GEO_MEAN
 from cranfield.measures._spec import Measure
 
 if TYPE_CHECKING:
@@ -32,6 +33,15 @@ class Results:
         How judged topics absent from the run were treated (``zero``, ``skip`` or ``error``).
     missing_topics:
         Judged topics that had no line in the run.
+    aggregation:
+        ``{Measure: how}`` for measures not summarised by their declared aggregate
+        (``evaluate(..., aggregate=...)``): ``mean``, ``sum``, ``gmean``, ``median`` or
+        ``micro``.
+    micro:
+        ``{Measure: value}``: the micro average (counts pooled over topics) of every
+        evaluated set measure.
+    epsilon:
+        Floor of the geometric mean before the logarithm (trec_eval 1e-5).
     """
 
     run_name: str
@@ -39,6 +49,9 @@ class Results:
     values: dict[Measure, NDArray[np.float64]]
     missing_policy: str
     missing_topics: list[str] = field(default_factory=list)
+    aggregation: dict[Measure, How] = field(default_factory=dict)
+    micro: dict[Measure, float] = field(default_factory=dict)
+    epsilon: float = MIN_GEO_MEAN
 
     @property
     def measures(self) -> list[Measure]:
@@ -62,9 +75,51 @@ class Results:
         )
 
     def __getitem__(self, measure: Measure | str) -> float:
-        """The aggregate (usually the mean over topics) of one measure."""
+        """The aggregate of one measure: its declared one (usually the mean over topics),
+        or the one chosen with ``evaluate(..., aggregate=...)``."""
+        return self.aggregate(measure)
+
+    def how(self, measure: Measure | str) -> How:
+        """How ``measure`` is summarised by ``self[measure]``."""
         m = self._key(measure)
-        return aggregate(self.values[m], m.spec.aggregate)
+        return self.aggregation.get(m, m.spec.aggregate)
+
+    def aggregate(
+        self, measure: Measure | str, how: How | None = None, *, epsilon: float | None = None
+    ) -> float:
+        """One measure summarised over topics.
+
+        Parameters
+        ----------
+        measure:
+            An evaluated measure (or its name).
+        how:
+            ``"mean"`` (arithmetic mean of per-topic values: macro-averaging), ``"sum"``,
+            ``"gmean"`` (geometric mean, GMAP-style), ``"median"``, or ``"micro"`` (set
+            measures only: the measure of the contingency counts pooled over topics).
+            Default: :meth:`how`.
+        epsilon:
+            Floor before the logarithm of ``"gmean"`` (default: the evaluation's, 1e-5).
+
+        Raises
+        ------
+        MeasureError
+            If ``how`` is unknown, or ``"micro"`` for a measure without contingency counts.
+        """
+        m = self._key(measure)
+        chosen = self.how(m) if how is None else how
+        if chosen not in AGGREGATIONS:
+            raise MeasureError(
+                f"Unknown aggregation {chosen!r}; choose one of {', '.join(AGGREGATIONS)}."
+            )
+        if chosen == "micro":
+            if m not in self.micro:
+                raise MeasureError(
+                    f"{m} cannot be micro-averaged: only set measures pool their counts."
+                )
+            return self.micro[m]
+        eps = self.epsilon if epsilon is None else epsilon
+        return aggregate(self.values[m], chosen, epsilon=eps)
 
     def per_topic(self, measure: Measure | str) -> dict[str, float]:
         """``{query_id: value}`` for one measure."""
@@ -117,7 +172,7 @@ class Results:
         from cranfield.report.trec_eval_text import format_line, label_for
 
         lines: list[str] = []
-        labels = {m: label_for(m) for m in self.values}
+        labels = {m: label_for(m) if m.spec.trec_at or m.at is None else str(m) for m in self.values}
         if per_query:
             for i, t in enumerate(self.topics):
                 for m, v in self.values.items():

@@ -126,11 +126,16 @@ def _diagnose(data: bytes, label: str) -> NoReturn:
             continue
         if len(fields) != 4:
             raise InputError(
-                label, number, f"expected 4 fields (qid subtopic docno rel), got {len(fields)}", text
+                label,
+                number,
+                f"expected 4 fields (qid subtopic docno rel), got {len(fields)}",
+                text,
             )
         rel = fields[3].decode()
         if not trec._INT.match(rel) or not trec._INT64[0] <= int(rel) <= trec._INT64[1]:
-            raise InputError(label, number, f"relevance must be a 64-bit integer, got {rel!r}", text)
+            raise InputError(
+                label, number, f"relevance must be a 64-bit integer, got {rel!r}", text
+            )
         key = (fields[0], fields[1], fields[2])
         if key in seen:
             raise InputError(

@@ -110,8 +110,14 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(x)
 
 
+TIES = (
+    "Ties: tied scores are ordered by docno descending (trec_eval), so tied documents are "
+    "ranked by id."
+)
 REL = Param(
-    "rel", "int", None,
+    "rel",
+    "int",
+    None,
     "minimum judged level that counts as relevant (default: evaluate's relevance_level, 1; trec_eval -l)",
 )
 GAINS = Param(
@@ -143,7 +149,9 @@ class MeasureSpec:
         does this for num_ret, utility, unj and rbp_resid).
     tags:
         Properties checked by property tests: ``bounded`` (in [0, 1]), ``count``
-        (integer-valued), ``perfect_is_one`` (1 for an ideal ranking of a topic with R > 0).
+        (integer-valued), ``perfect_is_one`` (1 for an ideal ranking of a topic with R > 0),
+        ``set`` (a function of the contingency table: retrieving exactly the relevant
+        documents is the best value).
     micro:
         ``micro(ctx, **params) -> float``: the measure computed once on contingency counts
         pooled over all topics (micro-averaging). Only set measures have it; a measure
@@ -154,9 +162,6 @@ class MeasureSpec:
     trec_at:
         Whether trec_eval prints this measure at cutoffs as ``name_k`` (``P_10``); false for
         measures whose ``@k`` is cranfield's own (set measures cut at k).
-    check:
-        ``check(spec_name, params)`` validates parameters that depend on each other and
-        raises :class:`MeasureError`; called by :func:`make` with the non-default values.
     """
 
     name: str
@@ -175,7 +180,6 @@ class MeasureSpec:
     micro: Callable[..., float] | None = None
     needs: frozenset[str] = field(default_factory=frozenset)
     trec_at: bool = True
-    check: Callable[[str, Mapping[str, Any]], None] | None = None
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -308,8 +312,6 @@ def make(
         v = p.coerce(spec.name, value)
         if v != p.default:
             clean[key] = v
-    if spec.check is not None:
-        spec.check(spec.name, clean)
     if spec.at == "none" and at is not None:
         raise MeasureError(f"{spec.name} takes no @ cutoff, got @{_format_value(at)}.")
     bad_cutoff = isinstance(at, bool) or not isinstance(at, int) or at < 1

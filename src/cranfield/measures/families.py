@@ -1,5 +1,29 @@
 """Importing this module registers every measure family."""
 
-from cranfield.measures import ap, counts, graded, incomplete, precision, sets
+from cranfield.measures import (
+    ap,
+    counts,
+    dcg_variants,
+    diversity,
+    filtering,
+    graded,
+    incomplete,
+    precision,
+    ranked_variants,
+    sets,
+    user,
+)
 
-__all__ = ["ap", "counts", "graded", "incomplete", "precision", "sets"]
+__all__ = [
+    "ap",
+    "counts",
+    "dcg_variants",
+    "diversity",
+    "filtering",
+    "graded",
+    "incomplete",
+    "precision",
+    "ranked_variants",
+    "sets",
+    "user",
+]

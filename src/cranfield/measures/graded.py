@@ -1,7 +1,7 @@
 """Graded-relevance measures on trec_eval's gain table: nDCG, DCG, IDCG, nDCG_rel, RnDCG, G, RBP."""
 
 from cranfield.kernels import graded as k
-from cranfield.measures._spec import GAINS, REL, MeasureSpec, Param, register
+from cranfield.measures._spec import GAINS, REL, TIES, MeasureSpec, Param, register
 
 GAIN_NOTES = (
     "Gains: each judged level is its own gain unless 'gains' maps it (levels -1 and -2 address "
@@ -22,7 +22,10 @@ register(
         summary="Normalised discounted cumulative gain (linear gain, log2 discount).",
         formula="nDCG@k = DCG@k / IDCG@k, DCG@k = Σ_{i<=k} g(d_i) / log2(i + 1)",
         notes=GAIN_NOTES + " 0 when the ideal DCG is 0. Without @ the whole list is used "
-        "(trec_eval ndcg); with @k both lists are cut at k (trec_eval ndcg_cut.k).",
+        "(trec_eval ndcg); with @k both lists are cut at k (trec_eval ndcg_cut.k)."
+        + " R = 0 (no positive gain judged) and an empty list give 0. Ties: tied scores are ordered"
+        " by docno descending (trec_eval), so tied documents are ranked by id. scikit-learn "
+        "averages over ties instead.",
         citation="Järvelin & Kekäläinen, 'Cumulated gain-based evaluation of IR techniques', "
         "ACM TOIS 20(4), 2002.",
     )
@@ -36,7 +39,10 @@ register(
         at="cutoff",
         summary="Discounted cumulative gain of the ranking.",
         formula="DCG@k = Σ_{i<=k} g(d_i) / log2(i + 1)",
-        notes=GAIN_NOTES,
+        notes=GAIN_NOTES
+        + " 0 for an empty list, and when R = 0 with the default gains."
+        + " "
+        + TIES,
         citation="Järvelin & Kekäläinen, ACM TOIS 20(4), 2002.",
     )
 )
@@ -49,7 +55,9 @@ register(
         at="cutoff",
         summary="DCG of the ideal ranking of all judged documents.",
         formula="IDCG@k = Σ_{i<=k} g*(i) / log2(i + 1), g* the gains sorted descending",
-        notes=GAIN_NOTES,
+        notes=GAIN_NOTES
+        + " 0 when R = 0 (no positive gain judged); independent of the run, so nothing retrieved "
+        "and ties play no part.",
         citation="Järvelin & Kekäläinen, ACM TOIS 20(4), 2002.",
     )
 )
@@ -62,7 +70,11 @@ register(
         summary="nDCG averaged over the positions of relevant (positive-gain) documents.",
         formula="(1/P) · [Σ_{g(d_i)>0} DCG@i / IDCG@min(i,P) + (P − count)·DCG@n / IDCG@P]",
         notes=GAIN_NOTES
-        + " P = number of positive-gain ideal positions. trec_eval experimental measure.",
+        + " P = number of positive-gain ideal positions. trec_eval experimental measure."
+        + " 0 when R = 0 (no positive gain) or nothing is retrieved."
+        + " "
+        + TIES,
+        citation="trec_eval 10, m_ndcg_rel.c (experimental).",
     )
 )
 register(
@@ -74,7 +86,11 @@ register(
         summary="nDCG averaged at the R-levels where the ideal gain changes.",
         formula="mean of DCG@min(i,n)/IDCG@i over ideal gain changes i, plus DCG@n/IDCG@P when n > P+1",
         notes=GAIN_NOTES
-        + " 0 when R (at rel) is 0; NaN when no point exists. trec_eval experimental measure.",
+        + " 0 when R = 0 (at rel); NaN when no point exists. trec_eval experimental measure."
+        + " An empty list gives 0."
+        + " "
+        + TIES,
+        citation="trec_eval 10, m_Rndcg.c (experimental).",
     )
 )
 register(
@@ -86,7 +102,12 @@ register(
         tags=frozenset({"bounded"}),
         summary="Normalised gain G: each gain discounted by the shortfall against the ideal so far.",
         formula="(1/Σg*) · Σ_{g(d_i)≠0} g(d_i) / log2(2 + Σ_{j<=i} max(g*(j),1) − Σ_{j<=i} g(d_j))",
-        notes=GAIN_NOTES + " trec_eval experimental measure.",
+        notes=GAIN_NOTES
+        + " trec_eval experimental measure."
+        + " 0 when R = 0 (no positive ideal gain) or nothing is retrieved."
+        + " "
+        + TIES,
+        citation="trec_eval 10, m_G.c (experimental).",
     )
 )
 register(
@@ -110,7 +131,10 @@ register(
         summary="Rank-biased precision (graded): expected gain of a user who continues with probability p.",
         formula="(1 − p) · Σ_i g'(d_i) · p^(i−1)",
         notes="g' is the gain rescaled to [0, 1] per topic by (g − min)/(max − min) over the topic's gain "
-        "table when any gain lies outside [0, 1] (trec_eval 10), so graded qrels give graded RBP.",
+        "table when any gain lies outside [0, 1] (trec_eval 10), so graded qrels give graded RBP."
+        + " 0 for an empty list and when R = 0 (no gain anywhere)."
+        + " "
+        + TIES,
         citation="Moffat & Zobel, 'Rank-biased precision for measurement of retrieval effectiveness', "
         "ACM TOIS 27(1), 2008.",
     )

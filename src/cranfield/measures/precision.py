@@ -1,7 +1,7 @@
 """Precision- and recall-oriented ranked measures: P@k, R@k, RelP@k, Success@k, Rprec, IPrec."""
 
 from cranfield.kernels import binary as k
-from cranfield.measures._spec import REL, MeasureSpec, Param, register
+from cranfield.measures._spec import REL, TIES, MeasureSpec, Param, register
 
 BOUNDED = frozenset({"bounded"})
 
@@ -17,7 +17,7 @@ register(
         summary="Precision at cutoff k.",
         formula="P@k = rr(k) / k, rr(k) = relevant documents among the first k",
         notes="A list shorter than k is padded with non-relevant documents (trec_eval), so the "
-        "denominator is always k.",
+        "denominator is always k." + " R = 0 and an empty list give 0." + " " + TIES,
         citation="Manning, Raghavan & Schütze, Introduction to IR, 2008, §8.4.",
     )
 )
@@ -32,7 +32,10 @@ register(
         tags=BOUNDED,
         summary="Recall at cutoff k (whole list without @).",
         formula="R@k = rr(k) / R",
-        notes="0 when the topic has no relevant document (R = 0).",
+        notes="0 when the topic has no relevant document (R = 0)."
+        + " An empty list gives 0."
+        + " "
+        + TIES,
         citation="Manning, Raghavan & Schütze, Introduction to IR, 2008, §8.3.",
     )
 )
@@ -46,7 +49,8 @@ register(
         tags=BOUNDED | {"perfect_is_one"},
         summary="Relative precision at k: precision normalised by the best achievable.",
         formula="RelP@k = rr(k) / min(k, R)",
-        notes="0 when R = 0.",
+        notes="0 when R = 0." + " An empty list gives 0." + " " + TIES,
+        citation="trec_eval 10, m_relative_P.c.",
     )
 )
 register(
@@ -60,12 +64,14 @@ register(
         tags=BOUNDED | {"perfect_is_one"},
         summary="1 if a relevant document is among the first k, else 0 (success@k, hit@k).",
         formula="Success@k = [rr(k) > 0]",
+        notes="0 when R = 0 or for an empty list. " + TIES,
+        citation="trec_eval 10, m_success.c; ir_measures Success@k.",
     )
 )
 register(
     MeasureSpec(
         name="Rprec",
-        aliases=("RPrec", "R-Precision"),
+        aliases=("RPrec", "R-Precision", "BEP", "BreakEven"),
         trec_name="Rprec",
         kernel=k.r_precision,
         params=(
@@ -81,7 +87,11 @@ register(
         tags=BOUNDED,
         summary="R-precision: precision at rank R (or at m·R with mult=m).",
         formula="Rprec = rr(R) / R; with mult=m: c = trunc(m·R + 0.9), value rr(min(c, n)) / c",
-        notes="0 when R = 0. The trunc(m·R + 0.9) rounding is trec_eval's Rprec_mult rule.",
+        notes="0 when R = 0. The trunc(m·R + 0.9) rounding is trec_eval's Rprec_mult rule. "
+        "Rprec is also the precision/recall break-even point (BEP): P@k = rr(k)/k equals "
+        "R@k = rr(k)/R exactly at k = R (or where nothing relevant is found yet), so the "
+        "curve's P = R point is P@R. A list shorter than R counts as padded with non-relevant "
+        "documents. Ties: docno descending.",
         citation="Buckley & Voorhees, 'Evaluating evaluation measure stability', SIGIR 2000.",
     )
 )
@@ -97,7 +107,10 @@ register(
         formula="IPrec@p = max{P@i : i >= rank of the c-th relevant document}, c = round(p·R)",
         notes="c = lround(p·R) (half away from zero) as trec_eval 10; trec_eval 9 used "
         "trunc(p·R + 0.9) (compat=9). 0 if fewer than c relevant documents are retrieved; for c = 0 "
-        "the highest precision anywhere in the list, and NaN for an empty list (as trec_eval).",
+        "the highest precision anywhere in the list, and NaN for an empty list (as trec_eval)."
+        + " 0 when R = 0."
+        + " "
+        + TIES,
         citation="Manning, Raghavan & Schütze, Introduction to IR, 2008, §8.4.",
     )
 )
@@ -119,7 +132,7 @@ register(
         tags=BOUNDED,
         summary="Mean interpolated precision over recall levels (11-point average by default).",
         formula="mean over p in levels of IPrec@p",
-        notes="NaN for an empty list (IPrec@0 is NaN there).",
+        notes="NaN for an empty list (IPrec@0 is NaN there)." + " 0 when R = 0." + " " + TIES,
         citation="Salton & McGill, Introduction to Modern IR, 1983.",
     )
 )
