@@ -330,3 +330,22 @@ def test_console_script() -> None:
     r = cranfield.evaluate(QRELS, RUNS[0], MEASURES, run_name=RUNS[0].name)
     assert row == {"run": "bm25.run", "num_queries": len(r.topics), **r.means()}
     assert proc.stderr == f"bm25.run: {r.policy_note()}\n"
+
+
+def test_aggregate_option_is_named_in_the_header_and_applied(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["evaluate", str(QRELS), str(RUNS[0]), "-m", "AP", "--aggregate", "median", "-f", "json"])
+    assert code == 0
+    doc = json.loads(capsys.readouterr().out)
+    expected = cranfield.evaluate(QRELS, RUNS[0], ["AP"], aggregate="median")["AP"]
+    assert doc["results"][0]["AP [median]"] == pytest.approx(expected, abs=0)
+    assert main(["evaluate", str(QRELS), str(RUNS[0]), "-m", "AP", "--aggregate", "median"]) == 0
+    assert "AP [median]" in capsys.readouterr().out  # not swallowed as rich markup
+
+
+def test_user_oriented_measures_take_known_from_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["evaluate", str(QRELS), str(RUNS[0]), "-m", "Coverage", "--known", str(QRELS), "-f", "json"])
+    assert code == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["results"][0]["Coverage"] == pytest.approx(
+        cranfield.evaluate(QRELS, RUNS[0], ["Coverage"], known=QRELS)["Coverage"], abs=0
+    )

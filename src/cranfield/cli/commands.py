@@ -70,13 +70,41 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--float32", action="store_true", help="round scores to float32 (trec_eval 9 / NIST)"
     )
+    ev.add_argument(
+        "--aggregate",
+        choices=["mean", "sum", "gmean", "median", "micro"],
+        help="how per-query values combine (default: each measure's own; micro needs set measures)",
+    )
+    ev.add_argument(
+        "--epsilon", type=float, default=1e-5, help="floor of the geometric mean (gmean)"
+    )
+    ev.add_argument(
+        "-N",
+        "--num-docs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="collection size (fallout, accuracy, utility's true negatives)",
+    )
+    ev.add_argument(
+        "--known",
+        metavar="QRELS",
+        help="relevant documents known to the user (Coverage, Novelty, RelRecall, RecallEffect)",
+    )
+    ev.add_argument(
+        "--intents",
+        metavar="QRELS",
+        help="subtopic judgments 'qid subtopic docno rel' for alpha_nDCG",
+    )
     ms = sub.add_parser("measures", help="list every measure with its definition")
     ms.add_argument("names", nargs="*", help="show only these measures")
     sub.add_parser(
         "trec-eval", help="drop-in trec_eval (see 'cranfield trec-eval -h')", add_help=False
     )
     sub.add_parser(
-        "compare", help="significance tests between runs (see 'cranfield compare -h')", add_help=False
+        "compare",
+        help="significance tests between runs (see 'cranfield compare -h')",
+        add_help=False,
     )
     return p
 
@@ -125,6 +153,11 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 depth=args.depth,
                 float32=args.float32,
                 run_name=Path(path).name,
+                aggregate=args.aggregate,
+                epsilon=args.epsilon,
+                num_docs=args.num_docs,
+                known=args.known,
+                intents=args.intents,
             )
         )
     from cranfield.report.tables import render

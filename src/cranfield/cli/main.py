@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+    try:
+        return _dispatch(sys.argv[1:] if argv is None else argv)
+    except BrokenPipeError:
+        # The reader went away (``cranfield ... | head``): stop quietly, like other tools.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _dispatch(args: list[str]) -> int:
     if args and args[0] == "trec-eval":
         from cranfield.cli.trec_eval import main as trec_eval_main
 

@@ -30,9 +30,16 @@ def _rows(
                 rows.append(row)
         else:
             row = {"run": r.run_name, "num_queries": len(r.topics)}
-            row.update({str(m): _num(r[m]) for m in measures})
+            row.update({summary_label(r, m): _num(r[m]) for m in measures})
             rows.append(row)
     return rows
+
+
+def summary_label(result: Results, measure: Measure) -> str:
+    """Column name of a summary: the measure, plus the aggregation when it is not the
+    measure's usual one (``AP [median]``, ``SetP [micro]``)."""
+    how = result.how(measure)
+    return str(measure) if how == measure.spec.aggregate else f"{measure} [{how}]"
 
 
 def render(
@@ -75,18 +82,19 @@ def render(
 
 def _rich_table(rows: list[dict[str, Any]], measures: Sequence[Measure], out: TextIO) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(show_edge=False, header_style="bold")
     keys = list(rows[0]) if rows else ["run"]
     for key in keys:
-        table.add_column(key, justify="left" if key in ("run", "query_id") else "right")
+        table.add_column(escape(key), justify="left" if key in ("run", "query_id") else "right")
     best: dict[str, float] = {}
     if len(rows) > 1 and "query_id" not in keys:
-        for m in measures:
-            vals = [row[str(m)] for row in rows if row[str(m)] is not None]
+        for key in keys[2:]:
+            vals = [row[key] for row in rows if row[key] is not None]
             if vals:
-                best[str(m)] = max(vals)
+                best[key] = max(vals)
     for row in rows:
         cells = []
         for key in keys:
@@ -95,6 +103,6 @@ def _rich_table(rows: list[dict[str, Any]], measures: Sequence[Measure], out: Te
                 text = f"{v:.4f}"
                 cells.append(f"[bold]{text}[/bold]" if best.get(key) == v else text)
             else:
-                cells.append("" if v is None else str(v))
+                cells.append("" if v is None else escape(str(v)))
         table.add_row(*cells)
     Console(file=out, width=max(80, 14 * len(keys)), force_terminal=False).print(table)
