@@ -106,6 +106,12 @@ def _parser() -> argparse.ArgumentParser:
         help="significance tests between runs (see 'cranfield compare -h')",
         add_help=False,
     )
+    sub.add_parser(
+        "plot", help="figures: PR, gain, differences (see 'cranfield plot -h')", add_help=False
+    )
+    sub.add_parser(
+        "report", help="self-contained HTML report (see 'cranfield report -h')", add_help=False
+    )
     return p
 
 

@@ -21,6 +21,14 @@ def _dispatch(args: list[str]) -> int:
         from cranfield.cli.trec_eval import main as trec_eval_main
 
         return trec_eval_main(args[1:])
+    if args and args[0] == "plot":
+        from cranfield.cli.plot import main as plot_main
+
+        return plot_main(args[1:])
+    if args and args[0] == "report":
+        from cranfield.cli.report import main as report_main
+
+        return report_main(args[1:])
     if args and args[0] == "compare":
         from cranfield.cli.compare import main as compare_main
 

@@ -1,0 +1,279 @@
+"""``cranfield plot KIND QRELS RUN [RUN ...] -o fig.png|svg|pdf``: one figure to a file.
+
+Kinds: ``pr`` (interpolated precision-recall curves), ``gain`` (nDCG@k or DCG@k curves with
+the ideal), ``differences`` (per-query difference bars of two runs), ``scores`` (box and
+strip plots of per-query scores) and ``query`` (precision-recall of one query).
+
+Exit codes: 0 success, 1 usage error (bad option, unknown measure, unsupported output
+suffix, matplotlib not installed), 2 bad input data or an output file that cannot be
+written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, TextIO
+
+from cranfield.cli.compare import _Parser, _UsageError
+from cranfield.errors import CranfieldError, EvaluationError, InputError, MeasureError
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+FORMATS: Final = ("png", "svg", "pdf")
+KINDS: Final = ("pr", "gain", "differences", "scores", "query")
+
+
+def _common(p: argparse.ArgumentParser, *, runs_help: str) -> None:
+    p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
+    p.add_argument("runs", nargs="+", metavar="RUN", help=runs_help)
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="figure file; the suffix picks the format: .png, .svg or .pdf",
+    )
+    p.add_argument("--title", help="axes title (default: says what is plotted)")
+    p.add_argument(
+        "--size",
+        nargs=2,
+        type=float,
+        metavar=("WIDTH", "HEIGHT"),
+        help="figure size in inches",
+    )
+    p.add_argument("--dpi", type=float, default=150.0, help="resolution of .png files (150)")
+    p.add_argument(
+        "--names",
+        choices=["auto", "tag", "file"],
+        default="auto",
+        help="name runs by tag, by file name, or auto (tags if distinct)",
+    )
+    p.add_argument(
+        "--missing",
+        choices=["zero", "skip", "error"],
+        default="zero",
+        help="judged queries absent from a run: score 0 (default), leave out, or fail",
+    )
+    p.add_argument(
+        "-l",
+        "--relevance-level",
+        type=int,
+        default=1,
+        metavar="N",
+        help="minimum judged level counted relevant (default 1)",
+    )
+    p.add_argument("-J", "--judged-only", action="store_true", help="drop unjudged documents")
+    p.add_argument("-M", "--depth", type=int, metavar="K", help="evaluate only the top K")
+    p.add_argument("--float32", action="store_true", help="round scores to float32 first")
+
+
+def _parser(out: TextIO, err: TextIO) -> _Parser:
+    p = _Parser(
+        prog="cranfield plot",
+        description="Draw one figure of runs against judgments and save it (needs matplotlib).",
+        out=out,
+        err=err,
+    )
+    sub = p.add_subparsers(dest="kind", required=True, metavar="KIND")
+    pr = sub.add_parser("pr", help="interpolated precision-recall curves", out=out, err=err)
+    _common(pr, runs_help="one or more run files")
+    pr.add_argument(
+        "--levels",
+        nargs="+",
+        type=float,
+        metavar="R",
+        help="recall levels (default: 0 0.1 ... 1)",
+    )
+    pr.add_argument(
+        "--rule",
+        choices=["exact", "trec_eval"],
+        default="exact",
+        help="interpolation (default exact)",
+    )
+    gain = sub.add_parser("gain", help="nDCG@k / DCG@k curves with the ideal", out=out, err=err)
+    _common(gain, runs_help="one or more run files")
+    gain.add_argument("-k", type=int, default=20, help="last rank (default 20)")
+    gain.add_argument(
+        "--kind", dest="gain_kind", choices=["ndcg", "dcg", "ncg", "cg"], default="ndcg"
+    )
+    gain.add_argument(
+        "--normalise",
+        choices=["mean_of_ratios", "ratio_of_means"],
+        default="mean_of_ratios",
+        help="how nDCG and nCG are averaged (default: mean of per-query values)",
+    )
+    gain.add_argument("--no-ideal", action="store_true", help="leave out the ideal curve")
+    diff = sub.add_parser(
+        "differences", help="per-query difference bars of two runs", out=out, err=err
+    )
+    _common(diff, runs_help="two run files: CONTROL TREATMENT (bars show treatment - control)")
+    diff.add_argument("-m", "--measure", default="AP", help="measure (default AP)")
+    diff.add_argument("--sort", choices=["difference", "topic", "none"], default="difference")
+    scores = sub.add_parser(
+        "scores", help="box and strip plots of per-query scores", out=out, err=err
+    )
+    _common(scores, runs_help="one or more run files")
+    scores.add_argument("-m", "--measure", default="AP", help="measure (default AP)")
+    scores.add_argument(
+        "--kind", dest="plot_kind", choices=["box", "strip", "both"], default="both"
+    )
+    query = sub.add_parser("query", help="precision-recall of one query", out=out, err=err)
+    _common(query, runs_help="one or more run files")
+    query.add_argument("-q", "--query", required=True, metavar="QID", help="the query id")
+    query.add_argument(
+        "--no-interpolation", action="store_true", help="join the points in rank order"
+    )
+    return p
+
+
+def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield plot`` with ``argv`` (the arguments after ``plot``).
+
+    Examples
+    --------
+    >>> import io
+    >>> err = io.StringIO()
+    >>> main(["pr", "qrels.txt", "a.run", "-o", "fig.jpg"], stderr=err)
+    1
+    >>> err.getvalue()
+    "cranfield plot: error: the output must end in .png, .svg or .pdf, got 'fig.jpg'.\\n"
+    """
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    try:
+        args = _parser(out, err).parse_args(argv)
+    except _UsageError as exc:
+        return 0 if exc.status == 0 else 1
+    fmt = Path(args.output).suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        err.write(
+            f"cranfield plot: error: the output must end in .png, .svg or .pdf, "
+            f"got {args.output!r}.\n"
+        )
+        return 1
+    if args.kind == "differences" and len(args.runs) != 2:
+        err.write(
+            f"cranfield plot: error: differences needs exactly two runs (CONTROL TREATMENT), "
+            f"got {len(args.runs)}.\n"
+        )
+        return 1
+    try:
+        from cranfield.report.plots import require_matplotlib
+
+        require_matplotlib()
+    except ModuleNotFoundError as exc:
+        err.write(f"cranfield plot: {exc}\n")
+        return 1
+    try:
+        fig = _figure(args)
+    except InputError as exc:  # also a ValueError: bad data first
+        err.write(f"cranfield plot: {exc}\n")
+        return 2
+    except MeasureError as exc:
+        err.write(f"cranfield plot: {exc}\n")
+        return 1
+    except CranfieldError as exc:
+        err.write(f"cranfield plot: {exc}\n")
+        return 2
+    except OSError as exc:
+        err.write(f"cranfield plot: {exc}\n")
+        return 2
+    except ValueError as exc:
+        err.write(f"cranfield plot: {exc}\n")
+        return 1
+    try:
+        fig.savefig(args.output, format=fmt, dpi=args.dpi)
+    except OSError as exc:
+        err.write(f"cranfield plot: cannot write {args.output}: {exc.strerror or exc}.\n")
+        return 2
+    out.write(f"wrote {args.output}\n")
+    return 0
+
+
+def _figure(args: argparse.Namespace) -> Figure:
+    from cranfield import plot
+
+    size: dict[str, Any] = {} if args.size is None else {"figsize": tuple(args.size)}
+    opts: dict[str, Any] = {
+        "names": args.names,
+        "depth": args.depth,
+        "judged_only": args.judged_only,
+        "float32": args.float32,
+        "title": args.title,
+        **size,
+    }
+    if args.kind == "pr":
+        levels: dict[str, Any] = {} if args.levels is None else {"levels": tuple(args.levels)}
+        return plot.pr_curve(
+            args.qrels,
+            args.runs,
+            rule=args.rule,
+            relevance_level=args.relevance_level,
+            missing=args.missing,
+            **levels,
+            **opts,
+        )
+    if args.kind == "gain":
+        return plot.gain_curve(
+            args.qrels,
+            args.runs,
+            k=args.k,
+            kind=args.gain_kind,
+            ideal=not args.no_ideal,
+            normalise=args.normalise,
+            missing=args.missing,
+            **opts,
+        )
+    if args.kind == "query":
+        return plot.query_pr_curve(
+            args.qrels,
+            args.runs,
+            args.query,
+            interpolated=not args.no_interpolation,
+            relevance_level=args.relevance_level,
+            **opts,
+        )
+    from cranfield.evaluate import evaluate
+    from cranfield.io.load import load_qrels
+    from cranfield.report.plots import named_runs
+
+    judgments = load_qrels(args.qrels)
+    results = [
+        evaluate(
+            judgments,
+            run,
+            [args.measure],
+            missing=args.missing,
+            relevance_level=args.relevance_level,
+            judged_only=args.judged_only,
+            depth=args.depth,
+            float32=args.float32,
+            run_name=name,
+        )
+        for name, run in named_runs(args.runs, args.names)
+    ]
+    size_opts = {"title": args.title, **size}
+    if args.kind == "scores":
+        return plot.score_distribution(results, args.measure, kind=args.plot_kind, **size_opts)
+    from cranfield.stats.histogram import query_differences
+
+    control, treatment = results
+    common = sorted(set(control.topics) & set(treatment.topics), key=str.encode)
+    if not common:
+        raise EvaluationError(
+            f"runs {control.run_name!r} and {treatment.run_name!r} share no evaluated query."
+        )
+    m = control.measures[0]
+    a, b = control.per_topic(m), treatment.per_topic(m)
+    diffs = query_differences(
+        common,
+        [a[t] for t in common],
+        [b[t] for t in common],
+        measure=str(m),
+        control_name=control.run_name,
+        treatment_name=treatment.run_name,
+    )
+    return plot.difference_bars(diffs, sort=args.sort, **size_opts)

@@ -1,0 +1,188 @@
+"""``cranfield report QRELS RUN [RUN ...] -o report.html``: one self-contained HTML report.
+
+Exit codes: 0 success, 1 usage error (bad option, unknown measure, test or baseline),
+2 bad input data (unreadable file, malformed line, too few common queries) or an output
+file that cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from cranfield.cli.compare import _Parser, _UsageError
+from cranfield.errors import CranfieldError, InputError, MeasureError
+
+DEFAULT_MEASURES = ["AP", "nDCG@10"]
+
+
+def _parser(out: TextIO, err: TextIO) -> _Parser:
+    from cranfield.stats.comparison import TESTS
+
+    p = _Parser(
+        prog="cranfield report",
+        description=(
+            "Compare runs and write one self-contained HTML page that works offline: the "
+            "means with significance marks, precision-recall and nDCG@k curves, a sortable "
+            "and filterable per-query table, and every parameter used."
+        ),
+        out=out,
+        err=err,
+    )
+    p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="the HTML file to write ('-': stdout)"
+    )
+    p.add_argument(
+        "-m",
+        "--measure",
+        dest="measures",
+        action="extend",
+        nargs="+",
+        metavar="MEASURE",
+        help=f"measures (default: {' '.join(DEFAULT_MEASURES)})",
+    )
+    p.add_argument(
+        "-t",
+        "--test",
+        dest="tests",
+        action="extend",
+        nargs="+",
+        metavar="TEST",
+        help=f"tests, the first marks the table: {', '.join(TESTS)} (default: t-test)",
+    )
+    p.add_argument(
+        "-c",
+        "--correction",
+        default="holm",
+        help="multiple-comparison correction: none, bonferroni, holm (default), bh",
+    )
+    p.add_argument("-b", "--baseline", metavar="RUN", help="compare every run with this one")
+    p.add_argument("-a", "--alpha", type=float, default=0.05, help="significance level (0.05)")
+    p.add_argument("-s", "--seed", type=int, help="seed of the random procedures (default: fresh)")
+    p.add_argument(
+        "-B", "--resamples", type=int, default=10_000, help="resamples per random test (10000)"
+    )
+    p.add_argument(
+        "--names",
+        choices=["auto", "tag", "file"],
+        default="auto",
+        help="name runs by tag, by file name, or auto (tags if distinct)",
+    )
+    p.add_argument(
+        "--missing",
+        choices=["zero", "skip", "error"],
+        default="zero",
+        help="judged queries absent from a run: score 0 (default), leave out, or fail",
+    )
+    p.add_argument(
+        "-l",
+        "--relevance-level",
+        type=int,
+        default=1,
+        metavar="N",
+        help="minimum judged level counted relevant (default 1)",
+    )
+    p.add_argument("-J", "--judged-only", action="store_true", help="drop unjudged documents")
+    p.add_argument("-M", "--depth", type=int, metavar="K", help="evaluate only the top K")
+    p.add_argument("--float32", action="store_true", help="round scores to float32 first")
+    p.add_argument("--title", help="heading of the report")
+    p.add_argument("--no-curves", action="store_true", help="leave out the curves")
+    p.add_argument(
+        "--rule",
+        choices=["exact", "trec_eval"],
+        default="exact",
+        help="interpolation of the precision-recall curve (default exact)",
+    )
+    p.add_argument(
+        "--gain-depth",
+        type=int,
+        default=20,
+        metavar="K",
+        help="last rank of the nDCG@k curve (default 20)",
+    )
+    p.add_argument(
+        "--page-size", type=int, default=50, metavar="N", help="rows per page when opened (50)"
+    )
+    return p
+
+
+def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield report`` with ``argv`` (the arguments after ``report``).
+
+    Examples
+    --------
+    >>> import io
+    >>> err = io.StringIO()
+    >>> main(["qrels.txt", "a.run", "b.run"], stderr=err)
+    1
+    >>> err.getvalue().splitlines()[-1]
+    'cranfield report: error: the following arguments are required: -o/--output'
+    """
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    try:
+        args = _parser(out, err).parse_args(argv)
+    except _UsageError as exc:
+        return 0 if exc.status == 0 else 1
+    if len(args.runs) < 2:
+        err.write("cranfield report: error: give at least two runs to compare.\n")
+        return 1
+    try:
+        page = _report(args)
+    except InputError as exc:  # also a ValueError: bad data first
+        err.write(f"cranfield report: {exc}\n")
+        return 2
+    except MeasureError as exc:
+        err.write(f"cranfield report: {exc}\n")
+        return 1
+    except CranfieldError as exc:
+        err.write(f"cranfield report: {exc}\n")
+        return 2
+    except OSError as exc:
+        err.write(f"cranfield report: {exc}\n")
+        return 2
+    except ValueError as exc:
+        err.write(f"cranfield report: {exc}\n")
+        return 1
+    if args.output == "-":
+        out.write(page)
+        return 0
+    try:
+        Path(args.output).write_text(page, encoding="utf-8")
+    except OSError as exc:
+        err.write(f"cranfield report: cannot write {args.output}: {exc.strerror or exc}.\n")
+        return 2
+    size = len(page.encode("utf-8"))
+    out.write(f"wrote {args.output} ({size / 1024:,.0f} KiB)\n")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> str:
+    from cranfield.report.html import html_report
+
+    return html_report(
+        args.qrels,
+        args.runs,
+        args.measures or DEFAULT_MEASURES,
+        baseline=args.baseline,
+        tests=args.tests or ["t-test"],
+        correction=args.correction,
+        alpha=args.alpha,
+        rng=args.seed,
+        n_resamples=args.resamples,
+        names=args.names,
+        missing=args.missing,
+        relevance_level=args.relevance_level,
+        judged_only=args.judged_only,
+        depth=args.depth,
+        float32=args.float32,
+        curves=not args.no_curves,
+        rule=args.rule,
+        gain_depth=args.gain_depth,
+        title=args.title,
+        page_size=args.page_size,
+    )

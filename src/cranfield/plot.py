@@ -1,0 +1,28 @@
+"""Figures of evaluation results: precision–recall and gain curves, per-query plots.
+
+Needs matplotlib, the optional extra ``cranfield[plot]`` (``pip install 'cranfield[plot]'``);
+it is imported only when a figure is drawn. Every function returns a
+:class:`matplotlib.figure.Figure` and never calls ``show()``: save it with
+``fig.savefig("pr.png")`` or display it in a notebook. The implementation lives in
+:mod:`cranfield.report.plots`.
+
+>>> import cranfield.plot
+>>> sorted(cranfield.plot.__all__)[:3]
+['difference_bars', 'gain_curve', 'pr_curve']
+"""
+
+from cranfield.report.plots import (
+    difference_bars,
+    gain_curve,
+    pr_curve,
+    query_pr_curve,
+    score_distribution,
+)
+
+__all__ = [
+    "difference_bars",
+    "gain_curve",
+    "pr_curve",
+    "query_pr_curve",
+    "score_distribution",
+]

@@ -1,0 +1,787 @@
+"""A self-contained HTML report of runs compared on the same queries (``cranfield report``).
+
+One file that opens offline: no network request, every style and script inline, and a
+Content-Security-Policy that forbids anything else. It holds
+
+* the summary table: mean of each measure per run with the significance marks of
+  :func:`cranfield.compare` (run letters, or ▲/▼ against a baseline), the method notes and
+  a table of every pairwise test;
+* the curves (when the runs are at hand): interpolated precision–recall and nDCG@k, drawn
+  as inline SVG on the server, so they need no script either;
+* the per-query table: a score column per run and a difference column per run against a
+  reference run (highlighted by sign and size), sortable by any column, filtered by query
+  id and paged, for any of the measures;
+* the parameters: measures, missing-query policy, tests, correction, alpha, seed, inputs and
+  cranfield's version.
+
+Design: the summary, curves and parameters are rendered here as static HTML; only the
+per-query table needs a script, a small hand-written one (``assets/report.js``, no library)
+that reads the scores from a ``<script type="application/json">`` block and writes cells
+with ``textContent``. A table pre-rendered without a script could not be sorted by every
+column nor stay light for 7,000 queries × 10 runs; the JSON block keeps the file at about
+the size of the numbers themselves and the page renders only the rows in view.
+
+Escaping: every user-controlled string (run names and tags, query ids, file names, the
+title) goes through :func:`html.escape` in HTML, and the JSON block escapes ``<``, ``>``
+and ``&`` as ``\\u003c``, ``\\u003e`` and ``\\u0026``, so no input can close the block.
+The policy admits only the report's own script and style (by their SHA-256 hashes), so an
+injected ``<script>`` would not run even if it reached the page.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+
+from cranfield.curves import STANDARD_LEVELS, Interpolation, mean_gain_curves, mean_interpolated_pr
+from cranfield.report.comparison import _details_rows, describe, letters
+from cranfield.report.plots import RunsLike, named_runs
+from cranfield.stats.comparison import TEST_LABELS
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from cranfield.data.qrels import Qrels
+    from cranfield.data.ranking import MissingPolicy
+    from cranfield.data.run import Run
+    from cranfield.evaluate import MeasureLike
+    from cranfield.io.load import QrelsLike
+    from cranfield.stats.comparison import Comparison, RunNames, TestName
+    from cranfield.stats.corrections import Correction
+    from cranfield.stats.resampling import RngLike
+
+__all__ = ["comparison_html", "html_report"]
+
+PAGE_SIZES: Final = (25, 50, 100, 250, 1000)
+_COLORS: Final = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+)
+_DASHES: Final = (None, "6 3", "2 3", "8 3 2 3")
+_MISSING_POLICY: Final = {
+    "zero": "zero: a judged query absent from a run scores 0 and counts",
+    "skip": "skip: only the judged queries every run retrieved are compared",
+    "error": "error: every run must retrieve every judged query",
+    "scores": "scores given: per-query scores computed elsewhere",
+}
+_JSON_ESCAPES: Final = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
+
+
+def _e(text: object) -> str:
+    """``text`` escaped for HTML element content and quoted attribute values."""
+    return html.escape(str(text), quote=True)
+
+
+@cache
+def _asset(name: str) -> str:
+    return resources.files("cranfield.report").joinpath("assets", name).read_text("utf-8")
+
+
+def _sha256(text: str) -> str:
+    return base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+def json_for_script(value: Any) -> str:
+    """``value`` as JSON safe inside ``<script type="application/json">``.
+
+    ``<``, ``>`` and ``&`` are written as JSON ``\\u`` escapes, so the text can neither close
+    the script element nor open a comment; ``JSON.parse`` reads the same value back.
+
+    Examples
+    --------
+    >>> json_for_script({"run": "</script><b>"})
+    '{"run":"\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e"}'
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.translate(_JSON_ESCAPES)
+
+
+# --------------------------------------------------------------------------- charts
+
+
+@dataclass(frozen=True)
+class _Series:
+    label: str
+    x: Sequence[float]
+    y: Sequence[float]
+    color: str
+    dash: str | None
+    markers: bool = True
+
+
+@dataclass(frozen=True)
+class _Chart:
+    key: str
+    title: str
+    caption: str
+    x_label: str
+    y_label: str
+    x_range: tuple[float, float]
+    x_ticks: Sequence[float]
+    series: Sequence[_Series]
+    x_format: str = "{:g}"
+
+
+def _style(i: int) -> tuple[str, str | None]:
+    return _COLORS[i % len(_COLORS)], _DASHES[(i // len(_COLORS)) % len(_DASHES)]
+
+
+def _int_ticks(lo: int, hi: int) -> list[float]:
+    span = max(1, hi - lo)
+    step = next(
+        s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if span / s <= 10
+    )
+    first = math.ceil(lo / step) * step
+    ticks = [float(t) for t in range(first, hi + 1, step)]
+    return ticks if float(lo) in ticks else [float(lo), *ticks]
+
+
+def _short(text: str, width: int = 26) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _svg(chart: _Chart) -> str:
+    """An inline SVG line chart: axes, grid, one polyline per series and a legend."""
+    n = len(chart.series)
+    left, top, plot_w, legend_w = 58.0, 30.0, 460.0, 230.0
+    plot_h = 300.0
+    height = max(top + plot_h + 50.0, top + 22.0 * n + 20.0)
+    width = left + plot_w + legend_w
+    x0, x1 = chart.x_range
+
+    def px(x: float) -> float:
+        return left + (x - x0) / (x1 - x0) * plot_w
+
+    def py(y: float) -> float:
+        return top + (1.0 - min(max(y, 0.0), 1.0)) * plot_h
+
+    tid = f"{chart.key}-title"
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'role="img" aria-labelledby="{tid}" id="{chart.key}-svg" font-size="12" '
+        f'font-family="system-ui, sans-serif">',
+        f'<title id="{tid}">{_e(chart.title)}</title>',
+        f'<text x="{left:.0f}" y="18" font-size="14" font-weight="600">{_e(chart.title)}</text>',
+    ]
+    for y in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0):
+        yy = py(y)
+        out.append(
+            f'<line x1="{left:.1f}" y1="{yy:.1f}" x2="{left + plot_w:.1f}" y2="{yy:.1f}" '
+            f'stroke="#e5e8eb"/>'
+            f'<text x="{left - 6:.1f}" y="{yy + 4:.1f}" text-anchor="end">{y:.1f}</text>'
+        )
+    for x in chart.x_ticks:
+        xx = px(x)
+        out.append(
+            f'<line x1="{xx:.1f}" y1="{top:.1f}" x2="{xx:.1f}" y2="{top + plot_h:.1f}" '
+            f'stroke="#f0f2f4"/>'
+            f'<text x="{xx:.1f}" y="{top + plot_h + 16:.1f}" text-anchor="middle">'
+            f"{_e(chart.x_format.format(x))}</text>"
+        )
+    out.append(
+        f'<rect x="{left:.1f}" y="{top:.1f}" width="{plot_w:.1f}" height="{plot_h:.1f}" '
+        f'fill="none" stroke="#5b6570"/>'
+        f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 36:.1f}" '
+        f'text-anchor="middle">{_e(chart.x_label)}</text>'
+        f'<text transform="translate(16 {top + plot_h / 2:.1f}) rotate(-90)" '
+        f'text-anchor="middle">{_e(chart.y_label)}</text>'
+    )
+    for i, s in enumerate(chart.series):
+        dash = f' stroke-dasharray="{s.dash}"' if s.dash else ""
+        points = " ".join(f"{px(x):.2f},{py(y):.2f}" for x, y in zip(s.x, s.y, strict=True))
+        out.append(f'<g class="series" data-series="{i}"><title>{_e(s.label)}</title>')
+        out.append(
+            f'<polyline points="{points}" fill="none" stroke="{s.color}" stroke-width="1.8"{dash}/>'
+        )
+        if s.markers:
+            for x, y in zip(s.x, s.y, strict=True):
+                out.append(
+                    f'<circle cx="{px(x):.2f}" cy="{py(y):.2f}" r="2.6" fill="{s.color}">'
+                    f"<title>{_e(s.label)}: {_e(chart.x_format.format(x))}, {y:.4f}</title>"
+                    f"</circle>"
+                )
+        out.append("</g>")
+        ly = top + 8 + 22.0 * i
+        lx = left + plot_w + 16
+        out.append(
+            f'<g class="legend-item"><title>{_e(s.label)}</title>'
+            f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{lx + 24:.1f}" y2="{ly:.1f}" '
+            f'stroke="{s.color}" stroke-width="2.5"{dash}/>'
+            f'<text x="{lx + 30:.1f}" y="{ly + 4:.1f}">{_e(_short(s.label))}</text></g>'
+        )
+    out.append("</svg>")
+    return (
+        f'<figure id="{chart.key}">' + "".join(out) + f"<figcaption>{_e(chart.caption)}"
+        "</figcaption></figure>"
+    )
+
+
+def _charts(
+    pr: Mapping[str, pl.DataFrame],
+    gain: Mapping[str, pl.DataFrame],
+    ideal: Sequence[float] | None,
+    *,
+    rule: Interpolation,
+    gain_depth: int,
+) -> list[_Chart]:
+    charts: list[_Chart] = []
+    if pr:
+        series = []
+        for i, (name, frame) in enumerate(pr.items()):
+            color, dash = _style(i)
+            series.append(
+                _Series(
+                    name,
+                    frame.get_column("recall").to_list(),
+                    frame.get_column("precision").to_list(),
+                    color,
+                    dash,
+                )
+            )
+        levels = len(next(iter(pr.values())))
+        charts.append(
+            _Chart(
+                key="pr-chart",
+                title="Interpolated precision–recall",
+                caption=(
+                    f"Interpolated precision at {levels} recall levels ({rule} interpolation), "
+                    "mean over the queries."
+                ),
+                x_label="Recall",
+                y_label="Precision",
+                x_range=(0.0, 1.0),
+                x_ticks=(0.0, 0.2, 0.4, 0.6, 0.8, 1.0),
+                series=series,
+                x_format="{:.1f}",
+            )
+        )
+    if gain:
+        series = []
+        for i, (name, frame) in enumerate(gain.items()):
+            color, dash = _style(i)
+            series.append(
+                _Series(
+                    name,
+                    frame.get_column("rank").to_list(),
+                    frame.get_column("ndcg").to_list(),
+                    color,
+                    dash,
+                    markers=gain_depth <= 30,
+                )
+            )
+        if ideal is not None:
+            ranks = list(range(1, len(ideal) + 1))
+            series.append(_Series("ideal", ranks, list(ideal), "#000000", "5 4", markers=False))
+        charts.append(
+            _Chart(
+                key="gain-chart",
+                title=f"nDCG@k, k = 1…{gain_depth}",
+                caption=(
+                    "Mean over the queries of nDCG@k (linear gain, log2 discount), the number "
+                    "evaluate reports for nDCG@k; dashed: the ideal ranking."
+                ),
+                x_label="Rank k",
+                y_label="nDCG@k",
+                x_range=(0.5, gain_depth + 0.5),
+                x_ticks=_int_ticks(1, gain_depth),
+                series=series,
+            )
+        )
+    return charts
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _summary(c: Comparison) -> str:
+    labels = letters(len(c.runs))
+    all_pairs = c.baseline is None
+    best = {
+        m: max((v for v in c.means[m].values() if math.isfinite(v)), default=math.nan)
+        for m in c.measures
+    }
+    by_pair = {(p.measure, p.control, p.treatment): p for p in c.pairs}
+    head = ['<th scope="col" class="letter"></th>'] if all_pairs else []
+    head.append('<th scope="col">run</th>')
+    head += [f'<th scope="col" class="num">{_e(m)}</th>' for m in c.measures]
+    body = []
+    for i, run in enumerate(c.runs):
+        cells = [f'<td class="letter">{labels[i]}</td>'] if all_pairs else []
+        name = _e(run)
+        if not all_pairs and run == c.baseline:
+            name += ' <span class="rel">(baseline)</span>'
+        if run in c.missing_topics:
+            name += ' <span class="miss" title="has no ranking for some judged queries">†</span>'
+        cells.append(f'<th scope="row" class="name">{name}</th>')
+        for m in c.measures:
+            v = c.means[m][run]
+            marks = ""
+            rel = ""
+            if all_pairs:
+                marks = "".join(labels[c.runs.index(r)] for r in c.better_than(run, m))
+            elif run != c.baseline:
+                p = by_pair[(m, c.baseline or "", run)]
+                if p.tests[c.primary_test].significant:
+                    marks = "▲" if p.mean_difference > 0 else "▼"
+                base = p.control_mean
+                if base != 0 and math.isfinite(base):
+                    rel = f'<span class="rel">{(v - base) / abs(base) * 100:+.1f}%</span>'
+            cls = "num best" if v == best[m] else "num"
+            sup = f'<sup class="marks">{_e(marks)}</sup>'
+            cells.append(
+                f'<td class="{cls}" data-measure="{_e(m)}"><span class="value">{v:.4f}</span>'
+                f"{sup}{rel}</td>"
+            )
+        body.append(f'<tr data-run="{_e(run)}">' + "".join(cells) + "</tr>")
+    notes = "".join(f"<li>{_e(s)}</li>" for s in describe(c))
+    d_head, d_rows = _details_rows(c)
+    details = (
+        '<details><summary>Every pairwise test</summary><div class="scroll">'
+        '<table id="pairs-table"><thead><tr>'
+        + "".join(
+            f'<th scope="col"{" class=num" if j >= 3 else ""}>{_e(h)}</th>'
+            for j, h in enumerate(d_head)
+        )
+        + "</tr></thead><tbody>"
+        + "".join(
+            "<tr>"
+            + "".join(
+                f"<td{' class=num' if j >= 3 else ''}>{_e(x)}</td>" for j, x in enumerate(row)
+            )
+            + "</tr>"
+            for row in d_rows
+        )
+        + "</tbody></table></div>"
+        '<p class="legend">mean diff = treatment − control; p adj. = adjusted p-value, '
+        "* significant.</p></details>"
+    )
+    return (
+        '<section id="summary"><h2>Summary</h2><div class="scroll">'
+        '<table id="summary-table"><thead><tr>'
+        + "".join(head)
+        + "</tr></thead><tbody>"
+        + "".join(body)
+        + f'</tbody></table></div><ul class="notes">{notes}</ul>{details}</section>'
+    )
+
+
+def _per_query(c: Comparison, page_size: int) -> str:
+    measure_opts = "".join(
+        f'<option value="{i}">{_e(m)}</option>' for i, m in enumerate(c.measures)
+    )
+    ref_opts = "".join(f'<option value="{i}">{_e(r)}</option>' for i, r in enumerate(c.runs))
+    sizes = sorted({*PAGE_SIZES, page_size})
+    size_opts = "".join(f'<option value="{s}">{s}</option>' for s in sizes)
+    return (
+        '<section id="per-query"><h2>Per query</h2>'
+        "<noscript><p>The per-query table needs JavaScript; the summary, curves and "
+        "parameters above and below do not.</p></noscript>"
+        '<div id="per-query-controls" hidden>'
+        '<div class="controls">'
+        f'<label>Measure <select id="measure-select">{measure_opts}</select></label>'
+        f'<label>Differences against <select id="reference-select">{ref_opts}</select></label>'
+        '<label>Query id <input id="query-filter" type="search" '
+        'placeholder="filter: part of an id, or several" autocomplete="off"></label>'
+        f'<label>Rows per page <select id="page-size">{size_opts}</select></label>'
+        "</div>"
+        '<p class="legend">Δ = run − reference. Shading: '
+        '<span class="swatch up3">+</span> better than the reference, '
+        '<span class="swatch dn3">−</span> worse, darker for larger differences; '
+        "† the run has no ranking for the query (scored 0). Click a header to sort.</p>"
+        '<div class="pager">'
+        '<button type="button" id="page-first">« First</button>'
+        '<button type="button" id="page-prev">‹ Previous</button>'
+        '<button type="button" id="page-next">Next ›</button>'
+        '<button type="button" id="page-last">Last »</button>'
+        '<span class="status" id="page-status" aria-live="polite"></span>'
+        "</div></div>"
+        '<div class="scroll tall"><table id="query-table"><thead></thead><tbody></tbody>'
+        "<tfoot></tfoot></table></div></section>"
+    )
+
+
+def _parameters(c: Comparison, rows: Sequence[tuple[str, str]], runs_table: str) -> str:
+    from cranfield import __version__
+
+    seed = (
+        str(c.seed)
+        if c.seed is not None
+        else "none (no random procedure: deterministic tests or an exact enumeration)"
+    )
+    tests = "; ".join(TEST_LABELS[t] for t in c.tests)
+    base: list[tuple[str, str]] = [
+        ("measures", ", ".join(c.measures)),
+        ("queries", f"{len(c.topics):,}"),
+        ("missing-query policy", _MISSING_POLICY.get(c.missing_policy, c.missing_policy)),
+        ("tests", f"{tests} (the first marks the summary table)"),
+        ("correction", c.correction),
+        ("alpha", f"{c.alpha:g}"),
+        ("intervals", ", ".join(c.intervals) or "none"),
+        ("comparison", "all pairs" if c.baseline is None else f"against baseline {c.baseline}"),
+        ("seed", seed),
+    ]
+    if c.seed is not None:
+        base.append(("resamples", f"{c.n_resamples:,}"))
+    if c.dropped_topics:
+        base.append(("judged queries left out", f"{len(c.dropped_topics):,}"))
+    base += list(rows)
+    base.append(("per-query table", "scores stored rounded to 6 decimals, shown with 4"))
+    base.append(("cranfield version", __version__))
+    body = "".join(f'<tr><th scope="row">{_e(k)}</th><td>{_e(v)}</td></tr>' for k, v in base)
+    return (
+        '<section id="parameters"><h2>Parameters</h2>'
+        f'<table id="parameters-table" class="params"><tbody>{body}</tbody></table>'
+        f"{runs_table}</section>"
+    )
+
+
+def _runs_table(
+    c: Comparison, sources: Sequence[str], tags: Sequence[str], retrieved: Sequence[int]
+) -> str:
+    rows = []
+    for i, run in enumerate(c.runs):
+        miss = len(c.missing_topics.get(run, []))
+        rows.append(
+            f'<tr><th scope="row" class="name">{_e(run)}</th><td class="name">{_e(sources[i])}'
+            f'</td><td class="name">{_e(tags[i])}</td><td class="num">{retrieved[i]:,}</td>'
+            f'<td class="num">{miss:,}</td></tr>'
+        )
+    return (
+        '<h3>Runs</h3><div class="scroll"><table id="runs-table"><thead><tr>'
+        '<th scope="col">run</th><th scope="col">source</th><th scope="col">tag</th>'
+        '<th scope="col" class="num">queries in run</th>'
+        '<th scope="col" class="num">judged queries without a ranking</th>'
+        "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>"
+    )
+
+
+def _payload(c: Comparison, page_size: int) -> dict[str, Any]:
+    reference = 0 if c.baseline is None else c.runs.index(c.baseline)
+    scores: dict[str, list[list[float | None]]] = {}
+    for m in c.measures:
+        matrix = np.round(c.scores[m], 6)
+        cols: list[list[float | None]] = []
+        for j in range(matrix.shape[1]):
+            col = matrix[:, j]
+            if np.isfinite(col).all():
+                cols.append(col.tolist())
+            else:
+                cols.append([float(v) if math.isfinite(v) else None for v in col.tolist()])
+        scores[m] = cols
+    return {
+        "runs": list(c.runs),
+        "measures": list(c.measures),
+        "topics": list(c.topics),
+        "reference": reference,
+        "pageSize": page_size,
+        "missing": {r: list(t) for r, t in c.missing_topics.items()},
+        "scores": scores,
+    }
+
+
+def _check_page_size(page_size: object) -> None:
+    if isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1:
+        raise ValueError(f"page_size must be an integer >= 1, got {page_size!r}.")
+
+
+def _document(
+    c: Comparison,
+    *,
+    title: str | None,
+    page_size: int,
+    charts: Sequence[_Chart],
+    parameter_rows: Sequence[tuple[str, str]],
+    runs_table: str,
+) -> str:
+    _check_page_size(page_size)
+    css = _asset("report.css")
+    js = _asset("report.js")
+    csp = (
+        f"default-src 'none'; script-src 'sha256-{_sha256(js)}'; "
+        f"style-src 'sha256-{_sha256(css)}'; base-uri 'none'; "
+        "form-action 'none'"
+    )
+    heading = title or f"Comparison of {len(c.runs)} runs on {len(c.topics):,} queries"
+    subtitle = (
+        f"{len(c.runs)} runs · {len(c.measures)} "
+        f"{'measure' if len(c.measures) == 1 else 'measures'} · {len(c.topics):,} queries · "
+        f"{TEST_LABELS[c.primary_test]}, {c.correction} correction, α = {c.alpha:g}"
+    )
+    nav = ['<a href="#summary">Summary</a>']
+    if charts:
+        nav.append('<a href="#curves">Curves</a>')
+    nav += ['<a href="#per-query">Per query</a>', '<a href="#parameters">Parameters</a>']
+    curves = (
+        '<section id="curves"><h2>Curves</h2><div class="charts">'
+        + "".join(_svg(ch) for ch in charts)
+        + "</div></section>"
+        if charts
+        else ""
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{_e(csp)}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="generator" content="cranfield">'
+        f"<title>{_e(heading)}</title><style>{css}</style></head>\n<body>"
+        f"<header><h1>{_e(heading)}</h1>"
+        f'<p class="subtitle">{_e(subtitle)}</p><nav>{"".join(nav)}</nav></header>\n'
+        f"<main>{_summary(c)}\n{curves}\n{_per_query(c, page_size)}\n"
+        f"{_parameters(c, parameter_rows, runs_table)}</main>\n"
+        '<script type="application/json" id="cranfield-data">'
+        f"{json_for_script(_payload(c, page_size))}</script>\n"
+        f"<script>{js}</script>\n</body></html>\n"
+    )
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def comparison_html(
+    comparison: Comparison, *, title: str | None = None, page_size: int = 50
+) -> str:
+    """The HTML report of a :class:`~cranfield.Comparison`, without curves.
+
+    A ``Comparison`` holds per-query scores but not the rankings, so the report has the
+    summary, the per-query table and the parameters; :func:`html_report` adds the curves.
+
+    Parameters
+    ----------
+    comparison:
+        What :func:`cranfield.compare` or :func:`cranfield.stats.compare_scores` returned.
+    title:
+        Heading and window title (default: says how many runs and queries).
+    page_size:
+        Rows per page of the per-query table when the page opens.
+
+    Returns
+    -------
+    str
+        A complete HTML document.
+
+    Examples
+    --------
+    >>> from cranfield.stats import compare_scores
+    >>> c = compare_scores({"bm25": {"AP": [0.2, 0.3, 0.1]}, "<b>x</b>": {"AP": [0.3, 0.5, 0.1]}})
+    >>> page = comparison_html(c)
+    >>> "<b>x</b>" in page, "&lt;b&gt;x&lt;/b&gt;" in page
+    (False, True)
+    """
+    k = len(comparison.runs)
+    return _document(
+        comparison,
+        title=title,
+        page_size=page_size,
+        charts=[],
+        parameter_rows=[],
+        runs_table=_runs_table(comparison, ["scores"] * k, ["–"] * k, [len(comparison.topics)] * k),
+    )
+
+
+def _source(item: object) -> str:
+    """How an input is named in the parameters: a file's name, a run's name, or its type."""
+    from cranfield.data.qrels import Qrels
+    from cranfield.data.run import Run
+
+    if isinstance(item, (str, Path)):
+        return Path(item).name
+    if isinstance(item, (Run, Qrels)):
+        return item.name
+    return f"<{type(item).__name__}>"
+
+
+def _ideal_ndcg(judgments: Qrels, topics: Iterable[str], gain_depth: int) -> list[float]:
+    """Mean ideal nDCG@k: the share of the queries with a relevant document, at every k."""
+    import polars as pl
+
+    wanted = list(topics)
+    if not wanted:
+        return [0.0] * gain_depth
+    with_rel = (
+        judgments.frame.filter(pl.col("relevance") > 0)
+        .get_column("query_id")
+        .unique()
+        .is_in(wanted)
+        .sum()
+    )
+    return [float(with_rel) / len(wanted)] * gain_depth
+
+
+def html_report(
+    qrels: QrelsLike,
+    runs: RunsLike,
+    measures: MeasureLike | Iterable[MeasureLike] = ("AP", "nDCG@10"),
+    *,
+    baseline: str | int | None = None,
+    tests: TestName | Sequence[TestName] = "t-test",
+    correction: Correction = "holm",
+    alpha: float = 0.05,
+    rng: RngLike = None,
+    n_resamples: int = 10_000,
+    names: RunNames | Sequence[str] = "auto",
+    missing: MissingPolicy = "zero",
+    relevance_level: int = 1,
+    judged_only: bool = False,
+    depth: int | None = None,
+    float32: bool = False,
+    curves: bool = True,
+    levels: Sequence[float] = STANDARD_LEVELS,
+    rule: Interpolation = "exact",
+    gain_depth: int = 20,
+    title: str | None = None,
+    page_size: int = 50,
+) -> str:
+    """Compare runs and write everything into one self-contained HTML page.
+
+    Parameters
+    ----------
+    qrels, runs, measures:
+        As in :func:`cranfield.compare` (``runs``: a list of runs or a ``{name: run}``
+        mapping).
+    baseline, tests, correction, alpha, rng, n_resamples, names:
+        As in :func:`cranfield.compare`; the first test marks the summary table and the
+        seed actually used is written in the parameters.
+    missing, relevance_level, judged_only, depth, float32:
+        As in :func:`cranfield.evaluate`; the curves use the same queries as the tests.
+    curves:
+        Draw the interpolated precision–recall curve and the nDCG@k curve (default).
+    levels, rule:
+        Recall levels and interpolation of the precision–recall curve (see
+        :func:`cranfield.curves.interpolated_pr`).
+    gain_depth:
+        Last rank k of the nDCG@k curve.
+    title:
+        Heading and window title.
+    page_size:
+        Rows per page of the per-query table when the page opens.
+
+    Returns
+    -------
+    str
+        A complete HTML document (UTF-8 text); no part of it is fetched from elsewhere.
+
+    Raises
+    ------
+    ValueError, cranfield.errors.CranfieldError
+        As :func:`cranfield.compare`; also for a ``gain_depth`` or ``page_size`` below 1.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
+    >>> bm25 = {"q1": {"a": 2.0, "x": 1.0}, "q2": {"x": 2.0, "b": 1.0}, "q3": {"c": 1.0}}
+    >>> dense = {"q1": {"x": 2.0, "a": 1.0}, "q2": {"b": 1.0}, "q3": {"c": 1.0}}
+    >>> page = html_report(qrels, {"bm25": bm25, "dense": dense}, ["AP"])
+    >>> page.startswith("<!DOCTYPE html>"), "Content-Security-Policy" in page, "https:" in page
+    (True, True, False)
+    """
+    import polars as pl
+
+    from cranfield.data.qrels import Qrels
+    from cranfield.io.load import load_qrels
+    from cranfield.stats.comparison import compare
+
+    if isinstance(gain_depth, bool) or not isinstance(gain_depth, int) or gain_depth < 1:
+        raise ValueError(f"gain_depth must be an integer >= 1, got {gain_depth!r}.")
+    _check_page_size(page_size)
+    judgments = load_qrels(qrels)
+    items: list[object]
+    if isinstance(runs, Mapping):
+        items = list(runs.values())
+    elif isinstance(runs, Sequence) and not isinstance(runs, (str, Path)):
+        items = list(runs)
+    else:
+        items = [runs]
+    named: list[tuple[str, Run]] = named_runs(runs, names)
+    c = compare(
+        judgments,
+        dict(named),
+        measures,
+        baseline=baseline,
+        tests=tests,
+        correction=correction,
+        alpha=alpha,
+        rng=rng,
+        n_resamples=n_resamples,
+        missing=missing,
+        relevance_level=relevance_level,
+        judged_only=judged_only,
+        depth=depth,
+        float32=float32,
+    )
+    charts: list[_Chart] = []
+    rows: list[tuple[str, str]] = [
+        ("qrels", _source(qrels)),
+        ("relevance level", f"{relevance_level} (binary measures count levels ≥ it relevant)"),
+        ("judged documents only", "yes" if judged_only else "no"),
+        ("depth", "every retrieved document" if depth is None else f"top {depth}"),
+        ("float32 scores", "yes" if float32 else "no"),
+    ]
+    if curves:
+        curve_qrels = judgments
+        if c.dropped_topics:  # missing="skip": the curves use the compared queries only
+            curve_qrels = Qrels(
+                judgments.frame.filter(pl.col("query_id").is_in(c.topics)), judgments.name
+            )
+        options: dict[str, Any] = {
+            "missing": missing,
+            "depth": depth,
+            "judged_only": judged_only,
+            "float32": float32,
+        }
+        pr = {
+            name: mean_interpolated_pr(
+                curve_qrels,
+                run,
+                levels=tuple(levels),
+                rule=rule,
+                relevance_level=relevance_level,
+                **options,
+            )
+            for name, run in named
+        }
+        gain = {
+            name: mean_gain_curves(
+                curve_qrels, run, k=gain_depth, normalise="mean_of_ratios", **options
+            )
+            for name, run in named
+        }
+        ideal = _ideal_ndcg(curve_qrels, c.topics, gain_depth)
+        charts = _charts(pr, gain, ideal, rule=rule, gain_depth=gain_depth)
+        rows.append(
+            (
+                "curves",
+                f"precision–recall at {len(tuple(levels))} recall levels ({rule} "
+                f"interpolation); nDCG@k for k = 1…{gain_depth} (mean of per-query values)",
+            )
+        )
+    sources = [_source(x) for x in items]
+    tags = [run.tag for _, run in named]
+    retrieved = [len(run.topics) for _, run in named]
+    return _document(
+        c,
+        title=title,
+        page_size=page_size,
+        charts=charts,
+        parameter_rows=rows,
+        runs_table=_runs_table(c, sources, tags, retrieved),
+    )

@@ -1,0 +1,733 @@
+"""Figures of evaluation results with matplotlib (the optional extra ``cranfield[plot]``).
+
+Public as :mod:`cranfield.plot`. Every function computes its data with :mod:`cranfield.curves`
+or takes it from :mod:`cranfield.stats`, draws on a new :class:`matplotlib.figure.Figure`
+(or on the ``ax`` given) and returns the figure; none calls ``pyplot.show()`` or touches
+pyplot's global state, so they work in scripts, notebooks and servers alike:
+
+* :func:`pr_curve`: interpolated precision–recall curves of several runs, averaged over
+  queries (11 standard recall levels, or any levels);
+* :func:`gain_curve`: nDCG@k, DCG@k, nCG@k or CG@k for k = 1..K with the ideal ranking's
+  curve;
+* :func:`difference_bars`: one bar per query, the difference of a measure between two runs
+  sorted by difference (the "precision histogram");
+* :func:`score_distribution`: box and strip plots of the per-query scores of each run;
+* :func:`query_pr_curve`: the precision–recall points of one query, with the interpolated
+  step curve.
+
+matplotlib is imported only when a figure is drawn; without it the functions raise
+:class:`ModuleNotFoundError` naming the install command. Run names and query ids are drawn
+as literal text: a ``$`` never starts mathtext.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+import numpy as np
+
+from cranfield.curves import (
+    STANDARD_LEVELS,
+    Interpolation,
+    Normalisation,
+    gain_curves,
+    mean_gain_curves,
+    mean_interpolated_pr,
+    pr_points,
+)
+from cranfield.io.load import QrelsLike, RunLike, load_qrels, load_run
+
+if TYPE_CHECKING:
+    import polars as pl
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from numpy.typing import NDArray
+
+    from cranfield.data.ranking import MissingPolicy
+    from cranfield.data.run import Run
+    from cranfield.results import Results
+    from cranfield.stats.comparison import Comparison, RunNames
+    from cranfield.stats.histogram import QueryDifferences, SortBy
+
+__all__ = [
+    "INSTALL_HINT",
+    "difference_bars",
+    "gain_curve",
+    "pr_curve",
+    "query_pr_curve",
+    "score_distribution",
+]
+
+INSTALL_HINT: Final = "pip install 'cranfield[plot]'"
+GainKind = Literal["ndcg", "dcg", "ncg", "cg"]
+DistributionKind = Literal["box", "strip", "both"]
+RunsLike = RunLike | Sequence[RunLike] | Mapping[str, RunLike]
+
+_LINESTYLES: Final = ("-", "--", ":", "-.")
+_GAIN_LABELS: Final = {"ndcg": "nDCG@k", "dcg": "DCG@k", "ncg": "nCG@k", "cg": "CG@k"}
+_IDEAL_COLUMNS: Final = {"dcg": "idcg", "cg": "icg", "ndcg": "idcg", "ncg": "icg"}
+_GOLDEN: Final = 0.6180339887498949
+_GAIN: Final = "#0072B2"  # Okabe–Ito blue: the second run is better
+_LOSS: Final = "#D55E00"  # Okabe–Ito vermillion: the second run is worse
+_TIE: Final = "#999999"
+_BOX_PARTS: Final = {
+    "boxes": "box",
+    "medians": "median",
+    "means": "mean",
+    "whiskers": "whisker",
+    "caps": "cap",
+    "fliers": "flier",
+}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def require_matplotlib() -> None:
+    """Raise :class:`ModuleNotFoundError` with the install command if matplotlib is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        raise ModuleNotFoundError(
+            f"cranfield.plot needs matplotlib, which is not installed; install it with: "
+            f"{INSTALL_HINT}",
+            name="matplotlib",
+        ) from exc
+
+
+def _figure(ax: Axes | None, figsize: tuple[float, float]) -> tuple[Figure, Axes]:
+    """A new figure with one axes, or the root figure of ``ax``."""
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    if ax is None:
+        fig = Figure(figsize=figsize, layout="constrained")
+        return fig, fig.add_subplot()
+    parent = ax.figure
+    return (parent if isinstance(parent, Figure) else parent.figure), ax
+
+
+def literal(text: str) -> str:
+    """``text`` for a matplotlib label: ``$`` escaped so that it never starts mathtext.
+
+    Examples
+    --------
+    >>> literal("cost $5 and $10")
+    'cost \\\\$5 and \\\\$10'
+    """
+    return text.replace("$", r"\$")
+
+
+def _style(i: int) -> tuple[str, str]:
+    """Colour and line style of the ``i``-th run: ten colours, then dashed variants."""
+    return f"C{i % 10}", _LINESTYLES[(i // 10) % len(_LINESTYLES)]
+
+
+def _legend(ax: Axes, handles: list[Artist], labels: list[str]) -> None:
+    """A legend with explicit labels (a run named ``_x`` is not dropped as a private artist)."""
+    if handles:
+        ax.legend(handles, [literal(x) for x in labels], loc="best", fontsize="small")
+
+
+def named_runs(runs: RunsLike, names: RunNames | Sequence[str] = "auto") -> list[tuple[str, Run]]:
+    """Load one or several runs and name them as :func:`cranfield.compare` does.
+
+    Parameters
+    ----------
+    runs:
+        One run (a path, ``Run`` or DataFrame), a list of runs, or a ``{name: run}``
+        mapping (anything :func:`cranfield.load_run` accepts). A dict is always read as
+        named runs: put a single ``{query_id: {doc_id: score}}`` run in a list.
+    names:
+        For a list: ``"auto"`` (distinct run tags, else file names), ``"tag"``, ``"file"``
+        or one name per run.
+
+    Returns
+    -------
+    list of (str, Run)
+        The runs in the order given, with their names.
+
+    Examples
+    --------
+    >>> [name for name, _ in named_runs({"bm25": {"q": {"d": 1.0}}})]
+    ['bm25']
+    """
+    from cranfield.stats.comparison import _names
+
+    if isinstance(runs, Mapping):
+        given = [str(k) for k in runs]
+        loaded = [load_run(r, name=n) for n, r in zip(given, runs.values(), strict=True)]
+        chosen = _names(loaded, given)
+    else:
+        items: Sequence[RunLike] = (
+            runs if isinstance(runs, Sequence) and not isinstance(runs, (str, Path)) else [runs]
+        )
+        if not items:
+            raise ValueError("runs must give at least one run, got an empty list.")
+        loaded = [load_run(r) for r in items]
+        chosen = _names(loaded, names)
+    return list(zip(chosen, loaded, strict=True))
+
+
+def _finish(fig: Figure, ax: Axes, title: str | None, default: str) -> Figure:
+    """Title (``default`` unless given), a light grid behind the data; returns ``fig``."""
+    ax.set_title(literal(default if title is None else title))
+    ax.grid(True, color="0.9", linewidth=0.6)
+    ax.set_axisbelow(True)
+    return fig
+
+
+# --------------------------------------------------------------------------- curves
+
+
+def pr_curve(
+    qrels: QrelsLike,
+    runs: RunsLike,
+    *,
+    levels: Sequence[float] = STANDARD_LEVELS,
+    rule: Interpolation = "exact",
+    names: RunNames | Sequence[str] = "auto",
+    relevance_level: int = 1,
+    missing: MissingPolicy = "zero",
+    depth: int | None = None,
+    judged_only: bool = False,
+    float32: bool = False,
+    title: str | None = None,
+    ax: Axes | None = None,
+    figsize: tuple[float, float] = (6.4, 4.8),
+) -> Figure:
+    """Interpolated precision–recall curves of one or more runs, averaged over queries.
+
+    Parameters
+    ----------
+    qrels:
+        Judgments (anything :func:`cranfield.evaluate` accepts).
+    runs:
+        One run, a list of runs or a ``{name: run}`` mapping.
+    levels:
+        Recall levels in [0, 1]; the 11 standard levels 0, 0.1, …, 1 by default.
+    rule:
+        ``"exact"`` (textbook interpolation, measure ``IntPrec``) or ``"trec_eval"``
+        (measure ``IPrec``), as in :func:`cranfield.curves.interpolated_pr`.
+    names:
+        How to name runs given as a list (see :func:`cranfield.compare`).
+    relevance_level, missing, depth, judged_only, float32:
+        As in :func:`cranfield.evaluate`.
+    title:
+        Axes title (default: says what is plotted).
+    ax:
+        Draw on these axes instead of a new figure.
+    figsize:
+        Size in inches of a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One line per run; the points are :func:`cranfield.curves.mean_interpolated_pr`.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        If matplotlib is not installed.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}}
+    >>> run = {"q1": {"a": 2.0, "x": 1.5, "b": 1.0}, "q2": {"y": 2.0, "c": 1.0}}
+    >>> fig = pr_curve(qrels, {"bm25": run})
+    >>> fig.axes[0].lines[0].get_ydata().round(3).tolist()[-3:]
+    [0.583, 0.583, 0.583]
+    """
+    fig, axes = _figure(ax, figsize)
+    judgments = load_qrels(qrels)
+    handles: list[Artist] = []
+    labels: list[str] = []
+    for i, (name, run) in enumerate(named_runs(runs, names)):
+        curve = mean_interpolated_pr(
+            judgments,
+            run,
+            levels=tuple(levels),
+            rule=rule,
+            relevance_level=relevance_level,
+            missing=missing,
+            depth=depth,
+            judged_only=judged_only,
+            float32=float32,
+        )
+        color, style = _style(i)
+        (line,) = axes.plot(
+            curve.get_column("recall").to_numpy(),
+            curve.get_column("precision").to_numpy(),
+            color=color,
+            linestyle=style,
+            marker="o",
+            markersize=3.5,
+            linewidth=1.5,
+        )
+        handles.append(line)
+        labels.append(name)
+    axes.set_xlim(0.0, 1.0)
+    axes.set_ylim(0.0, 1.02)
+    axes.set_xlabel("Recall")
+    axes.set_ylabel("Interpolated precision")
+    _legend(axes, handles, labels)
+    how = "exact" if rule == "exact" else "trec_eval"
+    return _finish(
+        fig,
+        axes,
+        title,
+        f"Interpolated precision at {len(tuple(levels))} recall levels ({how}), mean over queries",
+    )
+
+
+def gain_curve(
+    qrels: QrelsLike,
+    runs: RunsLike,
+    *,
+    k: int = 20,
+    kind: GainKind = "ndcg",
+    ideal: bool = True,
+    normalise: Normalisation = "mean_of_ratios",
+    gains: Mapping[int, float] | None = None,
+    exp: bool = False,
+    names: RunNames | Sequence[str] = "auto",
+    missing: MissingPolicy = "zero",
+    depth: int | None = None,
+    judged_only: bool = False,
+    float32: bool = False,
+    title: str | None = None,
+    ax: Axes | None = None,
+    figsize: tuple[float, float] = (6.4, 4.8),
+) -> Figure:
+    """nDCG@k (or DCG@k, nCG@k, CG@k) for k = 1..``k``, averaged over queries, with the ideal.
+
+    Parameters
+    ----------
+    qrels, runs:
+        Judgments and one run, a list of runs or a ``{name: run}`` mapping.
+    k:
+        Last rank plotted.
+    kind:
+        ``"ndcg"`` (default), ``"dcg"``, ``"ncg"`` or ``"cg"``: a column of
+        :func:`cranfield.curves.mean_gain_curves`.
+    ideal:
+        Also draw the ideal ranking's curve (dashed black): the mean ideal DCG (CG) for
+        ``dcg`` (``cg``); for the normalised kinds, the best value reachable (1 wherever
+        the queries have a relevant document).
+    normalise:
+        ``"mean_of_ratios"`` (default: the curve at k is the mean per-query nDCG@k, the
+        number :func:`cranfield.evaluate` reports) or ``"ratio_of_means"`` (Järvelin &
+        Kekäläinen: mean DCG over mean ideal DCG).
+    gains, exp:
+        Gain of each relevance level and exponential gain, as in
+        :func:`cranfield.curves.gain_curves` (default: the level itself, discount
+        ``log2(i + 1)``).
+    names, missing, depth, judged_only, float32:
+        As in :func:`pr_curve`.
+    title, ax, figsize:
+        As in :func:`pr_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One line per run, plus the ideal; the points are the ``kind`` column of
+        :func:`cranfield.curves.mean_gain_curves`.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        If matplotlib is not installed.
+    ValueError
+        If ``kind`` is not one of the four curves, or ``k`` is not an integer >= 1.
+
+    Notes
+    -----
+    When every run is scored on the same queries the ideal curve is the same for all runs
+    and is drawn once; with ``missing="skip"`` runs may cover different queries, and each
+    run's ideal is drawn dashed in its colour.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"a": 2, "b": 1}, "q2": {"c": 1}}
+    >>> run = {"q1": {"b": 2.0, "a": 1.0}, "q2": {"y": 2.0, "c": 1.0}}
+    >>> fig = gain_curve(qrels, {"bm25": run}, k=3, kind="dcg")
+    >>> [line.get_label() for line in fig.axes[0].lines]
+    ['bm25', 'ideal']
+    """
+    if kind not in _GAIN_LABELS:
+        raise ValueError(f"kind must be 'ndcg', 'dcg', 'ncg' or 'cg', got {kind!r}.")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k must be an integer >= 1, got {k!r}.")
+    fig, axes = _figure(ax, figsize)
+    judgments = load_qrels(qrels)
+    options: dict[str, Any] = {
+        "k": int(k),
+        "gains": gains,
+        "exp": exp,
+        "missing": missing,
+        "depth": depth,
+        "judged_only": judged_only,
+        "float32": float32,
+    }
+    handles: list[Artist] = []
+    labels: list[str] = []
+    ideals: list[tuple[str, str, NDArray[np.float64], NDArray[np.float64]]] = []
+    for i, (name, run) in enumerate(named_runs(runs, names)):
+        curve = mean_gain_curves(judgments, run, normalise=normalise, **options)
+        ranks = curve.get_column("rank").to_numpy()
+        color, style = _style(i)
+        (line,) = axes.plot(
+            ranks,
+            curve.get_column(kind).to_numpy(),
+            color=color,
+            linestyle=style,
+            marker="o" if k <= 30 else None,
+            markersize=3,
+            linewidth=1.5,
+            label=name,
+        )
+        handles.append(line)
+        labels.append(name)
+        if ideal:
+            per_topic = None
+            if normalise == "mean_of_ratios":
+                per_topic = partial(gain_curves, judgments, run, **options)
+            ideals.append((name, color, ranks, _ideal_curve(curve, kind, per_topic)))
+    if ideals:
+        same = all(np.array_equal(ideals[0][3], other[3]) for other in ideals[1:])
+        for name, color, ranks, values in ideals[:1] if same else ideals:
+            label = "ideal" if same else f"ideal ({name})"
+            (line,) = axes.plot(
+                ranks,
+                values,
+                color="black" if same else color,
+                linestyle="--",
+                linewidth=1.2,
+                label=label,
+            )
+            handles.append(line)
+            labels.append(label)
+    from matplotlib.ticker import MaxNLocator
+
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlim(0.5, k + 0.5)
+    axes.set_ylim(bottom=0.0)
+    axes.set_xlabel("Rank k")
+    axes.set_ylabel(_GAIN_LABELS[kind])
+    _legend(axes, handles, labels)
+    how = "" if kind in ("dcg", "cg") else f" ({normalise.replace('_', ' ')})"
+    return _finish(fig, axes, title, f"{_GAIN_LABELS[kind]}, mean over queries{how}")
+
+
+def _ideal_curve(
+    curve: pl.DataFrame, kind: GainKind, per_topic: Callable[[], pl.DataFrame] | None
+) -> NDArray[np.float64]:
+    """The ideal ranking's curve on the queries of ``curve`` (a mean gain curve).
+
+    ``per_topic`` gives the per-query gain curves when the normalised ideal is a mean of
+    ratios (the share of queries whose ideal gain is positive at each rank).
+    """
+    import polars as pl
+
+    column = _IDEAL_COLUMNS[kind]
+    ideal = curve.get_column(column).to_numpy().astype(np.float64)
+    if kind in ("dcg", "cg"):
+        return ideal
+    if per_topic is None:
+        return (ideal > 0).astype(np.float64)
+    share = (
+        per_topic()
+        .group_by("rank", maintain_order=True)
+        .agg((pl.col(column) > 0).mean().alias("share"))
+        .sort("rank")
+    )
+    return share.get_column("share").to_numpy().astype(np.float64)
+
+
+# --------------------------------------------------------------------------- per query
+
+
+def difference_bars(
+    differences: QueryDifferences,
+    *,
+    sort: SortBy = "difference",
+    max_labels: int = 60,
+    title: str | None = None,
+    ax: Axes | None = None,
+    figsize: tuple[float, float] = (8.0, 4.0),
+) -> Figure:
+    """One bar per query: the difference of a measure between two runs (a precision histogram).
+
+    Parameters
+    ----------
+    differences:
+        Per-query scores of two runs, from ``Comparison.differences(control, treatment,
+        measure)`` or :func:`cranfield.stats.query_differences`; bars show
+        ``treatment - control``.
+    sort:
+        ``"difference"`` (default: largest gain first, ties by query id), ``"topic"`` or
+        ``"none"``.
+    max_labels:
+        Label each bar with its query id when there are at most this many queries.
+    title, ax, figsize:
+        As in :func:`pr_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Bars above the axis (blue) where the treatment is better, below (vermillion)
+        where it is worse.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        If matplotlib is not installed.
+
+    Examples
+    --------
+    >>> from cranfield.stats import query_differences
+    >>> q = query_differences(["q1", "q2", "q3"], [0.2, 0.5, 0.3], [0.4, 0.5, 0.2],
+    ...                       measure="AP", control_name="bm25", treatment_name="dense")
+    >>> fig = difference_bars(q)
+    >>> [round(float(bar.get_height()), 2) for bar in fig.axes[0].patches]
+    [0.2, 0.0, -0.1]
+    """
+    fig, axes = _figure(ax, figsize)
+    rows = differences.sorted(sort)
+    d = rows.differences
+    x = np.arange(d.size)
+    colors = [_GAIN if v > 0 else (_LOSS if v < 0 else _TIE) for v in d.tolist()]
+    axes.bar(x, d, width=0.8, color=colors, linewidth=0)
+    axes.axhline(0.0, color="black", linewidth=0.8)
+    if d.size <= max_labels:
+        axes.set_xticks(x, [literal(t) for t in rows.topics], rotation=90, fontsize="x-small")
+        axes.set_xlabel("Query")
+    else:
+        axes.set_xticks([])
+        order = {"difference": "sorted by difference", "topic": "by query id", "none": ""}
+        axes.set_xlabel(f"{d.size:,} queries {order.get(sort, '')}".rstrip())
+    axes.set_xlim(-0.6, max(d.size, 1) - 0.4)
+    top = float(np.abs(d).max()) if d.size else 0.0
+    top = top if top > 0 else 1.0
+    axes.set_ylim(-top * 1.05, top * 1.05)
+    axes.set_ylabel(
+        literal(f"{differences.measure}: {differences.treatment} − {differences.control}")
+    )
+    default = (
+        f"{differences.measure} per query, {differences.treatment} vs {differences.control}: "
+        f"{rows.wins} better, {rows.ties} tied, {rows.losses} worse"
+    )
+    return _finish(fig, axes, title, default)
+
+
+def score_distribution(
+    scores: Comparison | Sequence[Results],
+    measure: str | None = None,
+    *,
+    kind: DistributionKind = "both",
+    title: str | None = None,
+    ax: Axes | None = None,
+    figsize: tuple[float, float] = (6.4, 4.8),
+) -> Figure:
+    """Box and strip plots of the per-query scores of each run on one measure.
+
+    Parameters
+    ----------
+    scores:
+        A :class:`cranfield.Comparison` (every run on the same queries) or a list of
+        :class:`cranfield.Results`.
+    measure:
+        The measure (default: the first compared or evaluated).
+    kind:
+        ``"box"`` (quartiles, whiskers at 1.5 IQR, mean as a triangle), ``"strip"`` (one
+        point per query, spread sideways by a fixed, reproducible jitter) or ``"both"``
+        (default).
+    title, ax, figsize:
+        As in :func:`pr_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Runs along the x axis, in the order given.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        If matplotlib is not installed.
+    ValueError
+        If ``kind`` is unknown, ``scores`` is empty or ``measure`` was not evaluated.
+
+    Examples
+    --------
+    >>> from cranfield.stats import compare_scores
+    >>> c = compare_scores({"bm25": {"AP": [0.2, 0.3, 0.1, 0.4]},
+    ...                     "dense": {"AP": [0.3, 0.5, 0.1, 0.6]}})
+    >>> fig = score_distribution(c, "AP", kind="strip")
+    >>> fig.axes[0].collections[1].get_offsets()[:, 1].tolist()
+    [0.3, 0.5, 0.1, 0.6]
+    """
+    if kind not in ("box", "strip", "both"):
+        raise ValueError(f"kind must be 'box', 'strip' or 'both', got {kind!r}.")
+    names, values, label = _per_query(scores, measure)
+    fig, axes = _figure(ax, figsize)
+    positions = np.arange(1, len(names) + 1, dtype=np.float64)
+    if kind in ("box", "both"):
+        parts = axes.boxplot(
+            values,
+            positions=positions,
+            widths=0.55,
+            showmeans=True,
+            showfliers=kind == "box",
+            medianprops={"color": "black"},
+            meanprops={"marker": "^", "markerfacecolor": "white", "markeredgecolor": "black"},
+        )
+        for part, gid in _BOX_PARTS.items():  # named, so a test or a caller can find them
+            for artist in parts[part]:
+                artist.set_gid(gid)
+    if kind in ("strip", "both"):
+        for i, v in enumerate(values):
+            jitter = ((np.arange(v.size) * _GOLDEN) % 1.0 - 0.5) * 0.3
+            axes.scatter(
+                positions[i] + jitter,
+                v,
+                s=9,
+                alpha=0.55,
+                color=_style(i)[0],
+                linewidths=0,
+                zorder=3,
+            )
+    long_names = max((len(n) for n in names), default=0) > 12 or len(names) > 6
+    axes.set_xticks(
+        positions,
+        [literal(n) for n in names],
+        rotation=30 if long_names else 0,
+        ha="right" if long_names else "center",
+    )
+    axes.set_xlim(0.4, len(names) + 0.6)
+    axes.set_ylabel(literal(label))
+    n = max((v.size for v in values), default=0)
+    return _finish(fig, axes, title, f"{label} per query ({n:,} queries)")
+
+
+def _per_query(
+    scores: Comparison | Sequence[Results], measure: str | None
+) -> tuple[list[str], list[NDArray[np.float64]], str]:
+    """Run names, per-query score vectors and the measure name."""
+    from cranfield.stats.comparison import Comparison
+
+    if isinstance(scores, Comparison):
+        m = scores.measures[0] if measure is None else scores._measure(measure)
+        matrix = scores.scores[m]
+        return list(scores.runs), [matrix[:, j].copy() for j in range(matrix.shape[1])], m
+    results = list(scores)
+    if not results:
+        raise ValueError("scores must hold at least one Results, got none.")
+    m_name = str(results[0].measures[0]) if measure is None else measure
+    vectors = [np.asarray(list(r.per_topic(m_name).values()), dtype=np.float64) for r in results]
+    return [r.run_name for r in results], vectors, str(results[0]._key(m_name))
+
+
+def query_pr_curve(
+    qrels: QrelsLike,
+    runs: RunsLike,
+    query_id: str,
+    *,
+    interpolated: bool = True,
+    names: RunNames | Sequence[str] = "auto",
+    relevance_level: int = 1,
+    depth: int | None = None,
+    judged_only: bool = False,
+    float32: bool = False,
+    title: str | None = None,
+    ax: Axes | None = None,
+    figsize: tuple[float, float] = (6.4, 4.8),
+) -> Figure:
+    """The precision–recall points of one query for one or more runs.
+
+    Parameters
+    ----------
+    qrels, runs:
+        Judgments and one run, a list of runs or a ``{name: run}`` mapping.
+    query_id:
+        The query; it must be judged.
+    interpolated:
+        Join each run's points with its interpolated step curve (precision at recall r =
+        the best precision at any rank with recall >= r; 0 past the last relevant document
+        retrieved). ``False`` joins the points in rank order.
+    names, relevance_level, depth, judged_only, float32:
+        As in :func:`pr_curve`.
+    title, ax, figsize:
+        As in :func:`pr_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Per run: a marker at each retrieved relevant document (the rows of
+        :func:`cranfield.curves.pr_points` for the query) and the line through them.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        If matplotlib is not installed.
+    ValueError
+        If ``query_id`` has no judgments.
+
+    Examples
+    --------
+    >>> qrels = {"q": {"d3": 1, "d56": 1, "d129": 1}}
+    >>> run = {"q": {"d123": 3, "d84": 2, "d56": 1}}
+    >>> fig = query_pr_curve(qrels, {"bm25": run}, "q")
+    >>> fig.axes[0].lines[0].get_xydata().tolist()
+    [[0.3333333333333333, 0.3333333333333333]]
+    """
+    import polars as pl
+
+    judgments = load_qrels(qrels)
+    if query_id not in set(judgments.topics):
+        raise ValueError(f"query {query_id!r} has no judgments in the qrels.")
+    n_rel = int(
+        judgments.frame.filter(
+            (pl.col("query_id") == query_id) & (pl.col("relevance") >= relevance_level)
+        ).height
+    )
+    fig, axes = _figure(ax, figsize)
+    handles: list[Artist] = []
+    labels: list[str] = []
+    for i, (name, run) in enumerate(named_runs(runs, names)):
+        points = pr_points(
+            judgments,
+            run,
+            relevance_level=relevance_level,
+            missing="zero",
+            depth=depth,
+            judged_only=judged_only,
+            float32=float32,
+        ).filter(pl.col("query_id") == query_id)
+        recall = points.get_column("recall").to_numpy()
+        precision = points.get_column("precision").to_numpy()
+        color, style = _style(i)
+        (marks,) = axes.plot(
+            recall, precision, color=color, marker="o", markersize=4, linestyle="none"
+        )
+        if interpolated and recall.size:
+            best = np.maximum.accumulate(precision[::-1])[::-1]
+            xs = np.concatenate(([0.0], recall))
+            ys = np.concatenate(([best[0]], best))
+            if recall[-1] < 1.0:
+                xs = np.append(xs, 1.0)
+                ys = np.append(ys, 0.0)
+            axes.step(xs, ys, where="pre", color=color, linestyle=style, linewidth=1.3)
+        elif recall.size:
+            axes.plot(recall, precision, color=color, linestyle=style, linewidth=1.3)
+        handles.append(marks)
+        labels.append(f"{name} ({recall.size} of {n_rel} relevant retrieved)")
+    axes.set_xlim(0.0, 1.0)
+    axes.set_ylim(0.0, 1.02)
+    axes.set_xlabel("Recall")
+    axes.set_ylabel("Precision")
+    _legend(axes, handles, labels)
+    return _finish(fig, axes, title, f"Precision–recall of query {query_id}")

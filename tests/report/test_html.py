@@ -1,0 +1,211 @@
+"""The HTML report as text: self-contained, escaped, deterministic, with the right numbers."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from html.parser import HTMLParser
+from importlib import resources
+
+import pytest
+
+import cranfield
+from cranfield.report.html import comparison_html, html_report, json_for_script
+from cranfield.stats import compare_scores
+from tests.conftest import REAL, require
+
+DL19 = REAL / "trec-dl-passage"
+# trec_eval 10.0 with -l 2 on DL19 passage (the shared data's README): nDCG@10 and MAP.
+EXPECTED = {
+    "bm25": ("0.5058", "0.2476"),
+    "tasb": ("0.7210", "0.4050"),
+    "splade-pp-ed": ("0.7308", "0.4464"),
+}
+
+
+@pytest.fixture(scope="module")
+def page() -> str:
+    runs = [require(DL19 / "runs" / "dl19" / f"{name}.txt.gz") for name in EXPECTED]
+    qrels = require(DL19 / "qrels" / "qrels.dl19-passage.txt")
+    return html_report(qrels, runs, ["nDCG@10", "AP"], relevance_level=2, rng=7)
+
+
+class _Collector(HTMLParser):
+    """Tags, attributes and the text of every ``<script>`` of a document."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: list[str] = []
+        self.styles: list[str] = []
+        self._in: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        if tag in ("script", "style"):
+            self._in = tag
+            (self.scripts if tag == "script" else self.styles).append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == self._in:
+            self._in = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in == "script":
+            self.scripts[-1] += data
+        elif self._in == "style":
+            self.styles[-1] += data
+
+
+def _parse(text: str) -> _Collector:
+    c = _Collector()
+    c.feed(text)
+    c.close()
+    return c
+
+
+def _sha(text: str) -> str:
+    return base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+
+def test_self_contained_with_a_strict_policy(page: str) -> None:
+    doc = _parse(page)
+    names = [t for t, _ in doc.tags]
+    assert names.count("script") == 2
+    assert not {"link", "img", "iframe", "object", "embed"} & set(names)
+    for _, attrs in doc.tags:
+        for key in ("src", "href"):
+            value = attrs.get(key)
+            assert value is None or value.startswith("#"), (key, value)
+    csp = next(
+        a["content"] for t, a in doc.tags if a.get("http-equiv") == "Content-Security-Policy"
+    )
+    assert csp is not None
+    assert "default-src 'none'" in csp
+    assert f"'sha256-{_sha(doc.scripts[1])}'" in csp  # the code, by hash
+    assert f"'sha256-{_sha(doc.styles[0])}'" in csp
+    assert "unsafe-inline" not in csp
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)
+
+
+def test_summary_numbers_match_trec_eval(page: str) -> None:
+    for run, (ndcg, ap) in EXPECTED.items():
+        row = re.search(rf'<tr data-run="{re.escape(run)}">(.*?)</tr>', page)
+        assert row is not None, run
+        values = re.findall(r'<span class="value">([0-9.]+)</span>', row.group(1))
+        assert values == [ndcg, ap], run
+
+
+def test_embedded_data_is_the_comparison(page: str) -> None:
+    doc = _parse(page)
+    data = json.loads(doc.scripts[0])
+    qrels = require(DL19 / "qrels" / "qrels.dl19-passage.txt")
+    runs = {n: require(DL19 / "runs" / "dl19" / f"{n}.txt.gz") for n in EXPECTED}
+    c = cranfield.compare(qrels, runs, ["nDCG@10", "AP"], relevance_level=2)
+    assert data["runs"] == list(EXPECTED)
+    assert data["topics"] == c.topics
+    assert data["measures"] == ["nDCG@10", "AP"]
+    for m in c.measures:
+        for j, run in enumerate(c.runs):
+            assert data["scores"][m][j] == pytest.approx(c.scores[m][:, j], abs=5e-7), run
+
+
+def test_parameters_are_stated(page: str) -> None:
+    table = re.search(r'<table id="parameters-table".*?</table>', page, re.S)
+    assert table is not None
+    text = re.sub(r"(<[^>]+>)+", "|", table.group(0))
+    for needle in (
+        "measures|nDCG@10, AP",
+        "missing-query policy|zero: a judged query absent from a run scores 0",
+        "tests|paired t-test",
+        "correction|holm",
+        "alpha|0.05",
+        "seed|none (no random procedure",
+        "relevance level|2",
+        f"cranfield version|{cranfield.__version__}",
+        "qrels|qrels.dl19-passage.txt",
+    ):
+        assert needle in text, needle
+    assert "bm25.txt.gz" in page
+
+
+def test_seed_of_random_tests_is_reported_and_output_is_deterministic() -> None:
+    scores = {"a": {"AP": [0.1, 0.4, 0.3, 0.2] * 10}, "b": {"AP": [0.2, 0.3, 0.5, 0.2] * 10}}
+    first = comparison_html(compare_scores(scores, tests="randomization", rng=11))
+    again = comparison_html(compare_scores(scores, tests="randomization", rng=11))
+    assert first == again
+    assert '<th scope="row">seed</th><td>11</td>' in first
+
+
+def test_curves_are_drawn(page: str) -> None:
+    for chart in ("pr-chart", "gain-chart"):
+        svg = re.search(rf'<figure id="{chart}">.*?</figure>', page, re.S)
+        assert svg is not None
+        n_lines = svg.group(0).count("<polyline")
+        assert n_lines == len(EXPECTED) + (chart == "gain-chart")  # the ideal
+
+
+def test_baseline_marks_and_no_curves() -> None:
+    qrels = require(DL19 / "qrels" / "qrels.dl19-passage.txt")
+    runs = {n: require(DL19 / "runs" / "dl19" / f"{n}.txt.gz") for n in EXPECTED}
+    page = html_report(qrels, runs, ["nDCG@10"], baseline="bm25", relevance_level=2, curves=False)
+    assert 'id="curves"' not in page
+    row = re.search(r'<tr data-run="tasb">(.*?)</tr>', page)
+    assert row is not None
+    assert '<sup class="marks">▲</sup>' in row.group(1)
+    assert "+42.5%" in row.group(1)
+    assert "(baseline)" in page
+
+
+PAYLOADS = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(2)>',
+    "'; alert(3); //",
+    "</script><script>alert(4)</script>",
+    "<!--",
+    "&amp;<b>bold</b>",
+]
+
+
+def test_every_user_string_is_escaped() -> None:
+    scores = {name: {"AP": [0.1 * (i + 1), 0.2, 0.3]} for i, name in enumerate(PAYLOADS[:3])}
+    c = compare_scores(scores, topics=PAYLOADS[3:])
+    page = comparison_html(c, title=PAYLOADS[0])
+    doc = _parse(page)
+    assert [t for t, _ in doc.tags].count("script") == 2
+    assert not any(t == "img" for t, _ in doc.tags)
+    body = page.split('<script type="application/json"', 1)[0]
+    data_block = doc.scripts[0]
+    for payload in PAYLOADS:
+        assert payload not in body or payload == "'; alert(3); //"  # no markup in it
+    assert not {"<", ">"} & set(data_block)
+    data = json.loads(data_block)
+    assert data["runs"] == PAYLOADS[:3]
+    assert data["topics"] == PAYLOADS[3:]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
+    assert "&quot;&gt;&lt;img src=x onerror=alert(2)&gt;" in body
+
+
+def test_json_for_script_round_trips() -> None:
+    value = {"s": "</script><!-- & \u2028 ü", "n": [0.5, None, 1]}
+    text = json_for_script(value)
+    assert not {"<", ">", "&"} & set(text)
+    assert json.loads(text) == value
+
+
+def test_assets_are_package_data() -> None:
+    assets = resources.files("cranfield.report").joinpath("assets")
+    js = assets.joinpath("report.js").read_text("utf-8")
+    assert not re.search(r"\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|eval\(", js)
+    assert "textContent" in js
+    assert assets.joinpath("report.css").is_file()
+
+
+def test_bad_options() -> None:
+    c = compare_scores({"a": {"AP": [0.1, 0.2]}, "b": {"AP": [0.2, 0.3]}})
+    with pytest.raises(ValueError, match="page_size must be an integer >= 1, got 0"):
+        comparison_html(c, page_size=0)
+    with pytest.raises(ValueError, match="gain_depth must be an integer >= 1, got 0"):
+        html_report({"q": {"a": 1}}, [{"q": {"a": 1.0}}, {"q": {"a": 1.0}}], gain_depth=0)
