@@ -12,6 +12,7 @@ from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
 from cranfield.errors import (
     CranfieldError,
+    EngineError,
     EvaluationError,
     InputError,
     MeasureError,
@@ -30,6 +31,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Comparison",
     "CranfieldError",
+    "EngineError",
     "EvaluationError",
     "InputError",
     "Measure",

@@ -5,8 +5,9 @@
     CranfieldError                 base of everything cranfield raises on purpose
     ├── InputError                 a file or in-memory object cannot be read as qrels/run
     ├── MeasureError               an unknown measure name or an invalid parameter
-    └── EvaluationError            inputs are well formed but cannot be evaluated as asked
-        └── MissingTopicError      a judged topic is absent from the run (policy "error")
+    ├── EvaluationError            inputs are well formed but cannot be evaluated as asked
+    │   └── MissingTopicError      a judged topic is absent from the run (policy "error")
+    └── EngineError                a system under test failed (cranfield.lab.systems)
 
 Every message is one sentence that says what was wrong and where:
 ``qrels.txt:12: expected 4 fields (qid iter docno rel), got 3: '301 0 DOC1'``.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 __all__ = [
     "CranfieldError",
+    "EngineError",
     "EvaluationError",
     "InputError",
     "MeasureError",
@@ -70,3 +72,7 @@ class MissingTopicError(EvaluationError):
             f"{len(topics)} judged topic(s) have no line in the run: {shown}{more}; "
             "use missing='zero' to score them 0 or missing='skip' to leave them out."
         )
+
+
+class EngineError(CranfieldError):
+    """A system under test failed: an engine error, an HTTP error or an unreadable answer."""

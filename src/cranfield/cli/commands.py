@@ -112,6 +112,11 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "report", help="self-contained HTML report (see 'cranfield report -h')", add_help=False
     )
+    sub.add_parser(
+        "lab",
+        help="experiments, efficiency, pooling, folds (see 'cranfield lab -h')",
+        add_help=False,
+    )
     return p
 
 

@@ -21,6 +21,10 @@ def _dispatch(args: list[str]) -> int:
         from cranfield.cli.trec_eval import main as trec_eval_main
 
         return trec_eval_main(args[1:])
+    if args and args[0] == "lab":
+        from cranfield.cli.lab import main as lab_main
+
+        return lab_main(args[1:])
     if args and args[0] == "plot":
         from cranfield.cli.plot import main as plot_main
 

@@ -1,0 +1,250 @@
+"""``cranfield lab``: experiments with real engines, pooling and cross-validation.
+
+Sub-commands::
+
+    cranfield lab run CONFIG [--workdir DIR] [--fresh] [--no-efficiency] [--markdown]
+    cranfield lab pool RUN [RUN ...] [--depth 100] [--qrels QRELS] [--measure AP]
+                       [--judged-k 10] [--export FILE --seed N] [--json]
+    cranfield lab merge QRELS NEW -o OUT [--on-conflict error|new|old]
+    cranfield lab folds QRELS -k 5 --seed 0
+    cranfield lab cv QRELS RUN RUN [...] [-m AP] [-k 5] [--seed 0]
+
+Exit codes: 0 success, 1 usage error (bad option or value), 2 bad input data (unreadable or
+malformed file, invalid configuration, a failing engine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from cranfield.errors import CranfieldError, InputError, MeasureError
+
+
+class _UsageError(Exception):
+    def __init__(self, status: int) -> None:
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that writes to the given streams and never calls ``sys.exit``."""
+
+    def __init__(self, *args: object, out: TextIO, err: TextIO, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._out = out
+        self._err = err
+
+    def _print_message(self, message: str, file: object = None) -> None:
+        if message:
+            (self._out if file is None or file is sys.stdout else self._err).write(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self._err.write(message)
+        raise _UsageError(status)
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(self._err)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value
+
+
+def _parser(out: TextIO, err: TextIO) -> _Parser:
+    p = _Parser(
+        prog="cranfield lab",
+        description="Laboratory experiments: run engines on a collection and measure "
+        "effectiveness and efficiency; build pools; cross-validate configurations.",
+        out=out,
+        err=err,
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def add(name: str, help_: str) -> _Parser:
+        sp: _Parser = sub.add_parser(name, help=help_, description=help_, out=out, err=err)
+        return sp
+
+    run = add("run", "Run the experiment a TOML file describes and write its report.")
+    run.add_argument("config", type=Path, help="experiment description (TOML)")
+    run.add_argument("--workdir", type=Path, help="override the work directory")
+    run.add_argument(
+        "--fresh", action="store_true", help="rebuild indexes and runs even if up to date"
+    )
+    run.add_argument(
+        "--no-efficiency", action="store_true", help="skip latency and throughput measurement"
+    )
+    run.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    run.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+    pool = add("pool", "Depth-k pool of runs: sizes, unique contributions, judged@k, bias.")
+    pool.add_argument("runs", nargs="+", metavar="RUN", help="run files")
+    pool.add_argument("--depth", type=_positive, default=100, help="pool depth (default 100)")
+    pool.add_argument("--qrels", type=Path, help="judgments, for judged@k and leave-one-out")
+    pool.add_argument(
+        "-m", "--measure", default="AP", help="measure of the leave-one-run-out test (AP)"
+    )
+    pool.add_argument("--judged-k", type=_positive, default=10, help="k of judged@k (10)")
+    pool.add_argument("--export", type=Path, help="write the pool for judging to this file")
+    pool.add_argument("--seed", type=int, default=0, help="seed of the export shuffle (0)")
+    pool.add_argument(
+        "--format", choices=["qrels", "tsv"], default="qrels", help="export format (qrels)"
+    )
+    pool.add_argument("--json", action="store_true", help="print JSON instead of tables")
+
+    merge = add("merge", "Merge new judgments into qrels.")
+    merge.add_argument("qrels", type=Path)
+    merge.add_argument("new", type=Path)
+    merge.add_argument("-o", "--output", type=Path, required=True)
+    merge.add_argument("--on-conflict", choices=["error", "new", "old"], default="error")
+
+    folds = add("folds", "Print a seeded k-fold split of the judged topics.")
+    folds.add_argument("qrels", type=Path)
+    folds.add_argument("-k", type=_positive, default=5)
+    folds.add_argument("--seed", type=int, default=0)
+
+    cv = add("cv", "Cross-validated choice among runs: held-out score of the choice.")
+    cv.add_argument("qrels", type=Path)
+    cv.add_argument("runs", nargs="+", metavar="RUN")
+    cv.add_argument("-m", "--measure", default="AP")
+    cv.add_argument("-k", type=_positive, default=5)
+    cv.add_argument("--seed", type=int, default=0)
+    return p
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from cranfield.lab.config import load_config
+    from cranfield.lab.report import to_markdown, to_text
+
+    def log(line: str) -> None:
+        if not args.quiet:
+            err.write(line + "\n")
+            err.flush()
+
+    exp = load_config(
+        args.config,
+        workdir=args.workdir,
+        reuse=not args.fresh,
+        efficiency=not args.no_efficiency,
+        log=log,
+    )
+    result = exp.run()
+    out.write(to_markdown(result) if args.markdown else to_text(result))
+    out.write(f"report: {result.report_path}\nfinished in {result.seconds:.1f} s\n")
+    return 0
+
+
+def _pool(args: argparse.Namespace, out: TextIO) -> int:
+    from cranfield.lab.pooling import judged_at_k, leave_one_out, load_runs, pool
+
+    runs = load_runs([str(r) for r in args.runs])
+    p = pool(runs, args.depth)
+    data = p.to_dict()
+    if args.export is not None:
+        p.export(args.export, seed=args.seed, format=args.format)
+        data["export"] = {"path": str(args.export), "seed": args.seed, "format": args.format}
+    loo = None
+    if args.qrels is not None:
+        data["judged_at_k"] = {"k": args.judged_k, **judged_at_k(args.qrels, runs, args.judged_k)}
+        loo = leave_one_out(args.qrels, runs, args.measure, depth=args.depth)
+        data["leave_one_out"] = {"measure": loo.measure, "rows": loo.frame.to_dicts()}
+    if args.json:
+        out.write(json.dumps(data, indent=2) + "\n")
+        return 0
+    size = data["size_per_topic"]
+    out.write(
+        f"depth-{p.depth} pool of {len(p.runs)} runs: {len(p):,} documents over {data['topics']} "
+        f"topics (per topic mean {size['mean']:.1f}, min {size['min']}, max {size['max']})\n"
+    )
+    judged = data.get("judged_at_k", {})
+    header = f"{'run':<24} {'contributed':>11} {'unique':>7}"
+    if judged:
+        header += f" {'judged@' + str(args.judged_k):>10}"
+    out.write(header + "\n")
+    for row in p.statistics().iter_rows(named=True):
+        line = f"{row['run']:<24} {row['contributed']:>11} {row['unique']:>7}"
+        if judged:
+            line += f" {judged[row['run']]:>10.3f}"
+        out.write(line + "\n")
+    if loo is not None:
+        out.write("\n" + loo.to_text() + "\n")
+    if args.export is not None:
+        out.write(f"\npool written to {args.export} (shuffled within topics, seed {args.seed})\n")
+    return 0
+
+
+def _merge(args: argparse.Namespace, out: TextIO) -> int:
+    from cranfield.io.trec import write_qrels
+    from cranfield.lab.pooling import merge_judgments
+
+    merged = merge_judgments(args.qrels, args.new, on_conflict=args.on_conflict)
+    write_qrels(merged, args.output)
+    out.write(f"{len(merged):,} judgments written to {args.output}\n")
+    return 0
+
+
+def _folds(args: argparse.Namespace, out: TextIO) -> int:
+    from cranfield.io.load import load_qrels
+    from cranfield.lab.folds import kfold
+
+    for i, fold in enumerate(kfold(load_qrels(args.qrels).topics, args.k, seed=args.seed)):
+        out.write(f"{i}\t{' '.join(fold)}\n")
+    return 0
+
+
+def _cv(args: argparse.Namespace, out: TextIO) -> int:
+    from cranfield.lab.folds import cross_validate
+    from cranfield.lab.pooling import load_runs
+
+    runs = load_runs([str(r) for r in args.runs])
+    result = cross_validate(args.qrels, runs, args.measure, k=args.k, seed=args.seed)
+    out.write(result.to_text() + "\n")
+    return 0
+
+
+def main(
+    argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
+    """Run ``cranfield lab`` with ``argv`` (without ``lab``); returns the exit code."""
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    parser = _parser(out, err)
+    try:
+        args = parser.parse_args(sys.argv[2:] if argv is None else argv)
+    except _UsageError as exc:
+        return exc.status
+    try:
+        if args.command == "run":
+            return _run(args, out, err)
+        if args.command == "pool":
+            return _pool(args, out)
+        if args.command == "merge":
+            return _merge(args, out)
+        if args.command == "folds":
+            return _folds(args, out)
+        return _cv(args, out)
+    except (InputError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        err.write(f"cranfield lab {args.command}: error: {exc}\n")
+        return 2
+    except MeasureError as exc:
+        err.write(f"cranfield lab {args.command}: error: {exc}\n")
+        return 1
+    except CranfieldError as exc:
+        err.write(f"cranfield lab {args.command}: error: {exc}\n")
+        return 2
+    except ImportError as exc:
+        err.write(f"cranfield lab {args.command}: error: {exc}\n")
+        return 2
+    except ValueError as exc:
+        err.write(f"cranfield lab {args.command}: error: {exc}\n")
+        return 1

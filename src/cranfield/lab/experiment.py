@@ -1,0 +1,772 @@
+"""``Experiment``: index, search, measure, evaluate, compare and report, with a cache.
+
+Work directory layout (every file is plain text or JSON)::
+
+    WORKDIR/indexes/NAME/        the index of system NAME
+    WORKDIR/indexes/NAME.json    how it was built: cache key, configuration, IndexStats, machine
+    WORKDIR/runs/NAME.run        the run (TREC format, tag NAME)
+    WORKDIR/runs/NAME.json       cache key of the run and the time the search pass took
+    WORKDIR/efficiency/NAME.json latency and throughput, their options and machine
+    WORKDIR/results.json         everything in the report, as data
+    WORKDIR/report.html          efficiency and effectiveness side by side
+
+An index is reused while its key (the system's ``config()`` and the collection's
+fingerprint) is unchanged; a run while, in addition, the topics, query field and depth are;
+efficiency figures while, in addition, the measurement options are and the machine is the
+same (absolute times only hold on the machine that took them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import shutil
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from cranfield.data.run import Run
+from cranfield.errors import EvaluationError
+from cranfield.io.load import load_run
+from cranfield.io.trec import write_run
+from cranfield.lab._progress import Tracker, progress_enabled
+from cranfield.lab.efficiency import (
+    IndexStats,
+    LatencyStats,
+    Machine,
+    ThroughputStats,
+    measure_indexing,
+    measure_latency,
+    measure_throughput,
+)
+from cranfield.lab.systems import EngineError, PrecomputedRun, System
+
+if TYPE_CHECKING:
+    from cranfield.evaluate import MeasureLike
+    from cranfield.lab.collections import Collection, QueryField
+    from cranfield.lab.folds import CrossValidation
+    from cranfield.stats.comparison import Comparison
+
+__all__ = ["Experiment", "ExperimentResult", "SystemResult"]
+
+SCHEMA = 1  # version of the cache files; a change invalidates every cache entry
+
+
+def _key(*parts: Any) -> str:
+    blob = json.dumps([SCHEMA, *parts], sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _write_json(path: Path, data: Mapping[str, Any]) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(
+        json.dumps(data, indent=2, sort_keys=True, allow_nan=True) + "\n", encoding="utf-8"
+    )
+    tmp.replace(path)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, eq=False)
+class SystemResult:
+    """Everything measured about one system.
+
+    Attributes
+    ----------
+    name:
+        System name (run tag).
+    config:
+        Its configuration.
+    run_path:
+        The TREC run file.
+    index:
+        Indexing figures, ``None`` for a system without an index of its own.
+    latency, throughput:
+        Query figures, ``None`` for a precomputed run or when efficiency was not measured.
+    search_seconds:
+        Wall-clock time of the pass that produced the run.
+    reused:
+        ``{"index": bool, "run": bool, "efficiency": bool}``: what came from the cache.
+    measured_on:
+        Machine of the efficiency figures (``None`` when there are none).
+    """
+
+    name: str
+    config: dict[str, Any]
+    run_path: Path
+    index: IndexStats | None
+    latency: LatencyStats | None
+    throughput: ThroughputStats | None
+    search_seconds: float | None
+    reused: dict[str, bool]
+    measured_on: Machine | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data."""
+        return {
+            "name": self.name,
+            "config": self.config,
+            "run_path": str(self.run_path),
+            "index": self.index.to_dict() if self.index else None,
+            "latency": self.latency.to_dict() if self.latency else None,
+            "throughput": self.throughput.to_dict() if self.throughput else None,
+            "search_seconds": self.search_seconds,
+            "reused": dict(self.reused),
+            "measured_on": self.measured_on.to_dict() if self.measured_on else None,
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class ExperimentResult:
+    """What :meth:`Experiment.run` returns.
+
+    Attributes
+    ----------
+    name:
+        Experiment name.
+    collection:
+        Collection name.
+    notes:
+        The collection's notes (for instance how relevance codes were mapped).
+    topics:
+        Number of topics searched.
+    measures:
+        Canonical measure names.
+    systems:
+        One :class:`SystemResult` per system, in the order given.
+    means:
+        ``{measure: {system: mean}}``.
+    comparison:
+        Significance tests of every system against :attr:`baseline` (``None`` with a single
+        system).
+    baseline:
+        The baseline system (the first unless chosen).
+    machine:
+        The machine that ran this experiment.
+    workdir:
+        The work directory.
+    seconds:
+        Wall-clock time of :meth:`Experiment.run`.
+    cross_validation:
+        Cross-validated selection among the systems, when asked for.
+    report_path:
+        The HTML report (``None`` until written).
+    comparison_report:
+        The shared comparison report of :mod:`cranfield.report.html` written beside it
+        (per-query table, every pairwise test, curves), when that module is available.
+    """
+
+    name: str
+    collection: str
+    notes: tuple[str, ...]
+    topics: int
+    measures: list[str]
+    systems: list[SystemResult]
+    means: dict[str, dict[str, float]]
+    comparison: Comparison | None
+    baseline: str
+    machine: Machine
+    workdir: Path
+    seconds: float
+    cross_validation: CrossValidation | None = None
+    report_path: Path | None = field(default=None)
+    comparison_report: Path | None = field(default=None)
+
+    def system(self, name: str) -> SystemResult:
+        """The result of system ``name``."""
+        for s in self.systems:
+            if s.name == name:
+                return s
+        raise ValueError(f"no system {name!r}; systems: {', '.join(s.name for s in self.systems)}.")
+
+    def significance(self, name: str, measure: str) -> tuple[float, bool] | None:
+        """``(adjusted p-value, significant)`` of ``name`` against the baseline, or ``None``."""
+        if self.comparison is None or name == self.baseline:
+            return None
+        pair = self.comparison.pair(self.baseline, name, measure)
+        outcome = pair.tests[self.comparison.primary_test]
+        return outcome.p_adjusted, outcome.significant
+
+    def to_polars(self) -> pl.DataFrame:
+        """One row per system: every mean, its adjusted p-value, and every efficiency figure."""
+        rows: list[dict[str, Any]] = []
+        for s in self.systems:
+            row: dict[str, Any] = {"system": s.name}
+            for m in self.measures:
+                row[m] = self.means[m][s.name]
+                sig = self.significance(s.name, m)
+                row[f"{m} p"] = sig[0] if sig else None
+            ix, lat, tp = s.index, s.latency, s.throughput
+            row["index_seconds"] = ix.seconds if ix else None
+            row["index_bytes"] = ix.index_bytes if ix else None
+            row["overhead"] = ix.overhead if ix else None
+            row["peak_memory_bytes"] = ix.peak_memory_bytes if ix else None
+            for key in ("mean", "p50", "p90", "p95", "p99", "max"):
+                row[f"latency_{key}_ms"] = lat.summary()[key] * 1e3 if lat else None
+            if tp:
+                for level, qps in zip(tp.levels, tp.qps, strict=True):
+                    row[f"qps@{level}"] = qps
+            rows.append(row)
+        return pl.DataFrame(rows, infer_schema_length=None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (the content of ``results.json``)."""
+        return {
+            "name": self.name,
+            "collection": self.collection,
+            "notes": list(self.notes),
+            "topics": self.topics,
+            "measures": list(self.measures),
+            "baseline": self.baseline,
+            "means": self.means,
+            "significance": {
+                s.name: {
+                    m: (
+                        {"p_adjusted": sig[0], "significant": sig[1]}
+                        if (sig := self.significance(s.name, m))
+                        else None
+                    )
+                    for m in self.measures
+                }
+                for s in self.systems
+            },
+            "comparison": self.comparison.to_dict() if self.comparison else None,
+            "systems": [s.to_dict() for s in self.systems],
+            "machine": self.machine.to_dict(),
+            "seconds": self.seconds,
+            "cross_validation": self.cross_validation.to_dict() if self.cross_validation else None,
+        }
+
+    def to_markdown(self) -> str:
+        """Effectiveness and efficiency tables in Markdown."""
+        from cranfield.lab.report import to_markdown
+
+        return to_markdown(self)
+
+    def to_html(self) -> str:
+        """A self-contained HTML page with efficiency and effectiveness side by side."""
+        from cranfield.lab.report import to_html
+
+        return to_html(self)
+
+
+class Experiment:
+    """A laboratory experiment: systems x collection -> runs, efficiency, effectiveness.
+
+    Parameters
+    ----------
+    collection:
+        Documents, topics and judgments (:func:`~cranfield.lab.read_cranfield`, ...).
+    systems:
+        Systems under test (:class:`~cranfield.lab.System`, or
+        :class:`~cranfield.lab.PrecomputedRun` for effectiveness only), a list (named by
+        their ``name``) or ``{name: system}``. The first is the baseline unless
+        ``baseline`` says otherwise.
+    measures:
+        Effectiveness measures (default MAP, nDCG@10 and P@10).
+    workdir:
+        Where indexes, runs and reports go (default ``./lab-<collection>``).
+    name:
+        Experiment name for the report.
+    k:
+        Documents retrieved per topic (run depth).
+    query_field:
+        Which topic field is the query (``"title"``, ``"description"``,
+        ``"title+description"``).
+    baseline:
+        System every other is tested against.
+    tests, correction, alpha, seed:
+        Passed to :func:`cranfield.compare` (``seed`` is its ``rng``).
+    warmup, repetitions:
+        Latency measurement (:func:`~cranfield.lab.measure_latency`).
+    concurrency, throughput_passes, throughput_seconds:
+        Throughput measurement (:func:`~cranfield.lab.measure_throughput`: its
+        ``concurrency``, ``passes`` and ``min_seconds``).
+    isolate:
+        Index in a fresh Python process (default), so that the peak memory of one system is
+        not hidden by memory an earlier one freed but the allocator kept; systems or
+        collections that cannot be pickled (lambdas, streamed collections) are indexed in
+        this process, and so is everything if a process cannot be started.
+    efficiency:
+        Measure latency and throughput (indexing is always measured).
+    reuse:
+        Reuse up-to-date indexes, runs and efficiency figures of earlier runs.
+    cross_validation:
+        ``{"measure": ..., "k": ..., "seed": ...}`` to add a cross-validated selection among
+        the systems to the result.
+    progress:
+        Progress bars (after one second) on standard error; default when it is a terminal.
+    log:
+        Called with one line per step (what was built, reused or measured).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from cranfield.lab import Collection, Document, Topic, SQLiteFTS5, CallableSystem
+    >>> docs = [Document("d1", "lift and drag of wings"), Document("d2", "heat transfer")]
+    >>> col = Collection.from_documents("toy", docs, [Topic("q1", "wing drag"),
+    ...                                 Topic("q2", "heat")], {"q1": {"d1": 1}, "q2": {"d2": 1}})
+    >>> exp = Experiment(col, [SQLiteFTS5("fts5"), CallableSystem("d1", lambda q, k: {"d1": 1.0})],
+    ...                  ["AP"], workdir=tempfile.mkdtemp(), repetitions=1, warmup=0,
+    ...                  concurrency=[1], progress=False)
+    >>> result = exp.run()
+    >>> result.means["AP"]
+    {'fts5': 1.0, 'd1': 0.5}
+    """
+
+    def __init__(
+        self,
+        collection: Collection,
+        systems: Sequence[System | PrecomputedRun] | Mapping[str, System | PrecomputedRun],
+        measures: MeasureLike | Sequence[MeasureLike] = ("AP", "nDCG@10", "P@10"),
+        *,
+        workdir: str | Path | None = None,
+        name: str | None = None,
+        k: int = 1000,
+        query_field: QueryField = "title",
+        baseline: str | None = None,
+        tests: str | Sequence[str] = "t-test",
+        correction: str = "holm",
+        alpha: float = 0.05,
+        seed: int = 0,
+        warmup: int = 20,
+        repetitions: int = 3,
+        concurrency: Sequence[int] = (1, 2, 4),
+        throughput_passes: int = 1,
+        throughput_seconds: float = 1.0,
+        isolate: bool = True,
+        efficiency: bool = True,
+        reuse: bool = True,
+        cross_validation: Mapping[str, Any] | None = None,
+        progress: bool | None = None,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        from cranfield.evaluate import resolve_measures
+
+        self.collection = collection
+        if isinstance(systems, Mapping):
+            items = list(systems.items())
+            for key, sys_ in items:
+                if key != sys_.name:
+                    raise ValueError(
+                        f"systems key {key!r} differs from the system's name {sys_.name!r}."
+                    )
+            chosen = [s for _, s in items]
+        else:
+            chosen = list(systems)
+        if not chosen:
+            raise ValueError("an experiment needs at least one system, got none.")
+        for s in chosen:
+            if not isinstance(s, (PrecomputedRun, System)):
+                raise TypeError(
+                    f"system {getattr(s, 'name', s)!r} has no config/index/load/search methods; "
+                    "see cranfield.lab.System."
+                )
+        names = [s.name for s in chosen]
+        for n in names:
+            if names.count(n) > 1:
+                raise ValueError(f"two systems are named {n!r}; system names must be unique.")
+            if "/" in n or n.startswith("."):
+                raise ValueError(f"system name {n!r} cannot name a file (no '/' or leading '.').")
+        self.systems: list[System | PrecomputedRun] = chosen
+        self.measures = [str(m) for m in resolve_measures(measures)]
+        if not self.measures:
+            raise ValueError("measures must name at least one measure, got none.")
+        if baseline is not None and baseline not in names:
+            raise ValueError(
+                f"baseline {baseline!r} is not one of the systems: {', '.join(names)}."
+            )
+        self.baseline = baseline or names[0]
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"k must be an integer >= 1, got {k!r}.")
+        self.k = k
+        self.query_field: QueryField = query_field
+        self.queries = collection.queries(query_field)
+        empty = [q for q, text in self.queries.items() if not text.strip()]
+        if empty:
+            raise EvaluationError(
+                f"topic {empty[0]} has no {query_field!r} text; choose another query_field."
+            )
+        self.workdir = Path(workdir) if workdir is not None else Path(f"lab-{collection.name}")
+        self.name = name or collection.name
+        self.tests = [tests] if isinstance(tests, str) else list(tests)
+        self.correction, self.alpha, self.seed = correction, alpha, seed
+        self.warmup, self.repetitions = warmup, repetitions
+        self.concurrency = tuple(concurrency)
+        self.throughput_passes = throughput_passes
+        self.throughput_seconds = float(throughput_seconds)
+        self.isolate = isolate
+        self.efficiency, self.reuse = efficiency, reuse
+        self.cross_validation = dict(cross_validation) if cross_validation else None
+        self.progress = progress_enabled(progress)
+        self._log = log or (lambda line: None)
+
+    def __repr__(self) -> str:
+        return (
+            f"Experiment(collection={self.collection.name!r}, "
+            f"systems={[s.name for s in self.systems]}, measures={self.measures})"
+        )
+
+    # ------------------------------------------------------------------ steps
+
+    def _index(self, system: System, machine: Machine) -> tuple[IndexStats | None, bool, Path]:
+        root = self.workdir / "indexes"
+        root.mkdir(parents=True, exist_ok=True)
+        directory = root / system.name
+        manifest = root / f"{system.name}.json"
+        key = _key(system.config(), self.collection.fingerprint)
+        builds = bool(getattr(system, "builds_index", True))
+        old = _read_json(manifest) if self.reuse else None
+        if old and old.get("key") == key and old.get("complete") and directory.is_dir():
+            self._log(f"{system.name}: index up to date, reused ({directory})")
+            cached = IndexStats.from_dict(old["stats"]) if old.get("stats") else None
+            return cached, True, directory
+        if directory.exists():
+            shutil.rmtree(directory)
+        manifest.unlink(missing_ok=True)
+        stats: IndexStats | None = None
+        if not builds:  # nothing to build or measure: the system keeps no index of its own
+            directory.mkdir(parents=True)
+        elif self.isolate:
+            stats = _isolated_indexing(system, self.collection, directory, self.progress)
+        if builds and stats is None:
+            stats = _indexing(system, self.collection, directory, self.progress)
+        _write_json(
+            manifest,
+            {
+                "key": key,
+                "complete": True,
+                "system": system.name,
+                "config": system.config(),
+                "collection": self.collection.name,
+                "stats": stats.to_dict() if stats is not None else None,
+                "machine": machine.to_dict(),
+                "built": _now(),
+            },
+        )
+        if stats is not None:
+            self._log(
+                f"{system.name}: indexed {stats.documents} documents in {stats.seconds:.2f} s, "
+                f"{stats.index_bytes:,} bytes"
+            )
+        return stats, False, directory
+
+    def _search_all(self, system: System) -> tuple[Run, float]:
+        rows_q: list[str] = []
+        rows_d: list[str] = []
+        rows_s: list[float] = []
+        with Tracker(f"searching {system.name}", len(self.queries), enabled=self.progress) as bar:
+            start = time.perf_counter_ns()
+            for qid, text in self.queries.items():
+                try:
+                    hits = system.search(text, self.k)
+                except EngineError:
+                    raise
+                except Exception as exc:
+                    raise EngineError(
+                        f"system {system.name!r} failed on topic {qid}: {type(exc).__name__}: {exc}"
+                    ) from exc
+                for doc, score in list(hits)[: self.k]:
+                    rows_q.append(qid)
+                    rows_d.append(str(doc))
+                    rows_s.append(float(score))
+                bar.advance()
+            seconds = (time.perf_counter_ns() - start) / 1e9
+        frame = pl.DataFrame(
+            {"query_id": rows_q, "doc_id": rows_d, "score": rows_s},
+            schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64},
+        )
+        run = load_run(frame, name=system.name)
+        return Run(frame=run.frame, name=system.name, tag=system.name), seconds
+
+    def _system(
+        self, system: System | PrecomputedRun, machine: Machine
+    ) -> tuple[SystemResult, Run]:
+        runs_dir = self.workdir / "runs"
+        runs_dir.mkdir(parents=True, exist_ok=True)
+        run_path = runs_dir / f"{system.name}.run"
+        run_manifest = runs_dir / f"{system.name}.json"
+        if isinstance(system, PrecomputedRun):
+            given = system.load()
+            given = Run(frame=given.frame, name=system.name, tag=system.name)
+            write_run(given, run_path, tag=system.name)
+            self._log(f"{system.name}: precomputed run, {len(given.topics)} topics")
+            return (
+                SystemResult(
+                    name=system.name,
+                    config=system.config(),
+                    run_path=run_path,
+                    index=None,
+                    latency=None,
+                    throughput=None,
+                    search_seconds=None,
+                    reused={"index": False, "run": False, "efficiency": False},
+                ),
+                given,
+            )
+        index_stats, index_reused, directory = self._index(system, machine)
+        index_key = _key(system.config(), self.collection.fingerprint)
+        topics = sorted(self.queries.items())
+        run_key = _key(index_key, topics, self.k, self.query_field)
+        old = _read_json(run_manifest) if self.reuse else None
+        run: Run | None = None
+        search_seconds: float | None = None
+        run_reused = False
+        if old and old.get("key") == run_key and run_path.is_file():
+            run = load_run(run_path, name=system.name)
+            run = Run(frame=run.frame, name=system.name, tag=system.name)
+            search_seconds = old.get("search_seconds")
+            run_reused = True
+            self._log(f"{system.name}: run up to date, reused ({run_path})")
+        eff_key = _key(
+            run_key,
+            self.warmup,
+            self.repetitions,
+            list(self.concurrency),
+            self.throughput_passes,
+            self.throughput_seconds,
+        )
+        eff_path = self.workdir / "efficiency" / f"{system.name}.json"
+        eff_old = _read_json(eff_path) if (self.reuse and self.efficiency) else None
+        latency: LatencyStats | None = None
+        throughput: ThroughputStats | None = None
+        measured_on: Machine | None = None
+        eff_reused = False
+        if (
+            eff_old
+            and eff_old.get("key") == eff_key
+            and Machine.from_dict(eff_old["machine"]).same_as(machine)
+        ):
+            latency = LatencyStats.from_dict(eff_old["latency"])
+            throughput = ThroughputStats.from_dict(eff_old["throughput"])
+            measured_on = Machine.from_dict(eff_old["machine"])
+            eff_reused = True
+            self._log(f"{system.name}: efficiency figures up to date, reused ({eff_path})")
+        needs_search = run is None or (self.efficiency and not eff_reused)
+        if needs_search:
+            system.load(directory)
+        if run is None:
+            run, search_seconds = self._search_all(system)
+            write_run(run, run_path, tag=system.name)
+            _write_json(
+                run_manifest,
+                {"key": run_key, "search_seconds": search_seconds, "written": _now()},
+            )
+            self._log(
+                f"{system.name}: searched {len(self.queries)} topics in {search_seconds:.2f} s"
+            )
+        if self.efficiency and not eff_reused:
+            latency = measure_latency(
+                system,
+                self.queries,
+                k=self.k,
+                warmup=self.warmup,
+                repetitions=self.repetitions,
+                progress=self.progress,
+            )
+            throughput = measure_throughput(
+                system,
+                self.queries,
+                k=self.k,
+                concurrency=self.concurrency,
+                passes=self.throughput_passes,
+                min_seconds=self.throughput_seconds,
+                progress=self.progress,
+            )
+            measured_on = Machine.current()
+            eff_path.parent.mkdir(parents=True, exist_ok=True)
+            _write_json(
+                eff_path,
+                {
+                    "key": eff_key,
+                    "machine": measured_on.to_dict(),
+                    "latency": latency.to_dict(),
+                    "throughput": throughput.to_dict(),
+                    "measured": _now(),
+                },
+            )
+            self._log(
+                f"{system.name}: latency p50 {latency.p50 * 1e3:.2f} ms, p99 "
+                f"{latency.p99 * 1e3:.2f} ms; "
+                + ", ".join(
+                    f"{q:.0f} q/s at {c}"
+                    for c, q in zip(throughput.levels, throughput.qps, strict=True)
+                )
+            )
+        close = getattr(system, "close", None)
+        if callable(close):
+            close()
+        return (
+            SystemResult(
+                name=system.name,
+                config=system.config(),
+                run_path=run_path,
+                index=index_stats,
+                latency=latency,
+                throughput=throughput,
+                search_seconds=search_seconds,
+                reused={"index": index_reused, "run": run_reused, "efficiency": eff_reused},
+                measured_on=measured_on,
+            ),
+            run,
+        )
+
+    # ------------------------------------------------------------------ run
+
+    def run(self, *, report: bool = True) -> ExperimentResult:
+        """Index, search, measure, evaluate, compare and (``report=True``) write the report.
+
+        Returns
+        -------
+        ExperimentResult
+
+        Raises
+        ------
+        cranfield.lab.EngineError
+            A system failed while indexing or searching.
+        """
+        from cranfield.evaluate import evaluate
+        from cranfield.stats.comparison import compare
+
+        start = time.perf_counter_ns()
+        machine = Machine.current()
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        results: list[SystemResult] = []
+        runs: dict[str, Run] = {}
+        for system in self.systems:
+            res, run = self._system(system, machine)
+            results.append(res)
+            runs[system.name] = run
+        qrels = self.collection.qrels
+        comparison = None
+        if len(runs) >= 2:
+            comparison = compare(
+                qrels,
+                runs,
+                self.measures,
+                baseline=self.baseline,
+                tests=self.tests,  # type: ignore[arg-type]
+                correction=self.correction,  # type: ignore[arg-type]
+                alpha=self.alpha,
+                rng=self.seed,
+            )
+            means = {m: dict(comparison.means[m]) for m in comparison.measures}
+        else:
+            only = next(iter(runs.values()))
+            single = evaluate(qrels, only, self.measures, run_name=only.name)
+            means = {m: {only.name: float(single[m])} for m in self.measures}
+        cv = None
+        if self.cross_validation is not None:
+            from cranfield.lab.folds import cross_validate
+
+            opts = self.cross_validation
+            cv = cross_validate(
+                qrels,
+                runs,
+                opts.get("measure", self.measures[0]),
+                k=int(opts.get("k", 5)),
+                seed=int(opts.get("seed", self.seed)),
+            )
+        result = ExperimentResult(
+            name=self.name,
+            collection=self.collection.name,
+            notes=self.collection.notes,
+            topics=len(self.queries),
+            measures=list(means),
+            systems=results,
+            means=means,
+            comparison=comparison,
+            baseline=self.baseline,
+            machine=machine,
+            workdir=self.workdir,
+            seconds=(time.perf_counter_ns() - start) / 1e9,
+            cross_validation=cv,
+        )
+        if report:
+            _write_json(self.workdir / "results.json", result.to_dict())
+            shared = self._comparison_report(runs)
+            result = replace(result, comparison_report=shared)
+            path = self.workdir / "report.html"
+            path.write_text(result.to_html(), encoding="utf-8")
+            result = replace(result, report_path=path)
+        return result
+
+    def _comparison_report(self, runs: Mapping[str, Run]) -> Path | None:
+        """Write the shared HTML comparison report (:mod:`cranfield.report.html`) if available."""
+        if len(runs) < 2:
+            return None
+        try:
+            module = importlib.import_module("cranfield.report.html")
+        except ImportError:
+            return None
+        render = getattr(module, "html_report", None)
+        if not callable(render):
+            return None
+        page = render(
+            self.collection.qrels,
+            dict(runs),
+            self.measures,
+            baseline=self.baseline,
+            tests=self.tests,
+            correction=self.correction,
+            alpha=self.alpha,
+            rng=self.seed,
+            title=f"{self.name}: effectiveness of {len(runs)} systems",
+        )
+        path = self.workdir / "comparison.html"
+        path.write_text(str(page), encoding="utf-8")
+        return path
+
+
+def _indexing(
+    system: System, collection: Collection, directory: Path, progress: bool
+) -> IndexStats:
+    """:func:`measure_indexing` of ``collection`` (runs in this or in a child process)."""
+    docs = collection.documents
+    return measure_indexing(
+        system,
+        collection.iter_documents(),
+        directory,
+        collection_bytes=collection.size_bytes,
+        total=None if callable(docs) else len(docs),
+        progress=progress,
+    )
+
+
+def _isolated_indexing(
+    system: System, collection: Collection, directory: Path, progress: bool
+) -> IndexStats | None:
+    """:func:`_indexing` in a fresh (spawned) process; ``None`` if that is not possible."""
+    import multiprocessing
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        pickle.dumps((system, collection))
+    except Exception:
+        return None
+    try:
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            stats = pool.submit(_indexing, system, collection, directory, progress).result()
+    except (BrokenProcessPool, OSError):
+        if directory.exists():
+            shutil.rmtree(directory)
+        return None
+    return replace(stats, memory_method=f"{stats.memory_method}, in a fresh process")

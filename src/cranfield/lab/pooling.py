@@ -1,0 +1,469 @@
+"""Pooling: which documents to judge, how complete the judgments are, and pool bias.
+
+* :func:`pool`: depth-``k`` pools, per topic the union of every run's top ``k`` documents
+  (ranked as trec_eval ranks them: score descending, ties by document id descending).
+* :meth:`Pool.export`: the pool for assessors, one line per topic and document, documents
+  shuffled within each topic with a seed so their order reveals no rank.
+* :meth:`Pool.sizes`, :meth:`Pool.contributions`, :meth:`Pool.unique_contributions`: pool
+  statistics.
+* :func:`judged_at_k`: how much of each run's top ``k`` the qrels judge.
+* :func:`leave_one_out`: Zobel's (1998) test of pool bias: each run scored with the full
+  judgments and without the judgments of the documents only it contributed to the pool.
+* :func:`merge_judgments`: new judgments (for instance of an exported pool) into qrels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import polars as pl
+
+from cranfield.data.qrels import Qrels
+from cranfield.errors import InputError
+from cranfield.io.load import QrelsLike, RunLike, load_qrels, load_run
+
+if TYPE_CHECKING:
+    from cranfield.data.run import Run
+    from cranfield.evaluate import MeasureLike
+
+__all__ = [
+    "LeaveOneOut",
+    "Pool",
+    "judged_at_k",
+    "leave_one_out",
+    "merge_judgments",
+    "pool",
+]
+
+Conflict = Literal["error", "new", "old"]
+
+
+def _check_depth(depth: int) -> int:
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"depth must be an integer >= 1, got {depth!r}.")
+    return depth
+
+
+def load_runs(runs: Mapping[str, RunLike] | Sequence[RunLike]) -> dict[str, Run]:
+    """``{name: Run}``: mapping keys, or for a list the run file names without suffixes."""
+    from cranfield.stats.comparison import file_stem
+
+    if isinstance(runs, Mapping):
+        loaded = {str(n): load_run(r, name=str(n)) for n, r in runs.items()}
+    else:
+        if isinstance(runs, (str, Path)):
+            raise ValueError("runs must be a list or a dict of runs, got a single path.")
+        loaded = {}
+        for r in runs:
+            run = load_run(r)
+            name = file_stem(run.name) if isinstance(r, (str, Path)) else run.name
+            if name in loaded:
+                raise ValueError(f"two runs are named {name!r}; pass a dict to name them.")
+            loaded[name] = run
+    if not loaded:
+        raise ValueError("at least one run is needed, got none.")
+    return loaded
+
+
+def _top(run: Run, depth: int, name: str) -> pl.DataFrame:
+    """Each topic's first ``depth`` documents in trec_eval order, with their rank."""
+    return (
+        run.frame.select("query_id", "doc_id", "score")
+        .sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+        .with_columns((pl.int_range(pl.len()).over("query_id") + 1).alias("rank"))
+        .filter(pl.col("rank") <= depth)
+        .select("query_id", "doc_id", "rank", pl.lit(name).alias("run"))
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Pool:
+    """A depth-``k`` pool.
+
+    Attributes
+    ----------
+    depth:
+        Documents taken from the top of each run for each topic.
+    runs:
+        Names of the contributing runs.
+    entries:
+        One row per (run, topic, document) taken into the pool: ``run``, ``query_id``,
+        ``doc_id``, ``rank``.
+    frame:
+        One row per pooled (topic, document): ``query_id``, ``doc_id``, ``n_runs`` (how many
+        runs put it in), ``best_rank`` (its best rank in any run) and ``runs`` (their names),
+        sorted by topic then document id.
+    """
+
+    depth: int
+    runs: tuple[str, ...]
+    entries: pl.DataFrame
+    frame: pl.DataFrame
+
+    def __len__(self) -> int:
+        return self.frame.height
+
+    def __repr__(self) -> str:
+        return (
+            f"Pool(depth={self.depth}, runs={len(self.runs)}, topics={len(self.topics)}, "
+            f"documents={len(self)})"
+        )
+
+    @property
+    def topics(self) -> list[str]:
+        """Pooled topics, bytewise order."""
+        return self.frame.get_column("query_id").unique().sort().to_list()
+
+    def sizes(self) -> dict[str, int]:
+        """``{topic: documents in its pool}``, topics in bytewise order."""
+        counts = self.frame.group_by("query_id").len().sort("query_id")
+        return dict(zip(counts["query_id"].to_list(), counts["len"].to_list(), strict=True))
+
+    def contributions(self) -> dict[str, int]:
+        """``{run: (topic, document) pairs it put in the pool}`` (shared ones included)."""
+        counts = dict(self.entries.group_by("run").len().iter_rows())
+        return {r: int(counts.get(r, 0)) for r in self.runs}
+
+    def unique_documents(self, run: str | None = None) -> pl.DataFrame:
+        """Pooled (topic, document) pairs that exactly one run contributed, with that ``run``.
+
+        ``run`` restricts the answer to one run's unique documents.
+        """
+        if run is not None and run not in self.runs:
+            raise ValueError(f"run {run!r} is not in the pool; runs: {', '.join(self.runs)}.")
+        unique = self.frame.filter(pl.col("n_runs") == 1).select(
+            "query_id", "doc_id", pl.col("runs").list.first().alias("run")
+        )
+        return unique if run is None else unique.filter(pl.col("run") == run)
+
+    def unique_contributions(self) -> dict[str, int]:
+        """``{run: pooled documents (over all topics) that only this run contributed}``."""
+        counts = dict(self.unique_documents().group_by("run").len().iter_rows())
+        return {r: int(counts.get(r, 0)) for r in self.runs}
+
+    def statistics(self) -> pl.DataFrame:
+        """One row per run: documents contributed, unique documents and their share."""
+        contributed = self.contributions()
+        unique = self.unique_contributions()
+        return pl.DataFrame(
+            {
+                "run": list(self.runs),
+                "contributed": [contributed[r] for r in self.runs],
+                "unique": [unique[r] for r in self.runs],
+                "unique_share": [
+                    unique[r] / contributed[r] if contributed[r] else 0.0 for r in self.runs
+                ],
+            }
+        )
+
+    def to_qrels(self, relevance: int = -1) -> Qrels:
+        """The pool as qrels, every pair with ``relevance`` (-1: "pooled but not judged")."""
+        frame = self.frame.select(
+            "query_id",
+            pl.lit("0").alias("iteration"),
+            "doc_id",
+            pl.lit(relevance, dtype=pl.Int64).alias("relevance"),
+        )
+        return Qrels(frame=frame.sort(["query_id", "doc_id"]), name=f"pool@{self.depth}")
+
+    def export(
+        self, path: str | Path, *, seed: int, format: Literal["qrels", "tsv"] = "qrels"
+    ) -> None:
+        """Write the pool for judging: one line per topic and document, shuffled within topics.
+
+        Parameters
+        ----------
+        path:
+            Output file.
+        seed:
+            Seed of the shuffle (``numpy.random.default_rng``); the same seed writes the same
+            file.
+        format:
+            ``"qrels"`` (default): ``query_id 0 doc_id -1`` lines, a qrels file whose ``-1``
+            means "pooled but not judged" (trec_eval's convention) for assessors to overwrite;
+            ``"tsv"``: ``query_id<TAB>doc_id``.
+
+        Notes
+        -----
+        Topics stay together in bytewise order; the documents of each topic are permuted at
+        random, so neither their rank nor their id order (pools are built sorted) shows.
+        """
+        if format not in ("qrels", "tsv"):
+            raise ValueError(f"format must be 'qrels' or 'tsv', got {format!r}.")
+        rng = np.random.default_rng(seed)
+        key = rng.permutation(self.frame.height)
+        shuffled = (
+            self.frame.select("query_id", "doc_id")
+            .with_columns(pl.Series("key", key))
+            .sort(["query_id", "key"])
+        )
+        sep = "\t" if format == "tsv" else " "
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            for q, d in shuffled.select("query_id", "doc_id").iter_rows():
+                fh.write(f"{q}\t{d}\n" if format == "tsv" else f"{q}{sep}0{sep}{d}{sep}-1\n")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready statistics: sizes per topic and contributions per run."""
+        sizes = self.sizes()
+        values = np.array(list(sizes.values()), dtype=np.float64)
+        return {
+            "depth": self.depth,
+            "runs": list(self.runs),
+            "topics": len(sizes),
+            "documents": len(self),
+            "size_per_topic": {
+                "mean": float(values.mean()) if values.size else 0.0,
+                "min": int(values.min()) if values.size else 0,
+                "max": int(values.max()) if values.size else 0,
+            },
+            "sizes": sizes,
+            "contributed": self.contributions(),
+            "unique": self.unique_contributions(),
+        }
+
+
+def pool(runs: Mapping[str, RunLike] | Sequence[RunLike], depth: int = 100) -> Pool:
+    """Depth-``depth`` pool of ``runs``: per topic, the union of every run's top ``depth``.
+
+    Parameters
+    ----------
+    runs:
+        ``{name: run}`` or a list of runs (named by file name without suffixes).
+    depth:
+        Documents taken from each run per topic.
+
+    Returns
+    -------
+    Pool
+
+    Notes
+    -----
+    Each run is ranked as trec_eval ranks it (score descending; equal scores by document id
+    descending, bytewise; the rank column of a file is ignored, see
+    :mod:`cranfield.data.ranking`), so the pool holds exactly the documents that measures
+    cut at ``depth`` look at. A run that returns fewer than ``depth`` documents for a topic
+    contributes all of them.
+
+    Examples
+    --------
+    >>> p = pool({"a": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}},
+    ...           "b": {"q1": {"d2": 9.0, "d4": 8.0}}}, depth=2)
+    >>> p.sizes(), p.unique_contributions()
+    ({'q1': 3}, {'a': 1, 'b': 1})
+    """
+    _check_depth(depth)
+    loaded = load_runs(runs)
+    entries = pl.concat([_top(r, depth, n) for n, r in loaded.items()], how="vertical")
+    frame = (
+        entries.group_by(["query_id", "doc_id"], maintain_order=True)
+        .agg(
+            pl.len().cast(pl.Int64).alias("n_runs"),
+            pl.col("rank").min().alias("best_rank"),
+            pl.col("run").alias("runs"),
+        )
+        .sort(["query_id", "doc_id"])
+    )
+    return Pool(depth=depth, runs=tuple(loaded), entries=entries, frame=frame)
+
+
+def judged_at_k(
+    qrels: QrelsLike, runs: Mapping[str, RunLike] | Sequence[RunLike], k: int = 10
+) -> dict[str, float]:
+    """``{run: mean Judged@k}``: the share of each run's top ``k`` that the qrels judge.
+
+    Averaged over the judged topics (a topic a run did not answer counts 0). Negative qrels
+    values ("pooled but not judged") do not count as judged.
+    """
+    from cranfield.evaluate import evaluate
+
+    _check_depth(k)
+    judgments = load_qrels(qrels)
+    return {
+        name: float(evaluate(judgments, run, f"Judged@{k}")[f"Judged@{k}"])
+        for name, run in load_runs(runs).items()
+    }
+
+
+@dataclass(frozen=True, eq=False)
+class LeaveOneOut:
+    """Zobel's leave-one-run-out test of pool bias.
+
+    Attributes
+    ----------
+    measure:
+        The measure.
+    depth:
+        Pool depth.
+    frame:
+        One row per run: ``run``, ``unique`` (pooled documents only it contributed),
+        ``unique_judged`` and ``unique_relevant`` (how many of those the qrels judge, and
+        judge relevant), ``score`` (with all judgments), ``score_without`` (with its unique
+        documents' judgments removed), ``delta`` (``score_without - score``),
+        ``delta_percent``, ``rank`` and ``rank_without`` (its rank among all runs' full
+        scores, 1 = best).
+    """
+
+    measure: str
+    depth: int
+    frame: pl.DataFrame
+
+    def to_text(self) -> str:
+        """A plain-text table."""
+        lines = [
+            f"leave-one-run-out, {self.measure}, pool depth {self.depth}",
+            f"{'run':<20} {'unique':>7} {'uniq.rel':>8} {'score':>8} {'without':>8} "
+            f"{'delta':>8} {'delta%':>7} {'rank':>5} {'rank w/o':>8}",
+        ]
+        for row in self.frame.iter_rows(named=True):
+            lines.append(
+                f"{row['run']:<20} {row['unique']:>7} {row['unique_relevant']:>8} "
+                f"{row['score']:>8.4f} {row['score_without']:>8.4f} {row['delta']:>+8.4f} "
+                f"{row['delta_percent']:>+7.2f} {row['rank']:>5} {row['rank_without']:>8}"
+            )
+        return "\n".join(lines)
+
+
+def leave_one_out(
+    qrels: QrelsLike,
+    runs: Mapping[str, RunLike] | Sequence[RunLike],
+    measure: MeasureLike = "AP",
+    *,
+    depth: int = 100,
+) -> LeaveOneOut:
+    """Score each run with and without the judgments of the documents only it pooled.
+
+    Parameters
+    ----------
+    qrels:
+        The judgments.
+    runs:
+        The runs that form the pool.
+    measure:
+        One measure (default ``AP``; its mean over the judged topics is MAP).
+    depth:
+        Pool depth.
+
+    Returns
+    -------
+    LeaveOneOut
+
+    Notes
+    -----
+    For each run, the (topic, document) pairs of the depth-``depth`` pool that no other run
+    contributed are removed from the qrels (they become unjudged, which the measure counts
+    as not relevant, and a relevant one no longer counts in R), and the run is scored again.
+    A large drop means the judgments favour runs that took part in the pool: a new run
+    with the same unique documents would be underrated (Zobel 1998, "How reliable are the
+    results of large-scale information retrieval experiments?", SIGIR). Scores use
+    ``missing="zero"`` over all judged topics. A run's rank without its documents is its
+    place among the other runs' full scores.
+    """
+    from cranfield.evaluate import evaluate, resolve_measures
+
+    wanted = resolve_measures(measure)
+    if len(wanted) != 1:
+        raise ValueError(f"leave_one_out needs exactly one measure, got {len(wanted)}.")
+    m = wanted[0]
+    judgments = load_qrels(qrels)
+    loaded = load_runs(runs)
+    pooled = pool(loaded, depth)
+    unique = pooled.unique_documents()
+    judged = judgments.frame
+    rows: list[dict[str, Any]] = []
+    for name, run in loaded.items():
+        mine = unique.filter(pl.col("run") == name).select("query_id", "doc_id")
+        hit = judged.join(mine, on=["query_id", "doc_id"], how="semi")
+        reduced = Qrels(
+            frame=judged.join(mine, on=["query_id", "doc_id"], how="anti"), name=judgments.name
+        )
+        full = float(evaluate(judgments, run, [m])[m])
+        without = float(evaluate(reduced, run, [m])[m]) if hit.height else full
+        rows.append(
+            {
+                "run": name,
+                "unique": mine.height,
+                "unique_judged": int((hit.get_column("relevance") >= 0).sum()),
+                "unique_relevant": int((hit.get_column("relevance") > 0).sum()),
+                "score": full,
+                "score_without": without,
+            }
+        )
+    frame = pl.DataFrame(rows).with_columns(
+        (pl.col("score_without") - pl.col("score")).alias("delta"),
+        pl.when(pl.col("score") > 0)
+        .then((pl.col("score_without") - pl.col("score")) / pl.col("score") * 100)
+        .otherwise(0.0)
+        .alias("delta_percent"),
+    )
+    scores = frame.get_column("score").to_numpy()
+    without_scores = frame.get_column("score_without").to_numpy()
+    rank = [int((scores > s).sum()) + 1 for s in scores]
+    rank_without = [int(np.delete(scores > w, i).sum()) + 1 for i, w in enumerate(without_scores)]
+    frame = frame.with_columns(pl.Series("rank", rank), pl.Series("rank_without", rank_without))
+    return LeaveOneOut(measure=str(m), depth=depth, frame=frame)
+
+
+def merge_judgments(qrels: QrelsLike, new: QrelsLike, *, on_conflict: Conflict = "error") -> Qrels:
+    """``qrels`` with the judgments of ``new`` added.
+
+    Parameters
+    ----------
+    qrels:
+        Existing judgments.
+    new:
+        New judgments (for instance an exported pool filled in by assessors). A negative
+        value ("pooled but not judged") never replaces an existing judgment.
+    on_conflict:
+        When a pair is judged in both with different values: ``"error"`` (default) raises,
+        ``"new"`` keeps the new value, ``"old"`` keeps the existing one.
+
+    Returns
+    -------
+    Qrels
+        Sorted by topic then document, the iteration of the existing judgment kept.
+
+    Raises
+    ------
+    cranfield.errors.InputError
+        A conflict with ``on_conflict="error"``; the message names the topic, the document
+        and both values.
+
+    Examples
+    --------
+    >>> merged = merge_judgments({"q1": {"d1": 1}}, {"q1": {"d1": 1, "d2": 0}})
+    >>> merged.to_dict()
+    {'q1': {'d1': 1, 'd2': 0}}
+    """
+    if on_conflict not in ("error", "new", "old"):
+        raise ValueError(f"on_conflict must be 'error', 'new' or 'old', got {on_conflict!r}.")
+    old = load_qrels(qrels)
+    add = load_qrels(new, name="new judgments")
+    both = old.frame.join(add.frame, on=["query_id", "doc_id"], how="inner", suffix="_new")
+    differ = both.filter(
+        (pl.col("relevance") != pl.col("relevance_new")) & (pl.col("relevance_new") >= 0)
+    )
+    if differ.height and on_conflict == "error":
+        q, d, a, b = differ.select("query_id", "doc_id", "relevance", "relevance_new").row(0)
+        raise InputError(
+            add.name,
+            None,
+            f"judges topic {q} document {d} as {b} but the qrels say {a} "
+            f"({differ.height} conflict(s); pass on_conflict='new' or 'old')",
+        )
+    replace = differ.select("query_id", "doc_id", "relevance_new") if on_conflict == "new" else None
+    frame = old.frame
+    if replace is not None and replace.height:
+        frame = (
+            frame.join(replace, on=["query_id", "doc_id"], how="left")
+            .with_columns(pl.coalesce("relevance_new", "relevance").alias("relevance"))
+            .drop("relevance_new")
+        )
+    extra = add.frame.join(old.frame, on=["query_id", "doc_id"], how="anti")
+    merged = pl.concat([frame, extra.select(frame.columns)], how="vertical").sort(
+        ["query_id", "doc_id"]
+    )
+    return Qrels(frame=merged, name=old.name)

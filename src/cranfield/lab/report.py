@@ -1,0 +1,312 @@
+"""Render an :class:`~cranfield.lab.ExperimentResult`: effectiveness and efficiency side by side.
+
+:func:`to_html` writes one self-contained page (inline CSS, no script, no network), with a
+row per system: the effectiveness means marked against the baseline by the comparison's
+primary test, then indexing time, index size, space overhead, peak indexing memory,
+latency percentiles and throughput per concurrency level, and under the table the method
+(tests, correction, latency and memory procedure) and the machine. The experiment also
+writes the shared comparison report of :mod:`cranfield.report.html` (per-query table,
+every pairwise test, curves) beside it, and this page links to it. :func:`to_markdown`
+gives the same tables in Markdown and :func:`to_text` as plain text for terminals.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from cranfield.lab.experiment import ExperimentResult
+
+__all__ = ["effectiveness_rows", "efficiency_rows", "to_html", "to_markdown", "to_text"]
+
+UP: Final = "▲"
+DOWN: Final = "▼"
+_LABELS: Final = {"AP": "MAP", "RR": "MRR"}
+
+
+def measure_label(measure: str) -> str:
+    """Column heading of a measure: the mean of AP is MAP, of RR is MRR."""
+    return _LABELS.get(measure, measure)
+
+
+def _bytes(n: int | None) -> str:
+    if n is None:
+        return "—"
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.2f} {unit}"
+    return f"{n} B"
+
+
+def _ms(seconds: float) -> str:
+    ms = seconds * 1e3
+    return f"{ms:.3f}" if ms < 10 else f"{ms:.2f}" if ms < 100 else f"{ms:.1f}"
+
+
+def _sig(result: ExperimentResult, system: str, measure: str) -> tuple[str, str]:
+    """(mark, p text) of ``system`` against the baseline on ``measure``."""
+    sig = result.significance(system, measure)
+    if sig is None:
+        return "", ""
+    p, significant = sig
+    if not significant or result.comparison is None:
+        return "", f"p={p:.3g}"
+    pair = result.comparison.pair(result.baseline, system, measure)
+    better = (
+        pair.treatment_mean > pair.control_mean
+        if pair.treatment == system
+        else (pair.control_mean > pair.treatment_mean)
+    )
+    return (UP if better else DOWN), f"p={p:.3g}"
+
+
+def effectiveness_rows(result: ExperimentResult) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the effectiveness table (mean, significance mark, adjusted p)."""
+    header = ["system", *[measure_label(m) for m in result.measures]]
+    rows: list[list[str]] = []
+    for s in result.systems:
+        row = [s.name + (" (baseline)" if s.name == result.baseline else "")]
+        for m in result.measures:
+            mark, p = _sig(result, s.name, m)
+            text = f"{result.means[m][s.name]:.4f}{mark}"
+            row.append(f"{text} ({p})" if p else text)
+        rows.append(row)
+    return header, rows
+
+
+def _levels(result: ExperimentResult) -> list[int]:
+    levels: list[int] = []
+    for s in result.systems:
+        if s.throughput:
+            levels.extend(x for x in s.throughput.levels if x not in levels)
+    return levels
+
+
+def efficiency_rows(result: ExperimentResult) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the efficiency table (index, latency in ms, throughput in q/s)."""
+    levels = _levels(result)
+    header = [
+        "system",
+        "index time",
+        "index size",
+        "overhead",
+        "peak mem.",
+        "mean ms",
+        "p50 ms",
+        "p90 ms",
+        "p95 ms",
+        "p99 ms",
+        "max ms",
+        *[f"q/s @{c}" for c in levels],
+    ]
+    rows: list[list[str]] = []
+    for s in result.systems:
+        ix, lat, tp = s.index, s.latency, s.throughput
+        row = [s.name]
+        if ix:
+            row += [
+                f"{ix.seconds:.2f} s",
+                _bytes(ix.index_bytes),
+                f"{ix.overhead:.1%}" if math.isfinite(ix.overhead) else "—",
+                _bytes(ix.peak_memory_bytes),
+            ]
+        else:
+            row += ["—"] * 4
+        if lat:
+            summary = lat.summary()
+            row += [_ms(summary[k]) for k in ("mean", "p50", "p90", "p95", "p99", "max")]
+        else:
+            row += ["—"] * 6
+        for c in levels:
+            row.append(f"{tp.at(c):.1f}" if tp and c in tp.levels else "—")
+        rows.append(row)
+    return header, rows
+
+
+def _notes(result: ExperimentResult) -> list[str]:
+    notes: list[str] = []
+    if result.comparison is not None:
+        notes.extend(result.comparison.describe())
+        notes.append(f"In brackets: the adjusted p-value against the baseline {result.baseline!r}.")
+    lat = next((s.latency for s in result.systems if s.latency), None)
+    if lat is not None:
+        notes.append(
+            f"Latency: {lat.warmup} untimed warm-up queries, then {lat.repetitions} timed passes "
+            f"over the {len(lat.query_ids)} topics, one query at a time, depth {lat.k}; a "
+            "topic's latency is the median of its passes; mean and percentiles over topics."
+        )
+    tp = next((s.throughput for s in result.systems if s.throughput), None)
+    if tp is not None:
+        notes.append(
+            f"Throughput: the topics, cycled for at least one pass and a minimum time, answered by "
+            f"{', '.join(map(str, tp.levels))} concurrent client threads of one process sharing "
+            "the load; queries per second = queries answered / wall-clock time."
+        )
+    ix = next((s.index for s in result.systems if s.index), None)
+    if ix is not None:
+        source = (
+            "the raw collection file"
+            if ix.collection_source == "file"
+            else "the document text handed to the engine"
+        )
+        notes.append(
+            f"Index: wall-clock build time; size = bytes of the files in the index directory; "
+            f"overhead = index size / {ix.collection_bytes:,} bytes ({source}); peak memory = "
+            f"peak resident memory while indexing minus before ({ix.memory_method})."
+        )
+    reused = [s.name for s in result.systems if any(s.reused.values())]
+    if reused:
+        parts = []
+        for s in result.systems:
+            what = [k for k, v in s.reused.items() if v]
+            if what:
+                parts.append(f"{s.name} ({', '.join(what)})")
+        notes.append("Reused from earlier runs of this experiment: " + "; ".join(parts) + ".")
+    notes.extend(result.notes)
+    notes.append(f"Machine: {result.machine.describe()}. Absolute times only hold on this machine.")
+    return notes
+
+
+def to_text(result: ExperimentResult) -> str:
+    """Both tables as aligned plain text, followed by the notes."""
+
+    def table(header: list[str], rows: list[list[str]]) -> list[str]:
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        fmt = [f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths)]
+        out = ["  ".join(f.format(c) for f, c in zip(fmt, header, strict=True))]
+        out.append("  ".join("-" * w for w in widths))
+        out.extend("  ".join(f.format(c) for f, c in zip(fmt, r, strict=True)) for r in rows)
+        return out
+
+    lines = [f"{result.name}: {result.collection}, {result.topics} topics", ""]
+    lines += ["Effectiveness", *table(*effectiveness_rows(result)), ""]
+    lines += ["Efficiency", *table(*efficiency_rows(result)), ""]
+    if result.cross_validation is not None:
+        lines += [result.cross_validation.to_text(), ""]
+    lines += [f"- {n}" for n in _notes(result)]
+    return "\n".join(lines) + "\n"
+
+
+def to_markdown(result: ExperimentResult) -> str:
+    """Both tables in Markdown, followed by the notes."""
+
+    def table(header: list[str], rows: list[list[str]]) -> list[str]:
+        out = ["| " + " | ".join(header) + " |"]
+        out.append("| --- | " + " | ".join("---:" for _ in header[1:]) + " |")
+        out.extend("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows)
+        return out
+
+    lines = [f"## {result.name}: {result.collection}, {result.topics} topics", ""]
+    lines += ["### Effectiveness", "", *table(*effectiveness_rows(result)), ""]
+    lines += ["### Efficiency", "", *table(*efficiency_rows(result)), ""]
+    if result.cross_validation is not None:
+        lines += ["### Cross-validation", "", "```", result.cross_validation.to_text(), "```", ""]
+    lines += [f"- {n}" for n in _notes(result)]
+    return "\n".join(lines) + "\n"
+
+
+_CSS: Final = """
+body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5em 2em; color: #222; }
+div.wide { overflow-x: auto; } p, ul { max-width: 75em; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+table { border-collapse: collapse; margin: .5em 0; }
+th, td { padding: .25em .55em; border-bottom: 1px solid #ddd; text-align: right;
+         font-variant-numeric: tabular-nums; white-space: nowrap; }
+th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
+th.group { text-align: center; border-bottom: 2px solid #999; }
+td.sep, th.sep { border-left: 2px solid #999; }
+.up { color: #1a7f37; } .down { color: #b42318; } .p { color: #777; font-size: .85em; }
+.best { font-weight: 600; } ul.notes { color: #444; max-width: 70em; }
+"""
+
+
+def _cell_html(result: ExperimentResult, system: str, measure: str, best: bool) -> str:
+    mark, p = _sig(result, system, measure)
+    value = f"{result.means[measure][system]:.4f}"
+    cls = ' class="best"' if best else ""
+    out = f"<span{cls}>{value}</span>"
+    if mark:
+        out += f'<span class="{"up" if mark == UP else "down"}">{mark}</span>'
+    if p:
+        out += f' <span class="p">{html.escape(p)}</span>'
+    return out
+
+
+def to_html(result: ExperimentResult) -> str:
+    """One self-contained HTML page: the combined table, cross-validation and notes."""
+    e = html.escape
+    eff_header, eff_rows = efficiency_rows(result)
+    best = {m: max(result.means[m].values()) for m in result.measures}
+    head_groups = (
+        f'<tr><th></th><th class="group sep" colspan="{len(result.measures)}">Effectiveness '
+        f"(mean over {result.topics} topics)</th>"
+        f'<th class="group sep" colspan="4">Indexing</th>'
+        f'<th class="group sep" colspan="6">Latency (ms)</th>'
+    )
+    levels = _levels(result)
+    if levels:
+        head_groups += f'<th class="group sep" colspan="{len(levels)}">Throughput (q/s)</th>'
+    head_groups += "</tr>"
+    cols = ["system"]
+    cols += [measure_label(m) for m in result.measures]
+    cols += eff_header[1:]
+    sep_at = {1, 1 + len(result.measures), 5 + len(result.measures), 11 + len(result.measures)}
+    header = "".join(
+        f"<th{' class=' + chr(34) + 'sep' + chr(34) if i in sep_at else ''}>"
+        f"{e(c.replace('q/s @', 'c='))}</th>"
+        for i, c in enumerate(cols)
+    )
+    body: list[str] = []
+    for s, eff in zip(result.systems, eff_rows, strict=True):
+        name = e(s.name) + (" <small>(baseline)</small>" if s.name == result.baseline else "")
+        cells = [f"<td>{name}</td>"]
+        for j, m in enumerate(result.measures):
+            cls = ' class="sep"' if j == 0 else ""
+            cells.append(
+                f"<td{cls}>{_cell_html(result, s.name, m, result.means[m][s.name] == best[m])}</td>"
+            )
+        for i, value in enumerate(eff[1:], start=1 + len(result.measures)):
+            cls = ' class="sep"' if i in sep_at else ""
+            cells.append(f"<td{cls}>{e(value)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    cv = ""
+    if result.cross_validation is not None:
+        c = result.cross_validation
+        rows = "".join(
+            f"<tr><td>{f.fold}</td><td>{len(f.test_topics)}</td><td>{e(f.chosen)}</td>"
+            f"<td>{f.train_score:.4f}</td><td>{f.test_score:.4f}</td></tr>"
+            for f in c.folds
+        )
+        cv = (
+            f"<h2>Cross-validated selection ({c.k} folds, seed {c.seed}, "
+            f"{e(measure_label(c.measure))})</h2>"
+            "<table><tr><th>fold</th><th>held-out topics</th><th>chosen on the other folds</th>"
+            f"<th>training</th><th>held-out</th></tr>{rows}</table>"
+            f"<p>Held-out {e(measure_label(c.measure))}: <b>{c.score:.4f}</b>. Best on all "
+            f"topics: {e(c.all_topics_best)} {c.all_topics_score:.4f} (chosen and reported on "
+            "the same topics, so optimistic).</p>"
+        )
+    notes = "".join(f"<li>{e(n)}</li>" for n in _notes(result))
+    title = result.name if result.name != result.collection else f"{result.name} experiment"
+    shared = ""
+    if result.comparison_report is not None:
+        shared = (
+            f"<p>Per-query scores, every pairwise test and the precision–recall and nDCG@k "
+            f'curves: <a href="{e(result.comparison_report.name)}">'
+            f"{e(result.comparison_report.name)}</a> (the shared cranfield report).</p>"
+        )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{e(title)}</title><style>{_CSS}</style></head><body>"
+        f"<h1>{e(title)}</h1>"
+        f"<p>Collection <b>{e(result.collection)}</b>: {len(result.systems)} systems, "
+        f"{result.topics} topics; baseline "
+        f"<b>{e(result.baseline)}</b>; run files in <code>{e(str(result.workdir / 'runs'))}</code>.</p>"
+        f'<h2>Effectiveness and efficiency</h2><div class="wide"><table>{head_groups}'
+        f"<tr>{header}</tr>"
+        + "".join(body)
+        + f'</table></div>{shared}{cv}<h2>Method</h2><ul class="notes">{notes}</ul>'
+        + "</body></html>\n"
+    )
