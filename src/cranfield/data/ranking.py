@@ -343,17 +343,14 @@ def _judgment_codes(
     if order.size == 0:
         return rel
     judged = qrels.frame.select("query_id", "doc_id", "relevance")
-    docs = frame.get_column("doc_id").gather(order)
-    candidate = np.flatnonzero(
-        docs.is_in(judged.get_column("doc_id").unique().implode()).to_numpy()
-    )
+    doc_col = frame.get_column("doc_id")
+    member = doc_col.is_in(judged.get_column("doc_id").unique().implode()).to_numpy()
+    candidate = np.flatnonzero(member[order])
     if candidate.size == 0:
         return rel
+    rows = order[candidate]
     pairs = pl.DataFrame(
-        {
-            "query_id": frame.get_column("query_id").gather(order[candidate]),
-            "doc_id": docs.gather(candidate),
-        }
+        {"query_id": frame.get_column("query_id").gather(rows), "doc_id": doc_col.gather(rows)}
     )
     found = pairs.join(judged, on=["query_id", "doc_id"], how="left", maintain_order="left")
     value = found.get_column("relevance")

@@ -38,11 +38,28 @@ def num_nonrel_judged_ret(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
 def average_precision(
     ctx: EvalContext, *, rel: int, cutoff: int | None = None
 ) -> NDArray[np.float64]:
-    mask = ctx.is_rel(rel)
-    if cutoff is not None:
-        mask = mask & (ctx.position < cutoff)
-    contrib = np.where(mask, ctx.rel_cum(rel) / (ctx.position + 1.0), 0.0)
-    return safe_divide(ctx.per_topic_sum(contrib), ctx.num_rel(rel))
+    ctx = ctx.truncated(cutoff)
+    k, rank, topic = _relevant_hits(ctx, rel)
+    total = np.bincount(topic, weights=k / rank, minlength=ctx.n_topics).astype(np.float64)
+    return safe_divide(total, ctx.num_rel(rel))
+
+
+def _relevant_hits(
+    ctx: EvalContext, rel: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
+    """For every relevant retrieved row, in ranking order: its count among the relevant rows
+    of its topic so far (rr(i)), its 1-based rank i, and its topic.
+
+    Measures that only look at relevant documents (AP, RR) touch these few rows instead of
+    the whole run."""
+    rows, roff = ctx.rel_rows(rel)
+    per_topic = np.diff(roff)
+    topic = np.repeat(np.arange(ctx.n_topics, dtype=np.int64), per_topic)
+    k = (np.arange(rows.size, dtype=np.int64) - np.repeat(roff[:-1], per_topic) + 1).astype(
+        np.float64
+    )
+    rank = (rows - ctx.offsets[topic] + 1).astype(np.float64)
+    return k, rank, topic
 
 
 def log_clamped(values: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -70,11 +87,11 @@ def _rel_within_per_topic(ctx: EvalContext, rel: int, cut: NDArray[np.int64]) ->
 def reciprocal_rank(
     ctx: EvalContext, *, rel: int, cutoff: int | None = None
 ) -> NDArray[np.float64]:
-    mask = ctx.is_rel(rel)
-    if cutoff is not None:
-        mask = mask & (ctx.position < cutoff)
-    first = np.where(mask & (ctx.rel_cum(rel) == 1), 1.0 / (ctx.position + 1.0), 0.0)
-    return ctx.per_topic_sum(first)
+    ctx = ctx.truncated(cutoff)
+    k, rank, topic = _relevant_hits(ctx, rel)
+    first = k == 1
+    rr = np.bincount(topic[first], weights=1.0 / rank[first], minlength=ctx.n_topics)
+    return rr.astype(np.float64)
 
 
 def precision(ctx: EvalContext, *, rel: int, cutoff: int) -> NDArray[np.float64]:
@@ -106,7 +123,9 @@ def _recall_cut(p: float, big_r: NDArray[np.int64], compat: int) -> NDArray[np.i
     # C lround: half away from zero (numpy's round is half-to-even). floor(|x| + 0.5) would
     # round 0.49999999999999994 up, because the addition itself rounds.
     whole = np.trunc(prod)
-    cut: NDArray[np.int64] = (whole + np.sign(prod) * (np.abs(prod - whole) >= 0.5)).astype(np.int64)
+    cut: NDArray[np.int64] = (whole + np.sign(prod) * (np.abs(prod - whole) >= 0.5)).astype(
+        np.int64
+    )
     return cut
 
 

@@ -169,17 +169,18 @@ class EvalContext:
     @memo
     def num_rel_ret(self, level: int) -> NDArray[np.int64]:
         """Relevant retrieved per topic."""
-        return self.per_topic_sum(self.is_rel(level)).astype(np.int64)
+        return np.diff(self.rel_rows(level)[1])
 
     def rel_within(self, level: int, k: int) -> NDArray[np.int64]:
         """rr(k): relevant documents among the first ``k`` of each topic."""
-        head = self.truncated(k)
-        return head.per_topic_sum(head.is_rel(level)).astype(np.int64)
+        return self.truncated(k).num_rel_ret(level)
 
     @memo
     def rel_rows(self, level: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Indices of relevant rows, and per-topic offsets into that index array."""
         rows = np.flatnonzero(self.is_rel(level))
-        counts = np.bincount(self.topic_of[rows], minlength=self.n_topics)
+        # Topic of each relevant row without materialising topic_of for the whole run.
+        topic = np.searchsorted(self.offsets, rows, side="right") - 1
+        counts = np.bincount(topic, minlength=self.n_topics)
         offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         return rows, offsets

@@ -205,7 +205,9 @@ def _idcg(ctx: EvalContext, view: GainView, cutoff: int | None = None) -> NDArra
     contrib = _discounted(view.ideal, pos)
     if cutoff is not None:
         contrib = np.where(pos < cutoff, contrib, 0.0)
-    return np.bincount(_ideal_topic(view), weights=contrib, minlength=ctx.n_topics).astype(np.float64)
+    return np.bincount(_ideal_topic(view), weights=contrib, minlength=ctx.n_topics).astype(
+        np.float64
+    )
 
 
 def ideal_dcg(
