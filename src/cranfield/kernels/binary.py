@@ -103,10 +103,6 @@ def recall(ctx: EvalContext, *, rel: int, cutoff: int | None = None) -> NDArray[
     return safe_divide(hits.astype(np.float64), ctx.num_rel(rel))
 
 
-def set_recall(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
-    return recall(ctx, rel=rel, cutoff=None)
-
-
 def relative_precision(ctx: EvalContext, *, rel: int, cutoff: int) -> NDArray[np.float64]:
     big_r = ctx.num_rel(rel)
     return safe_divide(ctx.rel_within(rel, cutoff).astype(np.float64), np.minimum(cutoff, big_r))
