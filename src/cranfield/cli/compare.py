@@ -49,8 +49,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser(out: TextIO, err: TextIO) -> _Parser:
-    from cranfield.stats.comparison import TESTS
-
     p = _Parser(
         prog="cranfield compare",
         description=(
@@ -63,6 +61,39 @@ def _parser(out: TextIO, err: TextIO) -> _Parser:
     )
     p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
     p.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files")
+    add_test_options(p)
+    p.add_argument(
+        "--ci",
+        dest="intervals",
+        action="extend",
+        nargs="+",
+        choices=["t", "percentile", "bca"],
+        help="intervals of the mean difference (default: t)",
+    )
+    p.add_argument(
+        "--risk-aversion", type=float, default=1.0, help="URisk weight on losses (default 1)"
+    )
+    p.add_argument("-f", "--format", choices=FORMATS, default="table")
+    p.add_argument(
+        "-d", "--details", action="store_true", help="table format: add one row per pair"
+    )
+    p.add_argument(
+        "--per-query", action="store_true", help="json format: include every per-query score"
+    )
+    p.add_argument(
+        "--differences",
+        nargs=2,
+        metavar=("CONTROL", "TREATMENT"),
+        help="print the per-query differences TREATMENT - CONTROL for each measure",
+    )
+    add_evaluation_options(p)
+    return p
+
+
+def add_test_options(p: argparse.ArgumentParser) -> None:
+    """Options shared by every command that runs ``compare``: measures, tests, correction."""
+    from cranfield.stats.comparison import TESTS  # lazily: keeps scipy out of start-up
+
     p.add_argument(
         "-m",
         "--measure",
@@ -93,35 +124,15 @@ def _parser(out: TextIO, err: TextIO) -> _Parser:
     p.add_argument(
         "-B", "--resamples", type=int, default=10_000, help="resamples per random test (10000)"
     )
-    p.add_argument(
-        "--ci",
-        dest="intervals",
-        action="extend",
-        nargs="+",
-        choices=["t", "percentile", "bca"],
-        help="intervals of the mean difference (default: t)",
-    )
-    p.add_argument(
-        "--risk-aversion", type=float, default=1.0, help="URisk weight on losses (default 1)"
-    )
+
+
+def add_evaluation_options(p: argparse.ArgumentParser) -> None:
+    """Options shared by every command that evaluates runs for a comparison."""
     p.add_argument(
         "--names",
         choices=["auto", "tag", "file"],
         default="auto",
         help="name runs by tag, by file name, or auto (tags if distinct)",
-    )
-    p.add_argument("-f", "--format", choices=FORMATS, default="table")
-    p.add_argument(
-        "-d", "--details", action="store_true", help="table format: add one row per pair"
-    )
-    p.add_argument(
-        "--per-query", action="store_true", help="json format: include every per-query score"
-    )
-    p.add_argument(
-        "--differences",
-        nargs=2,
-        metavar=("CONTROL", "TREATMENT"),
-        help="print the per-query differences TREATMENT - CONTROL for each measure",
     )
     p.add_argument(
         "--missing",
@@ -140,7 +151,6 @@ def _parser(out: TextIO, err: TextIO) -> _Parser:
     p.add_argument("-J", "--judged-only", action="store_true", help="drop unjudged documents")
     p.add_argument("-M", "--depth", type=int, metavar="K", help="evaluate only the top K")
     p.add_argument("--float32", action="store_true", help="round scores to float32 first")
-    return p
 
 
 def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

@@ -12,15 +12,17 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from cranfield.cli.compare import _Parser, _UsageError
+from cranfield.cli.compare import (
+    DEFAULT_MEASURES,
+    _Parser,
+    _UsageError,
+    add_evaluation_options,
+    add_test_options,
+)
 from cranfield.errors import CranfieldError, InputError, MeasureError
-
-DEFAULT_MEASURES = ["AP", "nDCG@10"]
 
 
 def _parser(out: TextIO, err: TextIO) -> _Parser:
-    from cranfield.stats.comparison import TESTS
-
     p = _Parser(
         prog="cranfield report",
         description=(
@@ -36,59 +38,8 @@ def _parser(out: TextIO, err: TextIO) -> _Parser:
     p.add_argument(
         "-o", "--output", required=True, metavar="FILE", help="the HTML file to write ('-': stdout)"
     )
-    p.add_argument(
-        "-m",
-        "--measure",
-        dest="measures",
-        action="extend",
-        nargs="+",
-        metavar="MEASURE",
-        help=f"measures (default: {' '.join(DEFAULT_MEASURES)})",
-    )
-    p.add_argument(
-        "-t",
-        "--test",
-        dest="tests",
-        action="extend",
-        nargs="+",
-        metavar="TEST",
-        help=f"tests, the first marks the table: {', '.join(TESTS)} (default: t-test)",
-    )
-    p.add_argument(
-        "-c",
-        "--correction",
-        default="holm",
-        help="multiple-comparison correction: none, bonferroni, holm (default), bh",
-    )
-    p.add_argument("-b", "--baseline", metavar="RUN", help="compare every run with this one")
-    p.add_argument("-a", "--alpha", type=float, default=0.05, help="significance level (0.05)")
-    p.add_argument("-s", "--seed", type=int, help="seed of the random procedures (default: fresh)")
-    p.add_argument(
-        "-B", "--resamples", type=int, default=10_000, help="resamples per random test (10000)"
-    )
-    p.add_argument(
-        "--names",
-        choices=["auto", "tag", "file"],
-        default="auto",
-        help="name runs by tag, by file name, or auto (tags if distinct)",
-    )
-    p.add_argument(
-        "--missing",
-        choices=["zero", "skip", "error"],
-        default="zero",
-        help="judged queries absent from a run: score 0 (default), leave out, or fail",
-    )
-    p.add_argument(
-        "-l",
-        "--relevance-level",
-        type=int,
-        default=1,
-        metavar="N",
-        help="minimum judged level counted relevant (default 1)",
-    )
-    p.add_argument("-J", "--judged-only", action="store_true", help="drop unjudged documents")
-    p.add_argument("-M", "--depth", type=int, metavar="K", help="evaluate only the top K")
-    p.add_argument("--float32", action="store_true", help="round scores to float32 first")
+    add_test_options(p)
+    add_evaluation_options(p)
     p.add_argument("--title", help="heading of the report")
     p.add_argument("--no-curves", action="store_true", help="leave out the curves")
     p.add_argument(
