@@ -80,8 +80,9 @@ def r_precision(ctx: EvalContext, *, rel: int, mult: float) -> NDArray[np.float6
 
 
 def _rel_within_per_topic(ctx: EvalContext, rel: int, cut: NDArray[np.int64]) -> NDArray[np.int64]:
-    mask = ctx.is_rel(rel) & (ctx.position < cut[ctx.topic_of])
-    return ctx.per_topic_sum(mask).astype(np.int64)
+    _, rank, topic = _relevant_hits(ctx, rel)
+    inside = rank <= cut[topic]
+    return np.bincount(topic[inside], minlength=ctx.n_topics).astype(np.int64)
 
 
 def reciprocal_rank(

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cranfield.data.ranking import UNJUDGED
+from cranfield.data.ranking import NOT_IN_POOL
 from cranfield.kernels.context import EvalContext, safe_divide, segment_count_cumsum
 
 if TYPE_CHECKING:
@@ -15,33 +15,59 @@ if TYPE_CHECKING:
 INFAP_EPSILON = 0.00001
 
 
+def _pooled_hits(
+    ctx: EvalContext, rel: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """For every relevant row: its topic, 0-based rank, and how many pooled and how many
+    judged documents are ranked above it.
+
+    Only pooled rows (judged, or negative in the qrels) matter to bpref and infAP, and runs
+    hold few of them, so the work is one pass to find them and then proportional to them.
+    """
+    rows = np.flatnonzero(ctx.rel != NOT_IN_POOL)
+    topic = np.searchsorted(ctx.offsets, rows, side="right") - 1
+    counts = np.bincount(topic, minlength=ctx.n_topics)
+    starts = np.concatenate(([0], np.cumsum(counts)))[:-1]
+    pooled_above = np.arange(rows.size, dtype=np.int64) - np.repeat(starts, counts)
+    codes = ctx.rel[rows]
+    judged = codes >= 0
+    judged_above = segment_count_cumsum(judged, np.concatenate((starts, [rows.size]))) - judged
+    relevant = codes >= rel
+    position = rows[relevant] - ctx.offsets[topic[relevant]]
+    return topic[relevant], position, pooled_above[relevant], judged_above[relevant]
+
+
 def bpref(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
-    is_rel = ctx.is_rel(rel)
-    nonrel = (ctx.rel >= 0) & ~is_rel
-    nonrel_above = segment_count_cumsum(nonrel, ctx.offsets) - nonrel  # exclusive count
+    topic, _, _, judged_above = _pooled_hits(ctx, rel)
+    relevant_above = _relevant_above(topic)
+    nonrel_above = judged_above - relevant_above
     big_r = ctx.num_rel(rel)
-    n0 = ctx.judgments.count_below(rel)
-    r_row = big_r[ctx.topic_of]
-    denom = np.minimum(n0, big_r)[ctx.topic_of]
-    penalty = safe_divide(np.minimum(nonrel_above, r_row).astype(np.float64), denom)
-    contrib = np.where(is_rel, np.where(nonrel_above > 0, 1.0 - penalty, 1.0), 0.0)
-    return safe_divide(ctx.per_topic_sum(contrib), big_r)
+    denom = np.minimum(ctx.judgments.count_below(rel), big_r)[topic]
+    penalty = safe_divide(np.minimum(nonrel_above, big_r[topic]).astype(np.float64), denom)
+    contrib = np.where(nonrel_above > 0, 1.0 - penalty, 1.0)
+    total = np.bincount(topic, weights=contrib, minlength=ctx.n_topics).astype(np.float64)
+    return safe_divide(total, big_r)
+
+
+def _relevant_above(topic: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Relevant rows before each relevant row of the same topic (rows in ranking order)."""
+    counts = np.bincount(topic, minlength=int(topic.max(initial=-1)) + 1)
+    starts = np.concatenate(([0], np.cumsum(counts)))[:-1]
+    above: NDArray[np.int64] = np.arange(topic.size, dtype=np.int64) - np.repeat(starts, counts)
+    return above
 
 
 def inferred_ap(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
-    is_rel = ctx.is_rel(rel)
-    nonrel = (ctx.rel >= 0) & ~is_rel
-    pooled_unjudged = ctx.rel == UNJUDGED
-    nonrel_above = segment_count_cumsum(nonrel, ctx.offsets) - nonrel
-    unj_above = segment_count_cumsum(pooled_unjudged, ctx.offsets) - pooled_unjudged
-    r_before = ctx.rel_cum(rel) - 1
-    j = ctx.position.astype(np.float64)
+    topic, position, pooled_above, judged_above = _pooled_hits(ctx, rel)
+    r_before = _relevant_above(topic)
+    j = position.astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        value = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((r_before + nonrel_above + unj_above) / j) * (
-            (r_before + INFAP_EPSILON) / (r_before + nonrel_above + 2 * INFAP_EPSILON)
+        value = 1.0 / (j + 1.0) + (j / (j + 1.0)) * (pooled_above / j) * (
+            (r_before + INFAP_EPSILON) / (judged_above + 2 * INFAP_EPSILON)
         )
-    contrib = np.where(is_rel, np.where(ctx.position == 0, 1.0, value), 0.0)
-    return safe_divide(ctx.per_topic_sum(contrib), ctx.num_rel(rel))
+    contrib = np.where(position == 0, 1.0, value)
+    total = np.bincount(topic, weights=contrib, minlength=ctx.n_topics).astype(np.float64)
+    return safe_divide(total, ctx.num_rel(rel))
 
 
 def unjudged_at(ctx: EvalContext, *, cutoff: int) -> NDArray[np.float64]:
