@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from cranfield.errors import CranfieldError, InputError, MeasureError
 
@@ -198,21 +198,29 @@ def _compare(args: argparse.Namespace) -> Comparison:
         args.qrels,
         args.runs,
         args.measures or DEFAULT_MEASURES,
-        baseline=args.baseline,
-        tests=args.tests or ["t-test"],
-        correction=args.correction,
-        alpha=args.alpha,
-        rng=args.seed,
-        n_resamples=args.resamples,
         intervals=args.intervals or ["t"],
         risk_aversion=args.risk_aversion,
-        names=args.names,
-        missing=args.missing,
-        relevance_level=args.relevance_level,
-        judged_only=args.judged_only,
-        depth=args.depth,
-        float32=args.float32,
+        **comparison_options(args),
     )
+
+
+def comparison_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``compare`` keywords parsed by :func:`add_test_options` and
+    :func:`add_evaluation_options`."""
+    return {
+        "baseline": args.baseline,
+        "tests": args.tests or ["t-test"],
+        "correction": args.correction,
+        "alpha": args.alpha,
+        "rng": args.seed,
+        "n_resamples": args.resamples,
+        "names": args.names,
+        "missing": args.missing,
+        "relevance_level": args.relevance_level,
+        "judged_only": args.judged_only,
+        "depth": args.depth,
+        "float32": args.float32,
+    }
 
 
 def _render(cmp: Comparison, args: argparse.Namespace, out: TextIO) -> None:

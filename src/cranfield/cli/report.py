@@ -18,6 +18,7 @@ from cranfield.cli.compare import (
     _UsageError,
     add_evaluation_options,
     add_test_options,
+    comparison_options,
 )
 from cranfield.errors import CranfieldError, InputError, MeasureError
 
@@ -119,18 +120,7 @@ def _report(args: argparse.Namespace) -> str:
         args.qrels,
         args.runs,
         args.measures or DEFAULT_MEASURES,
-        baseline=args.baseline,
-        tests=args.tests or ["t-test"],
-        correction=args.correction,
-        alpha=args.alpha,
-        rng=args.seed,
-        n_resamples=args.resamples,
-        names=args.names,
-        missing=args.missing,
-        relevance_level=args.relevance_level,
-        judged_only=args.judged_only,
-        depth=args.depth,
-        float32=args.float32,
+        **comparison_options(args),
         curves=not args.no_curves,
         rule=args.rule,
         gain_depth=args.gain_depth,
