@@ -25,6 +25,7 @@ from cranfield.measures._parse import parse_measure, parse_measures
 from cranfield.measures._spec import Measure, MeasureSpec
 from cranfield.results import Results
 from cranfield.stats import Comparison, compare
+from cranfield.streaming import evaluate_stream
 
 __version__ = "0.1.0"
 
@@ -44,6 +45,7 @@ __all__ = [
     "__version__",
     "compare",
     "evaluate",
+    "evaluate_stream",
     "load_qrels",
     "load_run",
     "parse_measure",

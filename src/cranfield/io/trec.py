@@ -109,6 +109,13 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
     """
     label = source_name(source)
     data = read_bytes(source).removeprefix(_BOM)
+    return read_run_bytes(data, label, name=name, float32=float32)
+
+
+def read_run_bytes(
+    data: bytes, label: str, *, name: str | None = None, float32: bool = False
+) -> Run:
+    """Parse the bytes of a run file named ``label`` (see :func:`read_run`)."""
     fast = _fast_run(data)
     if fast is not None:
         frame, tag = fast

@@ -1,0 +1,125 @@
+"""evaluate_stream: blocks of whole queries give exactly evaluate()'s numbers, in bounded memory."""
+
+from __future__ import annotations
+
+import gzip
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cranfield
+from cranfield.errors import InputError, MissingTopicError
+from cranfield.streaming import evaluate_stream
+
+MEASURES = ["AP", "nDCG@10", "P@5", "RR", "Bpref", "infAP", "R@20", "IPrec@0.3", "RBP", "G",
+            "RnDCG", "NumRet", "Judged@5", "Unjudged@10", "RBPResid", "SetF"]  # fmt: skip
+
+
+def _write(tmp: Path, lines: list[str], name: str = "run.txt") -> Path:
+    path = tmp / name
+    path.write_text("".join(line + "\n" for line in lines))
+    return path
+
+
+@st.composite
+def collections(draw: st.DrawFn) -> tuple[dict[str, dict[str, int]], list[str]]:
+    """Qrels and a run grouped by query (query order and line order inside a query random)."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    topics = draw(
+        st.lists(
+            st.sampled_from(["1", "10", "2", "9", "a", "Q"]), min_size=1, max_size=6, unique=True
+        )
+    )
+    qrels: dict[str, dict[str, int]] = {}
+    lines: list[str] = []
+    for t in topics:
+        docs = [f"d{i}" for i in range(rng.randint(0, 30))]
+        judged = {d: rng.choice([-1, 0, 0, 1, 2]) for d in docs if rng.random() < 0.5}
+        if judged or rng.random() < 0.3:
+            qrels[t] = judged or {"x": 1}
+        block = [f"{t} Q0 {d} 0 {rng.choice([1.0, 2.0, 2.5, rng.random()])} tag" for d in docs]
+        rng.shuffle(block)
+        lines.extend(block)
+    qrels.setdefault("only_judged", {"z": 1})
+    return qrels, lines
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=collections(), block=st.integers(1, 400), missing=st.sampled_from(["zero", "skip"]))
+def test_streaming_equals_evaluate(
+    tmp_path_factory: pytest.TempPathFactory,
+    data: tuple[dict[str, dict[str, int]], list[str]],
+    block: int,
+    missing: str,
+) -> None:
+    qrels, lines = data
+    if not lines:
+        return
+    path = _write(tmp_path_factory.mktemp("stream"), lines)
+    whole = cranfield.evaluate(qrels, path, MEASURES, missing=missing)  # type: ignore[arg-type]
+    streamed = evaluate_stream(qrels, path, MEASURES, block_bytes=block, missing=missing)  # type: ignore[arg-type]
+    assert streamed.topics == whole.topics
+    assert streamed.missing_topics == whole.missing_topics
+    for m in whole.values:
+        np.testing.assert_array_equal(streamed.values[m], whole.values[m], err_msg=str(m))
+    assert streamed.means() == pytest.approx(whole.means(), nan_ok=True, rel=0, abs=0)
+
+
+def test_missing_policy_error_and_zero(tmp_path: Path) -> None:
+    path = _write(tmp_path, ["1 Q0 a 1 1.0 t"])
+    qrels = {"1": {"a": 1}, "2": {"b": 1}}
+    with pytest.raises(MissingTopicError):
+        evaluate_stream(qrels, path, ["AP"], missing="error")
+    res = evaluate_stream(qrels, path, ["AP", "NumRet"], missing="zero")
+    assert res.topics == ["1", "2"]
+    assert res.per_topic("AP") == {"1": 1.0, "2": 0.0}
+    assert res.per_topic("NumRet") == {"1": 1.0, "2": 0.0}
+    assert res.missing_topics == ["2"]
+
+
+def test_interleaved_queries_are_refused_with_the_data_line(tmp_path: Path) -> None:
+    path = _write(tmp_path, ["1 Q0 a 1 1.0 t", "2 Q0 b 1 1.0 t", "1 Q0 c 2 0.5 t"])
+    with pytest.raises(
+        InputError, match=r"run\.txt: data line 3: the lines of query '1' are not contiguous"
+    ):
+        evaluate_stream({"1": {"a": 1}}, path, ["AP"], block_bytes=8)
+
+
+def test_a_bad_line_in_a_later_block_names_its_physical_line(tmp_path: Path) -> None:
+    lines = [f"1 Q0 d{i} {i} {100 - i}.0 t" for i in range(40)] + [
+        "# comment",
+        "",
+        "1 Q0 bad 0 x t",
+    ]
+    path = _write(tmp_path, lines)
+    with pytest.raises(InputError, match=r"run\.txt:43: score must be a number, got 'x'"):
+        evaluate_stream({"1": {"d1": 1}}, path, ["AP"], block_bytes=64)
+
+
+def test_a_duplicate_split_across_blocks_is_found(tmp_path: Path) -> None:
+    lines = [f"1 Q0 d{i} {i} {100 - i}.0 t" for i in range(30)] + ["1 Q0 d0 99 0.5 t"]
+    path = _write(tmp_path, lines)
+    with pytest.raises(InputError, match="query '1' has a duplicate document"):
+        evaluate_stream({"1": {"d1": 1}}, path, ["AP"], block_bytes=64)
+
+
+def test_compressed_runs_and_comment_only_files(tmp_path: Path) -> None:
+    lines = ["1 Q0 a 1 1.0 t", "1 Q0 b 2 0.5 t"]
+    gz = tmp_path / "run.gz"
+    gz.write_bytes(gzip.compress("".join(x + "\n" for x in lines).encode()))
+    assert evaluate_stream({"1": {"b": 1}}, gz, ["RR"], block_bytes=4)["RR"] == 0.5
+    empty = _write(tmp_path, ["# nothing", ""], "empty.run")
+    with pytest.raises(InputError, match="contains no run lines"):
+        evaluate_stream({"1": {"b": 1}}, empty, ["RR"])
+
+
+def test_options_are_validated(tmp_path: Path) -> None:
+    path = _write(tmp_path, ["1 Q0 a 1 1.0 t"])
+    with pytest.raises(ValueError, match="block size"):
+        evaluate_stream({"1": {"a": 1}}, path, ["AP"], block_bytes=0)
+    with pytest.raises(ValueError, match="Micro-averaging"):
+        evaluate_stream({"1": {"a": 1}}, path, ["SetP"], aggregate="micro")  # type: ignore[arg-type]
