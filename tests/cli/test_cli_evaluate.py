@@ -349,3 +349,11 @@ def test_user_oriented_measures_take_known_from_the_cli(capsys: pytest.CaptureFi
     assert doc["results"][0]["Coverage"] == pytest.approx(
         cranfield.evaluate(QRELS, RUNS[0], ["Coverage"], known=QRELS)["Coverage"], abs=0
     )
+
+
+def test_stream_flag_gives_the_same_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["evaluate", str(QRELS), *map(str, RUNS), "-m", *MEASURES, "-f", "json"]
+    assert main(argv) == 0
+    whole = json.loads(capsys.readouterr().out)["results"]
+    assert main([*argv, "--stream"]) == 0
+    assert json.loads(capsys.readouterr().out)["results"] == whole

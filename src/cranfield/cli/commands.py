@@ -71,6 +71,12 @@ def _parser() -> argparse.ArgumentParser:
         "--float32", action="store_true", help="round scores to float32 (trec_eval 9 / NIST)"
     )
     ev.add_argument(
+        "--stream",
+        action="store_true",
+        help="read each run in blocks of whole queries, in bounded memory (runs must be grouped "
+        "by query)",
+    )
+    ev.add_argument(
         "--aggregate",
         choices=["mean", "sum", "gmean", "median", "micro"],
         help="how per-query values combine (default: each measure's own; micro needs set measures)",
@@ -153,6 +159,26 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     qrels = load_qrels(args.qrels)
     results: list[Results] = []
     for path in args.runs:
+        if args.stream:
+            if args.known or args.intents or args.aggregate == "micro" or args.num_docs:
+                raise ValueError("--stream does not combine with --known, --intents, -N or micro.")
+            from cranfield.streaming import evaluate_stream
+
+            results.append(
+                evaluate_stream(
+                    qrels,
+                    path,
+                    measures,
+                    missing=args.missing,
+                    relevance_level=args.relevance_level,
+                    judged_only=args.judged_only,
+                    depth=args.depth,
+                    float32=args.float32,
+                    run_name=Path(path).name,
+                    aggregate=args.aggregate,
+                )
+            )
+            continue
         results.append(
             evaluate(
                 qrels,
