@@ -17,7 +17,7 @@ unjudged", only if a parameter names them), else 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -95,7 +95,18 @@ class GainView:
 
 
 def gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
-    """Build gains for ``ctx`` (``gains=None``: each level is its own gain)."""
+    """Gains for ``ctx`` (``gains=None``: each level is its own gain), built once per context.
+
+    nDCG, DCG, IDCG, nDCG_rel, RnDCG, G and RBP all start from the same view; trec_eval's
+    all_trec asks for most of them, so it is cached on the context.
+    """
+    key = ("gain_view", gains or ())
+    if key not in ctx._memo:
+        ctx._memo[key] = _build_gain_view(ctx, gains)
+    return cast("GainView", ctx._memo[key])
+
+
+def _build_gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
     j = ctx.judgments
     n = ctx.n_topics
     if not gains:
