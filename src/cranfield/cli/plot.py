@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from cranfield.cli.compare import _Parser, _UsageError
+from cranfield.cli.compare import _Parser, _UsageError, add_evaluation_options
 from cranfield.errors import CranfieldError, EvaluationError, InputError, MeasureError
 
 if TYPE_CHECKING:
@@ -45,29 +45,7 @@ def _common(p: argparse.ArgumentParser, *, runs_help: str) -> None:
         help="figure size in inches",
     )
     p.add_argument("--dpi", type=float, default=150.0, help="resolution of .png files (150)")
-    p.add_argument(
-        "--names",
-        choices=["auto", "tag", "file"],
-        default="auto",
-        help="name runs by tag, by file name, or auto (tags if distinct)",
-    )
-    p.add_argument(
-        "--missing",
-        choices=["zero", "skip", "error"],
-        default="zero",
-        help="judged queries absent from a run: score 0 (default), leave out, or fail",
-    )
-    p.add_argument(
-        "-l",
-        "--relevance-level",
-        type=int,
-        default=1,
-        metavar="N",
-        help="minimum judged level counted relevant (default 1)",
-    )
-    p.add_argument("-J", "--judged-only", action="store_true", help="drop unjudged documents")
-    p.add_argument("-M", "--depth", type=int, metavar="K", help="evaluate only the top K")
-    p.add_argument("--float32", action="store_true", help="round scores to float32 first")
+    add_evaluation_options(p)
 
 
 def _parser(out: TextIO, err: TextIO) -> _Parser:
