@@ -16,6 +16,8 @@ REAL = SHARED / "data" / "real"
 def require(path: Path) -> Path:
     """Fail (never skip) when shared test data is missing: a silent skip would hide it."""
     if not path.exists():
-        pytest.fail(f"shared test data not found at {path}; clone with ../shared beside the repo "
-                    "or set CRANFIELD_SHARED")
+        pytest.fail(
+            f"shared test data not found at {path}; clone with ../shared beside the repo "
+            "or set CRANFIELD_SHARED"
+        )
     return path

@@ -112,9 +112,7 @@ def prepare(
     return Prepared(judgments, ranked_run, ranking, ctx, sorted(missing_topics))
 
 
-def _aggregation(
-    option: AggregateOption, wanted: list[Measure]
-) -> dict[Measure, How]:
+def _aggregation(option: AggregateOption, wanted: list[Measure]) -> dict[Measure, How]:
     """``{measure: how}`` for the measures whose summary ``option`` overrides."""
     if option is None:
         return {}

@@ -172,7 +172,9 @@ class Results:
         from cranfield.report.trec_eval_text import format_line, label_for
 
         lines: list[str] = []
-        labels = {m: label_for(m) if m.spec.trec_at or m.at is None else str(m) for m in self.values}
+        labels = {
+            m: label_for(m) if m.spec.trec_at or m.at is None else str(m) for m in self.values
+        }
         if per_query:
             for i, t in enumerate(self.topics):
                 for m, v in self.values.items():

@@ -332,8 +332,12 @@ def test_console_script() -> None:
     assert proc.stderr == f"bm25.run: {r.policy_note()}\n"
 
 
-def test_aggregate_option_is_named_in_the_header_and_applied(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["evaluate", str(QRELS), str(RUNS[0]), "-m", "AP", "--aggregate", "median", "-f", "json"])
+def test_aggregate_option_is_named_in_the_header_and_applied(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(
+        ["evaluate", str(QRELS), str(RUNS[0]), "-m", "AP", "--aggregate", "median", "-f", "json"]
+    )
     assert code == 0
     doc = json.loads(capsys.readouterr().out)
     expected = cranfield.evaluate(QRELS, RUNS[0], ["AP"], aggregate="median")["AP"]
@@ -343,7 +347,19 @@ def test_aggregate_option_is_named_in_the_header_and_applied(capsys: pytest.Capt
 
 
 def test_user_oriented_measures_take_known_from_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["evaluate", str(QRELS), str(RUNS[0]), "-m", "Coverage", "--known", str(QRELS), "-f", "json"])
+    code = main(
+        [
+            "evaluate",
+            str(QRELS),
+            str(RUNS[0]),
+            "-m",
+            "Coverage",
+            "--known",
+            str(QRELS),
+            "-f",
+            "json",
+        ]
+    )
     assert code == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["results"][0]["Coverage"] == pytest.approx(

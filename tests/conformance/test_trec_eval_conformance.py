@@ -27,8 +27,12 @@ def _cases() -> list[tuple[str, str]]:
     return rows
 
 
-@pytest.mark.parametrize(("expected", "args"), _cases(), ids=lambda v: v if "/" in v or "out." in v else None)
-def test_reproduces_trec_eval_output(expected: str, args: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("expected", "args"), _cases(), ids=lambda v: v if "/" in v or "out." in v else None
+)
+def test_reproduces_trec_eval_output(
+    expected: str, args: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(CONFORMANCE)
     out, err = io.StringIO(), io.StringIO()
     code = main(shlex.split(args), out, err)
@@ -40,7 +44,9 @@ def test_every_expected_output_is_covered() -> None:
     covered = {e for e, _ in _cases()}
     on_disk = {
         os.path.relpath(os.path.join(d, f), CONFORMANCE)
-        for d, _, files in os.walk(CONFORMANCE) for f in files if f.startswith("out.")
+        for d, _, files in os.walk(CONFORMANCE)
+        for f in files
+        if f.startswith("out.")
     }
     assert on_disk <= covered
 
@@ -68,7 +74,9 @@ def test_compat9_has_no_rbp(monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["--compat", "9", "-m", "rbp", "qrels.test", "results.test"], out, err) == 1
 
 
-def test_malformed_run_exits_2_naming_file_and_line(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_malformed_run_exits_2_naming_file_and_line(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bad = tmp_path / "bad.run"
     bad.write_text("301 Q0 d1 1 0.5 t\n301 Q0 d2 2 abc t\n")
     out, err = io.StringIO(), io.StringIO()
@@ -81,4 +89,7 @@ def test_duplicate_run_document_exits_4(tmp_path) -> None:
     bad.write_text("301 Q0 d1 1 0.5 t\n301 Q0 d1 2 0.4 t\n")
     out, err = io.StringIO(), io.StringIO()
     assert main([str(CONFORMANCE / "qrels.test"), str(bad)], out, err) == 4
-    assert "dup.run:2: duplicate document 'd1' for query '301' (first seen on line 1)" in err.getvalue()
+    assert (
+        "dup.run:2: duplicate document 'd1' for query '301' (first seen on line 1)"
+        in err.getvalue()
+    )

@@ -12,6 +12,8 @@ MODULES = ["cranfield", "cranfield.evaluate", "cranfield.streaming"]
 
 @pytest.mark.parametrize("name", MODULES)
 def test_examples_run(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testmod(
+        importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE
+    )
     assert result.attempted > 0
     assert result.failed == 0

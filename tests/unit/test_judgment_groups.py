@@ -77,7 +77,11 @@ def test_out_test_qrels_jg(qrels_file: str) -> None:
 
 def test_names_and_order() -> None:
     assert judgment_group_measure_names([5, 10], [0.125, 2]) == [
-        "map_avgjg", "P_avgjg_5", "P_avgjg_10", "Rprec_mult_avgjg_0.12", "Rprec_mult_avgjg_2.00",
+        "map_avgjg",
+        "P_avgjg_5",
+        "P_avgjg_10",
+        "Rprec_mult_avgjg_0.12",
+        "Rprec_mult_avgjg_2.00",
     ]
     _, values = evaluate([("q", "g", "a", 1)], {"q": ["a"]})
     assert list(values) == judgment_group_measure_names([1, 2, 5], [0.5, 1.0, 2.0])
@@ -85,9 +89,14 @@ def test_names_and_order() -> None:
 
 
 def test_measures_are_averaged_over_groups() -> None:
-    rows = [("q", "g1", "a", 1), ("q", "g1", "b", 0), ("q", "g1", "c", 1),
-            ("q", "g2", "a", 0), ("q", "g2", "b", 2),
-            ("q", "g3", "z", 1)]  # g3's relevant document is never retrieved: scores 0
+    rows = [
+        ("q", "g1", "a", 1),
+        ("q", "g1", "b", 0),
+        ("q", "g1", "c", 1),
+        ("q", "g2", "a", 0),
+        ("q", "g2", "b", 2),
+        ("q", "g3", "z", 1),
+    ]  # g3's relevant document is never retrieved: scores 0
     _, v = evaluate(rows, {"q": ["a", "b", "c"]})
     ap = [(1 + 2 / 3) / 2, (1 / 2) / 1, 0.0]
     assert v["map_avgjg"][0] == pytest.approx(sum(ap) / 3)

@@ -114,8 +114,10 @@ def test_prefs_ranking_breaks_ties_by_doc_id_ascending() -> None:
 
 def test_complete_ranking_of_one_subgroup() -> None:
     # The get_prefs.c example: 6 docs, levels 3 2 0 6 0 2 -> 13 preferences.
-    rows = [("u", "s", d, lv) for d, lv in
-            [("d1", 3.0), ("d2", 2.0), ("d3", 0.0), ("d4", 6.0), ("d5", 0.0), ("d6", 2.0)]]
+    rows = [
+        ("u", "s", d, lv)
+        for d, lv in [("d1", 3.0), ("d2", 2.0), ("d3", 0.0), ("d4", 6.0), ("d5", 0.0), ("d6", 2.0)]
+    ]
     perfect = one_topic(rows, ["d4", "d1", "d2", "d6", "d3", "d5"])
     assert perfect["prefs_num_prefs_poss"] == 13
     assert perfect["prefs_num_prefs_ful"] == 13
@@ -127,8 +129,13 @@ def test_complete_ranking_of_one_subgroup() -> None:
 
 def test_subgroups_are_closed_under_transitivity() -> None:
     # get_prefs.c: 1>2>3 in s1 and 2>4 in s2 imply 1>4: 5 preferences, none between 3 and 4.
-    rows = [("u", "s1", "d1", 3.0), ("u", "s1", "d2", 2.0), ("u", "s1", "d3", 1.0),
-            ("u", "s2", "d2", 5.0), ("u", "s2", "d4", 4.0)]
+    rows = [
+        ("u", "s1", "d1", 3.0),
+        ("u", "s1", "d2", 2.0),
+        ("u", "s1", "d3", 1.0),
+        ("u", "s2", "d2", 5.0),
+        ("u", "s2", "d4", 4.0),
+    ]
     v = one_topic(rows, ["d1", "d2", "d3", "d4"])
     assert v["prefs_num_prefs_poss"] == 5
     assert v["prefs_num_prefs_ful_ret"] == 5
@@ -155,9 +162,14 @@ def test_retrieved_implied_and_not_occurring_preferences() -> None:
 
 
 def test_pair_averages_conflicting_groups_per_document_pair() -> None:
-    rows = [("u1", "s", "a", 1.0), ("u1", "s", "b", 0.0),
-            ("u2", "s", "a", 0.0), ("u2", "s", "b", 1.0),
-            ("u3", "s", "a", 1.0), ("u3", "s", "b", 0.0)]
+    rows = [
+        ("u1", "s", "a", 1.0),
+        ("u1", "s", "b", 0.0),
+        ("u2", "s", "a", 0.0),
+        ("u2", "s", "b", 1.0),
+        ("u3", "s", "a", 1.0),
+        ("u3", "s", "b", 0.0),
+    ]
     v = one_topic(rows, ["a", "b"])
     assert v["prefs_simp"] == pytest.approx(2 / 3)
     assert v["prefs_pair"] == pytest.approx(2 / 3)
@@ -196,17 +208,28 @@ def test_rnonrel_keeps_only_r_nonrelevant_documents() -> None:
 
 def test_group_with_only_nonrelevant_documents_zeroes_rnonrel() -> None:
     # The 0/0 of such a group is NaN in trec_eval, which makes the whole topic 0.
-    rows = [("u1", "s", "a", 1.0), ("u1", "s", "b", 0.0),
-            ("u2", "s", "a", 0.0), ("u2", "s", "b", 0.0)]
+    rows = [
+        ("u1", "s", "a", 1.0),
+        ("u1", "s", "b", 0.0),
+        ("u2", "s", "a", 0.0),
+        ("u2", "s", "b", 0.0),
+    ]
     v = one_topic(rows, ["a", "b"])
     assert v["prefs_avgjg_Rnonrel"] == 0.0
     assert v["prefs_avgjg"] == 0.5
 
 
 def test_topics_are_the_judged_topics_present_in_ranked() -> None:
-    prefs = prefs_frame([("b", "u", "s", "x", 1.0), ("b", "u", "s", "y", 0.0),
-                         ("a", "u", "s", "x", 1.0), ("a", "u", "s", "y", 0.0),
-                         ("10", "u", "s", "x", 1.0), ("10", "u", "s", "y", 0.0)])
+    prefs = prefs_frame(
+        [
+            ("b", "u", "s", "x", 1.0),
+            ("b", "u", "s", "y", 0.0),
+            ("a", "u", "s", "x", 1.0),
+            ("a", "u", "s", "y", 0.0),
+            ("10", "u", "s", "x", 1.0),
+            ("10", "u", "s", "y", 0.0),
+        ]
+    )
     topics, values = evaluate_prefs(prefs, {"b": ["x"], "a": [], "10": ["y", "x"], "z": ["x"]})
     assert topics == ["10", "a", "b"]  # bytewise; "z" has no judgments
     np.testing.assert_array_equal(values["prefs_simp"], [0.0, 0.0, 1.0])
@@ -232,7 +255,9 @@ def test_input_frame_is_not_modified() -> None:
 def test_summary_rules() -> None:
     assert set(PREFS_SUMMARY) == set(PREFS_MEASURES)
     assert {n for n, how in PREFS_SUMMARY.items() if how == "sum"} == {
-        "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret"
+        "prefs_num_prefs_poss",
+        "prefs_num_prefs_ful",
+        "prefs_num_prefs_ful_ret",
     }
 
 
@@ -245,9 +270,14 @@ def test_document_at_two_levels_of_one_subgroup_is_an_error() -> None:
 
 
 def test_contradiction_inside_a_group_is_an_error() -> None:
-    rows = [("u", "s1", "a", 2.0), ("u", "s1", "b", 1.0),
-            ("u", "s2", "b", 2.0), ("u", "s2", "c", 1.0),
-            ("u", "s3", "c", 2.0), ("u", "s3", "a", 1.0)]
+    rows = [
+        ("u", "s1", "a", 2.0),
+        ("u", "s1", "b", 1.0),
+        ("u", "s2", "b", 2.0),
+        ("u", "s2", "c", 1.0),
+        ("u", "s3", "c", 2.0),
+        ("u", "s3", "a", 1.0),
+    ]
     with pytest.raises(EvaluationError, match="and the reverse"):
         one_topic(rows, ["a"])
     # the same preferences in different groups are fine
@@ -256,8 +286,12 @@ def test_contradiction_inside_a_group_is_an_error() -> None:
 
 
 def test_zero_and_positive_level_in_one_group_is_an_error() -> None:
-    rows = [("u", "s1", "a", 0.0), ("u", "s1", "b", -1.0), ("u", "s2", "a", 1.0),
-            ("u", "s2", "c", 0.5)]
+    rows = [
+        ("u", "s1", "a", 0.0),
+        ("u", "s1", "b", -1.0),
+        ("u", "s2", "a", 1.0),
+        ("u", "s2", "c", 0.5),
+    ]
     with pytest.raises(EvaluationError, match="both level 0 and a positive level"):
         one_topic(rows, [])
 
@@ -282,8 +316,11 @@ def write(tmp_path: Path, text: str, name: str = "prefs.txt") -> Path:
 
 
 def test_read_prefs_skips_comments_and_blank_lines(tmp_path: Path) -> None:
-    path = write(tmp_path, "# header\n\n  q2\tu  s d#1   1.5\r\n   # indented comment\n"
-                           "q1 u s d2 -0\nq10 F:x,y G d3 1e1")
+    path = write(
+        tmp_path,
+        "# header\n\n  q2\tu  s d#1   1.5\r\n   # indented comment\n"
+        "q1 u s d2 -0\nq10 F:x,y G d3 1e1",
+    )
     frame = read_prefs(path)
     assert frame.schema == pl.Schema(PREFS_SCHEMA)
     assert frame.rows() == [
@@ -306,9 +343,12 @@ def test_read_prefs_compressed(tmp_path: Path) -> None:
         ("q u s d 1 extra\n", 1, "expected 5 fields (qid jg jsg docno rel_level), got 6"),
         ("# c\n\nq u s d high\n", 3, "rel_level must be a number, got 'high'"),
         ("q u s d nan\n", 1, "rel_level is NaN"),
-        ("q u s d 1\nq u s e 0\nq u s d 2\n", 3,
-         "duplicate document 'd' in sub-group 's' of judgment group 'u' for query 'q' "
-         "(first seen on line 1)"),
+        (
+            "q u s d 1\nq u s e 0\nq u s d 2\n",
+            3,
+            "duplicate document 'd' in sub-group 's' of judgment group 'u' for query 'q' "
+            "(first seen on line 1)",
+        ),
     ],
 )
 def test_malformed_prefs_line(tmp_path: Path, text: str, line: int, problem: str) -> None:
@@ -340,8 +380,11 @@ def test_read_qrels_jg_allows_a_document_once_per_group(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "line", "problem"),
     [
-        ("1 a d 1\n1 a d 0\n", 2,
-         "duplicate document 'd' in judgment group 'a' for query '1' (first seen on line 1)"),
+        (
+            "1 a d 1\n1 a d 0\n",
+            2,
+            "duplicate document 'd' in judgment group 'a' for query '1' (first seen on line 1)",
+        ),
         ("1 a d 1.5\n", 1, "relevance must be an integer, got '1.5'"),
         ("1 a d\n", 1, "expected 4 fields (qid jg docno rel), got 3"),
     ],
@@ -354,10 +397,18 @@ def test_malformed_qrels_jg_line(tmp_path: Path, text: str, line: int, problem: 
 
 
 def test_prefs_from_qrels_keeps_negative_levels() -> None:
-    qrels = pl.DataFrame({"query_id": ["1", "1", "1"], "iteration": ["0", "0", "7"],
-                          "doc_id": ["a", "b", "a"], "relevance": [1, -1, 0]})
+    qrels = pl.DataFrame(
+        {
+            "query_id": ["1", "1", "1"],
+            "iteration": ["0", "0", "7"],
+            "doc_id": ["a", "b", "a"],
+            "relevance": [1, -1, 0],
+        }
+    )
     assert prefs_from_qrels(qrels).rows() == [
-        ("1", "0", "0", "a", 1.0), ("1", "0", "0", "b", -1.0), ("1", "7", "0", "a", 0.0),
+        ("1", "0", "0", "a", 1.0),
+        ("1", "0", "0", "b", -1.0),
+        ("1", "7", "0", "a", 0.0),
     ]
     with pytest.raises(InputError, match="missing the column"):
         prefs_from_qrels(qrels.drop("iteration"))

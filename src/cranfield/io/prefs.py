@@ -105,21 +105,22 @@ def read_prefs(source: str | Path) -> pl.DataFrame:
     for number, fields, text in _data_lines(read_bytes(source), label):
         if len(fields) != 5:
             raise InputError(
-                label, number,
-                f"expected 5 fields (qid jg jsg docno rel_level), got {len(fields)}", text,
+                label,
+                number,
+                f"expected 5 fields (qid jg jsg docno rel_level), got {len(fields)}",
+                text,
             )
         qid, jg, jsg, docno, level_text = fields
         if not _FLOAT.match(level_text):
-            raise InputError(
-                label, number, f"rel_level must be a number, got {level_text!r}", text
-            )
+            raise InputError(label, number, f"rel_level must be a number, got {level_text!r}", text)
         level = float(level_text)
         if math.isnan(level):
             raise InputError(label, number, "rel_level is NaN", text)
         key = (qid, jg, jsg, docno)
         if key in seen:
             raise InputError(
-                label, number,
+                label,
+                number,
                 f"duplicate document {docno!r} in sub-group {jsg!r} of judgment group "
                 f"{jg!r} for query {qid!r} (first seen on line {seen[key]})",
                 text,
@@ -166,13 +167,12 @@ def read_qrels_jg(source: str | Path) -> pl.DataFrame:
             )
         qid, jg, docno, rel_text = fields
         if not _INT.match(rel_text):
-            raise InputError(
-                label, number, f"relevance must be an integer, got {rel_text!r}", text
-            )
+            raise InputError(label, number, f"relevance must be an integer, got {rel_text!r}", text)
         key = (qid, jg, docno)
         if key in seen:
             raise InputError(
-                label, number,
+                label,
+                number,
                 f"duplicate document {docno!r} in judgment group {jg!r} for query {qid!r} "
                 f"(first seen on line {seen[key]})",
                 text,
