@@ -8,6 +8,8 @@ Exact trec_eval measures on a columnar engine, with a drop-in ``cranfield trec-e
 0.5
 """
 
+import typing
+
 from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
 from cranfield.errors import (
@@ -24,10 +26,34 @@ from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
 from cranfield.measures._parse import parse_measure, parse_measures
 from cranfield.measures._spec import Measure, MeasureSpec
 from cranfield.results import Results
-from cranfield.stats import Comparison, compare
-from cranfield.streaming import evaluate_stream
+
+if typing.TYPE_CHECKING:
+    from cranfield.stats import Comparison, compare
+    from cranfield.streaming import evaluate_stream
 
 __version__ = "0.1.0"
+
+# Imported on first use: every CLI call imports this package, and only some need them.
+_LAZY = {
+    "Comparison": "cranfield.stats",
+    "compare": "cranfield.stats",
+    "evaluate_stream": "cranfield.streaming",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'cranfield' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
+
 
 __all__ = [
     "Comparison",

@@ -33,8 +33,8 @@ def test_every_name_in_all_is_importable(name: str) -> None:
 def _public_names(module: types.ModuleType) -> set[str]:
     return {
         name
-        for name, value in vars(module).items()
-        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+        for name in dir(module)
+        if not name.startswith("_") and not isinstance(getattr(module, name), types.ModuleType)
     }
 
 
@@ -53,13 +53,27 @@ def test_fresh_interpreter_surface() -> None:
     """Checked in a new process, so submodules imported by other tests cannot hide a leak."""
     code = (
         "import cranfield, json, types\n"
-        "print(json.dumps(sorted(n for n, v in vars(cranfield).items()"
-        " if not n.startswith('_') and not isinstance(v, types.ModuleType))))"
+        "print(json.dumps(sorted(n for n in dir(cranfield)"
+        " if not n.startswith('_') and not isinstance(getattr(cranfield, n), types.ModuleType))))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     ).stdout
     assert json.loads(out) == sorted(n for n in PUBLIC if not n.startswith("_"))
+
+
+def test_heavy_modules_are_imported_on_first_use() -> None:
+    """Every CLI call imports cranfield; the statistics wait until they are used."""
+    code = (
+        "import sys, cranfield\n"
+        "before = 'cranfield.stats' in sys.modules\n"
+        "cranfield.compare\n"
+        "print(before, 'cranfield.stats' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert out.split() == ["False", "True"]
 
 
 def test_version() -> None:
