@@ -574,6 +574,100 @@ def test_duplicate_detection_helpers() -> None:
     assert trec._sorted_has_repeats(pl.concat([frame, frame.head(1)]).sort("query_id", "doc_id"))
 
 
+# --------------------------------------------------------------------------- block reading
+
+# Plain run files are parsed BLOCK_BYTES at a time; these tests shrink the block so that
+# small files are cut in many places (inside a query, right after one, mid-tie).
+
+
+def _read_in_blocks(path: Path, size: int, monkeypatch: pytest.MonkeyPatch) -> Run:
+    monkeypatch.setattr(trec, "BLOCK_BYTES", size)
+    return read_run(path)
+
+
+def _whole(path: Path) -> Run:
+    """The same file read as one block of bytes."""
+    return trec.read_run_bytes(path.read_bytes().removeprefix(BOM), str(path))
+
+
+@pytest.mark.parametrize("size", [1, 7, 32, 33, 100, 1 << 20])
+def test_blocks_read_like_the_whole_file(
+    tmp_path: Path, size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [f"q{q} Q0 d{d} {d} {10 - d // 3} tag{q}\n" for q in (3, 1, 2) for d in range(9)]
+    path = put(tmp_path, BOM + "".join(lines).encode(), "run.txt")
+    assert trec._fast_run_blocks(path, size) is not None  # the block path is what is tested
+    got = _read_in_blocks(path, size, monkeypatch)
+    expected = _whole(path)
+    assert_frame_equal(got.frame, expected.frame)
+    assert got.tag == expected.tag == "tag2"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t",  # no final line end
+        b"1 Q0 " + b"x" * 300 + b" 1 2 t\n1 Q0 b 2 1 t\n",  # a line longer than a block
+        b"1\tQ0\ta\t1\t2\tt\n" + b"2 Q0 a 1 2 t\n" * 1,  # tabs in one block, spaces later
+    ],
+)
+def test_block_edges(tmp_path: Path, data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = put(tmp_path, data, "run.txt")
+    got = _read_in_blocks(path, 16, monkeypatch)
+    assert run_rows(got) == reference_rows(data, "run")
+
+
+def test_an_unclean_block_sends_the_whole_file_down_the_careful_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clean = b"".join(b"1 Q0 d%d %d %d t\n" % (i, i, 50 - i) for i in range(30))
+    data = clean + b"# a comment\n2  Q0 x 1 1 t\r\n" + clean.replace(b"1 Q0", b"3 Q0")
+    path = put(tmp_path, data, "run.txt")
+    got = _read_in_blocks(path, 40, monkeypatch)
+    assert run_rows(got) == reference_rows(data, "run")
+
+
+@pytest.mark.parametrize("grouped", [True, False])
+@pytest.mark.parametrize("size", [1, 20, 45, 1 << 20])
+def test_duplicates_are_found_across_blocks(
+    tmp_path: Path, grouped: bool, size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [f"{q} Q0 d{d} 1 {9 - d} t" for q in ("a", "b", "c") for d in range(6)]
+    if not grouped:
+        lines = lines[::2] + lines[1::2]
+    # the first line's pair again, last in the file: far from its twin, in another block
+    lines.append(lines[0].replace(" 9 t", " 0.5 t"))
+    path = put(tmp_path, "\n".join(lines).encode() + b"\n", "run.txt")
+    with pytest.raises(InputError) as caught:
+        _read_in_blocks(path, size, monkeypatch)
+    check_error(
+        caught.value,
+        path,
+        len(lines),
+        "duplicate document 'd0' for query 'a' (first seen on line 1)",
+        lines[-1],
+    )
+
+
+def test_errors_in_a_later_block_name_the_physical_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [f"1 Q0 d{d} 1 {d} t" for d in range(20)]
+    lines[17] = "1 Q0 d17 1 nan t"
+    path = put(tmp_path, "\n".join(lines).encode(), "run.txt")
+    with pytest.raises(InputError) as caught:
+        _read_in_blocks(path, 30, monkeypatch)
+    check_error(caught.value, path, 18, "score is NaN", lines[17])
+
+
+def test_compressed_runs_are_not_read_in_blocks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = put(tmp_path, gzip.compress(RUN), "run.gz")
+    assert trec._fast_run_blocks(path, 8) is None
+    assert run_rows(_read_in_blocks(path, 8, monkeypatch)) == reference_rows(RUN, "run")
+
+
 # --------------------------------------------------------------------------- writers
 
 
@@ -919,3 +1013,34 @@ def test_bare_carriage_returns_are_refused_not_glued(tmp_path: Path) -> None:
     path.write_bytes(b"301 Q0 d1 1 2.0 t\r301 Q0 d2 2 1.0 t\r")
     with pytest.raises(InputError, match=r"mac\.run:1: holds several run lines separated by"):
         read_run(path)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    records=run_records,
+    size=st.integers(1, 200),
+    order=st.sampled_from(["as drawn", "grouped", "reversed"]),
+)
+def test_block_reading_property(
+    scratch: Path, records: list[tuple[Any, ...]], size: int, order: str
+) -> None:
+    clean = [(*r[:6], []) for r in records]  # six fields: the files blocks are made for
+    if order == "grouped":
+        clean.sort(key=lambda r: r[0])
+    elif order == "reversed":
+        clean.reverse()
+    data = plain_file(clean)
+    path = put(scratch, data, "blocks.run")
+    assert trec._fast_run_blocks(path, size) is not None
+    with mock.patch.object(trec, "BLOCK_BYTES", size):
+        got = read_run(path)
+    expected = _whole(path)
+    assert_frame_equal(got.frame, expected.frame)
+    assert got.tag == expected.tag
+    # and a pair repeated anywhere is found, whatever the cut
+    twin = (*clean[0][:4], "0", clean[-1][5], [])
+    put(scratch, data + plain_file([twin]), "twin.run")
+    with mock.patch.object(trec, "BLOCK_BYTES", size), pytest.raises(InputError) as caught:
+        read_run(scratch / "twin.run")
+    assert caught.value.line == len(clean) + 1
+    assert "duplicate document" in caught.value.problem

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import codecs
 import io
+import itertools
 import math
+import os
 import re
 from pathlib import Path
 from typing import Literal, NoReturn
@@ -41,7 +43,7 @@ import polars as pl
 from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
 from cranfield.errors import InputError
-from cranfield.io._bytes import read_bytes, source_name
+from cranfield.io._bytes import compression, read_bytes, source_name
 
 __all__ = ["read_qrels", "read_run", "write_qrels", "write_run"]
 
@@ -108,8 +110,15 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
         On any malformed line, naming file, line number and text.
     """
     label = source_name(source)
-    data = read_bytes(source).removeprefix(_BOM)
-    return read_run_bytes(data, label, name=name, float32=float32)
+    blocks = None if label == "<stdin>" else _fast_run_blocks(Path(source))
+    if blocks is None:
+        data = read_bytes(source).removeprefix(_BOM)
+        return read_run_bytes(data, label, name=name, float32=float32)
+    frame, tag, duplicated = blocks
+    score = frame.get_column("score")
+    if duplicated or score.is_nan().any():
+        _diagnose(read_bytes(source).removeprefix(_BOM), label, "run")
+    return _run(frame, tag, label, name, float32)
 
 
 def read_run_bytes(
@@ -127,12 +136,88 @@ def read_run_bytes(
             pl.col("f4").cast(pl.Float64, strict=False).alias("score"),
         )
         tag = table.get_column("f5")[-1]
-    score = frame.get_column("score")
-    if score.null_count() or score.is_nan().any() or _has_duplicates(frame):
+    if _run_is_faulty(frame):
         _diagnose(data, label, "run")
+    return _run(frame, tag, label, name, float32)
+
+
+def _run_is_faulty(frame: pl.DataFrame) -> bool:
+    """Whether a parsed run has a missing or NaN score or a repeated (query, document)."""
+    score = frame.get_column("score")
+    return bool(score.null_count() or score.is_nan().any() or _has_duplicates(frame))
+
+
+def _run(frame: pl.DataFrame, tag: str, label: str, name: str | None, float32: bool) -> Run:
     if float32:
         frame = frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64))
     return Run(frame, name=name or Path(label).name, tag=tag)
+
+
+# Plain run files are parsed this many bytes at a time, so the whole text is never in memory
+# next to its parsed columns (on a 7M-line run that halves the peak memory).
+BLOCK_BYTES = 16 * 1024 * 1024
+
+
+def _fast_run_blocks(
+    path: Path, block_bytes: int | None = None
+) -> tuple[pl.DataFrame, str, bool] | None:
+    """Parse an uncompressed run file block by block (cut at line ends) on the fast path.
+
+    Returns the frame, the tag of the last line and whether a (query, document) pair
+    repeats; or ``None`` (read the whole file the careful way) when the file cannot be
+    opened, is compressed or empty, or any block is not clean in the sense of
+    :func:`_fast_run`. Every block is parsed exactly as the whole file would have been.
+
+    Repeats are looked for inside each block, then among the lines of the queries found in
+    more than one block (in a file grouped by query, only the queries cut by a block end),
+    which covers every pair while keeping each hash table block-sized.
+    """
+    size = block_bytes or BLOCK_BYTES
+    try:
+        handle = path.open("rb")
+        total = os.fstat(handle.fileno()).st_size
+    except OSError:
+        return None
+    frames: list[pl.DataFrame] = []
+    tag = ""
+    duplicated = False
+    seen: set[str] = set()
+    spanning: set[str] = set()
+    with handle:
+        if compression(handle.read(8)) is not None:
+            return None
+        # Cut points: the first line end at or after every multiple of the block size, found
+        # by short reads, so that each block is read once and never copied.
+        cuts = [0]
+        while cuts[-1] + size < total:
+            handle.seek(cuts[-1] + size - 1)
+            probe = b""
+            while b"\n" not in probe and (more := handle.read(1 << 16)):
+                probe += more
+            newline = probe.find(b"\n")
+            if newline < 0:
+                break
+            cuts.append(cuts[-1] + size + newline)
+        if total > cuts[-1] or total == 0:
+            cuts.append(total)
+        handle.seek(0)
+        for start, end in itertools.pairwise(cuts):
+            block = handle.read(end - start)
+            fast = _fast_run(block.removeprefix(_BOM) if start == 0 else block)
+            if fast is None:
+                return None
+            frame, tag = fast
+            duplicated = duplicated or _has_duplicates(frame)
+            queries = set(frame.get_column("query_id").unique().to_list())
+            spanning |= queries & seen
+            seen |= queries
+            frames.append(frame)
+    if not frames:
+        return None
+    whole = pl.concat(frames, rechunk=False)
+    if spanning and not duplicated:
+        duplicated = _has_duplicates(whole.filter(pl.col("query_id").is_in(list(spanning))))
+    return whole, tag, duplicated
 
 
 _FAST_RUN_SCHEMA = {
