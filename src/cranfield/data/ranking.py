@@ -282,36 +282,73 @@ def _ranked_order(
         return np.zeros(0, dtype=np.int64), [], np.zeros(0, dtype=np.int64)
     picked = np.array([k for _, k in blocks], dtype=np.int64)
     block_len = lens[picked]
-    first = np.repeat(starts[picked], block_len)
-    within = np.arange(int(block_len.sum()), dtype=np.int64) - np.repeat(
-        np.concatenate(([0], np.cumsum(block_len)))[:-1], block_len
-    )
-    order = first + within
-    if grouping is not None:
+    new_starts = np.concatenate(([0], np.cumsum(block_len)))[:-1]
+    order = _moved_blocks(starts[picked], block_len, new_starts)
+    if grouping is None:
+        # The usual file: grouped by query, scores never increasing inside a query. Ties
+        # are found and ordered in file order (blocks move whole, so runs of equal scores
+        # are the same), then written to the places their blocks moved to.
+        same_block = np.ones(max(scores.size - 1, 0), dtype=bool)
+        same_block[starts[1:] - 1] = False
+        if not (same_block & (scores[1:] > scores[:-1])).any():
+            ties = _tie_rows(frame, scores, same_block, np.arange(0))
+            if ties is not None:
+                positions, rows = ties
+                block = np.searchsorted(starts, positions, side="right") - 1
+                moved_to = np.full(starts.size, -1, dtype=np.int64)
+                moved_to[picked] = new_starts
+                slot = moved_to[block]
+                kept = slot >= 0
+                order[(positions - starts[block] + slot)[kept]] = rows[kept]
+            return order, block_topic, block_len
+    else:
         order = grouping[order]
-    block_of = np.repeat(np.arange(len(blocks), dtype=np.int64), block_len)
     s = scores[order]
-    same_block = block_of[1:] == block_of[:-1]
+    same_block = np.ones(max(order.size - 1, 0), dtype=bool)
+    same_block[new_starts[1:] - 1] = False
     if (same_block & (s[1:] > s[:-1])).any():
         # Not sorted by score inside some block: sort by (block, -score), stably.
+        block_of = np.repeat(np.arange(len(blocks), dtype=np.int64), block_len)
         resort = np.lexsort((-s, block_of))
         order = order[resort]
         s = s[resort]
-    order = _break_ties(frame, order, s, same_block)
+    ties = _tie_rows(frame, s, same_block, order)
+    if ties is not None:
+        order[ties[0]] = ties[1]
     return order, block_topic, block_len
 
 
-def _break_ties(
+def _moved_blocks(
+    sources: NDArray[np.int64], lengths: NDArray[np.int64], new_starts: NDArray[np.int64]
+) -> NDArray[np.int64]:
+    """Rows ``sources[b] .. sources[b] + lengths[b] - 1`` for each block ``b``, concatenated.
+
+    Built as steps of one with a jump at each block start and summed in place, so no
+    temporary of the run's size is needed.
+    """
+    order = np.ones(int(lengths.sum()), dtype=np.int64)
+    order[0] = sources[0]
+    order[new_starts[1:]] = sources[1:] - (sources[:-1] + lengths[:-1] - 1)
+    np.cumsum(order, out=order)
+    return order
+
+
+def _tie_rows(
     frame: pl.DataFrame,
-    order: NDArray[np.int64],
     s: NDArray[np.float64],
     same_block: NDArray[np.bool_],
-) -> NDArray[np.int64]:
-    """Order runs of equal scores within a block by doc id descending (bytewise)."""
+    order: NDArray[np.int64],
+) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
+    """Runs of equal scores within a block, ordered by doc id descending (bytewise).
+
+    ``s`` holds the scores of the rows ``order`` (or of rows ``0..n-1`` when ``order`` is
+    empty). Returns the positions in ``s`` that belong to a run of ties and the frame row
+    to put at each of them; ``None`` when no two neighbours tie.
+    """
     tie = same_block & (s[1:] == s[:-1])
     if not tie.any():
-        return order
-    in_tie = np.zeros(order.size, dtype=bool)
+        return None
+    in_tie = np.zeros(s.size, dtype=bool)
     in_tie[1:] |= tie
     in_tie[:-1] |= tie
     positions = np.flatnonzero(in_tie)
@@ -319,16 +356,15 @@ def _break_ties(
     starts_run = np.ones(positions.size, dtype=bool)
     starts_run[1:] = ~tie[positions[1:] - 1]
     run_id = np.cumsum(starts_run) - 1
-    docs = frame.get_column("doc_id").gather(order[positions])
+    rows = order[positions] if order.size else positions
+    docs = frame.get_column("doc_id").gather(rows)
     local = (
         pl.DataFrame({"run": run_id, "doc": docs, "i": np.arange(positions.size)})
         .sort(["run", "doc"], descending=[False, True])
         .get_column("i")
         .to_numpy()
     )
-    out = order.copy()
-    out[positions] = order[positions[local]]
-    return out
+    return positions, rows[local]
 
 
 def _judgment_codes(

@@ -105,12 +105,20 @@ class EvalContext:
         self.n_topics = ranking.num_topics
         self.offsets = ranking.offsets
         self.rel = ranking.rel
-        self.topic_of = ranking.topic_of
-        self.position = ranking.position
         self.lengths = ranking.lengths
         self.judgments = ranking.judgments
         self._truncated: dict[int, EvalContext] = {}
         self._memo: dict[tuple[object, ...], object] = {}
+
+    @property
+    def topic_of(self) -> NDArray[np.int64]:
+        """Topic index of each row (built on first use: many kernels never need it)."""
+        return self.ranking.topic_of
+
+    @property
+    def position(self) -> NDArray[np.int64]:
+        """0-based rank of each row within its topic (built on first use)."""
+        return self.ranking.position
 
     def truncated(self, k: int | None) -> EvalContext:
         """This context cut to the first ``k`` documents of every topic (cached).

@@ -1,0 +1,122 @@
+"""The two ways :func:`cranfield.data.ranking.rank` orders a run give trec_eval's order.
+
+Run files are almost always grouped by query with scores never increasing, and ``rank``
+then moves whole query blocks and sorts only runs of tied scores, found in file order. Any
+other input takes the general path (grouping, then a sort by score). Both are compared here
+with the per-topic reference of ``tests/reference.py`` on adversarial runs: many ties, tied
+lines in any order, queries in any order, queries without judgments between the others.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+from unittest import mock
+
+import polars as pl
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cranfield.data import ranking
+from cranfield.data.qrels import Qrels
+from cranfield.data.run import Run
+from tests.reference import rank_topic
+
+# Ids whose bytewise order differs from numeric or case-folded order.
+_IDS = ["a", "b", "B", "aa", "a\u00e9", "\u6587", "10", "9", "doc2", "doc10", "zz", "Doc1"]
+
+
+@st.composite
+def grouped_runs(draw: st.DrawFn) -> tuple[dict[str, dict[str, int]], list[tuple[str, str, float]]]:
+    """Judgments and run lines grouped by query, scores never increasing inside a query."""
+    queries = draw(st.lists(st.sampled_from(_IDS), min_size=1, max_size=6, unique=True))
+    judged = draw(st.lists(st.sampled_from(queries), min_size=1, unique=True))
+    qrels = {
+        q: draw(st.dictionaries(st.sampled_from(_IDS), st.integers(-1, 3), min_size=1, max_size=6))
+        for q in judged
+    }
+    lines: list[tuple[str, str, float]] = []
+    for q in queries:  # in the drawn order, not sorted
+        docs = draw(st.lists(st.sampled_from(_IDS), min_size=1, max_size=10, unique=True))
+        scores = sorted(
+            draw(
+                st.lists(
+                    st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=len(docs), max_size=len(docs)
+                )
+            ),
+            reverse=True,
+        )
+        lines += [(q, d, s) for d, s in zip(docs, scores, strict=True)]
+    return qrels, lines
+
+
+def _frame(lines: list[tuple[str, str, float]]) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "query_id": [q for q, _, _ in lines],
+            "doc_id": [d for _, d, _ in lines],
+            "score": [s for _, _, s in lines],
+        },
+        schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64},
+    )
+
+
+def _qrels(qrels: dict[str, dict[str, int]]) -> Qrels:
+    rows = [(q, "0", d, lv) for q, docs in qrels.items() for d, lv in docs.items()]
+    frame = pl.DataFrame(
+        rows, schema=["query_id", "iteration", "doc_id", "relevance"], orient="row"
+    )
+    return Qrels(frame.sort("query_id", "doc_id"), name="q")
+
+
+def _ranked(ranked: ranking.Ranking) -> dict[str, tuple[tuple[str, int], ...]]:
+    docs = ranked.doc_id.to_list()
+    out = {}
+    for i, topic in enumerate(ranked.topics):
+        lo, hi = ranked.offsets[i], ranked.offsets[i + 1]
+        out[topic] = tuple(zip(docs[lo:hi], ranked.rel[lo:hi].tolist(), strict=True))
+    return out
+
+
+def _expected(
+    qrels: dict[str, dict[str, int]], lines: list[tuple[str, str, float]], depth: int | None
+) -> dict[str, tuple[int, ...]]:
+    run: dict[str, dict[str, float]] = {}
+    for q, d, s in lines:
+        run.setdefault(q, {})[d] = s
+    return {
+        q: rank_topic(qrels[q], run[q], depth=depth, judged_only=False, float32=False)
+        for q in sorted(run)
+        if q in qrels
+    }
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=grouped_runs(), depth=st.none() | st.integers(1, 4), seed=st.integers(0, 2**32))
+def test_both_paths_give_the_reference_order(
+    case: tuple[dict[str, dict[str, int]], list[tuple[str, str, float]]],
+    depth: int | None,
+    seed: int,
+) -> None:
+    qrels, lines = case
+    judgments = _qrels(qrels)
+    expected = _expected(qrels, lines, depth)
+    calls: list[Any] = []
+    real = ranking._tie_rows
+
+    def spy(*args: Any) -> Any:
+        calls.append(args[3].size)
+        return real(*args)
+
+    with mock.patch.object(ranking, "_tie_rows", spy):
+        grouped = ranking.rank(Run(_frame(lines), name="r"), judgments, depth=depth, missing="skip")
+    assert calls in ([], [0])  # the grouped file took the fast path (ties in file order)
+    shuffled = lines[:]
+    random.Random(seed).shuffle(shuffled)
+    general = ranking.rank(Run(_frame(shuffled), name="r"), judgments, depth=depth, missing="skip")
+    for got in (_ranked(grouped), _ranked(general)):
+        assert list(got) == list(expected)
+        for topic, rows in got.items():
+            assert tuple(code for _, code in rows) == expected[topic]
+    # the two paths agree document by document, not only on the codes
+    assert _ranked(grouped) == _ranked(general)
