@@ -8,12 +8,15 @@ One session, three comparisons (``--modes``):
 
 ``five``
     From files to the five means (AP, nDCG@10, RR@10, R@1000, P@10): ``cranfield evaluate``
-    (the CLI) and one small driver per peer in ``benchmarks/peers/`` that reads the files the
-    way that peer's users do (pytrec_eval ``parse_qrel/parse_run`` + ``RelevanceEvaluator``;
-    ranx ``Qrels.from_file/Run.from_file`` + ``evaluate``; ir_measures ``read_trec_*`` +
-    ``calc_aggregate``), the ``trec_eval`` binary if one is on PATH, and two floors: a bare
-    ``polars.read_csv`` and a bare ``pyarrow.csv.read_csv`` of the run file, plus the
-    interpreter start-up and ``import cranfield.cli.main`` that every CLI call pays.
+    (the CLI), ``cranfield evaluate --stream`` (the same in bounded memory, reading the run in
+    blocks of whole queries; the only cranfield timed by default on ``huge``, where the
+    in-memory one needs ~10 GiB at 100M lines) and one small driver per peer in
+    ``benchmarks/peers/`` that reads the files the way that peer's users do (pytrec_eval
+    ``parse_qrel/parse_run`` + ``RelevanceEvaluator``; ranx ``Qrels.from_file/Run.from_file``
+    + ``evaluate``; ir_measures ``read_trec_*`` + ``calc_aggregate``), the ``trec_eval``
+    binary if one is on PATH, and two floors: a bare ``polars.read_csv`` and a bare
+    ``pyarrow.csv.read_csv`` of the run file, plus the interpreter start-up and
+    ``import cranfield.cli.main`` that every CLI call pays.
 ``all-trec``
     ``cranfield trec-eval -m all_trec`` against ``trec_eval -m all_trec`` if the binary is on
     PATH, else against pytrec_eval computing all of its ``supported_measures``.
@@ -26,9 +29,10 @@ alternated round-robin (the starting tool rotates each round), the first ``--war
 are not counted, and the report gives the median wall time of the ``--repeat`` timed rounds,
 the median CPU time and the peak RSS of the child (user + system time and ``ru_maxrss`` from
 ``os.wait4``; the RSS is the largest over the timed rounds) and each tool's median wall time
-divided by cranfield's. It then checks that the tools print the
-same values where their semantics agree (see ``SEMANTICS``). Timings are a report, never a
-pass/fail test: the exit status is 0 whatever the numbers are.
+divided by cranfield's. It then checks that the tools print the same values where their
+semantics agree (see ``SEMANTICS``): every peer against each cranfield that ran, and
+``--stream`` against the in-memory ``cranfield evaluate`` (Δ ≤ 1e-12). Timings are a report,
+never a pass/fail test: the exit status is 0 whatever the numbers are.
 
 Missing data are generated first (``benchmarks/data/PROFILE``); missing peers are skipped
 with the reason. Progress goes to stderr, the report to stdout (``--markdown`` for the
@@ -65,6 +69,10 @@ EXACT = 1e-6
 """Tolerance where semantics agree and values are printed at full precision."""
 FOUR_DECIMALS = 5e-5 + 1e-9
 """Tolerance against trec_eval-format output (values printed with 4 decimals)."""
+SAME_CODE = 1e-12
+"""Tolerance between ``cranfield evaluate --stream`` and ``cranfield evaluate`` (same code)."""
+CF = "cranfield evaluate"
+CF_STREAM = "cranfield evaluate --stream"
 
 SEMANTICS = {
     "pytrec_eval": "trec_eval 9 semantics: float32 scores (compared with `cranfield evaluate "
@@ -311,6 +319,8 @@ class Check:
     tolerance: float
     expected: str | None
     group: str = "five"
+    ref: str = ""
+    """The cranfield tool that gave ``ours`` ("" = the group's only cranfield tool)."""
 
     @property
     def delta(self) -> float:
@@ -324,8 +334,13 @@ class Check:
 
 
 def check_five(
-    tools: list[Tool], exact: dict[str, float], f32: dict[str, float] | None, has_ties: bool
+    tools: list[Tool],
+    exact: dict[str, float],
+    f32: dict[str, float] | None,
+    has_ties: bool,
+    ref: str = CF,
 ) -> list[Check]:
+    """Every peer's five means against those of the cranfield tool ``ref``."""
     checks: list[Check] = []
     for tool in tools:
         if (
@@ -337,14 +352,23 @@ def check_five(
             continue
         peer = tool.name
         values = tool.parse(tool.stdout)
-        ref = f32 if peer in ("pytrec_eval", "ir_measures") and f32 is not None else exact
+        base = f32 if peer in ("pytrec_eval", "ir_measures") and f32 is not None else exact
         tol = FOUR_DECIMALS if peer == "trec_eval" else EXACT
         for m in FIVE:
             if m not in values:
                 continue
             reason = EXPECTED_DIFF.get(peer, {}).get(m) if has_ties else None
-            checks.append(Check(peer, m, ref[m], float(values[m]), tol, reason, "five"))
+            checks.append(Check(peer, m, base[m], float(values[m]), tol, reason, "five", ref))
     return checks
+
+
+def check_stream(memory: dict[str, float], stream: dict[str, float]) -> list[Check]:
+    """``cranfield evaluate --stream`` against ``cranfield evaluate``: same code, same values."""
+    return [
+        Check(CF_STREAM, m, memory[m], stream[m], SAME_CODE, None, "five", CF)
+        for m in FIVE
+        if m in memory and m in stream
+    ]
 
 
 def check_all_trec(ours: dict[str, Any], theirs: dict[str, Any], peer: str) -> list[Check]:
@@ -442,6 +466,23 @@ def summarise(checks: list[Check]) -> dict[str, str]:
     return out
 
 
+def stream_verdict(checks: list[Check]) -> str | None:
+    """The ``--stream`` row: its five means against ``cranfield evaluate``'s, and whether
+    every peer gets the same verdict against it as against ``cranfield evaluate``."""
+    own = [c for c in checks if c.tool == CF_STREAM]
+    if not own:
+        return None
+    same = sum(c.verdict == "agree" for c in own)
+    worst = max(c.delta for c in own)
+    text = f"{same}/{len(own)} identical to {CF} (max Δ {worst:.2g})"
+    vs_memory = {(c.tool, c.measure): c.verdict for c in checks if c.ref == CF}
+    vs_stream = {(c.tool, c.measure): c.verdict for c in checks if c.ref == CF_STREAM}
+    if vs_stream:
+        moved = sum(vs_memory.get(k) != v for k, v in vs_stream.items())
+        text += "; peers: same verdicts" if not moved else f"; peers: {moved} verdicts DIFFER"
+    return text
+
+
 def target(rows: list[list[str]], text: str, shown: str | None, ok: bool | None) -> None:
     """One row of the targets table; ``ok=None`` with a value means "reported, no threshold"."""
     statuses = {None: "reported", True: "met", False: "not met"}
@@ -502,7 +543,10 @@ def report(ctx: dict[str, Any], markdown: bool) -> str:
         if not tools:
             continue
         base = next((t for t in tools if t.name.startswith("cranfield")), None)
-        verdicts = summarise([c for c in ctx["checks"] if c.group == group])
+        checks = [c for c in ctx["checks"] if c.group == group]
+        verdicts = summarise([c for c in checks if not c.ref or (base and c.ref == base.name)])
+        if base and base.name != CF_STREAM and (stream := stream_verdict(checks)):
+            verdicts[CF_STREAM] = stream
         out += [
             "",
             f"{sub}{title}",
@@ -550,13 +594,20 @@ def report(ctx: dict[str, Any], markdown: bool) -> str:
         table(["target", "measured", "status"], ctx["targets"], markdown),
     ]
     notes = ctx["notes"]
-    bad = [c for c in ctx["checks"] if c.verdict != "agree"]
+    vs_memory = {(c.tool, c.measure, c.verdict) for c in ctx["checks"] if c.ref == CF}
+    bad = [
+        c
+        for c in ctx["checks"]
+        if c.verdict != "agree"
+        and not (c.ref == CF_STREAM and (c.tool, c.measure, c.verdict) in vs_memory)
+    ]  # a peer's difference from the stream is listed once when it is the same as from evaluate
     if bad:
         notes.append(
             "Value differences: "
             + "; ".join(
                 f"{c.tool}{' (in memory)' if c.group == 'memory' else ''} {c.measure} "
-                f"{c.theirs:.6g} vs cranfield {c.ours:.6g}, {c.verdict}"
+                f"{c.theirs:.6g} vs {'cranfield' if c.ref in ('', CF) else c.ref} "
+                f"{c.ours:.6g}, {c.verdict}"
                 for c in bad[:20]
             )
             + (f"; … {len(bad) - 20} more" if len(bad) > 20 else "")
@@ -573,7 +624,9 @@ def targets(ctx: dict[str, Any]) -> list[list[str]]:
     tools = {t.name: t for t in ctx["tools"] if t.times}
     profile = ctx["meta"]["profile"]["name"]
     rows: list[list[str]] = []
-    cf = tools.get("cranfield evaluate")
+    cf = tools.get(CF)
+    stream = tools.get(CF_STREAM)
+    scale = stream or cf  # huge: the stream's targets (the in-memory tool's if it ran alone)
     peers = [tools[n] for n in ("pytrec_eval", "ranx", "ir_measures", "trec_eval") if n in tools]
     floors = [tools[n] for n in ("polars.read_csv", "pyarrow.csv.read_csv") if n in tools]
     if profile == "msmarco" and cf:
@@ -597,15 +650,20 @@ def targets(ctx: dict[str, Any]) -> list[list[str]]:
                 f"{r:.2f}×",
                 r <= 1.5,
             )
-    if profile in ("msmarco", "huge") and cf:
+    if profile == "msmarco" and cf:
         rss = max(cf.rss_kib) / 1024
-        limit = 600 if profile == "msmarco" else 4096
-        target(rows, f"evaluate peak RSS ≤ {limit} MiB", f"{rss:.0f} MiB", rss <= limit)
-    if profile == "huge" and cf:
-        per_m = cf.median / ctx["meta"]["run_lines"] * 1e6
+        target(rows, "evaluate peak RSS ≤ 600 MiB", f"{rss:.0f} MiB", rss <= 600)
+    if profile == "msmarco" and stream:
+        rss = max(stream.rss_kib) / 1024
+        target(rows, "evaluate --stream peak RSS (for information)", f"{rss:.0f} MiB", None)
+    if profile == "huge" and scale:
+        which = scale.name.removeprefix("cranfield ")
+        rss = max(scale.rss_kib) / 1024
+        target(rows, f"{which} peak RSS ≤ 4096 MiB", f"{rss:.0f} MiB", rss <= 4096)
+        per_m = scale.median / ctx["meta"]["run_lines"] * 1e6
         target(
             rows,
-            f"seconds per million lines at {ctx['meta']['run_lines'] / 1e6:g}M lines "
+            f"{which}: seconds per million lines at {ctx['meta']['run_lines'] / 1e6:g}M lines "
             "(linear: same at 10M and 100M)",
             f"{per_m:.3f} s",
             None,
@@ -631,7 +689,13 @@ def targets(ctx: dict[str, Any]) -> list[list[str]]:
     if profile == "msmarco" and te and other:
         r = other.median / te.median
         target(rows, f"trec-eval -m all_trec ≥ 5× faster than {other.name}", f"{r:.2f}×", r >= 5)
-    compared = [c for c in ctx["checks"] if c.group in ("five", "memory")]
+    # Peers against one cranfield: the in-memory evaluate if it ran, else the stream.
+    primary = CF if any(c.ref == CF for c in ctx["checks"]) else CF_STREAM
+    compared = [
+        c
+        for c in ctx["checks"]
+        if c.group in ("five", "memory") and c.tool != CF_STREAM and c.ref in ("", primary)
+    ]
     if compared:
         unexpected = sum(c.verdict == "DIFFERS" for c in compared)
         agree = sum(c.verdict == "agree" for c in compared)
@@ -641,6 +705,15 @@ def targets(ctx: dict[str, Any]) -> list[list[str]]:
             "same five means as the peers where semantics agree (Δ ≤ 1e-6)",
             f"{agree} agree, {known} differ for a known reason, {unexpected} unexpected",
             not unexpected,
+        )
+    five = [c for c in ctx["checks"] if c.group == "five"]
+    if shown := stream_verdict(five):
+        ok = all(c.verdict == "agree" for c in five if c.tool == CF_STREAM)
+        target(
+            rows,
+            "evaluate --stream gives evaluate's five means (Δ ≤ 1e-12) and the same peer verdicts",
+            shown,
+            ok and "DIFFER" not in shown,
         )
     return rows
 
@@ -657,18 +730,15 @@ def build_tools(
         cranfield = shutil.which("cranfield") or "cranfield"
     trec_eval = shutil.which("trec_eval")
     q, r = str(qrels), str(run)
+    evaluate = [cranfield, "evaluate", q, r, "-m", *FIVE, "--format", "tsv"]
     candidates: list[tuple[str, str | None, Tool]] = []
     if "five" in modes:
         candidates += [
+            ("cranfield", "cranfield", Tool(CF, "five", evaluate, parse_tsv)),
             (
+                "cranfield-stream",
                 "cranfield",
-                "cranfield",
-                Tool(
-                    "cranfield evaluate",
-                    "five",
-                    [cranfield, "evaluate", q, r, "-m", *FIVE, "--format", "tsv"],
-                    parse_tsv,
-                ),
+                Tool(CF_STREAM, "five", [*evaluate, "--stream"], parse_tsv),
             ),
             (
                 "trec_eval",
@@ -837,9 +907,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tools",
         default=None,
-        help="comma list of cranfield,trec_eval,pytrec_eval,ranx,ir_measures,"
-        "polars,pyarrow,startup (default all available; huge: cranfield,polars,"
-        "pyarrow,startup)",
+        help="comma list of cranfield,cranfield-stream,trec_eval,pytrec_eval,ranx,ir_measures,"
+        "polars,pyarrow,startup (default all available; huge: cranfield-stream,polars,"
+        "pyarrow,startup, since the in-memory evaluate needs ~10 GiB at 100M lines)",
     )
     parser.add_argument("--markdown", action="store_true", help="print markdown tables")
     parser.add_argument("--json", type=Path, default=None, help="also save raw numbers here")
@@ -851,8 +921,21 @@ def main(argv: list[str] | None = None) -> int:
     modes = set((args.modes or ("five" if huge else "five,all-trec,memory")).split(","))
     if unknown := modes - {"five", "all-trec", "memory"}:
         parser.error(f"unknown modes: {', '.join(sorted(unknown))}")
-    tool_list = args.tools or ("cranfield,polars,pyarrow,startup" if huge else None)
+    tool_list = args.tools or ("cranfield-stream,polars,pyarrow,startup" if huge else None)
     wanted = set(tool_list.split(",")) if tool_list else None
+    known = {
+        "cranfield",
+        "cranfield-stream",
+        "trec_eval",
+        "pytrec_eval",
+        "ranx",
+        "ir_measures",
+        "polars",
+        "pyarrow",
+        "startup",
+    }
+    if wanted is not None and (unknown_tools := wanted - known):
+        parser.error(f"unknown tools: {', '.join(sorted(unknown_tools))}")
 
     suffix = (f"-q{args.queries}" if args.queries else "") + (f"-s{args.seed}" if args.seed else "")
     data = args.data or HERE / "data" / f"{args.profile}{suffix}"
@@ -872,15 +955,21 @@ def main(argv: list[str] | None = None) -> int:
     # Value checks: untimed reference runs where a peer follows other semantics.
     checks: list[Check] = []
     by_name = {t.name: t for t in tools}
-    cf = by_name.get("cranfield evaluate")
     has_ties = meta["adjacent_tie_fraction"] > 0
-    if cf and cf.stdout:
-        exact = parse_tsv(cf.stdout)
+    needs_f32 = any(t.name in ("pytrec_eval", "ir_measures") and t.stdout for t in tools)
+    five_values: dict[str, dict[str, float]] = {}
+    for name in (CF, CF_STREAM):  # each cranfield tool against every peer
+        cf = by_name.get(name)
+        if not (cf and cf.stdout):
+            continue
+        exact = five_values[name] = parse_tsv(cf.stdout)
         f32 = None
-        if any(t.name in ("pytrec_eval", "ir_measures") and t.stdout for t in tools):
+        if needs_f32:
             ref32 = run_child([*cf.argv, "--float32"])
             f32 = parse_tsv(ref32.stdout) if ref32.status == 0 else None
-        checks += check_five(tools, exact, f32, has_ties)
+        checks += check_five(tools, exact, f32, has_ties, name)
+    if CF in five_values and CF_STREAM in five_values:
+        checks += check_stream(five_values[CF], five_values[CF_STREAM])
     te = by_name.get("cranfield trec-eval -m all_trec")
     if te and te.stdout:
         binary = by_name.get("trec_eval -m all_trec")
@@ -990,8 +1079,11 @@ def main(argv: list[str] | None = None) -> int:
                 {
                     "tool": c.tool,
                     "measure": c.measure,
+                    "group": c.group,
+                    "reference": c.ref or None,
                     "cranfield": c.ours,
                     "peer": c.theirs,
+                    "tolerance": c.tolerance,
                     "verdict": c.verdict,
                 }
                 for c in checks
