@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cranfield.kernels.context import EvalContext, safe_divide
+from cranfield.kernels.context import EvalContext, safe_divide, segment_sum
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -181,10 +181,13 @@ def interpolated_precision_avg(
 
 
 def binary_g(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
-    is_rel = ctx.is_rel(rel)
-    nonrel_above = ctx.position + 1 - ctx.rel_cum(rel)  # includes self only if non-relevant
-    contrib = np.where(is_rel, 1.0 / np.log2(2.0 + nonrel_above), 0.0)
-    return safe_divide(ctx.per_topic_sum(contrib), ctx.num_rel(rel))
+    # Only relevant rows contribute: the j-th relevant row (from 0) of a topic, at rank
+    # position p, has p - j non-relevant documents above it.
+    rows, offsets = ctx.rel_rows(rel)
+    topic = np.repeat(np.arange(ctx.n_topics), np.diff(offsets))
+    nonrel_above = (rows - ctx.offsets[topic]) - (np.arange(rows.size) - offsets[topic])
+    contrib = 1.0 / np.log2(2.0 + nonrel_above)
+    return safe_divide(segment_sum(topic, contrib, ctx.n_topics), ctx.num_rel(rel))
 
 
 def yaap(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:

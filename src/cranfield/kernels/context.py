@@ -53,12 +53,20 @@ def segment_cumsum(values: NDArray[np.generic], offsets: NDArray[np.int64]) -> N
     lengths = np.diff(offsets)
     if vals.size == 0:
         return out
+    if lengths[0] > 0 and (lengths == lengths[0]).all():
+        # Every topic has the same length (a run cut at a fixed depth): rows in place.
+        width = int(lengths[0])
+        np.cumsum(vals.reshape(-1, width), axis=1, out=out.reshape(-1, width))
+        return out
     bucket = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)
     for b in np.unique(bucket[lengths > 0]):
         topics = np.flatnonzero((bucket == b) & (lengths > 0))
         width = int(lengths[topics].max())
         cols = np.arange(width)
         idx = offsets[topics][:, None] + cols[None, :]
+        if (lengths[topics] == width).all():
+            out[idx] = np.cumsum(vals[idx], axis=1)
+            continue
         valid = cols[None, :] < lengths[topics][:, None]
         block = np.where(valid, vals[np.where(valid, idx, 0)], 0.0)
         sums = np.cumsum(block, axis=1)
@@ -157,7 +165,17 @@ class EvalContext:
         return child
 
     def per_topic_sum(self, values: NDArray[np.generic]) -> NDArray[np.float64]:
-        return segment_sum(self.topic_of, values, self.n_topics)
+        """Per-topic sums of ``values``, one per row, added in row order.
+
+        Most per-row contributions are zero (they come from relevant or judged rows only),
+        and adding an exact zero never changes a running sum, so only the non-zero rows are
+        summed: the same numbers, without a pass over the whole run per measure.
+        """
+        rows = np.flatnonzero(values)
+        if 2 * rows.size > values.size:
+            return segment_sum(self.topic_of, values, self.n_topics)
+        topic = np.searchsorted(self.offsets, rows, side="right") - 1
+        return segment_sum(topic, values[rows], self.n_topics)
 
     @memo
     def is_rel(self, level: int) -> NDArray[np.bool_]:
