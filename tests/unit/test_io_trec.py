@@ -11,7 +11,9 @@ import bz2
 import gzip
 import io
 import lzma
+import os
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from unittest import mock
@@ -658,6 +660,24 @@ def test_errors_in_a_later_block_name_the_physical_line(
     with pytest.raises(InputError) as caught:
         _read_in_blocks(path, 30, monkeypatch)
     check_error(caught.value, path, 18, "score is NaN", lines[17])
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_read_once_and_whole(tmp_path: Path) -> None:
+    """``cranfield evaluate qrels <(zcat run.gz)`` hands over a pipe: no probing read."""
+    fifo = tmp_path / "run.pipe"
+    os.mkfifo(fifo)
+    got: list[Any] = []
+    writer = threading.Thread(target=fifo.write_bytes, args=(RUN,), daemon=True)
+    reader = threading.Thread(target=lambda: got.append(read_run(fifo)), daemon=True)
+    writer.start()
+    reader.start()
+    reader.join(timeout=20)
+    if reader.is_alive():  # waiting for a second writer that will never come: release it
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(timeout=5)
+    assert got, "the pipe was opened twice: the first bytes went to a probe"
+    assert run_rows(got[0]) == reference_rows(RUN, "run")
 
 
 def test_compressed_runs_are_not_read_in_blocks(

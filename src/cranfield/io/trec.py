@@ -34,6 +34,7 @@ import itertools
 import math
 import os
 import re
+import stat
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal, NoReturn
@@ -166,7 +167,7 @@ def _fast_run_blocks(
 
     Returns the frame, the tag of the last line and whether a (query, document) pair
     repeats; or ``None`` (read the whole file the careful way) when the file cannot be
-    opened, is compressed or empty, or any block is not clean in the sense of
+    opened, is not a regular file, is compressed or empty, or any block is not clean in the sense of
     :func:`_fast_run`. Every block is parsed exactly as the whole file would have been.
 
     Repeats are looked for inside each block, then among the lines of the queries found in
@@ -175,6 +176,9 @@ def _fast_run_blocks(
     """
     size = block_bytes or BLOCK_BYTES
     try:
+        # Only regular files: a pipe (``<(zcat run.gz)``) can be opened and read only once.
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
         handle = path.open("rb")
         total = os.fstat(handle.fileno()).st_size
     except OSError:
