@@ -49,6 +49,13 @@ def test_star_import_gives_exactly_all() -> None:
     assert set(namespace) - {"__builtins__"} == set(PUBLIC)
 
 
+def _fresh(code: str) -> str:
+    """What ``code`` prints in a new interpreter, where no other test has imported anything."""
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+
+
 def test_fresh_interpreter_surface() -> None:
     """Checked in a new process, so submodules imported by other tests cannot hide a leak."""
     code = (
@@ -56,10 +63,7 @@ def test_fresh_interpreter_surface() -> None:
         "print(json.dumps(sorted(n for n in dir(cranfield)"
         " if not n.startswith('_') and not isinstance(getattr(cranfield, n), types.ModuleType))))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    ).stdout
-    assert json.loads(out) == sorted(n for n in PUBLIC if not n.startswith("_"))
+    assert json.loads(_fresh(code)) == sorted(n for n in PUBLIC if not n.startswith("_"))
 
 
 def test_heavy_modules_are_imported_on_first_use() -> None:
@@ -70,10 +74,7 @@ def test_heavy_modules_are_imported_on_first_use() -> None:
         "cranfield.compare\n"
         "print(before, 'cranfield.stats' in sys.modules)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    ).stdout
-    assert out.split() == ["False", "True"]
+    assert _fresh(code).split() == ["False", "True"]
 
 
 def test_version() -> None:
