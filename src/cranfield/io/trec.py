@@ -223,9 +223,7 @@ def _fast_run_blocks(
                 duplicated = duplicated or dup
                 spanning |= queries & seen
                 seen |= queries
-    if not frames:
-        return None
-    whole = pl.concat(frames, rechunk=False)
+    whole = pl.concat(frames, rechunk=False)  # never empty: an empty file is not clean
     if spanning and not duplicated:
         duplicated = _has_duplicates(whole.filter(pl.col("query_id").is_in(list(spanning))))
     return whole, tag, duplicated
