@@ -603,6 +603,17 @@ def test_blocks_read_like_the_whole_file(
     expected = _whole(path)
     assert_frame_equal(got.frame, expected.frame)
     assert got.tag == expected.tag == "tag2"
+    assert_same_stretches(got, expected)
+
+
+def assert_same_stretches(got: Run, expected: Run, *, by_reader: bool = True) -> None:
+    """The query stretches the block reader pieced together equal the whole frame's."""
+    # filled in by the block reader, not computed afterwards; the careful path leaves them
+    assert ("query_stretches" in vars(got)) == by_reader
+    queries, lengths = got.query_stretches
+    want_queries, want_lengths = expected.query_stretches
+    assert queries == want_queries
+    assert lengths.tolist() == want_lengths.tolist()
 
 
 @pytest.mark.parametrize(
@@ -619,14 +630,50 @@ def test_block_edges(tmp_path: Path, data: bytes, monkeypatch: pytest.MonkeyPatc
     assert run_rows(got) == reference_rows(data, "run")
 
 
+@pytest.mark.parametrize(
+    "odd",
+    [
+        b"# a comment\n2  Q0 x 1 1 t\r\n",  # all at once
+        b"# a comment\n",
+        b"#2 Q0 x 1 1 t\n",  # a comment that looks like a query
+        b"2 Q0 x 1 1 t\r\n",
+        b"2 Q0 x 1 1\x0bt\n",
+        b"2 Q0 x 1 1\x0ct\n",
+        b"2  Q0 x 1 1 t\n",
+        b"2\tQ0 x 1 1 t\n",
+        b"\n",
+    ],
+)
 def test_an_unclean_block_sends_the_whole_file_down_the_careful_path(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, odd: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clean = b"".join(b"1 Q0 d%d %d %d t\n" % (i, i, 50 - i) for i in range(30))
-    data = clean + b"# a comment\n2  Q0 x 1 1 t\r\n" + clean.replace(b"1 Q0", b"3 Q0")
+    data = clean + odd + clean.replace(b"1 Q0", b"3 Q0")
     path = put(tmp_path, data, "run.txt")
     got = _read_in_blocks(path, 40, monkeypatch)
     assert run_rows(got) == reference_rows(data, "run")
+    assert_same_stretches(got, _whole(path), by_reader=False)
+
+
+def test_utf8_blocks_stay_on_the_block_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clean = b"".join(b"1 Q0 d%d %d %d t\n" % (i, i, 50 - i) for i in range(30))
+    data = clean + b"2 Q0 x\xc3\xa9 1 1 t\n" + clean.replace(b"1 Q0", b"3 Q0")
+    path = put(tmp_path, data, "run.txt")
+    got = _read_in_blocks(path, 40, monkeypatch)
+    assert run_rows(got) == reference_rows(data, "run")
+    assert_same_stretches(got, _whole(path))
+
+
+def test_invalid_utf8_in_a_later_block_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clean = b"".join(b"1 Q0 d%d %d %d t\n" % (i, i, 50 - i) for i in range(30))
+    path = put(tmp_path, clean + b"2 Q0 x\xff 1 1 t\n" + clean, "run.txt")
+    with pytest.raises(InputError) as caught:
+        _read_in_blocks(path, 40, monkeypatch)
+    assert caught.value.line == 31
 
 
 @pytest.mark.parametrize("grouped", [True, False])
@@ -1057,6 +1104,7 @@ def test_block_reading_property(
     expected = _whole(path)
     assert_frame_equal(got.frame, expected.frame)
     assert got.tag == expected.tag
+    assert_same_stretches(got, expected)
     # and a pair repeated anywhere is found, whatever the cut
     twin = (*clean[0][:4], "0", clean[-1][5], [])
     put(scratch, data + plain_file([twin]), "twin.run")

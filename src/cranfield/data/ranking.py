@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import polars as pl
 
+from cranfield.data.run import stretches
 from cranfield.errors import EvaluationError, MissingTopicError
 
 if TYPE_CHECKING:
@@ -186,7 +187,9 @@ def rank(
     score = frame.get_column("score")
     if float32:
         score = score.cast(pl.Float32).cast(pl.Float64)
-    order, block_topic, block_len = _ranked_order(frame, score.to_numpy(), set(qrels_topics))
+    order, block_topic, block_len = _ranked_order(
+        frame, run.query_stretches, score.to_numpy(), set(qrels_topics)
+    )
     present = block_topic
     absent = sorted(set(qrels_topics) - set(present))
     if absent and missing == "error":
@@ -251,27 +254,28 @@ def rank(
 
 
 def _ranked_order(
-    frame: pl.DataFrame, scores: NDArray[np.float64], wanted: set[str]
+    frame: pl.DataFrame,
+    query_stretches: tuple[list[str], NDArray[np.int64]],
+    scores: NDArray[np.float64],
+    wanted: set[str],
 ) -> tuple[NDArray[np.signedinteger[Any]], list[str], NDArray[np.int64]]:
     """Row indices of ``frame`` in trec_eval order, for topics in ``wanted``.
 
-    Returns the order, the topic of each block (bytewise ascending) and block lengths.
+    ``query_stretches`` is the run-length encoding of the frame's query ids
+    (:attr:`~cranfield.data.run.Run.query_stretches`). Returns the order, the topic of each
+    block (bytewise ascending) and block lengths.
     """
-    qid = frame.get_column("query_id")
-    runs = qid.rle()
-    values = runs.struct.field("value").to_list()
-    lens = runs.struct.field("len").to_numpy().astype(np.int64)
+    values, lens = query_stretches
     if len(set(values)) != len(values):
         # Lines of a query are scattered: group them (stable, so ties keep input order).
+        qid = frame.get_column("query_id")
         grouping = (
             pl.DataFrame({"q": qid, "i": np.arange(qid.len(), dtype=np.int64)})
             .sort("q", maintain_order=True)
             .get_column("i")
             .to_numpy()
         )
-        runs = qid.gather(grouping).rle()
-        values = runs.struct.field("value").to_list()
-        lens = runs.struct.field("len").to_numpy().astype(np.int64)
+        values, lens = stretches(qid.gather(grouping))
     else:
         grouping = None
     starts = np.concatenate(([0], np.cumsum(lens)))[:-1]

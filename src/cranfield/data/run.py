@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 RUN_SCHEMA = {
     "query_id": pl.String,
@@ -38,7 +43,16 @@ class Run:
     @cached_property
     def topics(self) -> list[str]:
         """Query ids present in the run, bytewise order."""
-        return self.frame.get_column("query_id").unique().sort().to_list()
+        return sorted(set(self.query_stretches[0]))  # code point order is UTF-8 byte order
+
+    @cached_property
+    def query_stretches(self) -> tuple[list[str], NDArray[np.int64]]:
+        """The query ids in input order, run-length encoded: ``(queries, lengths)``.
+
+        ``queries[k]`` is the query of the k-th stretch of consecutive rows and
+        ``lengths[k]`` its number of rows; a run grouped by query has one stretch per query.
+        """
+        return stretches(self.frame.get_column("query_id"))
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{query_id: {doc_id: score}}`` in input order."""
@@ -54,3 +68,11 @@ class Run:
     def to_pandas(self) -> object:
         """The table as a pandas DataFrame (needs pandas and pyarrow)."""
         return self.frame.to_pandas()
+
+
+def stretches(column: pl.Series) -> tuple[list[str], NDArray[np.int64]]:
+    """Run-length encoding of a string column: the value of each stretch and its length."""
+    runs = column.rle()
+    return runs.struct.field("value").to_list(), runs.struct.field("len").to_numpy().astype(
+        np.int64
+    )
