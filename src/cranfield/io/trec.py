@@ -29,7 +29,6 @@ lines) and the offending text.
 from __future__ import annotations
 
 import codecs
-import io
 import itertools
 import math
 import os
@@ -335,7 +334,7 @@ def _parse_plain(data: bytes) -> tuple[pl.DataFrame, str] | None:
         return None
     try:
         table = pl.read_csv(
-            io.BytesIO(data),
+            data,  # bytes are read in place; a BytesIO would be copied first
             separator="\t" if has_tab else " ",
             has_header=False,
             quote_char=None,
@@ -392,7 +391,7 @@ def _parse(data: bytes, label: str, kind: Kind) -> pl.DataFrame:
     schema = {f"f{i}": pl.String for i in range(want)}
     try:
         table = pl.read_csv(
-            io.BytesIO(text),
+            text,  # in place, see _parse_plain
             separator=sep,
             has_header=False,
             quote_char=None,
