@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
+from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io import load_qrels, load_run, trec
 from cranfield.io._bytes import compression
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from cranfield.data.qrels import Qrels
-    from cranfield.data.run import Run
 
 BOM = b"\xef\xbb\xbf"
 BLANKS = " \t\r\x0b\x0c"
@@ -1112,3 +1112,46 @@ def test_block_reading_property(
         read_run(scratch / "twin.run")
     assert caught.value.line == len(clean) + 1
     assert "duplicate document" in caught.value.problem
+
+
+@st.composite
+def ranked_files(draw: st.DrawFn) -> bytes:
+    """Run files as engines write them: grouped by query, scores never increasing, many ties.
+
+    Now and then a query's scores rise once (not sorted), so both answers are exercised.
+    """
+    lines = []
+    queries = draw(st.lists(st.sampled_from(["1", "2", "10", "q", "Q"]), min_size=1, unique=True))
+    for query in queries:
+        docs = draw(st.lists(st.sampled_from(["a", "B", "b", "d10", "d9", "\u00e9"]), unique=True))
+        scores = sorted(
+            draw(
+                st.lists(st.sampled_from([0.0, 1.5, 2.0]), min_size=len(docs), max_size=len(docs))
+            ),
+            reverse=True,
+        )
+        if len(scores) > 1 and draw(st.integers(0, 9)) == 0:
+            scores[-1] = scores[0] + 1  # rises at the end: this query is not sorted
+        lines += [
+            f"{query} Q0 {doc} 0 {score} t\n" for doc, score in zip(docs, scores, strict=True)
+        ]
+    return "".join(lines).encode() or b"1 Q0 a 0 1 t\n"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=ranked_files(), size=st.integers(1, 120))
+def test_tie_orders_pieced_from_blocks_equal_the_whole_files(
+    scratch: Path, data: bytes, size: int
+) -> None:
+    """Runs of ties cut by a block end, whole stretches tied over several blocks, a rise
+    right at a cut: the order learnt block by block is the order of the whole frame."""
+    path = put(scratch, data, "ranked.run")
+    with mock.patch.object(trec, "BLOCK_BYTES", size):
+        got = read_run(path)
+    assert "tie_order" in vars(got)  # filled in by the block reader
+    expected = Run(got.frame, name="whole")  # computes its own, from the frame
+    mine, theirs = got.tie_order, expected.tie_order
+    assert mine.descending == theirs.descending
+    assert dict(zip(mine.positions.tolist(), mine.rows.tolist(), strict=True)) == dict(
+        zip(theirs.positions.tolist(), theirs.rows.tolist(), strict=True)
+    )

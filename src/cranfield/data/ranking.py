@@ -184,12 +184,7 @@ def rank(
         raise EvaluationError(f"The judgments {qrels.name!r} contain no judged document.")
     qrels_topics = qrels.topics
     frame = run.frame
-    score = frame.get_column("score")
-    if float32:
-        score = score.cast(pl.Float32).cast(pl.Float64)
-    order, block_topic, block_len = _ranked_order(
-        frame, run.query_stretches, score.to_numpy(), set(qrels_topics)
-    )
+    order, block_topic, block_len = _ranked_order(run, float32, set(qrels_topics))
     present = block_topic
     absent = sorted(set(qrels_topics) - set(present))
     if absent and missing == "error":
@@ -253,20 +248,24 @@ def rank(
     )
 
 
-def _ranked_order(
-    frame: pl.DataFrame,
-    query_stretches: tuple[list[str], NDArray[np.int64]],
-    scores: NDArray[np.float64],
-    wanted: set[str],
-) -> tuple[NDArray[np.signedinteger[Any]], list[str], NDArray[np.int64]]:
-    """Row indices of ``frame`` in trec_eval order, for topics in ``wanted``.
+def _scores(run: Run, float32: bool) -> NDArray[np.float64]:
+    score = run.frame.get_column("score")
+    if float32:
+        score = score.cast(pl.Float32).cast(pl.Float64)
+    return score.to_numpy()
 
-    ``query_stretches`` is the run-length encoding of the frame's query ids
-    (:attr:`~cranfield.data.run.Run.query_stretches`). Returns the order, the topic of each
-    block (bytewise ascending) and block lengths.
+
+def _ranked_order(
+    run: Run, float32: bool, wanted: set[str]
+) -> tuple[NDArray[np.signedinteger[Any]], list[str], NDArray[np.int64]]:
+    """Row indices of the run's frame in trec_eval order, for topics in ``wanted``.
+
+    Returns the order, the topic of each block (bytewise ascending) and block lengths.
     """
-    values, lens = query_stretches
-    if len(set(values)) != len(values):
+    frame = run.frame
+    values, lens = run.query_stretches
+    grouped = len(set(values)) == len(values)
+    if not grouped:
         # Lines of a query are scattered: group them (stable, so ties keep input order).
         qid = frame.get_column("query_id")
         grouping = (
@@ -276,8 +275,6 @@ def _ranked_order(
             .to_numpy()
         )
         values, lens = stretches(qid.gather(grouping))
-    else:
-        grouping = None
     starts = np.concatenate(([0], np.cumsum(lens)))[:-1]
     blocks = sorted((v, k) for k, v in enumerate(values) if v in wanted)
     block_topic = [v for v, _ in blocks]
@@ -287,26 +284,27 @@ def _ranked_order(
     block_len = lens[picked]
     new_starts = np.concatenate(([0], np.cumsum(block_len)))[:-1]
     order = _moved_blocks(starts[picked], block_len, new_starts)
-    if grouping is None:
+    if grouped:
         # The usual file: grouped by query, scores never increasing inside a query. Ties
-        # are found and ordered in file order (blocks move whole, so runs of equal scores
-        # are the same), then written to the places their blocks moved to.
-        same_block = np.ones(max(scores.size - 1, 0), dtype=bool)
-        same_block[starts[1:] - 1] = False
-        if not (same_block & (scores[1:] > scores[:-1])).any():
-            ties = _tie_rows(frame, scores, same_block, np.arange(0))
-            if ties is not None:
-                positions, rows = ties
-                block = np.searchsorted(starts, positions, side="right") - 1
+        # are ordered in file order (blocks move whole, so runs of equal scores are the
+        # same), then written to the places their blocks moved to.
+        ties = (
+            tie_order(_scores(run, float32), frame.get_column("doc_id"), lens)
+            if float32
+            else run.tie_order
+        )
+        if ties.descending:
+            if ties.positions.size:
+                block = np.searchsorted(starts, ties.positions, side="right") - 1
                 moved_to = np.full(starts.size, -1, dtype=np.int64)
                 moved_to[picked] = new_starts
                 slot = moved_to[block]
                 kept = slot >= 0
-                order[(positions - starts[block] + slot)[kept]] = rows[kept]
+                order[(ties.positions - starts[block] + slot)[kept]] = ties.rows[kept]
             return order, block_topic, block_len
     else:
         order = grouping[order]
-    s = scores[order]
+    s = _scores(run, float32)[order]
     same_block = np.ones(max(order.size - 1, 0), dtype=bool)
     same_block[new_starts[1:] - 1] = False
     if (same_block & (s[1:] > s[:-1])).any():
@@ -315,10 +313,94 @@ def _ranked_order(
         resort = np.lexsort((-s, block_of))
         order = order[resort]
         s = s[resort]
-    ties = _tie_rows(frame, s, same_block, order)
-    if ties is not None:
-        order[ties[0]] = ties[1]
+    tied = _tie_rows(frame.get_column("doc_id"), s, same_block, order)
+    if tied is not None:
+        order[tied[0]] = tied[1]
     return order, block_topic, block_len
+
+
+@dataclass(frozen=True, eq=False)
+class TieOrder:
+    """trec_eval's order inside each stretch of one query of a run, judgments aside.
+
+    When ``descending`` (scores never increase inside any stretch of
+    :attr:`~cranfield.data.run.Run.query_stretches`), trec_eval's order within a stretch is
+    the file order except inside runs of equal scores, which go by doc id descending: row
+    ``rows[k]`` of the frame goes to row ``positions[k]``. Otherwise both arrays are empty.
+    """
+
+    descending: bool
+    positions: NDArray[np.int64]
+    rows: NDArray[np.int64]
+
+
+def tie_order(
+    scores: NDArray[np.float64], doc_id: pl.Series, lengths: NDArray[np.int64]
+) -> TieOrder:
+    """The :class:`TieOrder` of rows with these scores, doc ids and stretch lengths."""
+    empty = np.zeros(0, dtype=np.int64)
+    same_stretch = np.ones(max(scores.size - 1, 0), dtype=bool)
+    same_stretch[np.cumsum(lengths)[:-1] - 1] = False
+    if (same_stretch & (scores[1:] > scores[:-1])).any():
+        return TieOrder(False, empty, empty)
+    tied = _tie_rows(doc_id, scores, same_stretch, empty)
+    return TieOrder(True, *tied) if tied is not None else TieOrder(True, empty, empty)
+
+
+def joined_tie_orders(
+    parts: list[TieOrder], starts: list[int], frame: pl.DataFrame, lengths: NDArray[np.int64]
+) -> TieOrder:
+    """The :class:`TieOrder` of a frame from those of its consecutive pieces.
+
+    Piece ``k`` holds rows ``starts[k]`` onwards (its positions and rows count from there);
+    ``lengths`` are the stretch lengths of the whole frame. Only a stretch that crosses
+    from one piece into the next can change: its scores must not increase across the cut,
+    and a run of equal scores across the cut is ordered afresh.
+    """
+    empty = np.zeros(0, dtype=np.int64)
+    if not all(part.descending for part in parts):
+        return TieOrder(False, empty, empty)
+    positions = [part.positions + start for part, start in zip(parts, starts, strict=True)]
+    rows = [part.rows + start for part, start in zip(parts, starts, strict=True)]
+    stretch_end = np.cumsum(lengths)
+    score = frame.get_column("score")
+    spans: list[tuple[int, int]] = []
+    for cut in starts[1:]:
+        k = int(np.searchsorted(stretch_end, cut, side="right"))
+        first = int(stretch_end[k - 1]) if k else 0
+        if first == cut:
+            continue  # the cut falls between two stretches
+        around = score.slice(first, int(stretch_end[k]) - first).to_numpy()
+        at = cut - first
+        if around[at] > around[at - 1]:
+            return TieOrder(False, empty, empty)
+        if around[at] == around[at - 1] and not (spans and spans[-1][1] > cut):
+            differ = np.flatnonzero(around != around[at])
+            lo = first + int(differ[differ < at].max(initial=-1)) + 1
+            hi = first + int(differ[differ > at].min(initial=around.size))
+            spans.append((lo, hi))
+    if not spans:
+        return TieOrder(True, np.concatenate(positions), np.concatenate(rows))
+    # Runs of ties across a cut: drop the pieces' partial orders and order each run whole.
+    position = np.concatenate(positions)
+    row = np.concatenate(rows)
+    inside = np.zeros(position.size, dtype=bool)
+    for lo, hi in spans:
+        inside |= (position >= lo) & (position < hi)
+    span_rows = np.concatenate([np.arange(lo, hi, dtype=np.int64) for lo, hi in spans])
+    run_id = np.repeat(np.arange(len(spans)), [hi - lo for lo, hi in spans])
+    ordered = (
+        pl.DataFrame({"run": run_id, "doc": frame.get_column("doc_id").gather(span_rows)})
+        .with_row_index("i")
+        .sort(["run", "doc"], descending=[False, True])
+        .get_column("i")
+        .to_numpy()
+    )
+    return TieOrder(
+        True,
+        np.concatenate([position[~inside], span_rows]),
+        np.concatenate([row[~inside], span_rows[ordered]]),
+    )
 
 
 def _moved_blocks(
@@ -341,7 +423,7 @@ def _moved_blocks(
 
 
 def _tie_rows(
-    frame: pl.DataFrame,
+    doc_id: pl.Series,
     s: NDArray[np.float64],
     same_block: NDArray[np.bool_],
     order: NDArray[np.int64],
@@ -364,9 +446,9 @@ def _tie_rows(
     starts_run[1:] = ~tie[positions[1:] - 1]
     run_id = np.cumsum(starts_run) - 1
     rows = order[positions] if order.size else positions
-    docs = frame.get_column("doc_id").gather(rows)
     local = (
-        pl.DataFrame({"run": run_id, "doc": docs, "i": np.arange(positions.size)})
+        pl.DataFrame({"run": run_id, "doc": doc_id.gather(rows)})
+        .with_row_index("i")
         .sort(["run", "doc"], descending=[False, True])
         .get_column("i")
         .to_numpy()

@@ -12,6 +12,8 @@ import polars as pl
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from cranfield.data.ranking import TieOrder
+
 RUN_SCHEMA = {
     "query_id": pl.String,
     "doc_id": pl.String,
@@ -53,6 +55,17 @@ class Run:
         ``lengths[k]`` its number of rows; a run grouped by query has one stretch per query.
         """
         return stretches(self.frame.get_column("query_id"))
+
+    @cached_property
+    def tie_order(self) -> TieOrder:
+        """trec_eval's order inside each stretch: a :class:`~cranfield.data.ranking.TieOrder`."""
+        from cranfield.data.ranking import tie_order  # ranking builds on runs
+
+        return tie_order(
+            self.frame.get_column("score").to_numpy(),
+            self.frame.get_column("doc_id"),
+            self.query_stretches[1],
+        )
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{query_id: {doc_id: score}}`` in input order."""

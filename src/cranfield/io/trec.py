@@ -43,6 +43,7 @@ import numpy as np
 import polars as pl
 
 from cranfield.data.qrels import Qrels
+from cranfield.data.ranking import TieOrder, joined_tie_orders, tie_order
 from cranfield.data.run import Run, stretches
 from cranfield.errors import InputError
 from cranfield.io._bytes import compression, read_bytes, source_name
@@ -119,12 +120,13 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
     if blocks is None:
         data = read_bytes(source).removeprefix(_BOM)
         return read_run_bytes(data, label, name=name, float32=float32)
-    frame, tag, duplicated, stretches = blocks
-    score = frame.get_column("score")
-    if duplicated or score.is_nan().any():
+    if blocks.duplicated or blocks.frame.get_column("score").is_nan().any():
         _diagnose(read_bytes(source).removeprefix(_BOM), label, "run")
-    run = _run(frame, tag, label, name, float32)
-    vars(run)["query_stretches"] = stretches  # known from the blocks: fill the cached property
+    run = _run(blocks.frame, blocks.tag, label, name, float32)
+    # Known from the blocks: fill in the cached properties.
+    vars(run)["query_stretches"] = blocks.query_stretches
+    if not float32:
+        vars(run)["tie_order"] = blocks.tie_order
     return run
 
 
@@ -165,14 +167,22 @@ def _run(frame: pl.DataFrame, tag: str, label: str, name: str | None, float32: b
 BLOCK_BYTES = 8 * 1024 * 1024
 
 
-def _fast_run_blocks(
-    path: Path, block_bytes: int | None = None
-) -> tuple[pl.DataFrame, str, bool, tuple[list[str], NDArray[np.int64]]] | None:
+@dataclass(frozen=True, eq=False)
+class _BlockRead:
+    """A run file read block by block, with what the checks learnt on the way."""
+
+    frame: pl.DataFrame
+    tag: str  # of the last line
+    duplicated: bool  # a (query, document) pair repeats
+    query_stretches: tuple[list[str], NDArray[np.int64]]  # see Run.query_stretches
+    tie_order: TieOrder  # see Run.tie_order
+
+
+def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead | None:
     """Parse an uncompressed run file block by block (cut at line ends) on the fast path.
 
-    Returns the frame, the tag of the last line, whether a (query, document) pair repeats
-    and the run's :attr:`~cranfield.data.run.Run.query_stretches`; or ``None`` (read the
-    whole file the careful way) when the file cannot be opened, is not a regular file, is
+    Returns the frame and what was learnt checking it; or ``None`` (read the whole file
+    the careful way) when the file cannot be opened, is not a regular file, is
     compressed or empty, or any block is not clean in the sense of :func:`_fast_run`. Every
     block is parsed exactly as the whole file would have been.
 
@@ -236,7 +246,10 @@ def _fast_run_blocks(
         seen |= queries
     if spanning and not duplicated:
         duplicated = _has_duplicates(whole.filter(pl.col("query_id").is_in(list(spanning))))
-    return whole, tag, duplicated, _joined_stretches(summaries)
+    query_stretches = _joined_stretches(summaries)
+    starts = np.cumsum([0] + [frame.height for frame in frames[:-1]]).tolist()
+    ties = joined_tie_orders([s.tie_order for s in summaries], starts, whole, query_stretches[1])
+    return _BlockRead(whole, tag, duplicated, query_stretches, ties)
 
 
 @dataclass(frozen=True)
@@ -247,14 +260,17 @@ class _BlockSummary:
     duplicated: bool  # a (query, document) pair repeats inside the block
     queries: list[str]  # query of each stretch of consecutive lines, in order
     lengths: NDArray[np.int64]  # number of lines of each stretch
+    tie_order: TieOrder  # of the block alone
 
 
 def _check_block(block: bytes, frame: pl.DataFrame) -> _BlockSummary:
-    """Check a parsed block: its bytes are clean, no comment line, no repeated pair."""
+    """Check a parsed block (clean bytes, no comment line, no repeated pair) and order it."""
     queries, lengths = stretches(frame.get_column("query_id"))
     if not _plain_text(block) or any(query.startswith("#") for query in queries):
-        return _BlockSummary(False, False, queries, lengths)
-    return _BlockSummary(True, _repeats_in(frame, queries, lengths), queries, lengths)
+        nothing = np.zeros(0, dtype=np.int64)
+        return _BlockSummary(False, False, queries, lengths, TieOrder(False, nothing, nothing))
+    ties = tie_order(frame.get_column("score").to_numpy(), frame.get_column("doc_id"), lengths)
+    return _BlockSummary(True, _repeats_in(frame, queries, lengths), queries, lengths, ties)
 
 
 def _joined_stretches(summaries: list[_BlockSummary]) -> tuple[list[str], NDArray[np.int64]]:
