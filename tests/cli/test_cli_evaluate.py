@@ -332,6 +332,16 @@ def test_console_script() -> None:
     assert proc.stderr == f"bm25.run: {r.policy_note()}\n"
 
 
+def test_console_script_exits_with_the_commands_code(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    args = ["evaluate", str(QRELS), str(tmp_path / "absent.run"), "-m", "AP"]
+    script = Path(sys.executable).parent / "cranfield"
+    proc = subprocess.run([str(script), *args], capture_output=True, text=True, check=False)
+    assert proc.returncode == main(args) != 0
+    assert proc.stderr == capsys.readouterr().err
+
+
 def test_aggregate_option_is_named_in_the_header_and_applied(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

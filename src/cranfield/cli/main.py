@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
+from typing import NoReturn
+
+
+def run() -> NoReturn:
+    """The ``cranfield`` command: run :func:`main` on the command line and exit with its code."""
+    code = main()
+    # Nothing needs collecting on the way out: without this, the interpreter's last garbage
+    # collection walks every object polars and numpy created (0.05 s of every command).
+    gc.freeze()
+    sys.exit(code)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,4 +54,4 @@ def _dispatch(args: list[str]) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()
