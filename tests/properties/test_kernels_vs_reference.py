@@ -12,9 +12,11 @@ minimal reproduction asserted against both the oracle and the library.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import polars as pl
@@ -23,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cranfield import evaluate
+from cranfield.kernels import graded, incomplete
 from cranfield.measures import Measure, all_specs
 from cranfield.measures._spec import make
 from tests import reference
@@ -182,8 +185,10 @@ def mismatches(
     opts: dict[str, Any],
     *,
     float32: bool = False,
+    exact: bool = False,
 ) -> list[str]:
-    """Human-readable differences between ``evaluate`` and the oracle (empty if none)."""
+    """Human-readable differences between ``evaluate`` and the oracle (empty if none);
+    ``exact``: the same bits, not only the same value within 1e-9."""
     res = evaluate(qrels, run, measures, float32=float32, **opts)
     topics = reference.prepare(
         qrels,
@@ -208,9 +213,61 @@ def mismatches(
                 compat=opts["compat"],
                 num_docs=opts["num_docs"],
             )
-            if not same_values(float(got[i]), want):
+            if not (same_bits if exact else same_values)(float(got[i]), want):
                 out.append(f"{m} topic {t.qid!r}: kernel {got[i]!r}, reference {want!r}")
     return out
+
+
+def same_bits(a: float, b: float) -> bool:
+    return a == b or (math.isnan(a) and math.isnan(b))
+
+
+def sparse_measures(k: int, gains: dict[int, int]) -> list[Measure]:
+    """The measures computed from the rows with a gain or a relevant document only."""
+    out = [make(name, {"gains": gains}) for name in GAIN_MEASURES]
+    out += [make(name) for name in GAIN_MEASURES]
+    out += [make(name, {"gains": gains}, at) for name in ("nDCG", "DCG") for at in (1, k)]
+    out += [
+        make(name, None, at) for name in ("AP", "RR", "P", "R", "RelP", "Success") for at in (1, k)
+    ]
+    out += [make("IPrec", None, p) for p in RECALL_LEVELS]
+    out += [make("RBPResid"), make("RBPResid", {"p": 0.5}), make("RBP", {"p": 0.5, "gains": gains})]
+    return out
+
+
+@settings(deadline=None, max_examples=120, suppress_health_check=[HealthCheck.too_slow])
+@given(data=collections(), opts=options(), k=st.integers(1, 35), gains=integer_gains())
+def test_sparse_kernels_give_the_references_bits(
+    data: Collection, opts: dict[str, Any], k: int, gains: dict[int, int]
+) -> None:
+    """Skipping the rows that add zero changes no bit: the oracle adds every row in order."""
+    qrels, run = data
+    bad = mismatches(qrels, run, sparse_measures(k, gains), opts, exact=True)
+    assert not bad, "\n".join(bad[:20])
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(data=collections(), opts=options(), gains=integer_gains())
+def test_row_by_row_fallbacks_give_the_same_bits(
+    data: Collection, opts: dict[str, Any], gains: dict[int, int]
+) -> None:
+    """G with fractional gains and RBPResid on very uneven rankings sum every row; on
+    whole-number gains and even rankings they must agree with the shortcuts exactly."""
+    qrels, run = data
+    measures = [
+        make("G"),
+        make("G", {"gains": gains}),
+        make("RBPResid"),
+        make("RBPResid", {"p": 0.5}),
+    ]
+    fast = evaluate(qrels, run, measures, **opts)
+    with (
+        mock.patch.object(graded, "_whole_numbers", return_value=False),
+        mock.patch.object(incomplete, "_PADDED_SLACK", -(10**12)),
+    ):
+        slow = evaluate(qrels, run, measures, **opts)
+    for m in measures:
+        np.testing.assert_array_equal(fast.values[m], slow.values[m], err_msg=str(m))
 
 
 def test_every_oracle_is_a_registered_measure() -> None:

@@ -38,8 +38,10 @@ def num_nonrel_judged_ret(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
 def average_precision(
     ctx: EvalContext, *, rel: int, cutoff: int | None = None
 ) -> NDArray[np.float64]:
-    ctx = ctx.truncated(cutoff)
     k, rank, topic = _relevant_hits(ctx, rel)
+    if cutoff is not None:
+        inside = rank <= cutoff
+        k, rank, topic = k[inside], rank[inside], topic[inside]
     total = np.bincount(topic, weights=k / rank, minlength=ctx.n_topics).astype(np.float64)
     return safe_divide(total, ctx.num_rel(rel))
 
@@ -88,9 +90,8 @@ def _rel_within_per_topic(ctx: EvalContext, rel: int, cut: NDArray[np.int64]) ->
 def reciprocal_rank(
     ctx: EvalContext, *, rel: int, cutoff: int | None = None
 ) -> NDArray[np.float64]:
-    ctx = ctx.truncated(cutoff)
     k, rank, topic = _relevant_hits(ctx, rel)
-    first = k == 1
+    first = (k == 1) if cutoff is None else (k == 1) & (rank <= cutoff)
     rr = np.bincount(topic[first], weights=1.0 / rank[first], minlength=ctx.n_topics)
     return rr.astype(np.float64)
 
@@ -137,8 +138,8 @@ def interpolated_precision(
     precision anywhere (NaN for an empty ranking, as trec_eval).
     """
     rows, roff = ctx.rel_rows(rel)
-    cum = ctx.rel_cum(rel)[rows]
-    prec = cum / (ctx.position[rows] + 1.0)
+    k, rank, _ = _relevant_hits(ctx, rel)
+    prec = k / rank  # at each relevant row: relevant so far / rank
     suffix_max = _segment_suffix_max(prec, roff)
     rr = np.diff(roff)
     big_r = ctx.num_rel(rel)
@@ -191,8 +192,8 @@ def binary_g(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
 
 
 def yaap(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
-    contrib = np.where(ctx.is_rel(rel), ctx.rel_cum(rel) / (ctx.position + 1.0), 0.0)
-    s = ctx.per_topic_sum(contrib)
+    k, rank, topic = _relevant_hits(ctx, rel)
+    s = segment_sum(topic, k / rank, ctx.n_topics)
     big_r = ctx.num_rel(rel).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.log((1.0 + s) / (1.0 + big_r - s))

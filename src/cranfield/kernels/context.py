@@ -199,7 +199,10 @@ class EvalContext:
 
     def rel_within(self, level: int, k: int) -> NDArray[np.int64]:
         """rr(k): relevant documents among the first ``k`` of each topic."""
-        return self.truncated(k).num_rel_ret(level)
+        rows, offsets = self.rel_rows(level)
+        topic = np.repeat(np.arange(self.n_topics), np.diff(offsets))
+        inside = rows - self.offsets[topic] < k
+        return np.bincount(topic[inside], minlength=self.n_topics).astype(np.int64)
 
     @memo
     def rel_rows(self, level: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:

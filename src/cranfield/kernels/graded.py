@@ -16,12 +16,13 @@ unjudged", only if a parameter names them), else 0.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from cranfield.kernels.context import EvalContext, safe_divide, segment_cumsum
+from cranfield.kernels.context import EvalContext, safe_divide, segment_cumsum, segment_sum
 from cranfield.kernels.incomplete import powers
 
 if TYPE_CHECKING:
@@ -78,20 +79,79 @@ def sorted_table(gains: Gains, num_levels: int) -> list[_Entry]:
     return _truncating_merge_sort(entries, _c_int_diff)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GainView:
-    """Per-row gains and the flat ideal gain sequences of every topic."""
+    """The gains of the ranked rows and the flat ideal gain sequences of every topic.
 
-    row_gain: NDArray[np.float64]
-    row_has_entry: NDArray[np.bool_]  # the row's level has a gain-table entry
+    Almost every row of a run has gain 0 and adds nothing to any sum, so the kernels read
+    only the rows with a non-zero gain: ``rows`` (in ranking order) with their ``topic``,
+    0-based ``position`` and ``gain``; ``offsets`` delimit each topic's share of them.
+    Adding an exact zero never changes a running sum, so the sums are the ones a loop over
+    every row gives. The per-row arrays of the whole run are built only when asked for.
+    """
+
+    rows: NDArray[np.int64]
+    topic: NDArray[np.int64]
+    position: NDArray[np.int64]
+    gain: NDArray[np.float64]
+    offsets: NDArray[np.int64]
     ideal: NDArray[np.float64]
     ideal_offsets: NDArray[np.int64]
     table_min: NDArray[np.float64]
     table_max: NDArray[np.float64]
+    # Builds (row_gain, row_has_entry) for every row of the run.
+    dense: Callable[[], tuple[NDArray[np.float64], NDArray[np.bool_]]] = field(repr=False)
 
     @property
     def ideal_lengths(self) -> NDArray[np.int64]:
         return np.diff(self.ideal_offsets)
+
+    @cached_property
+    def _dense(self) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        return self.dense()
+
+    @property
+    def row_gain(self) -> NDArray[np.float64]:
+        """The gain of every row of the run."""
+        return self._dense[0]
+
+    @property
+    def row_has_entry(self) -> NDArray[np.bool_]:
+        """Whether every row's level has a gain-table entry."""
+        return self._dense[1]
+
+    def prefix(
+        self,
+        cum: NDArray[np.float64],
+        ctx: EvalContext,
+        topic: NDArray[np.int64],
+        k: NDArray[np.int64],
+    ) -> NDArray[np.float64]:
+        """Per-row running sums ``cum`` (over :attr:`rows`) taken after the first ``k`` rows
+        of ``topic``: the running sum at its last non-zero row above ``k``, else 0."""
+        end = np.searchsorted(self.rows, ctx.offsets[topic] + k, side="left")
+        some = end > self.offsets[topic]
+        return np.where(some, cum[np.where(some, end - 1, 0)] if cum.size else 0.0, 0.0)
+
+
+def _sparse_view(
+    ctx: EvalContext,
+    rows: NDArray[np.int64],
+    gain: NDArray[np.float64],
+    dense: Callable[[], tuple[NDArray[np.float64], NDArray[np.bool_]]],
+    **ideal: NDArray[np.float64] | NDArray[np.int64],
+) -> GainView:
+    topic = np.searchsorted(ctx.offsets, rows, side="right") - 1
+    counts = np.bincount(topic, minlength=ctx.n_topics)
+    return GainView(
+        rows=rows,
+        topic=topic,
+        position=rows - ctx.offsets[topic],
+        gain=gain,
+        offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
+        dense=dense,
+        **ideal,  # type: ignore[arg-type]
+    )
 
 
 def gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
@@ -114,9 +174,13 @@ def _build_gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
         counts = np.bincount(j.topic_of[positive], minlength=n)
         ideal_off = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         top = np.maximum(j.max_level, 0).astype(np.float64)
-        return GainView(
-            row_gain=np.maximum(ctx.rel, 0).astype(np.float64),
-            row_has_entry=ctx.rel >= 0,
+        rel = ctx.rel
+        rows = ctx.rel_rows(1)[0]  # each level is its own gain: the rows judged >= 1
+        return _sparse_view(
+            ctx,
+            rows,
+            rel[rows].astype(np.float64),
+            lambda: (np.maximum(rel, 0).astype(np.float64), rel >= 0),
             ideal=j.levels[positive].astype(np.float64),
             ideal_offsets=ideal_off,
             table_min=np.zeros(n),
@@ -152,9 +216,12 @@ def _build_gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
         lengths[t] = seq.size
         ideal_parts.append(seq)
     ideal = np.concatenate(ideal_parts) if ideal_parts else np.zeros(0)
-    return GainView(
-        row_gain=row_gain,
-        row_has_entry=row_has_entry,
+    rows = np.flatnonzero(row_gain)
+    return _sparse_view(
+        ctx,
+        rows,
+        row_gain[rows],
+        lambda: (row_gain, row_has_entry),
         ideal=ideal,
         ideal_offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
         table_min=tmin[group_index],
@@ -199,16 +266,15 @@ def _ideal_topic(view: GainView) -> NDArray[np.int64]:
 
 
 def dcg(ctx: EvalContext, *, gains: Gains | None, cutoff: int | None = None) -> NDArray[np.float64]:
-    ctx = ctx.truncated(cutoff)
-    view = gain_view(ctx, gains)
-    return _dcg(ctx, view, cutoff)
+    return _dcg(ctx, gain_view(ctx, gains), cutoff)
 
 
 def _dcg(ctx: EvalContext, view: GainView, cutoff: int | None = None) -> NDArray[np.float64]:
-    contrib = np.where(view.row_gain != 0, _discounted(view.row_gain, ctx.position), 0.0)
-    if cutoff is not None:
-        contrib = np.where(ctx.position < cutoff, contrib, 0.0)
-    return ctx.per_topic_sum(contrib)
+    if cutoff is None:
+        return segment_sum(view.topic, _discounted(view.gain, view.position), ctx.n_topics)
+    keep = view.position < cutoff
+    contrib = _discounted(view.gain[keep], view.position[keep])
+    return segment_sum(view.topic[keep], contrib, ctx.n_topics)
 
 
 def _idcg(ctx: EvalContext, view: GainView, cutoff: int | None = None) -> NDArray[np.float64]:
@@ -230,7 +296,6 @@ def ideal_dcg(
 def ndcg(
     ctx: EvalContext, *, gains: Gains | None, cutoff: int | None = None
 ) -> NDArray[np.float64]:
-    ctx = ctx.truncated(cutoff)
     view = gain_view(ctx, gains)
     return safe_divide(_dcg(ctx, view, cutoff), _idcg(ctx, view, cutoff))
 
@@ -249,31 +314,27 @@ def _prefix(
 
 def ndcg_rel(ctx: EvalContext, *, gains: Gains | None) -> NDArray[np.float64]:
     view = gain_view(ctx, gains)
-    rcum = segment_cumsum(
-        np.where(view.row_gain != 0, _discounted(view.row_gain, ctx.position), 0.0), ctx.offsets
-    )
+    rcum = segment_cumsum(_discounted(view.gain, view.position), view.offsets)
     icum = segment_cumsum(_discounted(view.ideal, _ideal_positions(view)), view.ideal_offsets)
     big_p = view.ideal_lengths
     topics = np.arange(ctx.n_topics)
+    positive = view.gain > 0
+    t = view.topic[positive]
     ideal_at_row = _prefix(
-        icum, view.ideal_offsets, ctx.topic_of, np.minimum(ctx.position + 1, big_p[ctx.topic_of])
+        icum, view.ideal_offsets, t, np.minimum(view.position[positive] + 1, big_p[t])
     )
-    positive = view.row_gain > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(positive, rcum / ideal_at_row, 0.0)
-        s = ctx.per_topic_sum(terms)
-        full_r = _prefix(rcum, ctx.offsets, topics, ctx.lengths)
+        s = segment_sum(t, rcum[positive] / ideal_at_row, ctx.n_topics)
+        full_r = view.prefix(rcum, ctx, topics, ctx.lengths)
         full_i = _prefix(icum, view.ideal_offsets, topics, big_p)
-        count = ctx.per_topic_sum(positive)
+        count = np.bincount(t, minlength=ctx.n_topics)
         s = s + (big_p - count) * full_r / full_i
         return np.where(s > 0, s / big_p, 0.0)
 
 
 def rndcg(ctx: EvalContext, *, gains: Gains | None, rel: int) -> NDArray[np.float64]:
     view = gain_view(ctx, gains)
-    rcum = segment_cumsum(
-        np.where(view.row_gain != 0, _discounted(view.row_gain, ctx.position), 0.0), ctx.offsets
-    )
+    rcum = segment_cumsum(_discounted(view.gain, view.position), view.offsets)
     ipos = _ideal_positions(view)
     itopic = _ideal_topic(view)
     icum = segment_cumsum(_discounted(view.ideal, ipos), view.ideal_offsets)
@@ -287,18 +348,17 @@ def rndcg(ctx: EvalContext, *, gains: Gains | None, rel: int) -> NDArray[np.floa
         ct = itopic[change]
         cpos = ipos[change]
         vals = (
-            _prefix(rcum, ctx.offsets, ct, np.minimum(cpos, n[ct]))
-            / icum[np.flatnonzero(change) - 1]
+            view.prefix(rcum, ctx, ct, np.minimum(cpos, n[ct])) / icum[np.flatnonzero(change) - 1]
         )
         s = np.bincount(ct, weights=vals, minlength=ctx.n_topics)
         cnt = np.bincount(ct, minlength=ctx.n_topics).astype(np.float64)
         has = big_p >= 1
         full_i = _prefix(icum, view.ideal_offsets, topics, big_p)
-        end_val = _prefix(rcum, ctx.offsets, topics, np.minimum(big_p, n)) / full_i
+        end_val = view.prefix(rcum, ctx, topics, np.minimum(big_p, n)) / full_i
         s = s + np.where(has, end_val, 0.0)
         cnt = cnt + has
         extra = has & (n > big_p + 1)
-        full_r = _prefix(rcum, ctx.offsets, topics, n)
+        full_r = view.prefix(rcum, ctx, topics, n)
         s = s + np.where(extra, full_r / full_i, 0.0)
         cnt = cnt + extra
         return np.where(ctx.num_rel(rel) == 0, 0.0, s / cnt)
@@ -307,6 +367,9 @@ def rndcg(ctx: EvalContext, *, gains: Gains | None, rel: int) -> NDArray[np.floa
 def g_measure(ctx: EvalContext, *, gains: Gains | None) -> NDArray[np.float64]:
     view = gain_view(ctx, gains)
     total_ideal = np.bincount(_ideal_topic(view), weights=view.ideal, minlength=ctx.n_topics)
+    if _whole_numbers(view, ctx):
+        return safe_divide(_g_sums(ctx, view), total_ideal)
+    # Fractional gains: the running costs and gains are summed row by row, as trec_eval does.
     length = view.ideal_lengths[ctx.topic_of]
     idx = view.ideal_offsets[ctx.topic_of] + ctx.position
     inside = ctx.position < length
@@ -320,12 +383,52 @@ def g_measure(ctx: EvalContext, *, gains: Gains | None) -> NDArray[np.float64]:
     return safe_divide(ctx.per_topic_sum(contrib), total_ideal)
 
 
+def _whole_numbers(view: GainView, ctx: EvalContext) -> bool:
+    """Whether every gain is a whole number and every running sum of G stays exact."""
+    whole = bool(
+        (np.trunc(view.gain) == view.gain).all() and (np.trunc(view.ideal) == view.ideal).all()
+    )
+    bound = float(np.abs(view.gain).sum() + view.ideal.sum() + ctx.lengths.max(initial=0))
+    return whole and bound < 2.0**52
+
+
+def _g_sums(ctx: EvalContext, view: GainView) -> NDArray[np.float64]:
+    """G's per-topic sums over the rows with a gain, for whole-number gains.
+
+    At a row at position ``p`` of a topic with ``L`` ideal gains the running ideal cost is
+    the sum of the first ``min(p + 1, L)`` ideal gains (each at least 1) plus 1 for every
+    position past ``L``. Whole numbers add up exactly in any order, so this is the value
+    the row-by-row loop reaches.
+    """
+    t, p = view.topic, view.position
+    length = view.ideal_lengths[t]
+    icum = segment_cumsum(view.ideal, view.ideal_offsets)
+    within = length > 0
+    last = view.ideal_offsets[t] + np.clip(p, 0, np.maximum(length - 1, 0))
+    cost = np.where(
+        within,
+        (icum[np.where(within, last, 0)] if icum.size else 0.0) + np.maximum(p - length + 1, 0),
+        p + 1.0,
+    )
+    got = segment_cumsum(view.gain, view.offsets)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        contrib = view.gain / np.log2(2.0 + cost - got)
+    return segment_sum(t, contrib, ctx.n_topics)
+
+
 def rbp(ctx: EvalContext, *, p: float, gains: Gains | None) -> NDArray[np.float64]:
     """Rank-biased precision with trec_eval's per-topic gain normalisation."""
     view = gain_view(ctx, gains)
     lo = view.table_min
     hi = view.table_max
     rescale = (lo < 0) | (hi > 1)
+    if not (rescale & (lo != 0)).any():
+        # Rescaling keeps a zero gain at zero: only the rows with a gain contribute.
+        t = view.topic
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = np.where(rescale[t], (view.gain - lo[t]) / (hi[t] - lo[t]), view.gain)
+        pw = powers(p, int(ctx.lengths.max(initial=0)))
+        return (1.0 - p) * segment_sum(t, g * pw[view.position], ctx.n_topics)
     g = view.row_gain
     t = ctx.topic_of
     with np.errstate(divide="ignore", invalid="ignore"):
