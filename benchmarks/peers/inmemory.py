@@ -9,7 +9,8 @@ Everything is loaded once (cranfield ``load_qrels``/``load_run``; ranx ``Qrels.f
 JSON object ``{tool: {"load_seconds", "times", "values"}}``. What each call does:
 
 * cranfield: ``cranfield.evaluate(qrels, run, measures)`` on ``Qrels``/``Run`` objects
-  (ranking, tie-breaking and all five measures, every call);
+  (ranking against the qrels and all five measures, every call; the run's own facts, its
+  query stretches and the order of its tied lines, were learnt once when it was read);
 * ranx: ``ranx.evaluate(qrels, run, metrics)`` on ``Qrels``/``Run`` objects (it converts them
   to Numba typed lists inside every call, then runs its kernels on all cores);
 * pytrec_eval: ``evaluator.evaluate(run_dict)`` on a prebuilt evaluator, plus the means.

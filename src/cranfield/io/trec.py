@@ -244,9 +244,9 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
         queries = set(summary.queries)
         spanning |= queries & seen
         seen |= queries
-    if spanning and not duplicated:
-        duplicated = _has_duplicates(whole.filter(pl.col("query_id").is_in(list(spanning))))
     query_stretches = _joined_stretches(summaries)
+    if spanning and not duplicated:
+        duplicated = _has_duplicates(whole[_rows_of(query_stretches, spanning)])
     starts = np.cumsum([0] + [frame.height for frame in frames[:-1]]).tolist()
     ties = joined_tie_orders([s.tie_order for s in summaries], starts, whole, query_stretches[1])
     return _BlockRead(whole, tag, duplicated, query_stretches, ties)
@@ -288,6 +288,21 @@ def _joined_stretches(summaries: list[_BlockSummary]) -> tuple[list[str], NDArra
     first[continued] = False
     starts = np.flatnonzero(first)
     return [queries[k] for k in starts], np.add.reduceat(lengths, starts)
+
+
+def _rows_of(
+    query_stretches: tuple[list[str], NDArray[np.int64]], queries: set[str]
+) -> NDArray[np.int64]:
+    """The rows of these queries, from the stretches (no pass over the query column)."""
+    names, lengths = query_stretches
+    pick = pl.Series(names, dtype=pl.String).is_in(list(queries)).to_numpy()
+    starts = (np.cumsum(lengths) - lengths)[pick]
+    picked = lengths[pick]
+    shift = starts - (np.cumsum(picked) - picked)
+    rows: NDArray[np.int64] = np.arange(int(picked.sum()), dtype=np.int64) + np.repeat(
+        shift, picked
+    )
+    return rows
 
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
