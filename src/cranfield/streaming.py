@@ -33,7 +33,7 @@ from cranfield.errors import InputError, MissingTopicError
 from cranfield.evaluate import MeasureLike, evaluate, resolve_measures
 from cranfield.io._bytes import source_name
 from cranfield.io.load import QrelsLike, load_qrels
-from cranfield.io.trec import _BOM, _has_duplicates, read_run_bytes
+from cranfield.io.trec import _BOM, _fast_run, _has_duplicates, _run_is_faulty, read_run_bytes
 from cranfield.results import Results
 
 if TYPE_CHECKING:
@@ -156,15 +156,22 @@ def _query_blocks(
     rows_before = 0  # data lines in earlier blocks, for error messages
     lines_before = 0  # physical lines in earlier blocks
     for data in _byte_blocks(path, block_bytes):
-        try:
-            parsed = read_run_bytes(data.removeprefix(_BOM) if lines_before == 0 else data, label)
-        except InputError as exc:
-            if exc.line is None and exc.problem.startswith("contains no"):
-                lines_before += data.count(b"\n")  # only comments or blank lines
-                continue
-            line = None if exc.line is None else exc.line + lines_before
-            raise InputError(exc.source, line, exc.problem, exc.text) from None
-        lines_before += data.count(b"\n")
+        text = data.removeprefix(_BOM) if lines_before == 0 else data
+        fast = _fast_run(text)
+        if fast is not None and not _run_is_faulty(fast[0]):
+            # A clean block has one run line per line: no need to count them.
+            parsed = Run(fast[0], tag=fast[1])
+            lines_before += parsed.frame.height
+        else:
+            try:
+                parsed = read_run_bytes(text, label)
+            except InputError as exc:
+                if exc.line is None and exc.problem.startswith("contains no"):
+                    lines_before += data.count(b"\n")  # only comments or blank lines
+                    continue
+                line = None if exc.line is None else exc.line + lines_before
+                raise InputError(exc.source, line, exc.problem, exc.text) from None
+            lines_before += data.count(b"\n")
         carried = pending.height > 0
         frame = pl.concat([pending, parsed.frame]) if pending.height else parsed.frame
         ids = frame.get_column("query_id")
@@ -204,21 +211,13 @@ def _query_blocks(
 
 
 def _byte_blocks(path: str | Path, size: int) -> Iterator[bytes]:
+    """About ``size`` bytes at a time, each block running to the end of its last line."""
     with _open(path) as fh:
-        carry = b""
-        while True:
-            chunk = fh.read(size)
-            if not chunk:
-                break
-            data = carry + chunk
-            cut = data.rfind(b"\n")
-            if cut < 0:
-                carry = data
-                continue
-            yield data[: cut + 1]
-            carry = data[cut + 1 :]
-        if carry.strip():
-            yield carry
+        while chunk := fh.read(size):
+            if not chunk.endswith(b"\n"):
+                chunk += fh.readline()  # the rest of the line (the file may end without \n)
+            if chunk.endswith(b"\n") or chunk.strip():
+                yield chunk
 
 
 def _open(path: str | Path) -> IO[bytes]:

@@ -574,6 +574,13 @@ def test_duplicate_detection_helpers() -> None:
     assert trec._has_duplicates(pl.concat([frame, frame.head(1)]))
     assert not trec._sorted_has_repeats(frame)
     assert trec._sorted_has_repeats(pl.concat([frame, frame.head(1)]).sort("query_id", "doc_id"))
+    # grouped by query, many lines per query: checked through the stretches
+    grouped = pl.DataFrame(
+        {"query_id": ["1"] * 20 + ["2"] * 20, "doc_id": [f"d{i}" for i in range(20)] * 2}
+    )
+    assert not trec._has_duplicates(grouped)
+    assert trec._has_duplicates(pl.concat([grouped, grouped.slice(5, 1)]))  # "1" comes back
+    assert trec._has_duplicates(grouped.with_columns(pl.col("doc_id").replace("d7", "d3")))
 
 
 # --------------------------------------------------------------------------- block reading

@@ -123,3 +123,23 @@ def test_options_are_validated(tmp_path: Path) -> None:
         evaluate_stream({"1": {"a": 1}}, path, ["AP"], block_bytes=0)
     with pytest.raises(ValueError, match="Micro-averaging"):
         evaluate_stream({"1": {"a": 1}}, path, ["SetP"], aggregate="micro")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("block", [1, 5, 17, 40, 1 << 20])
+def test_odd_files_stream_like_they_read(tmp_path: Path, block: int) -> None:
+    """BOM, comment and blank lines, CR-LF, no final line end: clean and careful blocks mix,
+    and a bad line after them is still named by its physical line."""
+    body = (
+        b"\xef\xbb\xbf1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n# note\n\n1 Q0 c 3 1 t\r\n"
+        b"2 Q0 a 1 1 t\n2 Q0 d 2 1 t\n2 Q0 e 3 0.5 t"
+    )
+    path = tmp_path / "odd.run"
+    path.write_bytes(body)
+    qrels = {"1": {"c": 1}, "2": {"d": 1, "e": 2}}
+    whole = cranfield.evaluate(qrels, path, MEASURES)
+    streamed = evaluate_stream(qrels, path, MEASURES, block_bytes=block)
+    for m in whole.values:
+        np.testing.assert_array_equal(streamed.values[m], whole.values[m], err_msg=str(m))
+    path.write_bytes(body + b"\n3 Q0 x 1 oops t\n")
+    with pytest.raises(InputError, match=r"odd\.run:9: score must be a number"):
+        evaluate_stream(qrels, path, MEASURES, block_bytes=block)

@@ -398,9 +398,13 @@ def _sorted_has_repeats(frame: pl.DataFrame) -> bool:
 def _has_duplicates(frame: pl.DataFrame) -> bool:
     """Whether any (query_id, doc_id) pair repeats; hashing first keeps the common case cheap.
 
-    The two columns are hashed separately and mixed (about twice as fast as hashing a
-    struct); only when two hashes coincide is the exact check run.
+    A run grouped by query is checked by its stretches (:func:`_repeats_in`). Otherwise the
+    two columns are hashed separately and mixed (about twice as fast as hashing a struct);
+    only when two hashes coincide is the exact check run.
     """
+    queries, lengths = stretches(frame.get_column("query_id"))
+    if 8 * len(queries) <= frame.height:
+        return _repeats_in(frame, queries, lengths)
     mixed = pl.col("query_id").hash() * 0x9E3779B97F4A7C15 ^ pl.col("doc_id").hash()
     if frame.select(mixed.n_unique()).item() == frame.height:
         return False  # all hashes differ, so all pairs differ
