@@ -61,6 +61,18 @@ def test_missing_topic_is_skipped_with_a_warning_without_c(monkeypatch: pytest.M
     assert "map                   \tall\t" in out.getvalue()
 
 
+@pytest.mark.parametrize("files", [[], ["qrels.test", "results.test"]])
+def test_version_flag_prints_the_version_and_stops(
+    files: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """trec_eval -v prints its version on stderr and exits 0 without evaluating."""
+    monkeypatch.chdir(CONFORMANCE)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["-v", *files], out, err) == 0
+    assert out.getvalue() == ""
+    assert err.getvalue() == "trec_eval version 10.0-rc3 (cranfield)\n"
+
+
 def test_unknown_measure_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(CONFORMANCE)
     out, err = io.StringIO(), io.StringIO()

@@ -18,7 +18,7 @@ USAGE = """Usage: cranfield trec-eval [-h] [-q] [-m measure[.params]] [-c] [-n] 
        [--compat 9|10] trec_rel_file trec_top_file
 
   -h            print this help, then the documentation of every measure named with -m
-  -v            print the version on stderr
+  -v            print the version on stderr and stop
   -q            print per-topic values as well as the summary ('all')
   -m measure    add a measure or nickname (official, all_trec, set, prefs, all_prefs,
                 qrels_jg); parameters after a dot: -m P.5,10  -m ndcg.1=3,2=9
@@ -59,12 +59,13 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
         err.write(f"cranfield trec-eval: {exc}\n{USAGE}")
         return 1
     o = TrecEvalOptions(qrels="", run="", compat=compat)  # type: ignore[arg-type]
-    help_wanted = False
+    help_wanted = version_wanted = False
     try:
         for flag, value in opts:
             if flag == "-h":
                 help_wanted = True
             elif flag == "-v":
+                version_wanted = True
                 err.write(
                     "trec_eval version 10.0-rc3 (cranfield)\n"
                     if compat == 10
@@ -105,6 +106,8 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
         out.write(USAGE)
         _describe(o.measures, out)
         return 0
+    if version_wanted:
+        return 0  # as trec_eval: the version only, with or without files
     if len(files) != 2:
         err.write(USAGE)
         return 1
