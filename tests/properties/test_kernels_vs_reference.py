@@ -223,7 +223,7 @@ def same_bits(a: float, b: float) -> bool:
 
 
 def sparse_measures(k: int, gains: dict[int, int]) -> list[Measure]:
-    """The measures computed from the rows with a gain or a relevant document only."""
+    """The measures computed from the rows with a gain, a judgment or a relevant document."""
     out = [make(name, {"gains": gains}) for name in GAIN_MEASURES]
     out += [make(name) for name in GAIN_MEASURES]
     out += [make(name, {"gains": gains}, at) for name in ("nDCG", "DCG") for at in (1, k)]
@@ -232,6 +232,9 @@ def sparse_measures(k: int, gains: dict[int, int]) -> list[Measure]:
     ]
     out += [make("IPrec", None, p) for p in RECALL_LEVELS]
     out += [make("RBPResid"), make("RBPResid", {"p": 0.5}), make("RBP", {"p": 0.5, "gains": gains})]
+    out += [make(name, None, at) for name in ("Judged", "Unjudged") for at in (1, k)]
+    out += [make("Judged"), make("NumNonRelJudgedRet"), make("NumNonRelJudgedRet", {"rel": 2})]
+    out += [make("Bpref"), make("infAP"), make("GMBpref")]
     return out
 
 

@@ -32,7 +32,8 @@ def num_rel_ret(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
 
 
 def num_nonrel_judged_ret(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
-    return ctx.per_topic_sum((ctx.rel >= 0) & (ctx.rel < rel))
+    judged, relevant = ctx.num_rel_ret(0), ctx.num_rel_ret(rel)
+    return (judged - relevant if rel >= 0 else np.zeros_like(judged)).astype(np.float64)
 
 
 def average_precision(

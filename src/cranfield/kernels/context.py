@@ -205,6 +205,13 @@ class EvalContext:
         return np.bincount(topic[inside], minlength=self.n_topics).astype(np.int64)
 
     @memo
+    def pooled_rows(self) -> NDArray[np.int64]:
+        """Indices of the rows with a qrels entry (judged, or pooled and unjudged)."""
+        from cranfield.data.ranking import NOT_IN_POOL  # the ranking defines the codes
+
+        return np.flatnonzero(self.rel != NOT_IN_POOL)
+
+    @memo
     def rel_rows(self, level: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Indices of relevant rows, and per-topic offsets into that index array."""
         rows = np.flatnonzero(self.is_rel(level))

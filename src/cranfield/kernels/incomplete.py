@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cranfield.data.ranking import NOT_IN_POOL
 from cranfield.kernels.context import EvalContext, safe_divide, segment_count_cumsum
 
 if TYPE_CHECKING:
@@ -24,7 +23,7 @@ def _pooled_hits(
     Only pooled rows (judged, or negative in the qrels) matter to bpref and infAP, and runs
     hold few of them, so the work is one pass to find them and then proportional to them.
     """
-    rows = np.flatnonzero(ctx.rel != NOT_IN_POOL)
+    rows = ctx.pooled_rows()
     topic = np.searchsorted(ctx.offsets, rows, side="right") - 1
     counts = np.bincount(topic, minlength=ctx.n_topics)
     starts = np.concatenate(([0], np.cumsum(counts)))[:-1]
@@ -72,8 +71,8 @@ def inferred_ap(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
 
 def unjudged_at(ctx: EvalContext, *, cutoff: int) -> NDArray[np.float64]:
     """Fraction of the first ``cutoff`` ranks holding unjudged documents (k > n pads)."""
-    ctx = ctx.truncated(cutoff)
-    return ctx.per_topic_sum(ctx.rel < 0) / float(cutoff)
+    judged = ctx.rel_within(0, cutoff)  # the rows judged >= 0 among the first ``cutoff``
+    return (np.minimum(ctx.lengths, cutoff) - judged).astype(np.float64) / float(cutoff)
 
 
 def judged_at(ctx: EvalContext, *, cutoff: int | None = None) -> NDArray[np.float64]:
@@ -82,8 +81,10 @@ def judged_at(ctx: EvalContext, *, cutoff: int | None = None) -> NDArray[np.floa
     Unlike trec_eval's ``unj``, the denominator is ``min(cutoff, n)`` (ir_measures'
     ``Judged@k``): a short list is not penalised; an empty list scores 0.
     """
-    ctx = ctx.truncated(cutoff)
-    return safe_divide(ctx.per_topic_sum(ctx.rel >= 0), ctx.lengths)
+    if cutoff is None:
+        return safe_divide(ctx.num_rel_ret(0).astype(np.float64), ctx.lengths)
+    judged = ctx.rel_within(0, cutoff).astype(np.float64)
+    return safe_divide(judged, np.minimum(ctx.lengths, cutoff))
 
 
 def powers(p: float, n: int) -> NDArray[np.float64]:
