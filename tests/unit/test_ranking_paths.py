@@ -120,3 +120,20 @@ def test_both_paths_give_the_reference_order(
             assert tuple(code for _, code in rows) == expected[topic]
     # the two paths agree document by document, not only on the codes
     assert _ranked(grouped) == _ranked(general)
+
+
+def test_judgments_are_built_once_per_qrels_and_topic_list() -> None:
+    """Many runs against the same qrels (the usual loop) share the judged levels; another
+    topic list, or other qrels with the same content, get their own."""
+    qrels = _qrels({"1": {"a": 2, "b": 0, "c": -1}, "2": {"a": 1, "d": 3}})
+    first = ranking.judgments_for(qrels, ["1", "2"])
+    assert ranking.judgments_for(qrels, ["1", "2"]) is first
+    assert first.levels.tolist() == [2, 0, 3, 1]
+    assert first.pooled_unjudged.tolist() == [1, 0]
+    only_two = ranking.judgments_for(qrels, ["2"])
+    assert only_two.levels.tolist() == [3, 1]
+    assert only_two.offsets.tolist() == [0, 2]
+    twin = Qrels(qrels.frame, name="q")
+    assert ranking.judgments_for(twin, ["1", "2"]) is not first
+    assert ranking.judgments_for(twin, ["1", "2"]).levels.tolist() == [2, 0, 3, 1]
+    assert qrels.doc_ids.sort().to_list() == ["a", "b", "c", "d"]

@@ -51,6 +51,11 @@ class Qrels:
         """Query ids in bytewise order."""
         return self.frame.get_column("query_id").unique(maintain_order=True).to_list()
 
+    @cached_property
+    def doc_ids(self) -> pl.Series:
+        """The distinct judged document ids (kept: every ranking against these qrels asks)."""
+        return self.frame.get_column("doc_id").unique()
+
     def to_dict(self) -> dict[str, dict[str, int]]:
         """``{query_id: {doc_id: relevance}}``, topics and documents in table order."""
         out: dict[str, dict[str, int]] = {}

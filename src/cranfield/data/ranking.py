@@ -24,6 +24,7 @@ takes its empty-list value (0 for all but a few, see each measure's notes);
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
@@ -139,8 +140,25 @@ class Ranking:
         return np.arange(self.rel.size, dtype=np.int64) - np.repeat(self.offsets[:-1], self.lengths)
 
 
+# The judgments of the last topic list asked of each Qrels: evaluating many runs against the
+# same qrels (the usual loop) builds them once.
+_LAST_JUDGMENTS: weakref.WeakKeyDictionary[Qrels, tuple[tuple[str, ...], Judgments]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def judgments_for(qrels: Qrels, topics: list[str]) -> Judgments:
     """Judged levels of ``topics`` (which must all be qrels topics), sorted descending."""
+    key = tuple(topics)
+    last = _LAST_JUDGMENTS.get(qrels)
+    if last is not None and last[0] == key:
+        return last[1]
+    judgments = _judgments_for(qrels, topics)
+    _LAST_JUDGMENTS[qrels] = (key, judgments)
+    return judgments
+
+
+def _judgments_for(qrels: Qrels, topics: list[str]) -> Judgments:
     frame = qrels.frame.select("query_id", "relevance")
     wanted = pl.DataFrame(
         {"query_id": topics, "_t": np.arange(len(topics), dtype=np.int64)},
@@ -469,7 +487,7 @@ def _judgment_codes(
         return rel
     judged = qrels.frame.select("query_id", "doc_id", "relevance")
     doc_col = frame.get_column("doc_id")
-    member = doc_col.is_in(judged.get_column("doc_id").unique().implode()).to_numpy()
+    member = doc_col.is_in(qrels.doc_ids.implode()).to_numpy()
     candidate = np.flatnonzero(member[order])
     if candidate.size == 0:
         return rel
