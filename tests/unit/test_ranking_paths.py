@@ -13,6 +13,7 @@ import random
 from typing import Any
 from unittest import mock
 
+import numpy as np
 import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -137,3 +138,21 @@ def test_judgments_are_built_once_per_qrels_and_topic_list() -> None:
     assert ranking.judgments_for(twin, ["1", "2"]) is not first
     assert ranking.judgments_for(twin, ["1", "2"]).levels.tolist() == [2, 0, 3, 1]
     assert qrels.doc_ids.sort().to_list() == ["a", "b", "c", "d"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    keys=st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=300),
+    picks=st.lists(st.integers(0, 299), max_size=40),
+    strangers=st.lists(st.integers(0, 2**32 - 1), max_size=40),
+)
+def test_the_judged_row_filter_never_loses_a_judged_row(
+    keys: list[int], picks: list[int], strangers: list[int]
+) -> None:
+    """Candidates may include unjudged rows (the join drops them), never miss a judged one."""
+    run_keys = np.array(keys, dtype=np.uint32)
+    judged = np.array([keys[i % len(keys)] for i in picks] + strangers, dtype=np.uint32)
+    rows = ranking._maybe_judged(run_keys, judged)
+    must = {i for i, k in enumerate(keys) if k in set(judged.tolist())}
+    assert must <= set(rows.tolist())
+    assert rows.tolist() == sorted(set(rows.tolist()))  # ascending, each row once

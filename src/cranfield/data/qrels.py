@@ -56,6 +56,13 @@ class Qrels:
         """The distinct judged document ids (kept: every ranking against these qrels asks)."""
         return self.frame.get_column("doc_id").unique()
 
+    @cached_property
+    def doc_keys(self) -> NDArray[np.uint32]:
+        """:func:`~cranfield.data.run.doc_keys` of :attr:`doc_ids`."""
+        from cranfield.data.run import doc_keys
+
+        return doc_keys(self.doc_ids)
+
     def to_dict(self) -> dict[str, dict[str, int]]:
         """``{query_id: {doc_id: relevance}}``, topics and documents in table order."""
         out: dict[str, dict[str, int]] = {}

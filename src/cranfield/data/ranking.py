@@ -216,7 +216,7 @@ def rank(
         if not keep.all():
             order = order[keep]
             counts = np.minimum(counts, depth)
-    rel = _judgment_codes(frame, order, qrels)
+    rel = _judgment_codes(frame, order, qrels, run.doc_keys)
 
     if missing == "zero" and absent:
         # trec_eval -c: a missing topic gets a one-document ranking of an unpooled document.
@@ -475,7 +475,7 @@ def _tie_rows(
 
 
 def _judgment_codes(
-    frame: pl.DataFrame, order: NDArray[np.int64], qrels: Qrels
+    frame: pl.DataFrame, order: NDArray[np.int64], qrels: Qrels, keys: NDArray[np.uint32]
 ) -> NDArray[np.int64]:
     """Judgment code of each ranked row: level, NOT_IN_POOL or UNJUDGED.
 
@@ -487,7 +487,8 @@ def _judgment_codes(
         return rel
     judged = qrels.frame.select("query_id", "doc_id", "relevance")
     doc_col = frame.get_column("doc_id")
-    member = doc_col.is_in(qrels.doc_ids.implode()).to_numpy()
+    member = np.zeros(keys.size, dtype=bool)
+    member[_maybe_judged(keys, qrels.doc_keys)] = True
     candidate = np.flatnonzero(member[order])
     if candidate.size == 0:
         return rel
@@ -501,6 +502,25 @@ def _judgment_codes(
     level = value.fill_null(0).to_numpy().astype(np.int64)
     rel[candidate[hit]] = np.where(level[hit] < 0, UNJUDGED, level[hit])
     return rel
+
+
+def _maybe_judged(keys: NDArray[np.uint32], judged: NDArray[np.uint32]) -> NDArray[np.int64]:
+    """Rows whose doc id may be judged: every judged one, and rarely another.
+
+    Two bit tables, one indexed by the low bits of the doc keys and one by the high bits,
+    each sized so that about 1 in 64 unjudged rows passes it; the exact join on (query,
+    document) then settles each of the few candidates left.
+    """
+    bits = min(max(int(judged.size).bit_length() + 6, 16), 26)
+    low = np.uint32((1 << bits) - 1)
+    high = np.uint32(32 - bits)
+    first = np.zeros(1 << bits, dtype=bool)
+    first[judged & low] = True
+    second = np.zeros(1 << bits, dtype=bool)
+    second[judged >> high] = True
+    rows = np.flatnonzero(first[keys & low])
+    kept: NDArray[np.int64] = rows[second[keys[rows] >> high]]
+    return kept
 
 
 def ranked_doc_ids(

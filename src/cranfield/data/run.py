@@ -57,6 +57,11 @@ class Run:
         return stretches(self.frame.get_column("query_id"))
 
     @cached_property
+    def doc_keys(self) -> NDArray[np.uint32]:
+        """A 32-bit hash of each row's doc id (:func:`doc_keys`), to find judged rows fast."""
+        return doc_keys(self.frame.get_column("doc_id"))
+
+    @cached_property
     def tie_order(self) -> TieOrder:
         """trec_eval's order inside each stretch: a :class:`~cranfield.data.ranking.TieOrder`."""
         from cranfield.data.ranking import tie_order  # ranking builds on runs
@@ -89,3 +94,14 @@ def stretches(column: pl.Series) -> tuple[list[str], NDArray[np.int64]]:
     return runs.struct.field("value").to_list(), runs.struct.field("len").to_numpy().astype(
         np.int64
     )
+
+
+def doc_keys(doc_id: pl.Series) -> NDArray[np.uint32]:
+    """The low 32 bits of polars' hash of each doc id: equal ids give equal keys, in any
+    series and any process; different ids rarely do."""
+    return hashed_keys(doc_id.hash().to_numpy())
+
+
+def hashed_keys(hashes: NDArray[np.uint64]) -> NDArray[np.uint32]:
+    """:func:`doc_keys` from hashes already computed with ``Series.hash()``."""
+    return (hashes & np.uint64(0xFFFFFFFF)).astype(np.uint32)

@@ -44,7 +44,7 @@ import polars as pl
 
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import TieOrder, joined_tie_orders, tie_order
-from cranfield.data.run import Run, stretches
+from cranfield.data.run import Run, hashed_keys, stretches
 from cranfield.errors import InputError
 from cranfield.io._bytes import compression, read_bytes, source_name
 
@@ -125,6 +125,7 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
     run = _run(blocks.frame, blocks.tag, label, name, float32)
     # Known from the blocks: fill in the cached properties.
     vars(run)["query_stretches"] = blocks.query_stretches
+    vars(run)["doc_keys"] = blocks.doc_keys
     if not float32:
         vars(run)["tie_order"] = blocks.tie_order
     return run
@@ -176,6 +177,7 @@ class _BlockRead:
     duplicated: bool  # a (query, document) pair repeats
     query_stretches: tuple[list[str], NDArray[np.int64]]  # see Run.query_stretches
     tie_order: TieOrder  # see Run.tie_order
+    doc_keys: NDArray[np.uint32]  # see Run.doc_keys
 
 
 def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead | None:
@@ -249,7 +251,8 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
         duplicated = _has_duplicates(whole[_rows_of(query_stretches, spanning)])
     starts = np.cumsum([0] + [frame.height for frame in frames[:-1]]).tolist()
     ties = joined_tie_orders([s.tie_order for s in summaries], starts, whole, query_stretches[1])
-    return _BlockRead(whole, tag, duplicated, query_stretches, ties)
+    keys = np.concatenate([summary.doc_keys for summary in summaries])
+    return _BlockRead(whole, tag, duplicated, query_stretches, ties, keys)
 
 
 @dataclass(frozen=True)
@@ -261,6 +264,7 @@ class _BlockSummary:
     queries: list[str]  # query of each stretch of consecutive lines, in order
     lengths: NDArray[np.int64]  # number of lines of each stretch
     tie_order: TieOrder  # of the block alone
+    doc_keys: NDArray[np.uint32]  # of the block's lines (empty if not clean)
 
 
 def _check_block(block: bytes, frame: pl.DataFrame) -> _BlockSummary:
@@ -268,9 +272,12 @@ def _check_block(block: bytes, frame: pl.DataFrame) -> _BlockSummary:
     queries, lengths = stretches(frame.get_column("query_id"))
     if not _plain_text(block) or any(query.startswith("#") for query in queries):
         nothing = np.zeros(0, dtype=np.int64)
-        return _BlockSummary(False, False, queries, lengths, TieOrder(False, nothing, nothing))
+        no_ties = TieOrder(False, nothing, nothing)
+        return _BlockSummary(False, False, queries, lengths, no_ties, np.zeros(0, np.uint32))
     ties = tie_order(frame.get_column("score").to_numpy(), frame.get_column("doc_id"), lengths)
-    return _BlockSummary(True, _repeats_in(frame, queries, lengths), queries, lengths, ties)
+    doc_hash = frame.get_column("doc_id").hash().to_numpy()
+    repeats = _repeats_in(frame, queries, lengths, doc_hash)
+    return _BlockSummary(True, repeats, queries, lengths, ties, hashed_keys(doc_hash))
 
 
 def _joined_stretches(summaries: list[_BlockSummary]) -> tuple[list[str], NDArray[np.int64]]:
@@ -308,8 +315,14 @@ def _rows_of(
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _repeats_in(frame: pl.DataFrame, queries: list[str], lengths: NDArray[np.int64]) -> bool:
-    """Whether a (query, document) pair repeats in a frame whose stretches are given.
+def _repeats_in(
+    frame: pl.DataFrame,
+    queries: list[str],
+    lengths: NDArray[np.int64],
+    doc_hash: NDArray[np.uint64] | None = None,
+) -> bool:
+    """Whether a (query, document) pair repeats in a frame whose stretches are given
+    (``doc_hash``: the doc ids' ``Series.hash()``, if already computed).
 
     Each line is keyed by a number for its query mixed with the hash of its document;
     equal neighbours after sorting the keys are the only candidates for the exact check.
@@ -317,7 +330,7 @@ def _repeats_in(frame: pl.DataFrame, queries: list[str], lengths: NDArray[np.int
     number = {query: k for k, query in enumerate(dict.fromkeys(queries))}
     key = np.repeat(np.array([number[q] for q in queries], dtype=np.uint64), lengths)
     key *= _MIX
-    key ^= frame.get_column("doc_id").hash().to_numpy()
+    key ^= frame.get_column("doc_id").hash().to_numpy() if doc_hash is None else doc_hash
     key.sort()
     if not (key[1:] == key[:-1]).any():
         return False
