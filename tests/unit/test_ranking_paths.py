@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cranfield.data import ranking
+from cranfield.data import run as run_module
 from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
 from tests.reference import rank_topic
@@ -152,7 +153,37 @@ def test_the_judged_row_filter_never_loses_a_judged_row(
     """Candidates may include unjudged rows (the join drops them), never miss a judged one."""
     run_keys = np.array(keys, dtype=np.uint32)
     judged = np.array([keys[i % len(keys)] for i in picks] + strangers, dtype=np.uint32)
-    rows = ranking._maybe_judged(run_keys, judged)
+    qrels = _qrels({"q": {"d": 1}})
+    vars(qrels)["doc_keys"] = judged  # stand-in keys for the cached property
+    rows = ranking._maybe_judged(run_keys, qrels)
     must = {i for i, k in enumerate(keys) if k in set(judged.tolist())}
     assert must <= set(rows.tolist())
     assert rows.tolist() == sorted(set(rows.tolist()))  # ascending, each row once
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=grouped_runs(), depth=st.none() | st.integers(1, 4))
+def test_judged_rows_found_by_key_equal_the_join_on_ids(
+    case: tuple[dict[str, dict[str, int]], list[tuple[str, str, float]]], depth: int | None
+) -> None:
+    """Judgments are looked up by (topic, doc key) and confirmed on the ids; when two judged
+    documents of a topic share a key (forced here: every key is 7) a join on the ids
+    decides. Both give the same codes, and the reference's."""
+    qrels, lines = case
+    by_key = ranking.rank(Run(_frame(lines), name="r"), _qrels(qrels), depth=depth, missing="skip")
+
+    def seven(ids: pl.Series) -> np.ndarray:
+        return np.full(ids.len(), 7, dtype=np.uint32)
+
+    with (
+        mock.patch.object(ranking, "doc_keys", seven),
+        mock.patch.object(run_module, "doc_keys", seven),
+    ):
+        by_join = ranking.rank(
+            Run(_frame(lines), name="r"), _qrels(qrels), depth=depth, missing="skip"
+        )
+        clash = ranking._pair_codes(_qrels(qrels)) is None
+    assert clash == any(len(docs) > 1 for docs in qrels.values())  # the join was used
+    assert _ranked(by_key) == _ranked(by_join)
+    expected = _expected(qrels, lines, depth)
+    assert {t: tuple(c for _, c in rows) for t, rows in _ranked(by_key).items()} == expected

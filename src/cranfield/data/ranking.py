@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import polars as pl
 
-from cranfield.data.run import stretches
+from cranfield.data.run import doc_keys, stretches
 from cranfield.errors import EvaluationError, MissingTopicError
 
 if TYPE_CHECKING:
@@ -216,7 +216,7 @@ def rank(
         if not keep.all():
             order = order[keep]
             counts = np.minimum(counts, depth)
-    rel = _judgment_codes(frame, order, qrels, run.doc_keys)
+    rel = _judgment_codes(frame, order, qrels, run.doc_keys, topics=present, counts=counts)
 
     if missing == "zero" and absent:
         # trec_eval -c: a missing topic gets a one-document ranking of an unpooled document.
@@ -475,27 +475,63 @@ def _tie_rows(
 
 
 def _judgment_codes(
-    frame: pl.DataFrame, order: NDArray[np.int64], qrels: Qrels, keys: NDArray[np.uint32]
+    frame: pl.DataFrame,
+    order: NDArray[np.int64],
+    qrels: Qrels,
+    keys: NDArray[np.uint32],
+    *,
+    topics: list[str],
+    counts: NDArray[np.int64],
 ) -> NDArray[np.int64]:
     """Judgment code of each ranked row: level, NOT_IN_POOL or UNJUDGED.
 
-    Most retrieved documents are not in the qrels at all, so a cheap membership test on the
-    document id picks the few candidates, and only those are joined on (query, document).
+    ``topics[i]`` owns the next ``counts[i]`` ranked rows. Most retrieved documents are not
+    in the qrels at all: a filter on the doc keys picks the few candidates, whose (topic,
+    key) pairs are looked up among the qrels' and confirmed by comparing the doc ids.
     """
     rel = np.full(order.size, NOT_IN_POOL, dtype=np.int64)
     if order.size == 0:
         return rel
-    judged = qrels.frame.select("query_id", "doc_id", "relevance")
-    doc_col = frame.get_column("doc_id")
     member = np.zeros(keys.size, dtype=bool)
-    member[_maybe_judged(keys, qrels.doc_keys)] = True
+    member[_maybe_judged(keys, qrels)] = True
     candidate = np.flatnonzero(member[order])
     if candidate.size == 0:
         return rel
     rows = order[candidate]
+    lookup = _pair_codes(qrels)
+    if lookup is None:  # two judged documents of one topic share a key: join on the ids
+        return _joined_codes(frame, rows, candidate, qrels, rel)
+    codes, qrels_row, topic_number = lookup
+    block = np.searchsorted(np.cumsum(counts), candidate, side="right")
+    topic = np.array([topic_number[t] for t in topics], dtype=np.uint64)[block]
+    wanted = (topic << np.uint64(32)) | keys[rows].astype(np.uint64)
+    at = np.minimum(np.searchsorted(codes, wanted), codes.size - 1)
+    found = np.flatnonzero(codes[at] == wanted)
+    judged_row = qrels_row[at[found]]
+    same = (
+        frame.get_column("doc_id").gather(rows[found])
+        == qrels.frame.get_column("doc_id").gather(judged_row)
+    ).to_numpy()
+    level = qrels.frame.get_column("relevance").to_numpy()[judged_row[same]]
+    rel[candidate[found[same]]] = np.where(level < 0, UNJUDGED, level)
+    return rel
+
+
+def _joined_codes(
+    frame: pl.DataFrame,
+    rows: NDArray[np.int64],
+    candidate: NDArray[np.int64],
+    qrels: Qrels,
+    rel: NDArray[np.int64],
+) -> NDArray[np.int64]:
+    """:func:`_judgment_codes` for the candidate ``rows`` by a join on (query, document)."""
     pairs = pl.DataFrame(
-        {"query_id": frame.get_column("query_id").gather(rows), "doc_id": doc_col.gather(rows)}
+        {
+            "query_id": frame.get_column("query_id").gather(rows),
+            "doc_id": frame.get_column("doc_id").gather(rows),
+        }
     )
+    judged = qrels.frame.select("query_id", "doc_id", "relevance")
     found = pairs.join(judged, on=["query_id", "doc_id"], how="left", maintain_order="left")
     value = found.get_column("relevance")
     hit = value.is_not_null().to_numpy()
@@ -504,23 +540,63 @@ def _judgment_codes(
     return rel
 
 
-def _maybe_judged(keys: NDArray[np.uint32], judged: NDArray[np.uint32]) -> NDArray[np.int64]:
-    """Rows whose doc id may be judged: every judged one, and rarely another.
+_PAIR_CODES: weakref.WeakKeyDictionary[
+    Qrels, tuple[NDArray[np.uint64], NDArray[np.int64], dict[str, int]] | None
+] = weakref.WeakKeyDictionary()
+
+
+def _pair_codes(
+    qrels: Qrels,
+) -> tuple[NDArray[np.uint64], NDArray[np.int64], dict[str, int]] | None:
+    """Every judged (topic, doc key) pair as one sorted number, with its qrels row and the
+    number of each topic; ``None`` if two judged documents of a topic share a key. Once per
+    Qrels."""
+    if qrels not in _PAIR_CODES:
+        topic_number = {t: k for k, t in enumerate(qrels.topics)}
+        offsets = qrels.topic_offsets()
+        topic = np.repeat(np.arange(offsets.size - 1, dtype=np.uint64), np.diff(offsets))
+        keys = doc_keys(qrels.frame.get_column("doc_id")).astype(np.uint64)
+        codes = (topic << np.uint64(32)) | keys
+        order = np.argsort(codes, kind="stable")
+        codes = codes[order]
+        clash = codes.size > 1 and bool((codes[1:] == codes[:-1]).any())
+        _PAIR_CODES[qrels] = None if clash else (codes, order, topic_number)
+    return _PAIR_CODES[qrels]
+
+
+def _maybe_judged(keys: NDArray[np.uint32], qrels: Qrels) -> NDArray[np.int64]:
+    """Rows whose doc id may be judged in ``qrels``: every judged one, and rarely another.
 
     Two bit tables, one indexed by the low bits of the doc keys and one by the high bits,
     each sized so that about 1 in 64 unjudged rows passes it; the exact join on (query,
     document) then settles each of the few candidates left.
     """
-    bits = min(max(int(judged.size).bit_length() + 6, 16), 26)
-    low = np.uint32((1 << bits) - 1)
-    high = np.uint32(32 - bits)
-    first = np.zeros(1 << bits, dtype=bool)
-    first[judged & low] = True
-    second = np.zeros(1 << bits, dtype=bool)
-    second[judged >> high] = True
+    first, second, low, high = _key_tables(qrels)
     rows = np.flatnonzero(first[keys & low])
     kept: NDArray[np.int64] = rows[second[keys[rows] >> high]]
     return kept
+
+
+_KEY_TABLES: weakref.WeakKeyDictionary[
+    Qrels, tuple[NDArray[np.bool_], NDArray[np.bool_], np.uint32, np.uint32]
+] = weakref.WeakKeyDictionary()
+
+
+def _key_tables(
+    qrels: Qrels,
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_], np.uint32, np.uint32]:
+    """The two bit tables of :func:`_maybe_judged`, built once per Qrels."""
+    if qrels not in _KEY_TABLES:
+        judged = qrels.doc_keys
+        bits = min(max(int(judged.size).bit_length() + 6, 16), 26)
+        low = np.uint32((1 << bits) - 1)
+        high = np.uint32(32 - bits)
+        first = np.zeros(1 << bits, dtype=bool)
+        first[judged & low] = True
+        second = np.zeros(1 << bits, dtype=bool)
+        second[judged >> high] = True
+        _KEY_TABLES[qrels] = (first, second, low, high)
+    return _KEY_TABLES[qrels]
 
 
 def ranked_doc_ids(
