@@ -138,7 +138,7 @@ def test_judgments_are_built_once_per_qrels_and_topic_list() -> None:
     twin = Qrels(qrels.frame, name="q")
     assert ranking.judgments_for(twin, ["1", "2"]) is not first
     assert ranking.judgments_for(twin, ["1", "2"]).levels.tolist() == [2, 0, 3, 1]
-    assert qrels.doc_ids.sort().to_list() == ["a", "b", "c", "d"]
+    assert qrels.doc_keys.size == len(qrels)  # one key per judgment
 
 
 @settings(max_examples=200, deadline=None)
@@ -175,10 +175,7 @@ def test_judged_rows_found_by_key_equal_the_join_on_ids(
     def seven(ids: pl.Series) -> np.ndarray:
         return np.full(ids.len(), 7, dtype=np.uint32)
 
-    with (
-        mock.patch.object(ranking, "doc_keys", seven),
-        mock.patch.object(run_module, "doc_keys", seven),
-    ):
+    with mock.patch.object(run_module, "doc_keys", seven):
         by_join = ranking.rank(
             Run(_frame(lines), name="r"), _qrels(qrels), depth=depth, missing="skip"
         )

@@ -52,16 +52,12 @@ class Qrels:
         return self.frame.get_column("query_id").unique(maintain_order=True).to_list()
 
     @cached_property
-    def doc_ids(self) -> pl.Series:
-        """The distinct judged document ids (kept: every ranking against these qrels asks)."""
-        return self.frame.get_column("doc_id").unique()
-
-    @cached_property
     def doc_keys(self) -> NDArray[np.uint32]:
-        """:func:`~cranfield.data.run.doc_keys` of :attr:`doc_ids`."""
+        """:func:`~cranfield.data.run.doc_keys` of every row's doc id (kept: every ranking
+        against these qrels looks its judged rows up by them)."""
         from cranfield.data.run import doc_keys
 
-        return doc_keys(self.doc_ids)
+        return doc_keys(self.frame.get_column("doc_id"))
 
     def to_dict(self) -> dict[str, dict[str, int]]:
         """``{query_id: {doc_id: relevance}}``, topics and documents in table order."""

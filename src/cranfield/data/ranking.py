@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import polars as pl
 
-from cranfield.data.run import doc_keys, stretches
+from cranfield.data.run import stretches
 from cranfield.errors import EvaluationError, MissingTopicError
 
 if TYPE_CHECKING:
@@ -555,7 +555,7 @@ def _pair_codes(
         topic_number = {t: k for k, t in enumerate(qrels.topics)}
         offsets = qrels.topic_offsets()
         topic = np.repeat(np.arange(offsets.size - 1, dtype=np.uint64), np.diff(offsets))
-        keys = doc_keys(qrels.frame.get_column("doc_id")).astype(np.uint64)
+        keys = qrels.doc_keys.astype(np.uint64)
         codes = (topic << np.uint64(32)) | keys
         order = np.argsort(codes, kind="stable")
         codes = codes[order]
