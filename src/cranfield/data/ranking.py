@@ -567,9 +567,10 @@ def _pair_codes(
 def _maybe_judged(keys: NDArray[np.uint32], qrels: Qrels) -> NDArray[np.int64]:
     """Rows whose doc id may be judged in ``qrels``: every judged one, and rarely another.
 
-    Two bit tables, one indexed by the low bits of the doc keys and one by the high bits,
-    each sized so that about 1 in 64 unjudged rows passes it; the exact join on (query,
-    document) then settles each of the few candidates left.
+    Two tables of flags, one indexed by the low bits of the doc keys and one by the high
+    bits, each sized so that about 1 in 64 unjudged rows passes it (at most 16 MiB each, so
+    with millions of judgments more pass); :func:`_judgment_codes` then settles each of the
+    few candidates left exactly.
     """
     first, second, low, high = _key_tables(qrels)
     rows = np.flatnonzero(first[keys & low])
@@ -585,10 +586,10 @@ _KEY_TABLES: weakref.WeakKeyDictionary[
 def _key_tables(
     qrels: Qrels,
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_], np.uint32, np.uint32]:
-    """The two bit tables of :func:`_maybe_judged`, built once per Qrels."""
+    """The two tables of :func:`_maybe_judged`, built once per Qrels."""
     if qrels not in _KEY_TABLES:
         judged = qrels.doc_keys
-        bits = min(max(int(judged.size).bit_length() + 6, 16), 26)
+        bits = min(max(int(judged.size).bit_length() + 6, 16), 24)  # 64 KiB to 16 MiB
         low = np.uint32((1 << bits) - 1)
         high = np.uint32(32 - bits)
         first = np.zeros(1 << bits, dtype=bool)
