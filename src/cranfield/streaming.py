@@ -28,7 +28,7 @@ import polars as pl
 
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import MissingPolicy
-from cranfield.data.run import RUN_SCHEMA, Run
+from cranfield.data.run import RUN_SCHEMA, Run, stretches
 from cranfield.errors import InputError, MissingTopicError
 from cranfield.evaluate import MeasureLike, evaluate, resolve_measures
 from cranfield.io._bytes import source_name
@@ -175,9 +175,8 @@ def _query_blocks(
         carried = pending.height > 0
         frame = pl.concat([pending, parsed.frame]) if pending.height else parsed.frame
         ids = frame.get_column("query_id")
-        runs = ids.rle()
-        values = runs.struct.field("value").to_list()
-        lengths = runs.struct.field("len").to_list()
+        values, lengths_array = stretches(ids)
+        lengths = lengths_array.tolist()
         start = 0
         for k, (qid, n) in enumerate(zip(values, lengths, strict=True)):
             if qid in finished:

@@ -407,13 +407,7 @@ def joined_tie_orders(
         inside |= (position >= lo) & (position < hi)
     span_rows = np.concatenate([np.arange(lo, hi, dtype=np.int64) for lo, hi in spans])
     run_id = np.repeat(np.arange(len(spans)), [hi - lo for lo, hi in spans])
-    ordered = (
-        pl.DataFrame({"run": run_id, "doc": frame.get_column("doc_id").gather(span_rows)})
-        .with_row_index("i")
-        .sort(["run", "doc"], descending=[False, True])
-        .get_column("i")
-        .to_numpy()
-    )
+    ordered = _by_doc_descending(run_id, frame.get_column("doc_id").gather(span_rows))
     return TieOrder(
         True,
         np.concatenate([position[~inside], span_rows]),
@@ -464,14 +458,20 @@ def _tie_rows(
     starts_run[1:] = ~tie[positions[1:] - 1]
     run_id = np.cumsum(starts_run) - 1
     rows = order[positions] if order.size else positions
-    local = (
-        pl.DataFrame({"run": run_id, "doc": doc_id.gather(rows)})
+    return positions, rows[_by_doc_descending(run_id, doc_id.gather(rows))]
+
+
+def _by_doc_descending(run_id: NDArray[np.int64], docs: pl.Series) -> NDArray[np.int64]:
+    """The order that sorts rows by run of ties (ascending), then doc id descending."""
+    order: NDArray[np.int64] = (
+        pl.DataFrame({"run": run_id, "doc": docs})
         .with_row_index("i")
         .sort(["run", "doc"], descending=[False, True])
         .get_column("i")
         .to_numpy()
+        .astype(np.int64)
     )
-    return positions, rows[local]
+    return order
 
 
 def _judgment_codes(
