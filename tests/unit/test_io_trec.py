@@ -649,6 +649,10 @@ def test_block_edges(tmp_path: Path, data: bytes, monkeypatch: pytest.MonkeyPatc
         b"2  Q0 x 1 1 t\n",
         b"2\tQ0 x 1 1 t\n",
         b"\n",
+        # a seventh field, whether or not it reads as a boolean (the sentinel column's type)
+        b"2 Q0 x 1 1 t true\n",
+        b"2 Q0 x 1 1 t 1\n",
+        b"2 Q0 x 1 1 t x\n",
     ],
 )
 def test_an_unclean_block_sends_the_whole_file_down_the_careful_path(
@@ -714,6 +718,23 @@ def test_errors_in_a_later_block_name_the_physical_line(
     with pytest.raises(InputError) as caught:
         _read_in_blocks(path, 30, monkeypatch)
     check_error(caught.value, path, 18, "score is NaN", lines[17])
+
+
+def test_a_short_line_in_a_later_block_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [f"1 Q0 d{d} 1 {20 - d} t" for d in range(20)]
+    lines[15] = "1 Q0 d15 1 5"  # no tag: only the tag column can tell
+    path = put(tmp_path, "\n".join(lines).encode() + b"\n", "run.txt")
+    with pytest.raises(InputError) as caught:
+        _read_in_blocks(path, 30, monkeypatch)
+    check_error(
+        caught.value,
+        path,
+        16,
+        "expected 6 fields (qid iter docno rank score tag), got 5",
+        lines[15],
+    )
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")

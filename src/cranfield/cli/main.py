@@ -10,11 +10,33 @@ from typing import NoReturn
 
 def run() -> NoReturn:
     """The ``cranfield`` command: run :func:`main` on the command line and exit with its code."""
+    _keep_freed_memory()
     code = main()
     # Nothing needs collecting on the way out: without this, the interpreter's last garbage
     # collection walks every object polars and numpy created (0.05 s of every command).
     gc.freeze()
     sys.exit(code)
+
+
+def _keep_freed_memory() -> None:
+    """Let glibc's malloc reuse freed blocks of up to 64 MiB instead of unmapping them.
+
+    A run file is read in blocks of about 8 MiB, each a little longer than the last (they
+    end at a line end). glibc serves a block larger than the last one freed with a fresh
+    ``mmap`` and unmaps it when freed, so every block, and every numpy array of a few MiB,
+    faults its pages in anew: on a 7M-line run about 10,000 page faults and 5% of the
+    wall time. Served from the heap and kept there, freed memory is reused. Only the
+    command does this (the library leaves the process's allocator alone); elsewhere than
+    glibc there is nothing to tune.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    mallopt = getattr(ctypes.CDLL(None), "mallopt", None)
+    if mallopt is not None:
+        mallopt(-3, 64 << 20)  # M_MMAP_THRESHOLD: blocks up to 64 MiB come from the heap
+        mallopt(-1, 512 << 20)  # M_TRIM_THRESHOLD: keep up to 512 MiB freed at its top
 
 
 def main(argv: list[str] | None = None) -> int:
