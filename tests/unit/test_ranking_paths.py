@@ -122,6 +122,13 @@ def test_both_paths_give_the_reference_order(
             assert tuple(code for _, code in rows) == expected[topic]
     # the two paths agree document by document, not only on the codes
     assert _ranked(grouped) == _ranked(general)
+    # large runs filter the judged rows on a second thread: the same ranking
+    with mock.patch.object(ranking, "_HELPER_ROWS", 0):
+        for lines_in in (lines, shuffled):
+            threaded = ranking.rank(
+                Run(_frame(lines_in), name="r"), judgments, depth=depth, missing="skip"
+            )
+            assert _ranked(threaded) == _ranked(grouped)
 
 
 def test_judgments_are_built_once_per_qrels_and_topic_list() -> None:

@@ -25,6 +25,7 @@ takes its empty-list value (0 for all but a few, see each measure's notes);
 from __future__ import annotations
 
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
@@ -202,7 +203,16 @@ def rank(
         raise EvaluationError(f"The judgments {qrels.name!r} contain no judged document.")
     qrels_topics = qrels.topics
     frame = run.frame
-    order, block_topic, block_len = _ranked_order(run, float32, set(qrels_topics))
+    if len(frame) < _HELPER_ROWS:
+        order, block_topic, block_len = _ranked_order(run, float32, set(qrels_topics))
+        judged_flags = _maybe_judged_flags(run.doc_keys, qrels)
+    else:
+        # The judged-row filter needs only the doc keys: it runs on a second thread (numpy
+        # releases the GIL) while the order is worked out.
+        with ThreadPoolExecutor(1) as helper:
+            flags = helper.submit(_maybe_judged_flags, run.doc_keys, qrels)
+            order, block_topic, block_len = _ranked_order(run, float32, set(qrels_topics))
+            judged_flags = flags.result()
     present = block_topic
     absent = sorted(set(qrels_topics) - set(present))
     if absent and missing == "error":
@@ -216,7 +226,9 @@ def rank(
         if not keep.all():
             order = order[keep]
             counts = np.minimum(counts, depth)
-    rel = _judgment_codes(frame, order, qrels, run.doc_keys, topics=present, counts=counts)
+    rel = _judgment_codes(
+        frame, order, qrels, run.doc_keys, judged_flags, topics=present, counts=counts
+    )
 
     if missing == "zero" and absent:
         # trec_eval -c: a missing topic gets a one-document ranking of an unpooled document.
@@ -479,6 +491,7 @@ def _judgment_codes(
     order: NDArray[np.int64],
     qrels: Qrels,
     keys: NDArray[np.uint32],
+    maybe_judged: NDArray[np.bool_],
     *,
     topics: list[str],
     counts: NDArray[np.int64],
@@ -486,15 +499,14 @@ def _judgment_codes(
     """Judgment code of each ranked row: level, NOT_IN_POOL or UNJUDGED.
 
     ``topics[i]`` owns the next ``counts[i]`` ranked rows. Most retrieved documents are not
-    in the qrels at all: a filter on the doc keys picks the few candidates, whose (topic,
-    key) pairs are looked up among the qrels' and confirmed by comparing the doc ids.
+    in the qrels at all: the flags of :func:`_maybe_judged_flags` pick the few candidates,
+    whose (topic, key) pairs are looked up among the qrels' and confirmed by comparing the
+    doc ids.
     """
     rel = np.full(order.size, NOT_IN_POOL, dtype=np.int64)
     if order.size == 0:
         return rel
-    member = np.zeros(keys.size, dtype=bool)
-    member[_maybe_judged(keys, qrels)] = True
-    candidate = np.flatnonzero(member[order])
+    candidate = np.flatnonzero(maybe_judged[order])
     if candidate.size == 0:
         return rel
     rows = order[candidate]
@@ -562,6 +574,17 @@ def _pair_codes(
         clash = codes.size > 1 and bool((codes[1:] == codes[:-1]).any())
         _PAIR_CODES[qrels] = None if clash else (codes, order, topic_number)
     return _PAIR_CODES[qrels]
+
+
+# From this many run lines on, rank() filters judged rows on a second thread.
+_HELPER_ROWS = 1 << 20
+
+
+def _maybe_judged_flags(keys: NDArray[np.uint32], qrels: Qrels) -> NDArray[np.bool_]:
+    """A flag per run row (doc ``keys``): true for every judged one, and rarely another."""
+    flags = np.zeros(keys.size, dtype=bool)
+    flags[_maybe_judged(keys, qrels)] = True
+    return flags
 
 
 def _maybe_judged(keys: NDArray[np.uint32], qrels: Qrels) -> NDArray[np.int64]:
