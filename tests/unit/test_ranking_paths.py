@@ -122,8 +122,11 @@ def test_both_paths_give_the_reference_order(
             assert tuple(code for _, code in rows) == expected[topic]
     # the two paths agree document by document, not only on the codes
     assert _ranked(grouped) == _ranked(general)
-    # large runs filter the judged rows on a second thread: the same ranking
-    with mock.patch.object(ranking, "_HELPER_ROWS", 0):
+    # large runs filter the judged rows on a second thread, in chunks: the same ranking
+    with (
+        mock.patch.object(ranking, "_HELPER_ROWS", 0),
+        mock.patch.object(ranking, "_FLAG_CHUNK", 3),
+    ):
         for lines_in in (lines, shuffled):
             threaded = ranking.rank(
                 Run(_frame(lines_in), name="r"), judgments, depth=depth, missing="skip"
@@ -191,3 +194,15 @@ def test_judged_rows_found_by_key_equal_the_join_on_ids(
     assert _ranked(by_key) == _ranked(by_join)
     expected = _expected(qrels, lines, depth)
     assert {t: tuple(c for _, c in rows) for t, rows in _ranked(by_key).items()} == expected
+
+
+def test_judgment_codes_keep_levels_too_large_for_int32() -> None:
+    """Codes are int32 when every level fits, else int64: no level is ever wrapped."""
+    lines = [("1", "a", 3.0), ("1", "b", 2.0), ("1", "c", 1.0)]
+    for big in (2**31 - 1, 2**31, -(2**31) - 1, 2**40):
+        judged = _qrels({"1": {"a": big, "b": 1}})
+        ranked = ranking.rank(Run(_frame(lines), name="r"), judged)
+        fits = -(2**31) <= big < 2**31
+        assert ranked.rel.dtype == (np.int32 if fits else np.int64)
+        expected = ranking.UNJUDGED if big < 0 else big
+        assert ranked.rel.tolist() == [expected, 1, ranking.NOT_IN_POOL]

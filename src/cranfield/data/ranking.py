@@ -99,7 +99,9 @@ class Ranking:
 
     topics: list[str]
     offsets: NDArray[np.int64]
-    rel: NDArray[np.int64]
+    # Judgment code of each ranked row; int32 when every level of the qrels fits (almost
+    # always), which halves the largest array of a ranking.
+    rel: NDArray[np.signedinteger[Any]]
     # Row of the run frame behind each ranked row (-1: placeholder); int32 below 2**31 rows.
     source_rows: NDArray[np.signedinteger[Any]]
     source_doc_id: pl.Series
@@ -248,7 +250,7 @@ def rank(
             np.arange(order.size) - np.repeat(np.concatenate(([0], np.cumsum(counts)))[:-1], counts)
         )
         full_order = np.full(int(new_counts.sum()), -1, dtype=np.int64)
-        full_rel = np.full(full_order.size, NOT_IN_POOL, dtype=np.int64)
+        full_rel = np.full(full_order.size, NOT_IN_POOL, dtype=rel.dtype)
         full_order[dest] = order
         full_rel[dest] = rel
         order, rel, counts = full_order, full_rel, new_counts
@@ -495,7 +497,7 @@ def _judgment_codes(
     *,
     topics: list[str],
     counts: NDArray[np.int64],
-) -> NDArray[np.int64]:
+) -> NDArray[np.signedinteger[Any]]:
     """Judgment code of each ranked row: level, NOT_IN_POOL or UNJUDGED.
 
     ``topics[i]`` owns the next ``counts[i]`` ranked rows. Most retrieved documents are not
@@ -503,7 +505,7 @@ def _judgment_codes(
     whose (topic, key) pairs are looked up among the qrels' and confirmed by comparing the
     doc ids.
     """
-    rel = np.full(order.size, NOT_IN_POOL, dtype=np.int64)
+    rel = np.full(order.size, NOT_IN_POOL, dtype=_code_type(qrels))
     if order.size == 0:
         return rel
     candidate = np.flatnonzero(maybe_judged[order])
@@ -529,13 +531,20 @@ def _judgment_codes(
     return rel
 
 
+def _code_type(qrels: Qrels) -> type[np.signedinteger[Any]]:
+    """int32 if every relevance level of ``qrels`` fits in it, else int64."""
+    levels = qrels.frame.get_column("relevance")
+    small = len(levels) == 0 or (levels.min() >= -(2**31) and levels.max() < 2**31)  # type: ignore[operator]
+    return np.int32 if small else np.int64
+
+
 def _joined_codes(
     frame: pl.DataFrame,
     rows: NDArray[np.int64],
     candidate: NDArray[np.int64],
     qrels: Qrels,
-    rel: NDArray[np.int64],
-) -> NDArray[np.int64]:
+    rel: NDArray[np.signedinteger[Any]],
+) -> NDArray[np.signedinteger[Any]]:
     """:func:`_judgment_codes` for the candidate ``rows`` by a join on (query, document)."""
     pairs = pl.DataFrame(
         {
@@ -581,10 +590,18 @@ _HELPER_ROWS = 1 << 20
 
 
 def _maybe_judged_flags(keys: NDArray[np.uint32], qrels: Qrels) -> NDArray[np.bool_]:
-    """A flag per run row (doc ``keys``): true for every judged one, and rarely another."""
+    """A flag per run row (doc ``keys``): true for every judged one, and rarely another.
+
+    Filtered a million keys at a time, so that the temporaries stay small (this runs next to
+    the ordering, on the run's full size).
+    """
     flags = np.zeros(keys.size, dtype=bool)
-    flags[_maybe_judged(keys, qrels)] = True
+    for start in range(0, keys.size, _FLAG_CHUNK):
+        flags[_maybe_judged(keys[start : start + _FLAG_CHUNK], qrels) + start] = True
     return flags
+
+
+_FLAG_CHUNK = 1 << 20
 
 
 def _maybe_judged(keys: NDArray[np.uint32], qrels: Qrels) -> NDArray[np.int64]:
