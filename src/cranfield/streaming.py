@@ -3,8 +3,9 @@
 :func:`evaluate_stream` reads a TREC run file in blocks of about ``block_bytes`` bytes, cut at
 line ends; the lines of the query that a block ends in are carried into the next block, so
 every query is evaluated whole, with the same ranking rules and kernels as
-:func:`cranfield.evaluate`. Memory therefore grows with the block size and the number of
-queries (one float per query and measure), not with the file.
+:func:`cranfield.evaluate`. The next block is read and parsed on a second thread while one is
+evaluated, so two blocks are held at a time. Memory therefore grows with the block size and
+the number of queries (one float per query and measure), not with the file.
 
 What streaming requires, and checks: **the lines of each query are contiguous** (the file is
 grouped by query, in any query order; lines inside a query may be in any order). A query whose
@@ -20,8 +21,9 @@ import bz2
 import gzip
 import lzma
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 import numpy as np
 import polars as pl
@@ -44,6 +46,8 @@ if TYPE_CHECKING:
 __all__ = ["evaluate_stream"]
 
 DEFAULT_BLOCK_BYTES = 64 * 1024 * 1024
+
+T = TypeVar("T")
 
 
 def evaluate_stream(
@@ -111,7 +115,7 @@ def evaluate_stream(
     topics: list[str] = []
     parts: dict[Measure, list[NDArray[np.float64]]] = {m: [] for m in wanted}
     tag = name
-    for frame, tag in _query_blocks(run, label, block_bytes):
+    for frame, tag in _one_ahead(_query_blocks(run, label, block_bytes)):
         block = evaluate(
             judgments, Run(frame, name=name, tag=tag), wanted, missing="skip", **options
         )
@@ -207,6 +211,23 @@ def _query_blocks(
         yield pending, pending_tag
     elif rows_before == 0:
         raise InputError(label, None, "contains no run lines")
+
+
+_DONE = object()
+
+
+def _one_ahead(items: Iterator[T]) -> Iterator[T]:
+    """The items of ``items``, each made on a helper thread while the one before is used.
+
+    Reading and parsing the next block (polars releases the GIL) overlaps the evaluation of
+    the current one, so both cores work; one block more is held. An error raised making an
+    item surfaces where that item would have been.
+    """
+    with ThreadPoolExecutor(1) as helper:
+        upcoming = helper.submit(next, items, _DONE)
+        while (item := upcoming.result()) is not _DONE:
+            upcoming = helper.submit(next, items, _DONE)
+            yield cast("T", item)
 
 
 def _byte_blocks(path: str | Path, size: int) -> Iterator[bytes]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import random
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +15,7 @@ from hypothesis import strategies as st
 
 import cranfield
 from cranfield.errors import InputError, MissingTopicError
-from cranfield.streaming import evaluate_stream
+from cranfield.streaming import _one_ahead, evaluate_stream
 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "Bpref", "infAP", "R@20", "IPrec@0.3", "RBP", "G",
             "RnDCG", "NumRet", "Judged@5", "Unjudged@10", "RBPResid", "SetF"]  # fmt: skip
@@ -143,3 +145,31 @@ def test_odd_files_stream_like_they_read(tmp_path: Path, block: int) -> None:
     path.write_bytes(body + b"\n3 Q0 x 1 oops t\n")
     with pytest.raises(InputError, match=r"odd\.run:9: score must be a number"):
         evaluate_stream(qrels, path, MEASURES, block_bytes=block)
+
+
+def test_the_next_block_is_made_while_one_is_used() -> None:
+    made = [threading.Event() for _ in range(3)]
+
+    def blocks() -> Iterator[int]:
+        for k in range(3):
+            made[k].set()
+            yield k
+
+    used = []
+    for k in _one_ahead(blocks()):
+        if k < 2:  # the next one is made meanwhile (a serial loop would wait here forever)
+            assert made[k + 1].wait(timeout=30)
+        used.append(k)
+    assert used == [0, 1, 2]
+
+
+def test_an_error_making_a_block_surfaces_after_the_blocks_before_it() -> None:
+    def blocks() -> Iterator[int]:
+        yield 0
+        yield 1
+        raise InputError("run.txt", 9, "score must be a number, got 'x'")
+
+    made = _one_ahead(blocks())
+    assert [next(made), next(made)] == [0, 1]
+    with pytest.raises(InputError, match=r"run\.txt:9"):
+        next(made)
