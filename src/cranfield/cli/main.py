@@ -25,9 +25,9 @@ def _keep_freed_memory() -> None:
     end at a line end). glibc serves a block larger than the last one freed with a fresh
     ``mmap`` and unmaps it when freed, so every block, and every numpy array of a few MiB,
     faults its pages in anew: on a 7M-line run about 14,000 page faults (one in eight)
-    and 4-5% of the wall time. Served from the heap and kept there, freed memory is reused. Only the
-    command does this (the library leaves the process's allocator alone); elsewhere than
-    glibc there is nothing to tune.
+    and 4-5% of the wall time. Served from the heap and kept there, freed memory is
+    reused. Only the command does this (the library leaves the process's allocator
+    alone); elsewhere than glibc there is nothing to tune.
     """
     if not sys.platform.startswith("linux"):
         return

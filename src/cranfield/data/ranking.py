@@ -533,8 +533,8 @@ def _judgment_codes(
 
 def _code_type(qrels: Qrels) -> type[np.signedinteger[Any]]:
     """int32 if every relevance level of ``qrels`` fits in it, else int64."""
-    levels = qrels.frame.get_column("relevance")
-    small = len(levels) == 0 or (levels.min() >= -(2**31) and levels.max() < 2**31)  # type: ignore[operator]
+    levels = qrels.frame.get_column("relevance").to_numpy()
+    small = levels.size == 0 or (levels.min() >= -(2**31) and levels.max() < 2**31)
     return np.int32 if small else np.int64
 
 
