@@ -10,8 +10,6 @@ Exact trec_eval measures on a columnar engine, with a drop-in ``cranfield trec-e
 
 import typing
 
-from cranfield.data.qrels import Qrels
-from cranfield.data.run import Run
 from cranfield.errors import (
     CranfieldError,
     EngineError,
@@ -21,23 +19,34 @@ from cranfield.errors import (
     MissingTopicError,
 )
 from cranfield.evaluate import evaluate
-from cranfield.io.load import load_qrels, load_run
-from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
 from cranfield.measures._parse import parse_measure, parse_measures
 from cranfield.measures._spec import Measure, MeasureSpec
 from cranfield.results import Results
 
 if typing.TYPE_CHECKING:
+    from cranfield.data.qrels import Qrels
+    from cranfield.data.run import Run
+    from cranfield.io.load import load_qrels, load_run
+    from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
     from cranfield.stats import Comparison, compare
     from cranfield.streaming import evaluate_stream
 
 __version__ = "0.1.0"
 
-# Imported on first use: every CLI call imports this package, and only some need them.
+# Imported on first use: every CLI call imports this package, and only some need them (the
+# ones below import polars, which a command on small clean files never needs).
 _LAZY = {
     "Comparison": "cranfield.stats",
+    "Qrels": "cranfield.data.qrels",
+    "Run": "cranfield.data.run",
     "compare": "cranfield.stats",
     "evaluate_stream": "cranfield.streaming",
+    "load_qrels": "cranfield.io.load",
+    "load_run": "cranfield.io.load",
+    "read_qrels": "cranfield.io.trec",
+    "read_run": "cranfield.io.trec",
+    "write_qrels": "cranfield.io.trec",
+    "write_run": "cranfield.io.trec",
 }
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from cranfield.aggregate import AGGREGATIONS, How
-from cranfield.data.ranking import MissingPolicy, Ranking, rank
+from cranfield.data.ranking import MissingPolicy, Ranking, rank_columns
 from cranfield.errors import MeasureError
-from cranfield.io.load import QrelsLike, RunLike, load_qrels, load_run
 from cranfield.kernels.binary import MIN_GEO_MEAN
 from cranfield.kernels.context import EvalContext
 from cranfield.kernels.extras import ExtendedContext
@@ -22,8 +22,10 @@ from cranfield.results import Results
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from cranfield.data.qrels import Qrels
-    from cranfield.data.run import Run
+    from cranfield.io.load import QrelsLike, RunLike
+
+# cranfield.io.load (and with it polars) is imported only when the inputs are not two small
+# clean TREC files (see cranfield.io.trec_numpy): a command on such files never needs it.
 
 MeasureLike = str | Measure
 AggregateOption = How | Mapping[MeasureLike, How] | None
@@ -62,8 +64,7 @@ def compute(ctx: EvalContext, measure: Measure, *, relevance_level: int = 1) -> 
 class Prepared:
     """Inputs loaded and ranked once: what :func:`evaluate` and :mod:`cranfield.curves` share."""
 
-    qrels: Qrels
-    run: Run
+    run_name: str
     ranking: Ranking
     ctx: ExtendedContext
     missing_topics: list[str]
@@ -85,22 +86,42 @@ def prepare(
 ) -> Prepared:
     """Load ``qrels``/``run`` (and the optional extra inputs), rank, and build the context.
 
-    The options mean what they mean for :func:`evaluate`.
+    The options mean what they mean for :func:`evaluate`. Two small clean TREC files
+    (:mod:`cranfield.io.trec_numpy`) are read and ranked without polars, to the same
+    ranking; anything else is loaded as :class:`~cranfield.data.qrels.Qrels` and
+    :class:`~cranfield.data.run.Run`.
     """
-    judgments: Qrels = load_qrels(qrels)
-    ranked_run = load_run(run, name=run_name)
-    ranking = rank(
-        ranked_run,
-        judgments,
-        depth=depth,
-        judged_only=judged_only,
-        float32=float32,
-        missing=missing,
-    )
+    small = None
+    if known is None and intents is None:
+        small = _rank_small_files(
+            qrels, run, depth=depth, judged_only=judged_only, float32=float32, missing=missing
+        )
+    if small is not None:
+        ranking, qrels_topics = small
+        name = run_name or Path(str(run)).name
+    else:
+        from cranfield.data.ranking import rank
+        from cranfield.io.load import load_qrels, load_run
+
+        judgments = load_qrels(qrels)
+        ranked_run = load_run(run, name=run_name)
+        ranking = rank(
+            ranked_run,
+            judgments,
+            depth=depth,
+            judged_only=judged_only,
+            float32=float32,
+            missing=missing,
+        )
+        qrels_topics, name = judgments.topics, ranked_run.name
     evaluated = set(ranking.topics)
-    absent = [t for t in judgments.topics if t not in evaluated] if missing == "skip" else []
+    absent = [t for t in qrels_topics if t not in evaluated] if missing == "skip" else []
     missing_topics = [t for t, m in zip(ranking.topics, ranking.missing, strict=True) if m] + absent
-    known_frame = None if known is None else load_qrels(known, name="known").frame
+    known_frame = None
+    if known is not None:
+        from cranfield.io.load import load_qrels
+
+        known_frame = load_qrels(known, name="known").frame
     intents_frame = None
     if intents is not None:
         from cranfield.io.intents import load_intents
@@ -109,7 +130,37 @@ def prepare(
     ctx = ExtendedContext(
         ranking, compat=compat, num_docs=num_docs, known=known_frame, intents=intents_frame
     )
-    return Prepared(judgments, ranked_run, ranking, ctx, sorted(missing_topics))
+    return Prepared(name, ranking, ctx, sorted(missing_topics))
+
+
+def _rank_small_files(
+    qrels: QrelsLike,
+    run: RunLike,
+    *,
+    depth: int | None,
+    judged_only: bool,
+    float32: bool,
+    missing: MissingPolicy,
+) -> tuple[Ranking, list[str]] | None:
+    """The ranking and the qrels topics of two small clean TREC files, read and ranked with
+    numpy alone; ``None`` when either is not such a file (or a pair repeats)."""
+    if not (isinstance(qrels, (str, Path)) and isinstance(run, (str, Path))):
+        return None
+    if any(str(p).endswith((".parquet", ".pq")) for p in (qrels, run)):
+        return None
+    from cranfield.data.columns import names
+    from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
+
+    judged = read_qrels_columns(qrels)
+    ranked = None if judged is None else read_run_columns(run)
+    if judged is None or ranked is None:
+        return None
+    ranking = rank_columns(
+        ranked, judged, depth=depth, judged_only=judged_only, float32=float32, missing=missing
+    )
+    if ranking is None:
+        return None
+    return ranking, names(judged.query_id)
 
 
 def _aggregation(option: AggregateOption, wanted: list[Measure]) -> dict[Measure, How]:
@@ -265,7 +316,7 @@ def evaluate(
         if m.spec.micro is not None
     }
     return Results(
-        run_name=prep.run.name,
+        run_name=prep.run_name,
         topics=list(prep.ranking.topics),
         values=values,
         missing_policy=missing,

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import polars as pl
 
 from cranfield.aggregate import AGGREGATIONS, How, aggregate
 from cranfield.errors import MeasureError
@@ -14,6 +13,7 @@ from cranfield.kernels.binary import MIN_GEO_MEAN
 from cranfield.measures._spec import Measure
 
 if TYPE_CHECKING:
+    import polars as pl
     from numpy.typing import NDArray
 
 
@@ -132,6 +132,8 @@ class Results:
 
     def to_polars(self) -> pl.DataFrame:
         """Per-topic table: one row per topic, a ``query_id`` column and one column per measure."""
+        import polars as pl
+
         data: dict[str, Any] = {"query_id": self.topics}
         data.update({str(m): v for m, v in self.values.items()})
         return pl.DataFrame(data)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 from cranfield.errors import CranfieldError, InputError, MeasureError
 
 if TYPE_CHECKING:
+    from cranfield.io.load import QrelsLike
     from cranfield.results import Results
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "R@1000", "RR@10"]
@@ -153,10 +154,16 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from pathlib import Path
 
     from cranfield.evaluate import evaluate, resolve_measures
-    from cranfield.io.load import load_qrels
+    from cranfield.io.trec_numpy import read_qrels_columns
 
     measures = resolve_measures(args.measures or DEFAULT_MEASURES)
-    qrels = load_qrels(args.qrels)
+    # Small clean qrels are handed on as their path (read once with numpy alone and kept,
+    # see cranfield.io.trec_numpy); any other qrels are loaded once for all the runs.
+    qrels: QrelsLike = args.qrels
+    if args.stream or read_qrels_columns(args.qrels) is None:
+        from cranfield.io.load import load_qrels
+
+        qrels = load_qrels(args.qrels)
     results: list[Results] = []
     for path in args.runs:
         if args.stream:

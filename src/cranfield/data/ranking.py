@@ -25,22 +25,27 @@ takes its empty-list value (0 for all but a few, see each measure's notes);
 from __future__ import annotations
 
 import weakref
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import polars as pl
 
-from cranfield.data.run import stretches
+from cranfield.data.columns import distinct, id_hashes, mixed_keys
 from cranfield.errors import EvaluationError, MissingTopicError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import polars as pl
     from numpy.typing import NDArray
 
+    from cranfield.data.columns import QrelsColumns, RunColumns
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
+
+# polars is imported inside the functions that use it: rank_columns() and what it shares
+# with rank() run without it, so that a command on a small file never pays its import.
 
 NOT_IN_POOL = -1
 UNJUDGED = -2
@@ -104,7 +109,8 @@ class Ranking:
     rel: NDArray[np.signedinteger[Any]]
     # Row of the run frame behind each ranked row (-1: placeholder); int32 below 2**31 rows.
     source_rows: NDArray[np.signedinteger[Any]]
-    source_doc_id: pl.Series
+    # Doc id of each run row: a polars Series, or the bytes column of rank_columns().
+    source_doc_id: pl.Series | NDArray[np.bytes_]
     missing: NDArray[np.bool_]
     judgments: Judgments
     run_tag: str
@@ -116,11 +122,16 @@ class Ranking:
     @cached_property
     def doc_id(self) -> pl.Series:
         """Document id of each ranked row."""
+        import polars as pl
+
         rows = self.source_rows
         placeholder = rows < 0
+        source = self.source_doc_id
+        if isinstance(source, np.ndarray):
+            source = pl.Series("doc_id", np.char.decode(source, "utf-8"), dtype=pl.String)
         ids = (
-            self.source_doc_id.gather(np.where(placeholder, 0, rows))
-            if self.source_doc_id.len()
+            source.gather(np.where(placeholder, 0, rows))
+            if source.len()
             else (pl.Series("doc_id", [PLACEHOLDER_DOC] * rows.size, dtype=pl.String))
         )
         if placeholder.any():
@@ -162,6 +173,8 @@ def judgments_for(qrels: Qrels, topics: list[str]) -> Judgments:
 
 
 def _judgments_for(qrels: Qrels, topics: list[str]) -> Judgments:
+    import polars as pl
+
     frame = qrels.frame.select("query_id", "relevance")
     wanted = pl.DataFrame(
         {"query_id": topics, "_t": np.arange(len(topics), dtype=np.int64)},
@@ -197,10 +210,7 @@ def rank(
     checks that scores never increase inside a block, and only runs of equal scores are
     sorted by document id. Other inputs fall back to a numeric sort.
     """
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
-        raise ValueError(f"The depth must be an integer >= 0, got {depth!r}.")
-    if missing not in ("zero", "skip", "error"):
-        raise ValueError(f"The missing policy must be 'zero', 'skip' or 'error', got {missing!r}.")
+    _check_options(depth, missing)
     if len(qrels) == 0:
         raise EvaluationError(f"The judgments {qrels.name!r} contain no judged document.")
     qrels_topics = qrels.topics
@@ -209,18 +219,70 @@ def rank(
         order, block_topic, block_len = _ranked_order(run, float32, set(qrels_topics))
         judged_flags = _maybe_judged_flags(run.doc_keys, qrels)
     else:
+        from concurrent.futures import ThreadPoolExecutor
+
         # The judged-row filter needs only the doc keys: it runs on a second thread (numpy
         # releases the GIL) while the order is worked out.
         with ThreadPoolExecutor(1) as helper:
             flags = helper.submit(_maybe_judged_flags, run.doc_keys, qrels)
             order, block_topic, block_len = _ranked_order(run, float32, set(qrels_topics))
             judged_flags = flags.result()
-    present = block_topic
+
+    def codes(
+        order: NDArray[np.signedinteger[Any]], counts: NDArray[np.int64]
+    ) -> NDArray[np.signedinteger[Any]]:
+        return _judgment_codes(
+            frame, order, qrels, run.doc_keys, judged_flags, topics=block_topic, counts=counts
+        )
+
+    return _assembled(
+        block_topic,
+        qrels_topics,
+        order,
+        block_len,
+        codes,
+        depth=depth,
+        judged_only=judged_only,
+        missing=missing,
+        source_doc_id=frame.get_column("doc_id"),
+        judgments=lambda topics: judgments_for(qrels, topics),
+        run_tag=run.tag,
+    )
+
+
+def _check_options(depth: int | None, missing: MissingPolicy) -> None:
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+        raise ValueError(f"The depth must be an integer >= 0, got {depth!r}.")
+    if missing not in ("zero", "skip", "error"):
+        raise ValueError(f"The missing policy must be 'zero', 'skip' or 'error', got {missing!r}.")
+
+
+def _assembled(
+    present: list[str],
+    qrels_topics: list[str],
+    order: NDArray[np.signedinteger[Any]],
+    counts: NDArray[np.int64],
+    codes: Callable[
+        [NDArray[np.signedinteger[Any]], NDArray[np.int64]], NDArray[np.signedinteger[Any]]
+    ],
+    *,
+    depth: int | None,
+    judged_only: bool,
+    missing: MissingPolicy,
+    source_doc_id: pl.Series | NDArray[np.bytes_],
+    judgments: Callable[[list[str]], Judgments],
+    run_tag: str,
+) -> Ranking:
+    """Rules 3-5 and the missing policy, from the run rows of each evaluated topic in order.
+
+    ``present[i]`` (bytewise ascending) owns the next ``counts[i]`` rows of ``order``;
+    ``codes(order, counts)`` gives their judgment codes (asked only for the rows kept at
+    ``depth``) and ``judgments(topics)`` the judged levels of the final topic list.
+    """
     absent = sorted(set(qrels_topics) - set(present))
     if absent and missing == "error":
         raise MissingTopicError(absent)
 
-    counts = block_len
     if depth is not None:
         starts = np.concatenate(([0], np.cumsum(counts)))[:-1]
         pos = np.arange(order.size, dtype=np.int64) - np.repeat(starts, counts)
@@ -228,9 +290,7 @@ def rank(
         if not keep.all():
             order = order[keep]
             counts = np.minimum(counts, depth)
-    rel = _judgment_codes(
-        frame, order, qrels, run.doc_keys, judged_flags, topics=present, counts=counts
-    )
+    rel = codes(order, counts)
 
     if missing == "zero" and absent:
         # trec_eval -c: a missing topic gets a one-document ranking of an unpooled document.
@@ -273,14 +333,147 @@ def rank(
         offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
         rel=rel,
         source_rows=order,
-        source_doc_id=frame.get_column("doc_id"),
+        source_doc_id=source_doc_id,
         missing=missing_mask,
-        judgments=judgments_for(qrels, topics),
+        judgments=judgments(topics),
+        run_tag=run_tag,
+    )
+
+
+def rank_columns(
+    run: RunColumns,
+    qrels: QrelsColumns,
+    *,
+    depth: int | None = None,
+    judged_only: bool = False,
+    float32: bool = False,
+    missing: MissingPolicy = "zero",
+) -> Ranking | None:
+    """:func:`rank` for the columns of clean files (:mod:`cranfield.io.trec_numpy`), without
+    polars: the same :class:`Ranking` (its ``source_doc_id`` a bytes column).
+
+    Returns ``None`` when a (query, document) pair repeats in the run or in the qrels (or,
+    rarely, two of their ids hash alike): the caller reads the files the careful way then,
+    which reports repeats.
+    """
+    _check_options(depth, missing)
+    judged_ids, judged_topic = distinct(qrels.query_id)
+    judged_keys = mixed_keys(judged_topic, id_hashes(qrels.doc_id))
+    by_key = np.argsort(judged_keys)
+    judged_keys = judged_keys[by_key]
+    if (judged_keys[1:] == judged_keys[:-1]).any():
+        return None
+
+    # Stretches of consecutive lines of one query, and each stretch's topic number in the
+    # qrels (-1: not judged, so not evaluated).
+    query = run.query_id
+    heads = np.concatenate(([0], np.flatnonzero(query[1:] != query[:-1]) + 1))
+    lengths = np.diff(np.append(heads, query.size))
+    run_ids, stretch_query = distinct(query[heads])
+    line_query = np.repeat(stretch_query, lengths)
+    doc_hashes = id_hashes(run.doc_id)
+    run_keys = np.sort(mixed_keys(line_query, doc_hashes))
+    if (run_keys[1:] == run_keys[:-1]).any():
+        return None
+    slot = np.minimum(np.searchsorted(judged_ids, run_ids), judged_ids.size - 1)
+    topic_of_query = np.where(judged_ids[slot] == run_ids, slot, -1)
+
+    if run_ids.size == heads.size:
+        # Grouped by query (the usual file): stretches move as wholes.
+        picked = np.flatnonzero(topic_of_query[stretch_query] >= 0)
+        picked = picked[np.argsort(topic_of_query[stretch_query[picked]], kind="stable")]
+        topic_numbers = topic_of_query[stretch_query[picked]]
+        counts = lengths[picked]
+        starts = np.concatenate(([0], np.cumsum(counts)))[:-1]
+        order = (
+            _moved_blocks(heads[picked], counts, starts)
+            if picked.size
+            else np.zeros(0, dtype=np.int64)
+        )
+    else:
+        line_topic = topic_of_query[line_query]
+        kept = np.flatnonzero(line_topic >= 0)
+        order = kept[np.argsort(line_topic[kept], kind="stable")]
+        topic_numbers, counts = np.unique(line_topic[order], return_counts=True)
+    score = run.score.astype(np.float32).astype(np.float64) if float32 else run.score
+    s = score[order]
+    same_block = np.ones(max(order.size - 1, 0), dtype=bool)
+    same_block[np.cumsum(counts)[:-1] - 1] = False
+    if (same_block & (s[1:] > s[:-1])).any():
+        block_of = np.repeat(np.arange(counts.size), counts)
+        resort = np.lexsort((-s, block_of))
+        order = order[resort]
+        s = s[resort]
+    tied = _tie_rows(run.doc_id, s, same_block, order)
+    if tied is not None:
+        order[tied[0]] = tied[1]
+
+    relevance = qrels.relevance
+    fits = relevance.min() >= -(2**31) and relevance.max() < 2**31
+    code_type = np.int32 if fits else np.int64
+    # A flag per value of the keys' low bits, set for the judged ones: about 1 in 64 keys
+    # of unjudged rows passes, so only the few candidates are searched for.
+    low = np.uint64((1 << min(max(judged_keys.size.bit_length() + 6, 16), 24)) - 1)
+    judged_low = np.zeros(int(low) + 1, dtype=bool)
+    judged_low[(judged_keys & low).astype(np.intp)] = True
+
+    def codes(
+        order: NDArray[np.signedinteger[Any]], counts: NDArray[np.int64]
+    ) -> NDArray[np.signedinteger[Any]]:
+        rel: NDArray[np.signedinteger[Any]] = np.full(order.size, NOT_IN_POOL, dtype=code_type)
+        if order.size == 0:
+            return rel
+        topic = np.repeat(topic_numbers, counts)
+        keys = mixed_keys(topic, doc_hashes[order])
+        maybe = np.flatnonzero(judged_low[(keys & low).astype(np.intp)])
+        at = np.minimum(np.searchsorted(judged_keys, keys[maybe]), judged_keys.size - 1)
+        hit = judged_keys[at] == keys[maybe]
+        found = maybe[hit]
+        judged_row = by_key[at[hit]]
+        same = (qrels.doc_id[judged_row] == run.doc_id[order[found]]) & (
+            judged_topic[judged_row] == topic[found]
+        )
+        level = relevance[judged_row[same]]
+        rel[found[same]] = np.where(level < 0, UNJUDGED, level)
+        return rel
+
+    names = [t.decode() for t in judged_ids.tolist()]
+    number = {t: k for k, t in enumerate(names)}
+
+    def judgments(topics: list[str]) -> Judgments:
+        slots = np.full(len(names), -1, dtype=np.int64)
+        slots[[number[t] for t in topics]] = np.arange(len(topics))
+        topic = slots[judged_topic]
+        judged = (topic >= 0) & (relevance >= 0)
+        ranked = np.lexsort((-relevance[judged], topic[judged]))
+        return Judgments(
+            offsets=np.concatenate(
+                ([0], np.cumsum(np.bincount(topic[judged], minlength=len(topics))))
+            ).astype(np.int64),
+            levels=relevance[judged][ranked],
+            pooled_unjudged=np.bincount(
+                topic[(topic >= 0) & (relevance < 0)], minlength=len(topics)
+            ).astype(np.int64),
+        )
+
+    return _assembled(
+        [names[k] for k in topic_numbers.tolist()],
+        names,
+        order,
+        counts.astype(np.int64),
+        codes,
+        depth=depth,
+        judged_only=judged_only,
+        missing=missing,
+        source_doc_id=run.doc_id,
+        judgments=judgments,
         run_tag=run.tag,
     )
 
 
 def _scores(run: Run, float32: bool) -> NDArray[np.float64]:
+    import polars as pl
+
     score = run.frame.get_column("score")
     if float32:
         score = score.cast(pl.Float32).cast(pl.Float64)
@@ -298,6 +491,10 @@ def _ranked_order(
     values, lens = run.query_stretches
     grouped = len(set(values)) == len(values)
     if not grouped:
+        import polars as pl
+
+        from cranfield.data.run import stretches
+
         # Lines of a query are scattered: group them (stable, so ties keep input order).
         qid = frame.get_column("query_id")
         grouping = (
@@ -449,7 +646,7 @@ def _moved_blocks(
 
 
 def _tie_rows(
-    doc_id: pl.Series,
+    doc_id: pl.Series | NDArray[np.bytes_],
     s: NDArray[np.float64],
     same_block: NDArray[np.bool_],
     order: NDArray[np.int64],
@@ -472,11 +669,21 @@ def _tie_rows(
     starts_run[1:] = ~tie[positions[1:] - 1]
     run_id = np.cumsum(starts_run) - 1
     rows = order[positions] if order.size else positions
-    return positions, rows[_by_doc_descending(run_id, doc_id.gather(rows))]
+    docs = doc_id[rows] if isinstance(doc_id, np.ndarray) else doc_id.gather(rows)
+    return positions, rows[_by_doc_descending(run_id, docs)]
 
 
-def _by_doc_descending(run_id: NDArray[np.int64], docs: pl.Series) -> NDArray[np.int64]:
+def _by_doc_descending(
+    run_id: NDArray[np.int64], docs: pl.Series | NDArray[np.bytes_]
+) -> NDArray[np.int64]:
     """The order that sorts rows by run of ties (ascending), then doc id descending."""
+    if isinstance(docs, np.ndarray):
+        # bytes compare bytewise. Runs descending, docs ascending, then all reversed (a run
+        # has no doc twice, so nothing else is reversed).
+        by_doc: NDArray[np.int64] = np.lexsort((docs, -run_id))[::-1]
+        return by_doc
+    import polars as pl
+
     order: NDArray[np.int64] = (
         pl.DataFrame({"run": run_id, "doc": docs})
         .with_row_index("i")
@@ -546,6 +753,8 @@ def _joined_codes(
     rel: NDArray[np.signedinteger[Any]],
 ) -> NDArray[np.signedinteger[Any]]:
     """:func:`_judgment_codes` for the candidate ``rows`` by a join on (query, document)."""
+    import polars as pl
+
     pairs = pl.DataFrame(
         {
             "query_id": frame.get_column("query_id").gather(rows),

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import polars as pl
 
 from cranfield.errors import EvaluationError
 from cranfield.kernels.context import Compat, EvalContext, memo
 
 if TYPE_CHECKING:
+    import polars as pl
     from numpy.typing import NDArray
 
     from cranfield.data.ranking import Ranking
@@ -81,6 +81,8 @@ class ExtendedContext(EvalContext):
         self.intents = intents
 
     def _row_frame(self) -> pl.DataFrame:
+        import polars as pl
+
         topics = np.asarray(self.ranking.topics, dtype=object)
         return pl.DataFrame(
             {
@@ -99,6 +101,8 @@ class ExtendedContext(EvalContext):
         EvaluationError
             If no ``known`` table was given to :func:`cranfield.evaluate`.
         """
+        import polars as pl
+
         if self.known is None:
             raise EvaluationError(
                 "User-oriented measures need the relevant documents known to the user; "
@@ -131,6 +135,8 @@ class ExtendedContext(EvalContext):
         EvaluationError
             If no ``intents`` table was given to :func:`cranfield.evaluate`.
         """
+        import polars as pl
+
         if self.intents is None:
             raise EvaluationError(
                 "Intent-aware measures need subtopic judgments; "

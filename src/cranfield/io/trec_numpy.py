@@ -1,0 +1,230 @@
+"""Clean, small TREC text split into numpy columns without polars (start-up-bound commands).
+
+Importing polars costs a command more than evaluating a 200,000-line run does. A file of at
+most :data:`MAX_BYTES` that is *clean* is therefore split here with numpy alone, into
+:mod:`cranfield.data.columns`; anything else returns ``None``, and the caller reads the
+file with :mod:`cranfield.io.trec`, whose policy (and error messages) stay the only ones.
+Clean means every point below; a file that is not clean is not wrong, only read the
+careful way:
+
+* an uncompressed regular file of 1 to :data:`MAX_BYTES` bytes, valid UTF-8 without a
+  byte-order mark, NUL, CR, VT or FF;
+* fields separated by single spaces, or by single tabs (not both in one file), no blank
+  before or after a line's fields, no blank or comment line, the last line ending in a
+  newline or not;
+* exactly 4 fields per qrels line, 6 per run line, none longer than :data:`MAX_FIELD` bytes;
+* relevance ``[+-]?[0-9]{1,18}``; score ``[+-]?`` digits with at most one ``.`` and at least
+  one digit (no exponent, ``inf`` or ``nan``).
+
+Read this way, a clean file gives the same ids, numbers and tag as :mod:`cranfield.io.trec`
+(numbers are parsed with correct rounding by both). Repeated pairs are found when ranking
+(:func:`cranfield.data.ranking.rank_columns` returns ``None`` for them, and the careful path
+reports them).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from cranfield.data.columns import QrelsColumns, RunColumns
+from cranfield.io._bytes import compression
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["MAX_BYTES", "MAX_FIELD", "read_qrels_columns", "read_run_columns"]
+
+# Beyond this size polars' parallel reader wins back its import time.
+MAX_BYTES = 32 << 20
+MAX_FIELD = 256
+
+_TAB, _NEWLINE, _SPACE = 9, 10, 32
+_DOT, _HASH, _PLUS, _MINUS, _ZERO = 46, 35, 43, 45, 48
+
+
+def read_run_columns(path: str | Path) -> RunColumns | None:
+    """The columns of a clean run file (see the module notes), or ``None``."""
+    fields = _fields(path, 6)
+    if fields is None:
+        return None
+    text, ends = fields
+    score = _number(text, *_field(ends, 4), integer=False)
+    query_id = _ids(text, *_field(ends, 0))
+    doc_id = _ids(text, *_field(ends, 2))
+    if score is None or query_id is None or doc_id is None:
+        return None
+    tag = text[ends[-1, 4] + 1 : ends[-1, 5]].tobytes().decode()
+    return RunColumns(query_id, doc_id, score.astype(np.float64), tag)
+
+
+def read_qrels_columns(path: str | Path) -> QrelsColumns | None:
+    """The columns of a clean qrels file (see the module notes), or ``None``.
+
+    The columns of the last file read are kept while it stays the same file, unchanged
+    (same device, inode, size and modification time): evaluating many runs against one
+    qrels file reads it once.
+    """
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    identity = (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    if _LAST_QRELS and _LAST_QRELS[0] == identity:
+        last: QrelsColumns | None = _LAST_QRELS[1]
+        return last
+    fields = _fields(path, 4)
+    columns = None
+    if fields is not None:
+        text, ends = fields
+        relevance = _number(text, *_field(ends, 3), integer=True)
+        query_id = _ids(text, *_field(ends, 0))
+        doc_id = _ids(text, *_field(ends, 2))
+        if relevance is not None and query_id is not None and doc_id is not None:
+            columns = QrelsColumns(query_id, doc_id, relevance.astype(np.int64))
+    _LAST_QRELS[:] = [identity, columns]
+    return columns
+
+
+_LAST_QRELS: list[Any] = []  # [identity, columns] of the last qrels file read
+
+
+def _small_text(path: str | Path) -> NDArray[np.uint8] | None:
+    """The bytes of a small, uncompressed UTF-8 regular file without a BOM, followed by a
+    newline and :data:`MAX_FIELD` NULs; ``None`` for any other file."""
+    if str(path) == "-":  # standard input, not a file named "-"
+        return None
+    try:
+        with Path(path).open("rb", buffering=0) as handle:
+            info = os.fstat(handle.fileno())
+            size = info.st_size
+            if not stat.S_ISREG(info.st_mode) or not 0 < size <= MAX_BYTES:
+                return None
+            # Read straight into an array with room for the padding: no copy of the text.
+            buffer = np.zeros(size + 1 + MAX_FIELD, dtype=np.uint8)
+            if handle.readinto(buffer[:size].data) != size or handle.read(1):
+                return None  # the file changed size while read
+    except OSError:
+        return None
+    head = buffer[:8].tobytes()
+    if compression(head) is not None or head.startswith(b"\xef\xbb\xbf"):
+        return None
+    text = buffer[:size]
+    if (text >= 0x80).any():
+        try:
+            text.tobytes().decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    buffer[size] = _NEWLINE
+    return buffer
+
+
+def _fields(path: str | Path, count: int) -> tuple[NDArray[np.uint8], NDArray[np.int64]] | None:
+    """The padded bytes of a clean file (see :func:`_small_text`) and the end offset of every
+    field, one row per line; ``None`` if the file is not clean."""
+    buffer = _small_text(path)
+    if buffer is None:
+        return None
+    end = buffer.size - MAX_FIELD
+    if buffer[end - 2] == _NEWLINE:
+        end -= 1  # the file's own last newline ends its last line
+    text = buffer[:end]
+    # Every byte up to 32 ends a field: a separator or newline of a clean file, or else
+    # (NUL, CR, VT, FF, a control character) a byte that makes the file not clean.
+    gaps = np.flatnonzero(text <= _SPACE)
+    if gaps.size % count or gaps[0] == 0 or np.diff(gaps).min(initial=2) < 2:
+        return None  # not a whole number of lines, or an empty field
+    kinds = text[gaps].reshape(-1, count)
+    sep = kinds[0, 0]
+    if sep not in (_TAB, _SPACE) or not (kinds[:, :-1] == sep).all():
+        return None
+    if not (kinds[:, -1] == _NEWLINE).all():
+        return None
+    ends = gaps.reshape(-1, count)
+    if (text[_field(ends, 0)[0]] == _HASH).any():
+        return None  # a comment line
+    return buffer, ends
+
+
+def _field(ends: NDArray[np.int64], k: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The start and end offsets of field ``k`` of every line."""
+    if k:
+        return ends[:, k - 1] + 1, ends[:, k]
+    starts = np.empty(ends.shape[0], dtype=np.int64)
+    starts[0] = 0
+    np.add(ends[:-1, -1], 1, out=starts[1:])
+    return starts, ends[:, 0]
+
+
+def _padded(
+    a: NDArray[np.uint8], starts: NDArray[np.int64], ends: NDArray[np.int64]
+) -> NDArray[np.uint8] | None:
+    """The fields as rows of bytes, NUL-padded to a width that is a multiple of 8."""
+    lengths = ends - starts
+    longest = int(lengths.max())
+    if longest > MAX_FIELD:
+        return None
+    width = -(-longest // 8) * 8
+    rows = np.lib.stride_tricks.sliding_window_view(a, width)[starts]
+    # Clear the bytes past each field's end, a 64-bit word at a time (little-endian: a
+    # word's first bytes are its low ones).
+    words = rows.view(np.uint64)
+    for j in range(width // 8):
+        words[:, j] &= _LOW_BYTES[np.clip(lengths - 8 * j, 0, 8)]
+    return rows
+
+
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+
+
+def _per_row(flags: NDArray[np.bool_]) -> NDArray[np.uint64]:
+    """How many flags are set in each row (rows of a width that is a multiple of 8)."""
+    counts = np.zeros(flags.shape[0], dtype=np.uint64)
+    # The bytes of a word of flags (0 or 1 each) summed by one multiply: the top byte.
+    for word in flags.view(np.uint64).T:
+        counts += (word * _ONES) >> np.uint64(56)
+    return counts
+
+
+_ONES = np.uint64(0x0101010101010101)
+
+
+def _ids(
+    a: NDArray[np.uint8], starts: NDArray[np.int64], ends: NDArray[np.int64]
+) -> NDArray[np.bytes_] | None:
+    """One column of ids as a fixed-width ``bytes`` array (see :mod:`cranfield.data.columns`)."""
+    rows = _padded(a, starts, ends)
+    if rows is None:
+        return None
+    ids: NDArray[np.bytes_] = rows.view(f"S{rows.shape[1]}").reshape(-1)
+    return ids
+
+
+def _number(
+    a: NDArray[np.uint8], starts: NDArray[np.int64], ends: NDArray[np.int64], *, integer: bool
+) -> NDArray[np.bytes_] | None:
+    """One column of numbers, checked against the clean grammar (still as text), or ``None``."""
+    rows = _padded(a, starts, ends)
+    if rows is None:
+        return None
+    digit = (rows - _ZERO) <= 9  # uint8 arithmetic: bytes below '0' wrap around
+    dot = rows == _DOT
+    sign = (rows == _PLUS) | (rows == _MINUS)
+    allowed = digit | (rows == 0)  # NUL: the padding
+    if not integer:
+        allowed |= dot
+    allowed[:, 0] |= sign[:, 0]
+    # Only allowed bytes, a sign only first, one digit at least, one dot at most.
+    if not allowed.all() or sign[:, 1:].any():
+        return None
+    digits = _per_row(digit)
+    if digits.min() < 1 or (integer and digits.max() > 18):
+        return None
+    if not integer and _per_row(dot).max() > 1:
+        return None
+    numbers: NDArray[np.bytes_] = rows.view(f"S{rows.shape[1]}").reshape(-1)
+    return numbers

@@ -1,0 +1,296 @@
+"""Small clean TREC files are read and ranked with numpy alone, to exactly what the careful
+polars path gives (:mod:`cranfield.io.trec_numpy`, :func:`cranfield.data.ranking.rank_columns`).
+
+Every case writes real files and compares the two paths: the same ranking row by row, the
+same measure values, and for anything that is not clean the careful path's answer or error.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cranfield import evaluate
+from cranfield.data import columns, ranking
+from cranfield.errors import InputError
+from cranfield.evaluate import prepare
+from cranfield.io import trec_numpy
+from cranfield.io.trec import read_qrels, read_run
+from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
+
+# Ids whose bytewise order differs from numeric or case-folded order, some not ASCII.
+_IDS = ["a", "b", "B", "aa", "a\u00e9", "\u6587", "10", "9", "doc2", "doc10", "zz", "Doc1"]
+_SCORES = ["0.5", "1", "1.0", "2", "-3", "+2", ".5", "5.", "0007.25", "-0", "0.30000000000000004"]
+_MEASURES = ["AP", "nDCG@10", "P@3", "R@5", "RR", "bpref", "infAP", "num_rel_ret", "Rprec"]
+
+
+def _write(path: Path, lines: list[tuple[str, ...]], *, sep: str = " ", end: str = "\n") -> Path:
+    path.write_bytes(("\n".join(sep.join(line) for line in lines) + end).encode())
+    return path
+
+
+@st.composite
+def collections(draw: st.DrawFn) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """Qrels and run lines: ties, queries interleaved or in any order, topics in only one."""
+    queries = draw(st.lists(st.sampled_from(_IDS), min_size=1, max_size=5, unique=True))
+    judged = draw(st.lists(st.sampled_from(_IDS), min_size=1, max_size=5, unique=True))
+    qrels = [
+        (q, "0", d, str(level))
+        for q in judged
+        for d, level in draw(
+            st.dictionaries(st.sampled_from(_IDS), st.integers(-2, 3), min_size=1, max_size=6)
+        ).items()
+    ]
+    run = []
+    for q in queries:
+        docs = draw(st.lists(st.sampled_from(_IDS), min_size=1, max_size=10, unique=True))
+        scores = draw(st.lists(st.sampled_from(_SCORES), min_size=len(docs), max_size=len(docs)))
+        if draw(st.booleans()):  # most files: scores never increase inside a query
+            scores.sort(key=float, reverse=True)
+        run += [
+            (q, "Q0", d, str(k), s, "tag")
+            for k, (d, s) in enumerate(zip(docs, scores, strict=False))
+        ]
+    if draw(st.booleans()):
+        random.Random(draw(st.integers(0, 2**16))).shuffle(run)
+    return qrels, run
+
+
+def _rows(r: ranking.Ranking) -> dict[str, Any]:
+    return {
+        "topics": r.topics,
+        "offsets": r.offsets.tolist(),
+        "rel": r.rel.tolist(),
+        "doc_id": r.doc_id.to_list(),
+        "missing": r.missing.tolist(),
+        "levels": r.judgments.levels.tolist(),
+        "judged_offsets": r.judgments.offsets.tolist(),
+        "pooled_unjudged": r.judgments.pooled_unjudged.tolist(),
+        "tag": r.run_tag,
+    }
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    case=collections(),
+    options=st.fixed_dictionaries(
+        {
+            "depth": st.none() | st.integers(0, 4),
+            "judged_only": st.booleans(),
+            "float32": st.booleans(),
+            "missing": st.sampled_from(["zero", "skip"]),
+        }
+    ),
+    layout=st.tuples(st.sampled_from([" ", "\t"]), st.sampled_from(["\n", ""])),
+)
+def test_both_paths_rank_alike(
+    tmp_path: Path,
+    case: tuple[list[tuple[str, ...]], list[tuple[str, ...]]],
+    options: dict[str, Any],
+    layout: tuple[str, str],
+) -> None:
+    qrels_lines, run_lines = case
+    sep, end = layout
+    qrels = _write(tmp_path / "qrels", qrels_lines, sep=sep, end=end)
+    run = _write(tmp_path / "run", run_lines, sep=sep, end=end)
+    small = prepare(str(qrels), run, **options)
+    assert isinstance(small.ranking.source_doc_id, np.ndarray)  # the numpy path was taken
+    careful = prepare(read_qrels(qrels), read_run(run), **options)
+    assert _rows(small.ranking) == _rows(careful.ranking)
+    assert small.missing_topics == careful.missing_topics
+    assert small.run_name == careful.run_name == "run"
+    fast = evaluate(qrels, run, _MEASURES, **options)
+    slow = evaluate(read_qrels(qrels), read_run(run), _MEASURES, **options)
+    assert fast.to_dict() == slow.to_dict()
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.from_regex(r"[+-]?([0-9]{1,25}(\.[0-9]{0,25})?|\.[0-9]{1,25})", fullmatch=True))
+def test_scores_read_as_the_careful_reader_reads_them(tmp_path_factory: Any, text: str) -> None:
+    """Any score of the clean grammar, long ones too, is the same float64 either way."""
+    path = tmp_path_factory.mktemp("s") / "run"
+    _write(path, [("q", "Q0", "d", "1", text, "t"), ("q", "Q0", "e", "2", "0", "t")])
+    columns_read = read_run_columns(path)
+    assert columns_read is not None
+    expected = read_run(path).frame.get_column("score").to_list()
+    assert columns_read.score.tolist() == expected
+    assert [np.signbit(v) for v in columns_read.score] == [np.signbit(v) for v in expected]
+
+
+def test_columns_hold_the_ids_numbers_and_tag(tmp_path: Path) -> None:
+    run = _write(
+        tmp_path / "run",
+        [("q1", "Q0", "d\u00e9", "1", "2.5", "x"), ("q10", "Q0", "a" * 9, "2", "-1", "last")],
+    )
+    columns_read = read_run_columns(run)
+    assert columns_read is not None
+    assert columns_read.query_id.tolist() == [b"q1", b"q10"]
+    assert columns_read.doc_id.tolist() == ["d\u00e9".encode(), b"a" * 9]
+    assert columns_read.doc_id.dtype.itemsize == 16  # padded to whole 64-bit words
+    assert columns_read.score.tolist() == [2.5, -1.0]
+    assert columns_read.tag == "last"
+    qrels = _write(tmp_path / "qrels", [("1", "0", "d", "-7"), ("1", "0", "e", "+3")], sep="\t")
+    judged = read_qrels_columns(qrels)
+    assert judged is not None
+    assert judged.relevance.tolist() == [-7, 3]
+
+
+_RUN = [("q", "Q0", "a", "1", "2", "t"), ("q", "Q0", "b", "2", "1", "t")]
+
+
+def _clean() -> bytes:
+    return b"".join(" ".join(line).encode() + b"\n" for line in _RUN)
+
+
+# Files that are not clean: each is read the careful way, which accepts or refuses it.
+_NOT_CLEAN = {
+    "double space": _clean().replace(b"Q0 a", b"Q0  a"),
+    "tabs and spaces": _clean().replace(b"q Q0 a", b"q\tQ0 a"),
+    "CR-LF": _clean().replace(b"\n", b"\r\n"),
+    "leading blank": b" " + _clean(),
+    "trailing blank": _clean().replace(b"t\n", b"t \n", 1),
+    "blank line": _clean().replace(b"\n", b"\n\n", 1),
+    "comment line": b"# a comment\n" + _clean(),
+    "byte-order mark": b"\xef\xbb\xbf" + _clean(),
+    "five fields": _clean() + b"q Q0 c 3 0.5\n",
+    "seven fields": _clean() + b"q Q0 c 3 0.5 t extra\n",
+    "exponent": _clean() + b"q Q0 c 3 1e-3 t\n",
+    "infinity": _clean() + b"q Q0 c 3 -inf t\n",
+    "nan": _clean() + b"q Q0 c 3 nan t\n",
+    "two dots": _clean() + b"q Q0 c 3 1.2.3 t\n",
+    "sign inside": _clean() + b"q Q0 c 3 1-2 t\n",
+    "no digit": _clean() + b"q Q0 c 3 - t\n",
+    "NUL": _clean() + b"q Q0 c\x00 3 0.5 t\n",
+    "control character": _clean() + b"q Q0 c\x01 3 0.5 t\n",
+    "vertical tab": _clean() + b"q Q0 c 3 0.5\x0bt\n",
+    "not UTF-8": _clean() + b"q Q0 c\xff 3 0.5 t\n",
+    "long field": _clean() + b"q Q0 " + b"c" * 300 + b" 3 0.5 t\n",
+    "repeated pair": _clean() + b"q Q0 a 3 0.5 t\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_NOT_CLEAN))
+def test_files_that_are_not_clean_get_the_careful_answer(tmp_path: Path, name: str) -> None:
+    qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
+    run = tmp_path / "run"
+    run.write_bytes(_NOT_CLEAN[name])
+    if name != "repeated pair":
+        assert read_run_columns(run) is None
+    try:
+        careful: Any = evaluate(read_qrels(qrels), read_run(run), _MEASURES).to_dict()
+    except InputError as exc:
+        careful = str(exc)
+    try:
+        small: Any = evaluate(str(qrels), str(run), _MEASURES).to_dict()
+    except InputError as exc:
+        small = str(exc)
+    assert small == careful
+
+
+@pytest.mark.parametrize(
+    "text",
+    [b"q 0 a 1.5\n", b"q 0 a 1234567890123456789\n", b"q 0 a\n", b"q 0 a 1 x\n", b"q 0 a 1e3\n"],
+)
+def test_qrels_that_are_not_clean_are_left_to_the_careful_reader(
+    tmp_path: Path, text: bytes
+) -> None:
+    path = tmp_path / "qrels"
+    path.write_bytes(text)
+    assert read_qrels_columns(path) is None
+
+
+def test_compressed_empty_and_missing_files_are_left_to_the_careful_reader(tmp_path: Path) -> None:
+    packed = tmp_path / "run.gz"
+    packed.write_bytes(gzip.compress(_clean()))
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    for path in (packed, empty, tmp_path / "absent", tmp_path, "-"):
+        assert read_run_columns(path) is None
+    with mock.patch.object(trec_numpy, "MAX_BYTES", 10):
+        assert read_run_columns(_write(tmp_path / "run", _RUN)) is None
+
+
+def test_repeated_judgments_and_hash_clashes_fall_back(tmp_path: Path) -> None:
+    """A repeated qrels pair is the careful reader's error; ids that merely hash alike
+    (forced here) are ranked the careful way, to the same values."""
+    qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "a", "0")])
+    run = _write(tmp_path / "run", _RUN)
+    with pytest.raises(InputError, match="duplicate document 'a'"):
+        evaluate(qrels, run, "AP")
+    qrels = _write(tmp_path / "qrels2", [("q", "0", "a", "1"), ("q", "0", "b", "2")])
+    expected = evaluate(read_qrels(qrels), read_run(run), _MEASURES).to_dict()
+
+    def same(ids: np.ndarray) -> np.ndarray:
+        return np.zeros(ids.size, dtype=np.uint64)
+
+    with mock.patch.object(ranking, "id_hashes", same):
+        judged, ranked = read_qrels_columns(qrels), read_run_columns(run)
+        assert judged is not None
+        assert ranked is not None
+        assert ranking.rank_columns(ranked, judged) is None
+        assert evaluate(qrels, run, _MEASURES).to_dict() == expected
+
+
+def test_qrels_columns_are_read_once_while_the_file_is_unchanged(tmp_path: Path) -> None:
+    path = _write(tmp_path / "qrels", [("q", "0", "a", "1")])
+    first = read_qrels_columns(path)
+    assert first is not None
+    assert read_qrels_columns(path) is first
+    _write(path, [("q", "0", "a", "1"), ("q", "0", "b", "1")])
+    os.utime(path, ns=(1, 1))
+    again = read_qrels_columns(path)
+    assert again is not None
+    assert again is not first
+    assert again.doc_id.size == 2
+
+
+def test_id_hashes_are_equal_for_equal_ids() -> None:
+    ids = np.array([b"a", b"b", b"a", b"abcdefghij", b"abcdefghij"], dtype="S16")
+    hashes = columns.id_hashes(ids)
+    assert hashes[0] == hashes[2]
+    assert hashes[3] == hashes[4]
+    assert len({hashes[0], hashes[1], hashes[3]}) == 3
+
+
+def test_the_command_on_small_clean_files_never_imports_polars(tmp_path: Path) -> None:
+    qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
+    run = _write(tmp_path / "run", _RUN)
+    unclean = tmp_path / "unclean"
+    unclean.write_bytes(_NOT_CLEAN["double space"])
+    script = (
+        "import sys\n"
+        "from cranfield.cli.main import main\n"
+        "code = main(['evaluate', '--format', 'json', *sys.argv[1:]])\n"
+        "print('polars' in sys.modules, file=sys.stderr)\n"
+        "raise SystemExit(code)\n"
+    )
+    outputs = []
+    for runs, imported in (([run], "False"), ([run, unclean], "True")):
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(qrels), *map(str, runs)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert done.stderr.split()[-1] == imported
+        outputs.append(json.loads(done.stdout)["results"])
+    values = {k: v for k, v in outputs[0][0].items() if k != "run"}
+    assert values["AP"] == 0.5  # a (relevant) at rank 1 of 2; c (relevant) not retrieved
+    for result in outputs[1]:  # the unclean run has the same lines, read the careful way
+        assert {k: v for k, v in result.items() if k != "run"} == values
