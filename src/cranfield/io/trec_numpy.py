@@ -39,8 +39,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_BYTES", "MAX_FIELD", "read_qrels_columns", "read_run_columns"]
 
-# Beyond this size polars' parallel reader wins back its import time.
-MAX_BYTES = 32 << 20
+# Beyond about this size polars' parallel reader wins back its import time: on 2 cores a
+# 16 MB run took 0.48 s this way and 0.59 s with polars, a 33 MB one 0.77 s and 0.69 s.
+MAX_BYTES = 16 << 20
 MAX_FIELD = 256
 
 _TAB, _NEWLINE, _SPACE = 9, 10, 32
