@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from cranfield.aggregate import AGGREGATIONS, How
+from cranfield.data.columns import names
 from cranfield.data.ranking import MissingPolicy, Ranking, rank_columns
 from cranfield.errors import MeasureError
 from cranfield.kernels.binary import MIN_GEO_MEAN
@@ -22,6 +23,7 @@ from cranfield.results import Results
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from cranfield.data.columns import QrelsColumns
     from cranfield.io.load import QrelsLike, RunLike
 
 # cranfield.io.load (and with it polars) is imported only when the inputs are not two small
@@ -93,11 +95,12 @@ def prepare(
     """
     small = None
     if known is None and intents is None:
-        small = _rank_small_files(
+        small = rank_small_files(
             qrels, run, depth=depth, judged_only=judged_only, float32=float32, missing=missing
         )
     if small is not None:
-        ranking, qrels_topics = small
+        ranking, judged = small
+        qrels_topics = names(judged.query_id)
         name = run_name or Path(str(run)).name
     else:
         from cranfield.data.ranking import rank
@@ -133,22 +136,22 @@ def prepare(
     return Prepared(name, ranking, ctx, sorted(missing_topics))
 
 
-def _rank_small_files(
+def rank_small_files(
     qrels: QrelsLike,
     run: RunLike,
     *,
-    depth: int | None,
-    judged_only: bool,
-    float32: bool,
-    missing: MissingPolicy,
-) -> tuple[Ranking, list[str]] | None:
-    """The ranking and the qrels topics of two small clean TREC files, read and ranked with
-    numpy alone; ``None`` when either is not such a file (or a pair repeats)."""
+    depth: int | None = None,
+    judged_only: bool = False,
+    float32: bool = False,
+    missing: MissingPolicy = "zero",
+) -> tuple[Ranking, QrelsColumns] | None:
+    """The ranking of two small clean TREC files (:mod:`cranfield.io.trec_numpy`), read and
+    ranked with numpy alone, and the qrels' columns; ``None`` when either is not such a
+    file (or a pair repeats): load them as ``Qrels`` and ``Run`` then."""
     if not (isinstance(qrels, (str, Path)) and isinstance(run, (str, Path))):
         return None
     if any(str(p).endswith((".parquet", ".pq")) for p in (qrels, run)):
         return None
-    from cranfield.data.columns import names
     from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
 
     judged = read_qrels_columns(qrels)
@@ -158,9 +161,7 @@ def _rank_small_files(
     ranking = rank_columns(
         ranked, judged, depth=depth, judged_only=judged_only, float32=float32, missing=missing
     )
-    if ranking is None:
-        return None
-    return ranking, names(judged.query_id)
+    return None if ranking is None else (ranking, judged)
 
 
 def _aggregation(option: AggregateOption, wanted: list[Measure]) -> dict[Measure, How]:

@@ -30,8 +30,10 @@ from cranfield.io import trec_numpy
 from cranfield.io.trec import read_qrels, read_run
 from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
 
-# Ids whose bytewise order differs from numeric or case-folded order, some not ASCII.
+# Ids whose bytewise order differs from numeric or case-folded order, some not ASCII, of 1
+# to 17 bytes (so that the qrels and the run hold them in arrays of different widths).
 _IDS = ["a", "b", "B", "aa", "a\u00e9", "\u6587", "10", "9", "doc2", "doc10", "zz", "Doc1"]
+_IDS += ["abcdefgh", "abcdefghi", "doc_0000000001", "d.1577-x", "document-00000017"]
 _SCORES = ["0.5", "1", "1.0", "2", "-3", "+2", ".5", "5.", "0007.25", "-0", "0.30000000000000004"]
 _MEASURES = ["AP", "nDCG@10", "P@3", "R@5", "RR", "bpref", "infAP", "num_rel_ret", "Rprec"]
 
@@ -260,9 +262,12 @@ def test_qrels_columns_are_read_once_while_the_file_is_unchanged(tmp_path: Path)
     assert again.doc_id.size == 2
 
 
-def test_id_hashes_are_equal_for_equal_ids() -> None:
+def test_id_hashes_are_equal_for_equal_ids_in_arrays_of_any_width() -> None:
     ids = np.array([b"a", b"b", b"a", b"abcdefghij", b"abcdefghij"], dtype="S16")
     hashes = columns.id_hashes(ids)
+    wide = columns.id_hashes(ids.astype("S32"))
+    assert wide.tolist() == hashes.tolist()
+    assert columns.id_hashes(ids[:3].astype("S8")).tolist() == hashes[:3].tolist()
     assert hashes[0] == hashes[2]
     assert hashes[3] == hashes[4]
     assert len({hashes[0], hashes[1], hashes[3]}) == 3

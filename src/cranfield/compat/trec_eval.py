@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from cranfield.aggregate import aggregate, sequential_sum
-from cranfield.data.ranking import NOT_IN_POOL, UNJUDGED, MissingPolicy, rank, ranked_doc_ids
+from cranfield.data.columns import names
+from cranfield.data.ranking import NOT_IN_POOL, UNJUDGED, MissingPolicy, Ranking
 from cranfield.errors import EvaluationError, InputError, MeasureError
-from cranfield.evaluate import compute
+from cranfield.evaluate import compute, rank_small_files
 from cranfield.io._bytes import read_bytes, source_name
-from cranfield.io.trec import read_qrels, read_run
 from cranfield.kernels.binary import log_clamped
 from cranfield.kernels.context import EvalContext
 from cranfield.measures import trec_names
@@ -97,13 +97,11 @@ def run(opts: TrecEvalOptions) -> TrecEvalOutput:
         fam = next(r.trec for r in rows if trec_names.BY_NAME[r.trec].family != "ranked")
         raise EvaluationError(f"trec_eval: measure '{fam}' needs -R prefs, qrels_prefs or qrels_jg")
 
-    qrels = read_qrels(opts.qrels)
-    the_run = read_run(opts.run, float32=opts.compat == 9)
     warnings: list[str] = []
     missing: MissingPolicy = "zero" if opts.complete else "skip"
-    ranking = rank(the_run, qrels, depth=opts.depth, judged_only=opts.judged_only, missing=missing)
+    ranking, qrels_topics, positives = _ranked(opts, missing)
     if not opts.complete:
-        absent = sorted(set(qrels.topics) - set(ranking.topics))
+        absent = sorted(set(qrels_topics) - set(ranking.topics))
         if absent:
             warnings.append(
                 f"cranfield trec-eval: {len(absent)} judged topic(s) absent from the run were "
@@ -133,10 +131,34 @@ def run(opts: TrecEvalOptions) -> TrecEvalOutput:
         ranking.topics,
         topic_values,
         printable,
-        the_run.tag,
-        num_rel_override=_positive_count(qrels) if opts.complete else None,
+        ranking.run_tag,
+        num_rel_override=positives if opts.complete else None,
     )
     return TrecEvalOutput(text, warnings)
+
+
+def _ranked(opts: TrecEvalOptions, missing: MissingPolicy) -> tuple[Ranking, list[str], int]:
+    """The ranking, the qrels topics and the number of judgments with relevance > 0.
+
+    Small clean files are read and ranked with numpy alone (see
+    :mod:`cranfield.io.trec_numpy`); any others with polars, to the same ranking.
+    """
+    float32 = opts.compat == 9
+    depth, judged_only = opts.depth, opts.judged_only
+    small = rank_small_files(
+        opts.qrels, opts.run, depth=depth, judged_only=judged_only, float32=float32, missing=missing
+    )
+    if small is not None:
+        ranking, judged = small
+        return ranking, names(judged.query_id), int((judged.relevance > 0).sum())
+    from cranfield.data.ranking import rank
+    from cranfield.io.trec import read_qrels, read_run
+
+    qrels = read_qrels(opts.qrels)
+    the_run = read_run(opts.run, float32=float32)
+    positives = int((qrels.frame.get_column("relevance") > 0).sum())
+    ranking = rank(the_run, qrels, depth=depth, judged_only=judged_only, missing=missing)
+    return ranking, qrels.topics, positives
 
 
 def _emit(
@@ -184,13 +206,6 @@ def _emit(
 def _label(row: TrecOutput, z: bool) -> str:
     # trec_eval prints "Z" in front of the already padded name.
     return "Z" + f"{row.label:<22}" if z else row.label
-
-
-def _positive_count(qrels: object) -> int:
-    from cranfield.data.qrels import Qrels
-
-    assert isinstance(qrels, Qrels)
-    return int((qrels.frame.get_column("relevance") > 0).sum())
 
 
 def _summary(
@@ -267,7 +282,9 @@ def _to_z(
 
 def _run_grouped(opts: TrecEvalOptions, rows: list[TrecOutput]) -> TrecEvalOutput:
     """``-R prefs``, ``-R qrels_prefs`` and ``-R qrels_jg``: judgments in groups."""
+    from cranfield.data.ranking import ranked_doc_ids
     from cranfield.io.prefs import read_prefs, read_qrels_jg, read_qrels_prefs
+    from cranfield.io.trec import read_run
     from cranfield.kernels.judgment_groups import evaluate_judgment_groups
     from cranfield.kernels.prefs import evaluate_prefs
 

@@ -57,18 +57,22 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 def id_hashes(ids: NDArray[np.bytes_]) -> NDArray[np.uint64]:
-    """A 64-bit hash of each id: equal ids hash equal; different ids rarely do.
+    """A 64-bit hash of each id: equal ids hash equal, whatever the width of their arrays;
+    different ids rarely do.
 
     The ids' bytes are read as 64-bit words (their width is a multiple of 8) and folded
-    with a multiply and a xor-shift per word.
+    with a xor, a multiply and a xor-shift per word. Words of padding alone are skipped (an
+    id has no NUL, so only padding makes a zero word): an id hashes the same in a column of
+    any width.
     """
     width = ids.dtype.itemsize
     words = np.ascontiguousarray(ids).view(np.uint64).reshape(ids.size, width // 8)
     hashes = np.zeros(ids.size, dtype=np.uint64)
     for j in range(words.shape[1]):
-        hashes ^= words[:, j]
-        hashes *= _MIX
-        hashes ^= hashes >> np.uint64(29)
+        word = words[:, j]
+        folded = (hashes ^ word) * _MIX
+        folded ^= folded >> np.uint64(29)
+        hashes = np.where(word != 0, folded, hashes)
     return hashes
 
 
