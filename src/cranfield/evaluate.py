@@ -152,8 +152,10 @@ def rank_small_files(
         return None
     if any(str(p).endswith((".parquet", ".pq")) for p in (qrels, run)):
         return None
-    from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
+    from cranfield.io.trec_numpy import fits, read_qrels_columns, read_run_columns
 
+    if not fits(run):  # a large run: not even the qrels are read here
+        return None
     judged = read_qrels_columns(qrels)
     ranked = None if judged is None else read_run_columns(run)
     if judged is None or ranked is None:

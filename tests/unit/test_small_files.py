@@ -224,8 +224,12 @@ def test_compressed_empty_and_missing_files_are_left_to_the_careful_reader(tmp_p
     empty.write_bytes(b"")
     for path in (packed, empty, tmp_path / "absent", tmp_path, "-"):
         assert read_run_columns(path) is None
+    assert not any(trec_numpy.fits(path) for path in (empty, tmp_path / "absent", tmp_path, "-"))
+    run = _write(tmp_path / "run", _RUN)
+    assert trec_numpy.fits(run)
     with mock.patch.object(trec_numpy, "MAX_BYTES", 10):
-        assert read_run_columns(_write(tmp_path / "run", _RUN)) is None
+        assert not trec_numpy.fits(run)
+        assert read_run_columns(run) is None
 
 
 def test_repeated_judgments_and_hash_clashes_fall_back(tmp_path: Path) -> None:

@@ -154,13 +154,15 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from pathlib import Path
 
     from cranfield.evaluate import evaluate, resolve_measures
-    from cranfield.io.trec_numpy import read_qrels_columns
+    from cranfield.io.trec_numpy import fits, read_qrels_columns
 
     measures = resolve_measures(args.measures or DEFAULT_MEASURES)
-    # Small clean qrels are handed on as their path (read once with numpy alone and kept,
-    # see cranfield.io.trec_numpy); any other qrels are loaded once for all the runs.
+    # Small clean qrels are handed on as their path when a run is small too (read once with
+    # numpy alone and kept, see cranfield.io.trec_numpy); otherwise the qrels are loaded
+    # once for all the runs.
     qrels: QrelsLike = args.qrels
-    if args.stream or read_qrels_columns(args.qrels) is None:
+    small = not args.stream and any(fits(path) for path in args.runs)
+    if not small or read_qrels_columns(args.qrels) is None:
         from cranfield.io.load import load_qrels
 
         qrels = load_qrels(args.qrels)
