@@ -7,8 +7,10 @@ same measure values, and for anything that is not clean the careful path's answe
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import json
+import lzma
 import os
 import random
 import subprocess
@@ -99,18 +101,20 @@ def _rows(r: ranking.Ranking) -> dict[str, Any]:
             "missing": st.sampled_from(["zero", "skip"]),
         }
     ),
-    layout=st.tuples(st.sampled_from([" ", "\t"]), st.sampled_from(["\n", ""])),
+    layout=st.tuples(st.sampled_from([" ", "\t"]), st.sampled_from(["\n", ""]), st.booleans()),
 )
 def test_both_paths_rank_alike(
     tmp_path: Path,
     case: tuple[list[tuple[str, ...]], list[tuple[str, ...]]],
     options: dict[str, Any],
-    layout: tuple[str, str],
+    layout: tuple[str, str, bool],
 ) -> None:
     qrels_lines, run_lines = case
-    sep, end = layout
+    sep, end, packed = layout
     qrels = _write(tmp_path / "qrels", qrels_lines, sep=sep, end=end)
     run = _write(tmp_path / "run", run_lines, sep=sep, end=end)
+    if packed:
+        run.write_bytes(gzip.compress(run.read_bytes()))
     small = prepare(str(qrels), run, **options)
     assert isinstance(small.ranking.source_doc_id, np.ndarray)  # the numpy path was taken
     careful = prepare(read_qrels(qrels), read_run(run), **options)
@@ -217,12 +221,31 @@ def test_qrels_that_are_not_clean_are_left_to_the_careful_reader(
     assert read_qrels_columns(path) is None
 
 
-def test_compressed_empty_and_missing_files_are_left_to_the_careful_reader(tmp_path: Path) -> None:
-    packed = tmp_path / "run.gz"
-    packed.write_bytes(gzip.compress(_clean()))
+@pytest.mark.parametrize("pack", [gzip.compress, bz2.compress, lzma.compress])
+def test_small_compressed_files_are_read_too(tmp_path: Path, pack: Any) -> None:
+    packed = tmp_path / "run.packed"
+    packed.write_bytes(pack(_clean()))
+    columns_read = read_run_columns(packed)
+    plain = read_run_columns(_write(tmp_path / "run", _RUN))
+    assert columns_read is not None
+    assert plain is not None
+    assert columns_read.doc_id.tolist() == plain.doc_id.tolist() == [b"a", b"b"]
+    assert columns_read.score.tolist() == plain.score.tolist()
+    with mock.patch.object(trec_numpy, "MAX_BYTES", 8 * (packed.stat().st_size - 1)):
+        assert read_run_columns(packed) is None  # too large compressed: not even unpacked
+    with mock.patch.object(trec_numpy, "MAX_BYTES", len(_clean()) - 1):
+        assert read_run_columns(packed) is None  # too large once unpacked
+
+
+def test_corrupt_empty_and_missing_files_are_left_to_the_careful_reader(tmp_path: Path) -> None:
+    corrupt = tmp_path / "run.gz"
+    corrupt.write_bytes(gzip.compress(_clean())[:-9])
+    qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1")])
+    with pytest.raises(InputError, match="not a valid gzip file"):
+        evaluate(qrels, corrupt, "AP")
     empty = tmp_path / "empty"
     empty.write_bytes(b"")
-    for path in (packed, empty, tmp_path / "absent", tmp_path, "-"):
+    for path in (corrupt, empty, tmp_path / "absent", tmp_path, "-"):
         assert read_run_columns(path) is None
     assert not any(trec_numpy.fits(path) for path in (empty, tmp_path / "absent", tmp_path, "-"))
     run = _write(tmp_path / "run", _RUN)

@@ -7,8 +7,9 @@ file with :mod:`cranfield.io.trec`, whose policy (and error messages) stay the o
 Clean means every point below; a file that is not clean is not wrong, only read the
 careful way:
 
-* an uncompressed regular file of 1 to :data:`MAX_BYTES` bytes, valid UTF-8 without a
-  byte-order mark, NUL, CR, VT or FF;
+* a regular file of 1 to :data:`MAX_BYTES` bytes, or a gzip, bzip2, xz or zstd file of at
+  most an eighth of that which decompresses to at most :data:`MAX_BYTES`; valid UTF-8
+  without a byte-order mark, NUL, CR, VT or FF;
 * fields separated by single spaces, or by single tabs (not both in one file), no blank
   before or after a line's fields, no blank or comment line, the last line ending in a
   newline or not;
@@ -32,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cranfield.data.columns import QrelsColumns, RunColumns
-from cranfield.io._bytes import compression
+from cranfield.errors import InputError
+from cranfield.io._bytes import compression, read_bytes
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -105,24 +107,27 @@ _LAST_QRELS: list[Any] = []  # [identity, columns] of the last qrels file read
 
 
 def _small_text(path: str | Path) -> NDArray[np.uint8] | None:
-    """The bytes of a small, uncompressed UTF-8 regular file without a BOM, followed by a
-    newline and :data:`MAX_FIELD` NULs; ``None`` for any other file."""
-    if str(path) == "-":  # standard input, not a file named "-"
+    """The text of a small UTF-8 file without a BOM (decompressed if need be), followed by
+    a newline and :data:`MAX_FIELD` NULs; ``None`` for any other file."""
+    if not fits(path):
         return None
     try:
         with Path(path).open("rb", buffering=0) as handle:
-            info = os.fstat(handle.fileno())
-            size = info.st_size
-            if not stat.S_ISREG(info.st_mode) or not 0 < size <= MAX_BYTES:
-                return None
+            size = os.fstat(handle.fileno()).st_size
             # Read straight into an array with room for the padding: no copy of the text.
-            buffer = np.zeros(size + 1 + MAX_FIELD, dtype=np.uint8)
+            buffer: NDArray[np.uint8] = np.zeros(size + 1 + MAX_FIELD, dtype=np.uint8)
             if handle.readinto(buffer[:size].data) != size or handle.read(1):
                 return None  # the file changed size while read
     except OSError:
         return None
-    head = buffer[:8].tobytes()
-    if compression(head) is not None or head.startswith(b"\xef\xbb\xbf"):
+    head = buffer[:16].tobytes()  # enough for every magic number (bzip2 needs 10)
+    if compression(head) is not None:
+        unpacked = _decompressed(path, size)
+        if unpacked is None:
+            return None
+        buffer, size = unpacked, unpacked.size - 1 - MAX_FIELD
+        head = buffer[:3].tobytes()
+    if head.startswith(b"\xef\xbb\xbf"):
         return None
     text = buffer[:size]
     if (text >= 0x80).any():
@@ -131,6 +136,23 @@ def _small_text(path: str | Path) -> NDArray[np.uint8] | None:
         except UnicodeDecodeError:
             return None
     buffer[size] = _NEWLINE
+    return buffer
+
+
+def _decompressed(path: str | Path, size: int) -> NDArray[np.uint8] | None:
+    """The decompressed text of a compressed file of ``size`` bytes, padded as by
+    :func:`_small_text`; ``None`` if it is larger than :data:`MAX_BYTES` compressed by 8
+    or decompressed, or is not a valid stream (the careful reader then says why)."""
+    if size > MAX_BYTES // 8:
+        return None
+    try:
+        data = read_bytes(path)
+    except InputError:
+        return None
+    if not data or len(data) > MAX_BYTES:
+        return None
+    buffer = np.zeros(len(data) + 1 + MAX_FIELD, dtype=np.uint8)
+    buffer[: len(data)] = np.frombuffer(data, dtype=np.uint8)
     return buffer
 
 
