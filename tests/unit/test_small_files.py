@@ -37,11 +37,14 @@ from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
 _IDS = ["a", "b", "B", "aa", "a\u00e9", "\u6587", "10", "9", "doc2", "doc10", "zz", "Doc1"]
 _IDS += ["abcdefgh", "abcdefghi", "doc_0000000001", "d.1577-x", "document-00000017"]
 _SCORES = ["0.5", "1", "1.0", "2", "-3", "+2", ".5", "5.", "0007.25", "-0", "0.30000000000000004"]
+_SCORES += ["1e+308", "-1E308", "3.4028235e38", "1e-50", "2.5e-3"]  # beyond float32's range too
 _MEASURES = ["AP", "nDCG@10", "P@3", "R@5", "RR", "bpref", "infAP", "num_rel_ret", "Rprec"]
 
 
-def _write(path: Path, lines: list[tuple[str, ...]], *, sep: str = " ", end: str = "\n") -> Path:
-    path.write_bytes(("\n".join(sep.join(line) for line in lines) + end).encode())
+def _write(
+    path: Path, lines: list[tuple[str, ...]], *, sep: str = " ", end: str = "\n", eol: str = "\n"
+) -> Path:
+    path.write_bytes((eol.join(sep.join(line) for line in lines) + end).encode())
     return path
 
 
@@ -101,18 +104,24 @@ def _rows(r: ranking.Ranking) -> dict[str, Any]:
             "missing": st.sampled_from(["zero", "skip"]),
         }
     ),
-    layout=st.tuples(st.sampled_from([" ", "\t"]), st.sampled_from(["\n", ""]), st.booleans()),
+    layout=st.tuples(
+        # single separators (the fastest split) or runs of any blanks
+        st.sampled_from([" ", "\t", "  ", " \t", "\x0b", " \x0c\r"]),
+        st.sampled_from(["\n", "", "\r\n", "\n\n"]),  # after the last line
+        st.sampled_from(["\n", "\r\n", "\n\n", " \n\t"]),  # between lines
+        st.booleans(),  # gzipped run
+    ),
 )
 def test_both_paths_rank_alike(
     tmp_path: Path,
     case: tuple[list[tuple[str, ...]], list[tuple[str, ...]]],
     options: dict[str, Any],
-    layout: tuple[str, str, bool],
+    layout: tuple[str, str, str, bool],
 ) -> None:
     qrels_lines, run_lines = case
-    sep, end, packed = layout
-    qrels = _write(tmp_path / "qrels", qrels_lines, sep=sep, end=end)
-    run = _write(tmp_path / "run", run_lines, sep=sep, end=end)
+    sep, end, eol, packed = layout
+    qrels = _write(tmp_path / "qrels", qrels_lines, sep=sep, end=end, eol=eol)
+    run = _write(tmp_path / "run", run_lines, sep=sep, end=end, eol=eol)
     if packed:
         run.write_bytes(gzip.compress(run.read_bytes()))
     small = prepare(str(qrels), run, **options)
@@ -127,7 +136,11 @@ def test_both_paths_rank_alike(
 
 
 @settings(max_examples=300, deadline=None)
-@given(text=st.from_regex(r"[+-]?([0-9]{1,25}(\.[0-9]{0,25})?|\.[0-9]{1,25})", fullmatch=True))
+@given(
+    text=st.from_regex(
+        r"[+-]?([0-9]{1,25}(\.[0-9]{0,25})?|\.[0-9]{1,25})([eE][+-]?[0-9]{1,3})?", fullmatch=True
+    )
+)
 def test_scores_read_as_the_careful_reader_reads_them(tmp_path_factory: Any, text: str) -> None:
     """Any score of the clean grammar, long ones too, is the same float64 either way."""
     path = tmp_path_factory.mktemp("s") / "run"
@@ -164,19 +177,34 @@ def _clean() -> bytes:
     return b"".join(" ".join(line).encode() + b"\n" for line in _RUN)
 
 
-# Files that are not clean: each is read the careful way, which accepts or refuses it.
-_NOT_CLEAN = {
+# Files the numpy path reads too, by the careful reader's rules: runs of blanks, exponents.
+_ALSO_READ = {
     "double space": _clean().replace(b"Q0 a", b"Q0  a"),
     "tabs and spaces": _clean().replace(b"q Q0 a", b"q\tQ0 a"),
     "CR-LF": _clean().replace(b"\n", b"\r\n"),
     "leading blank": b" " + _clean(),
     "trailing blank": _clean().replace(b"t\n", b"t \n", 1),
     "blank line": _clean().replace(b"\n", b"\n\n", 1),
+    "blank lines at the end": _clean() + b"\n \n\t\n",
+    "vertical tab": _clean() + b"q Q0 c 3 0.5\x0bt\n",
+    "CR inside a line": _clean() + b"q Q0 c\r3 0.5 t\n",
+    "exponent": _clean() + b"q Q0 c 3 1e-3 t\nq Q0 d 4 -2.5E+07 t\nq Q0 e 5 9.75e-05 t\n",
+}
+
+# Files that are not clean: each is read the careful way, which accepts or refuses it.
+_NOT_CLEAN = {
     "comment line": b"# a comment\n" + _clean(),
+    "old Mac line ends": _clean().replace(b"\n", b"\r"),
+    "two lines joined by a CR": _clean() + b"q Q0 c 3 0.5 t\rq Q0 d 4 0.2 t\n",
+    "only blanks": b" \n\t\n",
     "byte-order mark": b"\xef\xbb\xbf" + _clean(),
     "five fields": _clean() + b"q Q0 c 3 0.5\n",
     "seven fields": _clean() + b"q Q0 c 3 0.5 t extra\n",
-    "exponent": _clean() + b"q Q0 c 3 1e-3 t\n",
+    "exponent of four digits": _clean() + b"q Q0 c 3 1e-1000 t\n",
+    "exponent without digits": _clean() + b"q Q0 c 3 1e t\n",
+    "two exponents": _clean() + b"q Q0 c 3 1e2e3 t\n",
+    "dot in the exponent": _clean() + b"q Q0 c 3 1e2.5 t\n",
+    "exponent without mantissa": _clean() + b"q Q0 c 3 e5 t\n",
     "infinity": _clean() + b"q Q0 c 3 -inf t\n",
     "nan": _clean() + b"q Q0 c 3 nan t\n",
     "two dots": _clean() + b"q Q0 c 3 1.2.3 t\n",
@@ -184,19 +212,20 @@ _NOT_CLEAN = {
     "no digit": _clean() + b"q Q0 c 3 - t\n",
     "NUL": _clean() + b"q Q0 c\x00 3 0.5 t\n",
     "control character": _clean() + b"q Q0 c\x01 3 0.5 t\n",
-    "vertical tab": _clean() + b"q Q0 c 3 0.5\x0bt\n",
     "not UTF-8": _clean() + b"q Q0 c\xff 3 0.5 t\n",
     "long field": _clean() + b"q Q0 " + b"c" * 300 + b" 3 0.5 t\n",
     "repeated pair": _clean() + b"q Q0 a 3 0.5 t\n",
 }
 
 
-@pytest.mark.parametrize("name", sorted(_NOT_CLEAN))
-def test_files_that_are_not_clean_get_the_careful_answer(tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize("name", sorted(_NOT_CLEAN) + sorted(_ALSO_READ))
+def test_every_file_gets_the_careful_answer(tmp_path: Path, name: str) -> None:
     qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
     run = tmp_path / "run"
-    run.write_bytes(_NOT_CLEAN[name])
-    if name != "repeated pair":
+    run.write_bytes(_NOT_CLEAN.get(name) or _ALSO_READ[name])
+    if name in _ALSO_READ:
+        assert read_run_columns(run) is not None
+    elif name != "repeated pair":
         assert read_run_columns(run) is None
     try:
         careful: Any = evaluate(read_qrels(qrels), read_run(run), _MEASURES).to_dict()
@@ -304,7 +333,7 @@ def test_the_command_on_small_clean_files_never_imports_polars(tmp_path: Path) -
     qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
     run = _write(tmp_path / "run", _RUN)
     unclean = tmp_path / "unclean"
-    unclean.write_bytes(_NOT_CLEAN["double space"])
+    unclean.write_bytes(_NOT_CLEAN["comment line"])
     script = (
         "import sys\n"
         "from cranfield.cli.main import main\n"

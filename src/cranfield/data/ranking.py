@@ -395,7 +395,10 @@ def rank_columns(
         kept = np.flatnonzero(line_topic >= 0)
         order = kept[np.argsort(line_topic[kept], kind="stable")]
         topic_numbers, counts = np.unique(line_topic[order], return_counts=True)
-    score = run.score.astype(np.float32).astype(np.float64) if float32 else run.score
+    score = run.score
+    if float32:
+        with np.errstate(over="ignore"):  # beyond float32's range is inf, as in polars' cast
+            score = score.astype(np.float32).astype(np.float64)
     s = score[order]
     same_block = np.ones(max(order.size - 1, 0), dtype=bool)
     same_block[np.cumsum(counts)[:-1] - 1] = False

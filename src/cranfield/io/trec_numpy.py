@@ -9,13 +9,14 @@ careful way:
 
 * a regular file of 1 to :data:`MAX_BYTES` bytes, or a gzip, bzip2, xz or zstd file of at
   most an eighth of that which decompresses to at most :data:`MAX_BYTES`; valid UTF-8
-  without a byte-order mark, NUL, CR, VT or FF;
-* fields separated by single spaces, or by single tabs (not both in one file), no blank
-  before or after a line's fields, no blank or comment line, the last line ending in a
-  newline or not;
+  without a byte-order mark or a control character other than blanks and newlines;
+* fields separated by runs of blanks (space, tab, CR, VT, FF) as in :mod:`cranfield.io.trec`,
+  blanks allowed around a line's fields and blank lines allowed, no comment line, the last
+  line ending in a newline or not (files separated by single spaces or single tabs, the
+  common case, are split fastest);
 * exactly 4 fields per qrels line, 6 per run line, none longer than :data:`MAX_FIELD` bytes;
 * relevance ``[+-]?[0-9]{1,18}``; score ``[+-]?`` digits with at most one ``.`` and at least
-  one digit (no exponent, ``inf`` or ``nan``).
+  one digit, then perhaps an exponent ``[eE][+-]?[0-9]{1,3}`` (no ``inf`` or ``nan``).
 
 Read this way, a clean file gives the same ids, numbers and tag as :mod:`cranfield.io.trec`
 (numbers are parsed with correct rounding by both). Repeated pairs are found when ranking
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,8 +48,8 @@ __all__ = ["MAX_BYTES", "MAX_FIELD", "fits", "read_qrels_columns", "read_run_col
 MAX_BYTES = 16 << 20
 MAX_FIELD = 256
 
-_TAB, _NEWLINE, _SPACE = 9, 10, 32
-_DOT, _HASH, _PLUS, _MINUS, _ZERO = 46, 35, 43, 45, 48
+_TAB, _NEWLINE, _CR, _SPACE = 9, 10, 13, 32
+_DOT, _HASH, _PLUS, _MINUS, _ZERO, _E = 46, 35, 43, 45, 48, 101
 
 
 def fits(path: str | Path) -> bool:
@@ -65,13 +67,14 @@ def read_run_columns(path: str | Path) -> RunColumns | None:
     fields = _fields(path, 6)
     if fields is None:
         return None
-    text, ends = fields
-    score = _number(text, *_field(ends, 4), integer=False)
-    query_id = _ids(text, *_field(ends, 0))
-    doc_id = _ids(text, *_field(ends, 2))
+    text = fields.text
+    score = _number(text, *fields.column(4), integer=False)
+    query_id = _ids(text, *fields.column(0))
+    doc_id = _ids(text, *fields.column(2))
     if score is None or query_id is None or doc_id is None:
         return None
-    tag = text[ends[-1, 4] + 1 : ends[-1, 5]].tobytes().decode()
+    starts, ends = fields.column(5)
+    tag = text[starts[-1] : ends[-1]].tobytes().decode()
     return RunColumns(query_id, doc_id, score.astype(np.float64), tag)
 
 
@@ -93,10 +96,10 @@ def read_qrels_columns(path: str | Path) -> QrelsColumns | None:
     fields = _fields(path, 4)
     columns = None
     if fields is not None:
-        text, ends = fields
-        relevance = _number(text, *_field(ends, 3), integer=True)
-        query_id = _ids(text, *_field(ends, 0))
-        doc_id = _ids(text, *_field(ends, 2))
+        text = fields.text
+        relevance = _number(text, *fields.column(3), integer=True)
+        query_id = _ids(text, *fields.column(0))
+        doc_id = _ids(text, *fields.column(2))
         if relevance is not None and query_id is not None and doc_id is not None:
             columns = QrelsColumns(query_id, doc_id, relevance.astype(np.int64))
     _LAST_QRELS[:] = [identity, columns]
@@ -156,9 +159,30 @@ def _decompressed(path: str | Path, size: int) -> NDArray[np.uint8] | None:
     return buffer
 
 
-def _fields(path: str | Path, count: int) -> tuple[NDArray[np.uint8], NDArray[np.int64]] | None:
-    """The padded bytes of a clean file (see :func:`_small_text`) and the end offset of every
-    field, one row per line; ``None`` if the file is not clean."""
+@dataclass(frozen=True)
+class _Fields:
+    """Where the fields of a clean file are: a row per line, a column per field."""
+
+    text: NDArray[np.uint8]  # the file's text, padded (see _small_text)
+    ends: NDArray[np.int64]  # offset of the byte after each field
+    # Offset of each field's first byte; None when every field starts right after the
+    # separator that ends the field before it (single separators).
+    starts: NDArray[np.int64] | None
+
+    def column(self, k: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The start and end offsets of field ``k`` of every line."""
+        if self.starts is not None:
+            return self.starts[:, k], self.ends[:, k]
+        if k:
+            return self.ends[:, k - 1] + 1, self.ends[:, k]
+        starts = np.empty(self.ends.shape[0], dtype=np.int64)
+        starts[0] = 0
+        np.add(self.ends[:-1, -1], 1, out=starts[1:])
+        return starts, self.ends[:, 0]
+
+
+def _fields(path: str | Path, count: int) -> _Fields | None:
+    """The fields of a clean file of ``count`` fields a line; ``None`` if it is not clean."""
     buffer = _small_text(path)
     if buffer is None:
         return None
@@ -166,8 +190,23 @@ def _fields(path: str | Path, count: int) -> tuple[NDArray[np.uint8], NDArray[np
     if buffer[end - 2] == _NEWLINE:
         end -= 1  # the file's own last newline ends its last line
     text = buffer[:end]
-    # Every byte up to 32 ends a field: a separator or newline of a clean file, or else
-    # (NUL, CR, VT, FF, a control character) a byte that makes the file not clean.
+    ends = _single_separated(text, count)
+    fields = _Fields(buffer, ends, None) if ends is not None else None
+    if fields is None:
+        found = _blank_separated(text, count)
+        if found is None:
+            return None
+        fields = _Fields(buffer, found[1], found[0])
+    if (text[fields.column(0)[0]] == _HASH).any():
+        return None  # a comment line
+    return fields
+
+
+def _single_separated(text: NDArray[np.uint8], count: int) -> NDArray[np.int64] | None:
+    """The field ends of text whose fields are separated by single spaces or single tabs
+    and whose lines hold exactly ``count`` fields (the common file, read fastest)."""
+    # Every byte up to 32 ends a field: a separator or newline of such a file, or else
+    # (NUL, CR, VT, FF, a control character, a second blank) a byte it does not have.
     gaps = np.flatnonzero(text <= _SPACE)
     if gaps.size % count or gaps[0] == 0 or np.diff(gaps).min(initial=2) < 2:
         return None  # not a whole number of lines, or an empty field
@@ -177,20 +216,31 @@ def _fields(path: str | Path, count: int) -> tuple[NDArray[np.uint8], NDArray[np
         return None
     if not (kinds[:, -1] == _NEWLINE).all():
         return None
-    ends = gaps.reshape(-1, count)
-    if (text[_field(ends, 0)[0]] == _HASH).any():
-        return None  # a comment line
-    return buffer, ends
+    ends: NDArray[np.int64] = gaps.reshape(-1, count)
+    return ends
 
 
-def _field(ends: NDArray[np.int64], k: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """The start and end offsets of field ``k`` of every line."""
-    if k:
-        return ends[:, k - 1] + 1, ends[:, k]
-    starts = np.empty(ends.shape[0], dtype=np.int64)
-    starts[0] = 0
-    np.add(ends[:-1, -1], 1, out=starts[1:])
-    return starts, ends[:, 0]
+def _blank_separated(
+    text: NDArray[np.uint8], count: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
+    """The field starts and ends of text whose fields are separated by runs of blanks
+    (space, tab, CR, VT, FF), with blanks allowed around a line's fields and blank lines
+    between lines of exactly ``count`` fields."""
+    gap = text <= _SPACE
+    controls = text[gap]
+    if ((controls < _TAB) | ((controls > _CR) & (controls != _SPACE))).any():
+        return None  # a control character that is not a blank: part of a field
+    flips = np.flatnonzero(gap[1:] != gap[:-1]) + 1
+    if not gap[0]:
+        flips = np.concatenate(([0], flips))
+    # The text ends with a newline: fields start and end in turn.
+    starts, ends = flips[0::2], flips[1::2]
+    if starts.size == 0:
+        return None
+    per_line = np.diff(np.searchsorted(starts, np.flatnonzero(text == _NEWLINE)), prepend=0)
+    if not ((per_line == count) | (per_line == 0)).all():
+        return None
+    return starts.reshape(-1, count), ends.reshape(-1, count)
 
 
 def _padded(
@@ -245,8 +295,11 @@ def _number(
     if rows is None:
         return None
     digit = (rows - _ZERO) <= 9  # uint8 arithmetic: bytes below '0' wrap around
-    dot = rows == _DOT
     sign = (rows == _PLUS) | (rows == _MINUS)
+    exponent = None if integer else (rows | 0x20) == _E  # 'e' or 'E'
+    if exponent is not None and exponent.any():
+        return _with_exponents(rows, digit, sign, exponent)
+    dot = rows == _DOT
     allowed = digit | (rows == 0)  # NUL: the padding
     if not integer:
         allowed |= dot
@@ -258,6 +311,34 @@ def _number(
     if digits.min() < 1 or (integer and digits.max() > 18):
         return None
     if not integer and _per_row(dot).max() > 1:
+        return None
+    numbers: NDArray[np.bytes_] = rows.view(f"S{rows.shape[1]}").reshape(-1)
+    return numbers
+
+
+def _with_exponents(
+    rows: NDArray[np.uint8],
+    digit: NDArray[np.bool_],
+    sign: NDArray[np.bool_],
+    exponent: NDArray[np.bool_],
+) -> NDArray[np.bytes_] | None:
+    """:func:`_number` for scores some of which have an exponent: ``[eE][+-]?[0-9]{1,3}``
+    may follow the mantissa (three digits at most: over- and underflow stay clear)."""
+    column = np.arange(rows.shape[1])
+    if _per_row(exponent).max() > 1:
+        return None
+    at = np.where(exponent.any(axis=1), exponent.argmax(axis=1), rows.shape[1])[:, None]
+    mantissa, power = column < at, column > at
+    dot = rows == _DOT
+    allowed = digit | dot | sign | exponent | (rows == 0)
+    signed_where = (column == 0) | (column == at + 1)
+    if not allowed.all() or (sign & ~signed_where).any() or (dot & power).any():
+        return None
+    if _per_row(dot).max() > 1 or _per_row(digit & mantissa).min() < 1:
+        return None
+    exponent_digits = _per_row(digit & power)
+    has_exponent = at[:, 0] < rows.shape[1]
+    if (exponent_digits[has_exponent] < 1).any() or exponent_digits.max() > 3:
         return None
     numbers: NDArray[np.bytes_] = rows.view(f"S{rows.shape[1]}").reshape(-1)
     return numbers
