@@ -11,7 +11,7 @@ import numpy as np
 
 from cranfield.aggregate import AGGREGATIONS, How
 from cranfield.data.columns import names
-from cranfield.data.ranking import MissingPolicy, Ranking, rank_columns
+from cranfield.data.ranking import MissingPolicy, Ranking, rank, rank_columns
 from cranfield.errors import MeasureError
 from cranfield.kernels.binary import MIN_GEO_MEAN
 from cranfield.kernels.context import EvalContext
@@ -103,7 +103,6 @@ def prepare(
         qrels_topics = names(judged.query_id)
         name = run_name or Path(str(run)).name
     else:
-        from cranfield.data.ranking import rank
         from cranfield.io.load import load_qrels, load_run
 
         judgments = load_qrels(qrels)

@@ -17,7 +17,14 @@ import numpy as np
 
 from cranfield.aggregate import aggregate, sequential_sum
 from cranfield.data.columns import names
-from cranfield.data.ranking import NOT_IN_POOL, UNJUDGED, MissingPolicy, Ranking
+from cranfield.data.ranking import (
+    NOT_IN_POOL,
+    UNJUDGED,
+    MissingPolicy,
+    Ranking,
+    rank,
+    ranked_doc_ids,
+)
 from cranfield.errors import EvaluationError, InputError, MeasureError
 from cranfield.evaluate import compute, rank_small_files
 from cranfield.io._bytes import read_bytes, source_name
@@ -151,7 +158,6 @@ def _ranked(opts: TrecEvalOptions, missing: MissingPolicy) -> tuple[Ranking, lis
     if small is not None:
         ranking, judged = small
         return ranking, names(judged.query_id), int((judged.relevance > 0).sum())
-    from cranfield.data.ranking import rank
     from cranfield.io.trec import read_qrels, read_run
 
     qrels = read_qrels(opts.qrels)
@@ -282,7 +288,6 @@ def _to_z(
 
 def _run_grouped(opts: TrecEvalOptions, rows: list[TrecOutput]) -> TrecEvalOutput:
     """``-R prefs``, ``-R qrels_prefs`` and ``-R qrels_jg``: judgments in groups."""
-    from cranfield.data.ranking import ranked_doc_ids
     from cranfield.io.prefs import read_prefs, read_qrels_jg, read_qrels_prefs
     from cranfield.io.trec import read_run
     from cranfield.kernels.judgment_groups import evaluate_judgment_groups

@@ -14,6 +14,11 @@ For every topic that is evaluated:
 5. With ``judged_only=True`` (trec_eval ``-J``) every document without a judgment is
    removed and the list closes up, before any measure sees it.
 
+:func:`rank` applies these rules to a :class:`~cranfield.data.run.Run` and
+:class:`~cranfield.data.qrels.Qrels`, :func:`rank_columns` to the numpy columns of small
+files (:mod:`cranfield.io.trec_numpy`), without polars; rules 3-5 and the missing policy are
+one function for both (:func:`_assembled`), and tests check the two give the same rankings.
+
 Topics are ordered bytewise. Which topics are evaluated is the ``missing`` policy:
 ``"zero"`` evaluates every qrels topic and gives a topic absent from the run the one-line
 placeholder ranking trec_eval ``-c`` uses (one document, not in the pool), so each measure
@@ -173,24 +178,26 @@ def judgments_for(qrels: Qrels, topics: list[str]) -> Judgments:
 
 
 def _judgments_for(qrels: Qrels, topics: list[str]) -> Judgments:
-    import polars as pl
+    number = {t: k for k, t in enumerate(qrels.topics)}  # the frame's order: by query_id
+    slots = np.full(len(number), -1, dtype=np.int64)
+    slots[[number[t] for t in topics]] = np.arange(len(topics))
+    topic = np.repeat(slots, np.diff(qrels.topic_offsets()))
+    return _judged_levels(topic, qrels.frame.get_column("relevance").to_numpy(), len(topics))
 
-    frame = qrels.frame.select("query_id", "relevance")
-    wanted = pl.DataFrame(
-        {"query_id": topics, "_t": np.arange(len(topics), dtype=np.int64)},
-        schema={"query_id": pl.String, "_t": pl.Int64},
-    )
-    joined = frame.join(wanted, on="query_id", how="inner")
-    judged = joined.filter(pl.col("relevance") >= 0).sort(
-        ["_t", "relevance"], descending=[False, True]
-    )
-    t = judged.get_column("_t").to_numpy()
-    counts = np.bincount(t, minlength=len(topics)).astype(np.int64)
-    unj = joined.filter(pl.col("relevance") < 0).get_column("_t").to_numpy()
+
+def _judged_levels(topic: NDArray[np.int64], relevance: NDArray[np.int64], count: int) -> Judgments:
+    """The :class:`Judgments` of ``count`` topics from qrels rows: ``topic[i]`` is the topic
+    of row ``i`` (-1: not wanted) and ``relevance[i]`` its value."""
+    wanted = topic >= 0
+    judged = wanted & (relevance >= 0)
+    levels, of = relevance[judged], topic[judged]
+    ranked = np.lexsort((-levels, of))
     return Judgments(
-        offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
-        levels=judged.get_column("relevance").to_numpy().astype(np.int64),
-        pooled_unjudged=np.bincount(unj, minlength=len(topics)).astype(np.int64),
+        offsets=np.concatenate(([0], np.cumsum(np.bincount(of, minlength=count)))).astype(np.int64),
+        levels=levels[ranked].astype(np.int64),
+        pooled_unjudged=np.bincount(topic[wanted & (relevance < 0)], minlength=count).astype(
+            np.int64
+        ),
     )
 
 
@@ -446,18 +453,7 @@ def rank_columns(
     def judgments(topics: list[str]) -> Judgments:
         slots = np.full(len(names), -1, dtype=np.int64)
         slots[[number[t] for t in topics]] = np.arange(len(topics))
-        topic = slots[judged_topic]
-        judged = (topic >= 0) & (relevance >= 0)
-        ranked = np.lexsort((-relevance[judged], topic[judged]))
-        return Judgments(
-            offsets=np.concatenate(
-                ([0], np.cumsum(np.bincount(topic[judged], minlength=len(topics))))
-            ).astype(np.int64),
-            levels=relevance[judged][ranked],
-            pooled_unjudged=np.bincount(
-                topic[(topic >= 0) & (relevance < 0)], minlength=len(topics)
-            ).astype(np.int64),
-        )
+        return _judged_levels(slots[judged_topic], relevance, len(topics))
 
     return _assembled(
         [names[k] for k in topic_numbers.tolist()],
