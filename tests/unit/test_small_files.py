@@ -152,6 +152,17 @@ def test_scores_read_as_the_careful_reader_reads_them(tmp_path_factory: Any, tex
     assert [np.signbit(v) for v in columns_read.score] == [np.signbit(v) for v in expected]
 
 
+@pytest.mark.parametrize("text", ["200000000000000000001E304", "-1e999", "1e-999", "1e-330"])
+def test_scores_beyond_float64_read_as_the_careful_reader_reads_them(
+    tmp_path: Path, text: str
+) -> None:
+    """Overflow is inf and underflow 0 (or a subnormal), quietly, as polars reads them."""
+    path = _write(tmp_path / "run", [("q", "Q0", "d", "1", text, "t")])
+    columns_read = read_run_columns(path)
+    assert columns_read is not None
+    assert columns_read.score.tolist() == read_run(path).frame.get_column("score").to_list()
+
+
 def test_columns_hold_the_ids_numbers_and_tag(tmp_path: Path) -> None:
     run = _write(
         tmp_path / "run",

@@ -75,7 +75,9 @@ def read_run_columns(path: str | Path) -> RunColumns | None:
         return None
     starts, ends = fields.column(5)
     tag = text[starts[-1] : ends[-1]].tobytes().decode()
-    return RunColumns(query_id, doc_id, score.astype(np.float64), tag)
+    with np.errstate(over="ignore", under="ignore"):  # 1e400 is inf, 1e-400 is 0, as in polars
+        values = score.astype(np.float64)
+    return RunColumns(query_id, doc_id, values, tag)
 
 
 def read_qrels_columns(path: str | Path) -> QrelsColumns | None:
