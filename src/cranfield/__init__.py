@@ -10,6 +10,7 @@ Exact trec_eval measures on a columnar engine, with a drop-in ``cranfield trec-e
 
 import typing
 
+from cranfield._lazy import lazy_names as _lazy_names
 from cranfield.errors import (
     CranfieldError,
     EngineError,
@@ -50,19 +51,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'cranfield' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
-
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 
 __all__ = [
     "Comparison",

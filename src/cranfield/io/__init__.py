@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 import typing
+
+from cranfield._lazy import lazy_names as _lazy_names
 
 if typing.TYPE_CHECKING:
     from cranfield.io.load import load_qrels, load_run
@@ -22,9 +23,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'cranfield.io' has no attribute {name!r}")
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
