@@ -10,6 +10,8 @@ Exact trec_eval measures on a columnar engine, with a drop-in ``cranfield trec-e
 
 import typing
 
+from cranfield import data as _data
+from cranfield import io as _io
 from cranfield._lazy import lazy_names as _lazy_names
 from cranfield.errors import (
     CranfieldError,
@@ -38,16 +40,10 @@ __version__ = "0.1.0"
 # ones below import polars, which a command on small clean files never needs).
 _LAZY = {
     "Comparison": "cranfield.stats",
-    "Qrels": "cranfield.data.qrels",
-    "Run": "cranfield.data.run",
     "compare": "cranfield.stats",
     "evaluate_stream": "cranfield.streaming",
-    "load_qrels": "cranfield.io.load",
-    "load_run": "cranfield.io.load",
-    "read_qrels": "cranfield.io.trec",
-    "read_run": "cranfield.io.trec",
-    "write_qrels": "cranfield.io.trec",
-    "write_run": "cranfield.io.trec",
+    **dict.fromkeys(_data.__all__, "cranfield.data"),  # lazy there too
+    **dict.fromkeys(_io.__all__, "cranfield.io"),
 }
 
 

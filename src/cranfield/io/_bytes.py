@@ -67,6 +67,12 @@ def read_bytes(source: str | Path) -> bytes:
         raw = _read_stdin() if str(source) == "-" else Path(source).read_bytes()
     except OSError as exc:
         raise InputError(name, None, f"cannot read file ({exc.strerror or exc})") from exc
+    return decompressed(raw, name)
+
+
+def decompressed(raw: bytes, name: str) -> bytes:
+    """``raw`` decompressed if it starts like a gzip, bzip2, xz or zstd stream, else itself;
+    ``name`` names the source in the :class:`~cranfield.errors.InputError` of a bad stream."""
     kind = compression(raw)
     return raw if kind is None else _decompress(raw, kind, name)
 

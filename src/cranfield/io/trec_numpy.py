@@ -36,7 +36,7 @@ import numpy as np
 
 from cranfield.data.columns import QrelsColumns, RunColumns
 from cranfield.errors import InputError
-from cranfield.io._bytes import compression, read_bytes
+from cranfield.io._bytes import compression, decompressed
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -127,7 +127,7 @@ def _small_text(path: str | Path) -> NDArray[np.uint8] | None:
         return None
     head = buffer[:16].tobytes()  # enough for every magic number (bzip2 needs 10)
     if compression(head) is not None:
-        unpacked = _decompressed(path, size)
+        unpacked = _unpacked(buffer[:size], str(path))
         if unpacked is None:
             return None
         buffer, size = unpacked, unpacked.size - 1 - MAX_FIELD
@@ -144,14 +144,14 @@ def _small_text(path: str | Path) -> NDArray[np.uint8] | None:
     return buffer
 
 
-def _decompressed(path: str | Path, size: int) -> NDArray[np.uint8] | None:
-    """The decompressed text of a compressed file of ``size`` bytes, padded as by
-    :func:`_small_text`; ``None`` if it is larger than :data:`MAX_BYTES` compressed by 8
-    or decompressed, or is not a valid stream (the careful reader then says why)."""
-    if size > MAX_BYTES // 8:
+def _unpacked(packed: NDArray[np.uint8], name: str) -> NDArray[np.uint8] | None:
+    """The decompressed text of a compressed file's bytes, padded as by :func:`_small_text`;
+    ``None`` if it is larger than :data:`MAX_BYTES` compressed by 8 or decompressed, or is
+    not a valid stream (the careful reader then says why)."""
+    if packed.size > MAX_BYTES // 8:
         return None
     try:
-        data = read_bytes(path)
+        data = decompressed(packed.tobytes(), name)
     except InputError:
         return None
     if not data or len(data) > MAX_BYTES:
