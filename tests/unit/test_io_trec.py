@@ -737,6 +737,30 @@ def test_a_short_line_in_a_later_block_is_an_error(
     )
 
 
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("size", [30, 1 << 20])
+def test_a_doubled_separator_cannot_hide_a_missing_field(
+    tmp_path: Path, sep: str, size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``1  d15 1 5 t`` has five fields (runs of blanks are one separator), though polars
+    reads six, the second empty; in a later block or in the whole file it is an error."""
+    lines = [sep.join(["1", "Q0", f"d{d}", "1", str(20 - d), "t"]) for d in range(20)]
+    lines[15] = sep.join(["1", "", "d15", "1", "5", "t"])
+    path = put(tmp_path, "\n".join(lines).encode() + b"\n", "run.txt")
+    for read in (lambda: _read_in_blocks(path, size, monkeypatch), lambda: read_run(path)):
+        with pytest.raises(InputError) as caught:
+            read()
+        check_error(
+            caught.value,
+            path,
+            16,
+            "expected 6 fields (qid iter docno rank score tag), got 5",
+            lines[15].strip(),
+        )
+    with pytest.raises(InputError, match="got 5"):
+        trec.read_run_bytes(path.read_bytes(), str(path))
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_a_named_pipe_is_read_once_and_whole(tmp_path: Path) -> None:
     """``cranfield evaluate qrels <(zcat run.gz)`` hands over a pipe: no probing read."""

@@ -374,10 +374,25 @@ def _fast_run(data: bytes) -> tuple[pl.DataFrame, str] | None:
 
 
 def _plain_text(data: bytes) -> bool:
-    """Valid UTF-8 (usually plain ASCII) without CR, VT or FF."""
+    """Valid UTF-8 (usually plain ASCII) without CR, VT or FF, and no separator doubled."""
     if not data or (not data.isascii() and not _is_utf8(data)):
         return False
-    return not (b"\r" in data or b"\x0b" in data or b"\x0c" in data)
+    if b"\r" in data or b"\x0b" in data or b"\x0c" in data:
+        return False
+    return not _doubled(data, 0x09 if b"\t" in data else 0x20)
+
+
+def _doubled(data: bytes, sep: int) -> bool:
+    """Whether two ``sep`` bytes stand side by side.
+
+    polars reads the empty field between them as a field, so a line of five fields with one
+    separator doubled would pass for six (runs of blanks are one separator: it has five).
+    The pairs of bytes are compared as 16-bit numbers, at even and at odd offsets.
+    """
+    pair = sep * 0x0101
+    even = np.frombuffer(data, dtype="<u2", count=len(data) // 2)
+    odd = np.frombuffer(data, dtype="<u2", offset=1, count=(len(data) - 1) // 2)
+    return bool((even == pair).any() or (odd == pair).any())
 
 
 def _parse_plain(data: bytes) -> tuple[pl.DataFrame, str] | None:
