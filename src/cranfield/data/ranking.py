@@ -406,24 +406,13 @@ def rank_columns(
     if float32:
         with np.errstate(over="ignore"):  # beyond float32's range is inf, as in polars' cast
             score = score.astype(np.float32).astype(np.float64)
-    s = score[order]
-    same_block = np.ones(max(order.size - 1, 0), dtype=bool)
-    same_block[np.cumsum(counts)[:-1] - 1] = False
-    if (same_block & (s[1:] > s[:-1])).any():
-        block_of = np.repeat(np.arange(counts.size), counts)
-        resort = np.lexsort((-s, block_of))
-        order = order[resort]
-        s = s[resort]
-    tied = _tie_rows(run.doc_id, s, same_block, order)
-    if tied is not None:
-        order[tied[0]] = tied[1]
+    order = _by_score_then_doc(order, counts, score, run.doc_id)
 
     relevance = qrels.relevance
-    fits = relevance.min() >= -(2**31) and relevance.max() < 2**31
-    code_type = np.int32 if fits else np.int64
+    code_type = _code_type(relevance)
     # A flag per value of the keys' low bits, set for the judged ones: about 1 in 64 keys
     # of unjudged rows passes, so only the few candidates are searched for.
-    low = np.uint64((1 << min(max(judged_keys.size.bit_length() + 6, 16), 24)) - 1)
+    low = np.uint64((1 << _filter_bits(judged_keys.size)) - 1)
     judged_low = np.zeros(int(low) + 1, dtype=bool)
     judged_low[(judged_keys & low).astype(np.intp)] = True
 
@@ -532,19 +521,32 @@ def _ranked_order(
             return order, block_topic, block_len
     else:
         order = grouping[order]
-    s = _scores(run, float32)[order]
+    order = _by_score_then_doc(order, block_len, _scores(run, float32), frame.get_column("doc_id"))
+    return order, block_topic, block_len
+
+
+def _by_score_then_doc(
+    order: NDArray[np.signedinteger[Any]],
+    counts: NDArray[np.int64],
+    scores: NDArray[np.float64],
+    doc_id: pl.Series | NDArray[np.bytes_],
+) -> NDArray[np.signedinteger[Any]]:
+    """``order`` (rows grouped in blocks of ``counts``) put in trec_eval's order inside each
+    block: score descending, ties by doc id descending. Usually the rows already come by
+    score, and only the runs of equal scores are sorted."""
+    s = scores[order]
     same_block = np.ones(max(order.size - 1, 0), dtype=bool)
-    same_block[new_starts[1:] - 1] = False
+    same_block[np.cumsum(counts)[:-1] - 1] = False
     if (same_block & (s[1:] > s[:-1])).any():
         # Not sorted by score inside some block: sort by (block, -score), stably.
-        block_of = np.repeat(np.arange(len(blocks), dtype=np.int64), block_len)
+        block_of = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
         resort = np.lexsort((-s, block_of))
         order = order[resort]
         s = s[resort]
-    tied = _tie_rows(frame.get_column("doc_id"), s, same_block, order)
+    tied = _tie_rows(doc_id, s, same_block, order)
     if tied is not None:
         order[tied[0]] = tied[1]
-    return order, block_topic, block_len
+    return order
 
 
 @dataclass(frozen=True, eq=False)
@@ -711,7 +713,11 @@ def _judgment_codes(
     whose (topic, key) pairs are looked up among the qrels' and confirmed by comparing the
     doc ids.
     """
-    rel = np.full(order.size, NOT_IN_POOL, dtype=_code_type(qrels))
+    rel = np.full(
+        order.size,
+        NOT_IN_POOL,
+        dtype=_code_type(qrels.frame.get_column("relevance").to_numpy()),
+    )
     if order.size == 0:
         return rel
     candidate = np.flatnonzero(maybe_judged[order])
@@ -737,9 +743,8 @@ def _judgment_codes(
     return rel
 
 
-def _code_type(qrels: Qrels) -> type[np.signedinteger[Any]]:
-    """int32 if every relevance level of ``qrels`` fits in it, else int64."""
-    levels = qrels.frame.get_column("relevance").to_numpy()
+def _code_type(levels: NDArray[np.int64]) -> type[np.signedinteger[Any]]:
+    """int32 if every relevance level fits in it, else int64."""
     small = levels.size == 0 or (levels.min() >= -(2**31) and levels.max() < 2**31)
     return np.int32 if small else np.int64
 
@@ -826,6 +831,12 @@ def _maybe_judged(keys: NDArray[np.uint32], qrels: Qrels) -> NDArray[np.int64]:
     return kept
 
 
+def _filter_bits(judged: int) -> int:
+    """Bits of the key tables for ``judged`` judgments: about 64 slots a judgment, from
+    64 KiB to 16 MiB."""
+    return min(max(int(judged).bit_length() + 6, 16), 24)
+
+
 _KEY_TABLES: weakref.WeakKeyDictionary[
     Qrels, tuple[NDArray[np.bool_], NDArray[np.bool_], np.uint32, np.uint32]
 ] = weakref.WeakKeyDictionary()
@@ -837,7 +848,7 @@ def _key_tables(
     """The two tables of :func:`_maybe_judged`, built once per Qrels."""
     if qrels not in _KEY_TABLES:
         judged = qrels.doc_keys
-        bits = min(max(int(judged.size).bit_length() + 6, 16), 24)  # 64 KiB to 16 MiB
+        bits = _filter_bits(judged.size)
         low = np.uint32((1 << bits) - 1)
         high = np.uint32(32 - bits)
         first = np.zeros(1 << bits, dtype=bool)
