@@ -761,6 +761,50 @@ def test_a_doubled_separator_cannot_hide_a_missing_field(
         trec.read_run_bytes(path.read_bytes(), str(path))
 
 
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("size", [40, 1 << 20])
+@pytest.mark.parametrize(
+    "other",
+    [
+        "1{s}Q0{s}d3{s}1{s}17{s}t{s}",  # six separators, the last one ending the line
+        "1{s}Q0{s}d3{s}1{s}17{s}t{s}x",  # six separators, a seventh field
+        "1{s}Q0{s}d3{s}1{s}17{s}t{s}{s}",  # a doubled separator ending the line
+        "{s}1{s}Q0{s}d3{s}1{s}17{s}t",  # a separator starting the line
+    ],
+)
+def test_a_short_line_cannot_be_balanced_by_a_long_one(
+    tmp_path: Path, sep: str, size: int, other: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tag column is not parsed on the fast path: the separators of a block are counted
+    instead (five a line). A line of four separators next to one of six adds up right, so
+    neither may pass: only the careful reader's answer counts (here: line 5 is short)."""
+    lines = [sep.join(["1", "Q0", f"d{d}", "1", str(20 - d), "t"]) for d in range(8)]
+    lines[3] = other.format(s=sep)
+    lines[4] = sep.join(["1", "Q0", "d4", "1", "16"])
+    path = put(tmp_path, "\n".join(lines).encode() + b"\n", "run.txt")
+    expected = "expected 6 fields (qid iter docno rank score tag), got 5"
+    for read in (lambda: _read_in_blocks(path, size, monkeypatch), lambda: read_run(path)):
+        with pytest.raises(InputError) as caught:
+            read()
+        check_error(caught.value, path, 5, expected, lines[4])
+    assert trec._fast_run(path.read_bytes()) is None
+
+
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("end", ["\n", ""])
+def test_the_fast_path_reads_the_tag_off_the_last_line(
+    tmp_path: Path, sep: str, end: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [sep.join(["1", "Q0", f"d{d}", "1", str(20 - d), f"tag{d}"]) for d in range(9)]
+    data = "\n".join(lines).encode() + end.encode()
+    path = put(tmp_path, data, "run.txt")
+    fast = trec._fast_run(data)
+    assert fast is not None
+    assert fast[1] == "tag8"
+    assert _read_in_blocks(path, 40, monkeypatch).tag == "tag8"
+    assert read_run(path).tag == "tag8"
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_a_named_pipe_is_read_once_and_whole(tmp_path: Path) -> None:
     """``cranfield evaluate qrels <(zcat run.gz)`` hands over a pipe: no probing read."""

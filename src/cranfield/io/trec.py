@@ -203,7 +203,6 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
     except OSError:
         return None
     frames: list[pl.DataFrame] = []
-    tag = ""
     with handle:
         if compression(handle.read(8)) is not None:
             return None
@@ -227,7 +226,7 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
         # parsed (parses release the GIL), so the checks cost little wall time. At most two
         # blocks of text are held at a time.
         with ThreadPoolExecutor(2) as parsers, ThreadPoolExecutor(1) as checker:
-            parsing: deque[tuple[bytes, Future[tuple[pl.DataFrame, str] | None]]] = deque()
+            parsing: deque[tuple[bytes, Future[pl.DataFrame | None]]] = deque()
             checks = []
             for start, end in itertools.pairwise(cuts):
                 block = handle.read(end - start)
@@ -236,10 +235,9 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
                 parsing.append((block, parsers.submit(_parse_plain, block)))
                 while len(parsing) > 1 or (parsing and end == cuts[-1]):
                     text, parse = parsing.popleft()
-                    parsed = parse.result()
-                    if parsed is None:
+                    frame = parse.result()
+                    if frame is None:
                         return None
-                    frame, tag = parsed
                     checks.append(checker.submit(_check_block, text, frame))
                     frames.append(frame)
             summaries = [done.result() for done in checks]
@@ -259,7 +257,7 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
     starts = np.cumsum([0] + [frame.height for frame in frames[:-1]]).tolist()
     ties = joined_tie_orders([s.tie_order for s in summaries], starts, whole, query_stretches[1])
     keys = np.concatenate([summary.doc_keys for summary in summaries])
-    return _BlockRead(whole, tag, duplicated, query_stretches, ties, keys)
+    return _BlockRead(whole, summaries[-1].tag, duplicated, query_stretches, ties, keys)
 
 
 @dataclass(frozen=True)
@@ -272,19 +270,21 @@ class _BlockSummary:
     lengths: NDArray[np.int64]  # number of lines of each stretch
     tie_order: TieOrder  # of the block alone
     doc_keys: NDArray[np.uint32]  # of the block's lines (empty if not clean)
+    tag: str  # of the block's last line (empty if not clean)
 
 
 def _check_block(block: bytes, frame: pl.DataFrame) -> _BlockSummary:
     """Check a parsed block (clean bytes, no comment line, no repeated pair) and order it."""
     queries, lengths = stretches(frame.get_column("query_id"))
-    if not _plain_text(block) or any(query.startswith("#") for query in queries):
+    if not _plain_text(block, frame.height) or any(query.startswith("#") for query in queries):
         nothing = np.zeros(0, dtype=np.int64)
         no_ties = TieOrder(False, nothing, nothing)
-        return _BlockSummary(False, False, queries, lengths, no_ties, np.zeros(0, np.uint32))
+        return _BlockSummary(False, False, queries, lengths, no_ties, np.zeros(0, np.uint32), "")
     ties = tie_order(frame.get_column("score").to_numpy(), frame.get_column("doc_id"), lengths)
     doc_hash = frame.get_column("doc_id").hash().to_numpy()
     repeats = _repeats_in(frame, queries, lengths, doc_hash)
-    return _BlockSummary(True, repeats, queries, lengths, ties, hashed_keys(doc_hash))
+    tag = _last_tag(block)
+    return _BlockSummary(True, repeats, queries, lengths, ties, hashed_keys(doc_hash), tag)
 
 
 def _joined_stretches(summaries: list[_BlockSummary]) -> tuple[list[str], NDArray[np.int64]]:
@@ -361,42 +361,66 @@ def _fast_run(data: bytes) -> tuple[pl.DataFrame, str] | None:
     """Parse a clean run file in one projected pass, or return ``None`` to take the careful path.
 
     Clean means: ASCII or valid UTF-8, fields separated by single spaces or by single tabs,
-    no CR, exactly six fields per line, no comment or blank line. Only the query, document,
-    score and tag columns are materialised; a seventh column catches any line with an extra
-    field (which is how a doubled separator shows up), so nothing can shift silently.
+    no CR, exactly six fields per line, no comment or blank line. Only the query, document
+    and score columns are materialised (see :func:`_parse_plain` and :func:`_plain_text`
+    for how a line of five or seven fields is caught); the tag is read off the last line.
     """
-    if not _plain_text(data):
+    frame = _parse_plain(data)
+    if frame is None or not _plain_text(data, frame.height):
         return None
-    parsed = _parse_plain(data)
-    if parsed is None or parsed[0].get_column("query_id").str.starts_with("#").any():
+    if frame.get_column("query_id").str.starts_with("#").any():
         return None
-    return parsed
+    return frame, _last_tag(data)
 
 
-def _plain_text(data: bytes) -> bool:
-    """Valid UTF-8 (usually plain ASCII) without CR, VT or FF, and no separator doubled."""
+def _plain_text(data: bytes, lines: int) -> bool:
+    """Whether ``data``, which polars parsed into ``lines`` rows with :func:`_parse_plain`,
+    is valid UTF-8 (usually plain ASCII) without CR, VT or FF, in which every line has six
+    fields separated by five single spaces (or five single tabs).
+
+    polars makes a row of every line (of nulls for a blank one). Given that no row had a
+    seventh field, no separator is doubled and none ends a line, every line has at most
+    five separators; so five per line on average means exactly five on every line.
+    """
     if not data or (not data.isascii() and not _is_utf8(data)):
         return False
     if b"\r" in data or b"\x0b" in data or b"\x0c" in data:
         return False
-    return not _doubled(data, 0x09 if b"\t" in data else 0x20)
+    sep = 0x09 if b"\t" in data else 0x20
+    if data[-1] == sep or _misplaced(data, sep):
+        return False
+    return int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) == sep)) == 5 * lines
 
 
-def _doubled(data: bytes, sep: int) -> bool:
-    """Whether two ``sep`` bytes stand side by side.
+def _misplaced(data: bytes, sep: int) -> bool:
+    """Whether a ``sep`` byte stands before another one or before a line end.
 
-    polars reads the empty field between them as a field, so a line of five fields with one
-    separator doubled would pass for six (runs of blanks are one separator: it has five).
-    The pairs of bytes are compared as 16-bit numbers, at even and at odd offsets.
+    polars reads the empty field between two separators as a field, so a line of five
+    fields with one separator doubled would pass for six; one that ends a line would make
+    a sixth, empty field. The pairs of bytes are compared as 16-bit numbers, at even and at
+    odd offsets.
     """
-    pair = sep * 0x0101
-    even = np.frombuffer(data, dtype="<u2", count=len(data) // 2)
-    odd = np.frombuffer(data, dtype="<u2", offset=1, count=(len(data) - 1) // 2)
-    return bool((even == pair).any() or (odd == pair).any())
+    doubled, line_end = sep * 0x0101, sep | 0x0A00  # little-endian: the first byte is low
+    for offset in (0, 1):
+        pair = np.frombuffer(data, dtype="<u2", offset=offset, count=(len(data) - offset) // 2)
+        if ((pair == doubled) | (pair == line_end)).any():
+            return True
+    return False
 
 
-def _parse_plain(data: bytes) -> tuple[pl.DataFrame, str] | None:
-    """The parsing half of :func:`_fast_run`: every check that needs the parsed columns."""
+def _last_tag(data: bytes) -> str:
+    """The sixth field of the last line of a text that :func:`_plain_text` found clean."""
+    last = data[data.rfind(b"\n", 0, len(data) - 1) + 1 :]
+    return last.split(b"\t" if b"\t" in last else b" ")[5].rstrip(b"\n").decode()
+
+
+def _parse_plain(data: bytes) -> pl.DataFrame | None:
+    """The parsing half of :func:`_fast_run`: the query, document and score columns, or
+    ``None`` when a line has a seventh field or an empty first, third or fifth one.
+
+    The tag column is not parsed (that would fill a string column of 7M rows on MS MARCO
+    for one value); :func:`_plain_text` proves that every line has a sixth field.
+    """
     has_tab = b"\t" in data
     if not data or (has_tab and b" " in data):
         return None
@@ -407,7 +431,7 @@ def _parse_plain(data: bytes) -> tuple[pl.DataFrame, str] | None:
             has_header=False,
             quote_char=None,
             schema=_FAST_RUN_SCHEMA,
-            columns=[0, 2, 4, 5, 6],
+            columns=[0, 2, 4, 6],
             truncate_ragged_lines=True,
             missing_columns="insert",
         )
@@ -416,12 +440,11 @@ def _parse_plain(data: bytes) -> tuple[pl.DataFrame, str] | None:
     n = table.height
     if n == 0 or table.get_column("f6").null_count() != n:
         return None
-    if any(table.get_column(c).null_count() for c in ("f0", "f2", "f4", "f5")):
+    if any(table.get_column(c).null_count() for c in ("f0", "f2", "f4")):
         return None
-    frame = table.select(
+    return table.select(
         pl.col("f0").alias("query_id"), pl.col("f2").alias("doc_id"), pl.col("f4").alias("score")
     )
-    return frame, str(table.get_column("f5")[-1])
 
 
 def _sorted_has_repeats(frame: pl.DataFrame) -> bool:
