@@ -583,6 +583,24 @@ def test_duplicate_detection_helpers() -> None:
     assert trec._has_duplicates(grouped.with_columns(pl.col("doc_id").replace("d7", "d3")))
 
 
+def test_equal_keys_are_only_candidates_for_the_exact_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Forced here: every line gets the same key; the doc ids and queries decide."""
+    monkeypatch.setattr(trec, "_MIX", np.uint64(0))
+    same = np.zeros(40, dtype=np.uint64)
+    twice = [f"d{i}" for i in range(20)] * 2
+    for queries, lengths, docs, repeats in [
+        (["1", "2"], [20, 20], twice, False),
+        (["1", "2"], [20, 20], [d.replace("d7", "d3") for d in twice], True),
+        (["1", "1"], [20, 20], twice, True),  # one query, two stretches
+        (["1", "2", "1"], [20, 10, 10], [f"d{i}" for i in range(40)], False),
+    ]:
+        query_id = [q for q, n in zip(queries, lengths, strict=True) for _ in range(n)]
+        lines = pl.DataFrame({"query_id": query_id, "doc_id": docs})
+        assert trec._repeats_in(lines, queries, np.array(lengths), same) is repeats
+
+
 # --------------------------------------------------------------------------- block reading
 
 # Plain run files are parsed BLOCK_BYTES at a time; these tests shrink the block so that
