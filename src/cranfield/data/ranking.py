@@ -543,7 +543,7 @@ def _by_score_then_doc(
         resort = np.lexsort((-s, block_of))
         order = order[resort]
         s = s[resort]
-    tied = _tie_rows(doc_id, s, same_block, order)
+    tied = _tie_rows(doc_id, s.size, same_block & (s[1:] == s[:-1]), order)
     if tied is not None:
         order[tied[0]] = tied[1]
     return order
@@ -569,11 +569,17 @@ def tie_order(
 ) -> TieOrder:
     """The :class:`TieOrder` of rows with these scores, doc ids and stretch lengths."""
     empty = np.zeros(0, dtype=np.int64)
-    same_stretch = np.ones(max(scores.size - 1, 0), dtype=bool)
-    same_stretch[np.cumsum(lengths)[:-1] - 1] = False
-    if (same_stretch & (scores[1:] > scores[:-1])).any():
+    last = np.cumsum(lengths)[:-1] - 1  # the last row of every stretch but the last one
+    # Scores may rise only from the last row of a stretch to the next stretch's first.
+    rises = np.flatnonzero(scores[1:] > scores[:-1])
+    if rises.size and (
+        last.size == 0
+        or (last[np.minimum(np.searchsorted(last, rises), last.size - 1)] != rises).any()
+    ):
         return TieOrder(False, empty, empty)
-    tied = _tie_rows(doc_id, scores, same_stretch, empty)
+    tie = scores[1:] == scores[:-1]
+    tie[last] = False
+    tied = _tie_rows(doc_id, scores.size, tie, empty)
     return TieOrder(True, *tied) if tied is not None else TieOrder(True, empty, empty)
 
 
@@ -648,20 +654,20 @@ def _moved_blocks(
 
 def _tie_rows(
     doc_id: pl.Series | NDArray[np.bytes_],
-    s: NDArray[np.float64],
-    same_block: NDArray[np.bool_],
+    size: int,
+    tie: NDArray[np.bool_],
     order: NDArray[np.int64],
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
     """Runs of equal scores within a block, ordered by doc id descending (bytewise).
 
-    ``s`` holds the scores of the rows ``order`` (or of rows ``0..n-1`` when ``order`` is
-    empty). Returns the positions in ``s`` that belong to a run of ties and the frame row
+    There are ``size`` positions, holding the rows ``order`` (or rows ``0..size-1`` when
+    ``order`` is empty); ``tie[i]``: positions ``i`` and ``i + 1`` are in one block and their
+    scores are equal. Returns the positions that belong to a run of ties and the frame row
     to put at each of them; ``None`` when no two neighbours tie.
     """
-    tie = same_block & (s[1:] == s[:-1])
     if not tie.any():
         return None
-    in_tie = np.zeros(s.size, dtype=bool)
+    in_tie = np.zeros(size, dtype=bool)
     in_tie[1:] |= tie
     in_tie[:-1] |= tie
     positions = np.flatnonzero(in_tie)

@@ -104,4 +104,4 @@ def doc_keys(doc_id: pl.Series) -> NDArray[np.uint32]:
 
 def hashed_keys(hashes: NDArray[np.uint64]) -> NDArray[np.uint32]:
     """:func:`doc_keys` from hashes already computed with ``Series.hash()``."""
-    return (hashes & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    return hashes.astype(np.uint32)  # the low 32 bits (unsigned casts wrap around)

@@ -226,7 +226,7 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
         # parsed (parses release the GIL), so the checks cost little wall time. At most two
         # blocks of text are held at a time.
         with ThreadPoolExecutor(2) as parsers, ThreadPoolExecutor(1) as checker:
-            parsing: deque[tuple[bytes, Future[pl.DataFrame | None]]] = deque()
+            parsing: deque[tuple[bytes, Future[tuple[pl.DataFrame, int] | None]]] = deque()
             checks = []
             for start, end in itertools.pairwise(cuts):
                 block = handle.read(end - start)
@@ -235,11 +235,11 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
                 parsing.append((block, parsers.submit(_parse_plain, block)))
                 while len(parsing) > 1 or (parsing and end == cuts[-1]):
                     text, parse = parsing.popleft()
-                    frame = parse.result()
-                    if frame is None:
+                    parsed = parse.result()
+                    if parsed is None:
                         return None
-                    checks.append(checker.submit(_check_block, text, frame))
-                    frames.append(frame)
+                    checks.append(checker.submit(_check_block, text, *parsed))
+                    frames.append(parsed[0])
             summaries = [done.result() for done in checks]
     if not all(summary.clean for summary in summaries):
         return None
@@ -273,17 +273,18 @@ class _BlockSummary:
     tag: str  # of the block's last line (empty if not clean)
 
 
-def _check_block(block: bytes, frame: pl.DataFrame) -> _BlockSummary:
-    """Check a parsed block (clean bytes, no comment line, no repeated pair) and order it."""
+def _check_block(block: bytes, frame: pl.DataFrame, sep: int) -> _BlockSummary:
+    """Check a block parsed with separator ``sep`` (clean bytes, no comment line, no
+    repeated pair) and order it."""
     queries, lengths = stretches(frame.get_column("query_id"))
-    if not _plain_text(block, frame.height) or any(query.startswith("#") for query in queries):
+    if not _plain_text(block, frame.height, sep) or any(query.startswith("#") for query in queries):
         nothing = np.zeros(0, dtype=np.int64)
         no_ties = TieOrder(False, nothing, nothing)
         return _BlockSummary(False, False, queries, lengths, no_ties, np.zeros(0, np.uint32), "")
     ties = tie_order(frame.get_column("score").to_numpy(), frame.get_column("doc_id"), lengths)
     doc_hash = frame.get_column("doc_id").hash().to_numpy()
     repeats = _repeats_in(frame, queries, lengths, doc_hash)
-    tag = _last_tag(block)
+    tag = _last_tag(block, sep)
     return _BlockSummary(True, repeats, queries, lengths, ties, hashed_keys(doc_hash), tag)
 
 
@@ -365,18 +366,19 @@ def _fast_run(data: bytes) -> tuple[pl.DataFrame, str] | None:
     and score columns are materialised (see :func:`_parse_plain` and :func:`_plain_text`
     for how a line of five or seven fields is caught); the tag is read off the last line.
     """
-    frame = _parse_plain(data)
-    if frame is None or not _plain_text(data, frame.height):
+    parsed = _parse_plain(data)
+    if parsed is None or not _plain_text(data, parsed[0].height, parsed[1]):
         return None
+    frame, sep = parsed
     if frame.get_column("query_id").str.starts_with("#").any():
         return None
-    return frame, _last_tag(data)
+    return frame, _last_tag(data, sep)
 
 
-def _plain_text(data: bytes, lines: int) -> bool:
-    """Whether ``data``, which polars parsed into ``lines`` rows with :func:`_parse_plain`,
-    is valid UTF-8 (usually plain ASCII) without CR, VT or FF, in which every line has six
-    fields separated by five single spaces (or five single tabs).
+def _plain_text(data: bytes, lines: int, sep: int) -> bool:
+    """Whether ``data``, which polars parsed into ``lines`` rows with :func:`_parse_plain`
+    and the separator ``sep``, is valid UTF-8 (usually plain ASCII) without CR, VT or FF,
+    in which every line has six fields separated by five single ``sep`` bytes.
 
     polars makes a row of every line (of nulls for a blank one). Given that no row had a
     seventh field, no separator is doubled and none ends a line, every line has at most
@@ -386,7 +388,6 @@ def _plain_text(data: bytes, lines: int) -> bool:
         return False
     if b"\r" in data or b"\x0b" in data or b"\x0c" in data:
         return False
-    sep = 0x09 if b"\t" in data else 0x20
     if data[-1] == sep or _misplaced(data, sep):
         return False
     return int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) == sep)) == 5 * lines
@@ -408,15 +409,16 @@ def _misplaced(data: bytes, sep: int) -> bool:
     return False
 
 
-def _last_tag(data: bytes) -> str:
+def _last_tag(data: bytes, sep: int) -> str:
     """The sixth field of the last line of a text that :func:`_plain_text` found clean."""
     last = data[data.rfind(b"\n", 0, len(data) - 1) + 1 :]
-    return last.split(b"\t" if b"\t" in last else b" ")[5].rstrip(b"\n").decode()
+    return last.split(bytes([sep]))[5].rstrip(b"\n").decode()
 
 
-def _parse_plain(data: bytes) -> pl.DataFrame | None:
-    """The parsing half of :func:`_fast_run`: the query, document and score columns, or
-    ``None`` when a line has a seventh field or an empty first, third or fifth one.
+def _parse_plain(data: bytes) -> tuple[pl.DataFrame, int] | None:
+    """The parsing half of :func:`_fast_run`: the query, document and score columns and the
+    separator (a tab if there is one, else a space; never both), or ``None`` when a line
+    has a seventh field or an empty first, third or fifth one.
 
     The tag column is not parsed (that would fill a string column of 7M rows on MS MARCO
     for one value); :func:`_plain_text` proves that every line has a sixth field.
@@ -442,9 +444,10 @@ def _parse_plain(data: bytes) -> pl.DataFrame | None:
         return None
     if any(table.get_column(c).null_count() for c in ("f0", "f2", "f4")):
         return None
-    return table.select(
+    frame = table.select(
         pl.col("f0").alias("query_id"), pl.col("f2").alias("doc_id"), pl.col("f4").alias("score")
     )
+    return frame, 0x09 if has_tab else 0x20
 
 
 def _sorted_has_repeats(frame: pl.DataFrame) -> bool:
