@@ -583,6 +583,20 @@ def test_duplicate_detection_helpers() -> None:
     assert trec._has_duplicates(grouped.with_columns(pl.col("doc_id").replace("d7", "d3")))
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.lists(st.sampled_from([b"a", b"b", b" ", b"\t", b"\n"]), max_size=40).map(b"".join),
+    chunk=st.sampled_from([2, 4, 6, 1 << 22]),
+)
+def test_separators_are_counted_and_checked_across_chunks(text: bytes, chunk: int) -> None:
+    """The byte checks go through a text in chunks; a pair across a cut is still seen."""
+    for sep in (b" ", b"\t"):
+        misplaced = sep + sep in text or sep + b"\n" in text
+        expected = None if misplaced else text.count(sep)
+        with mock.patch.object(trec, "_CHECK_BYTES", chunk):
+            assert trec._separators(text, sep[0]) == expected
+
+
 def test_equal_keys_are_only_candidates_for_the_exact_check(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
