@@ -121,7 +121,7 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
     if blocks is None:
         data = read_bytes(source).removeprefix(_BOM)
         return read_run_bytes(data, label, name=name, float32=float32)
-    if blocks.duplicated or blocks.frame.get_column("score").is_nan().any():
+    if blocks.faulty:
         _diagnose(read_bytes(source).removeprefix(_BOM), label, "run")
     run = _run(blocks.frame, blocks.tag, label, name, float32)
     # Known from the blocks: fill in the cached properties.
@@ -175,7 +175,7 @@ class _BlockRead:
 
     frame: pl.DataFrame
     tag: str  # of the last line
-    duplicated: bool  # a (query, document) pair repeats
+    faulty: bool  # a (query, document) pair repeats, or a score is NaN
     query_stretches: tuple[list[str], NDArray[np.int64]]  # see Run.query_stretches
     tie_order: TieOrder  # see Run.tie_order
     doc_keys: NDArray[np.uint32]  # see Run.doc_keys
@@ -246,7 +246,7 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
     if not all(summary.clean for summary in summaries):
         return None
     whole = pl.concat(frames, rechunk=False)  # never empty: an empty file is not clean
-    duplicated = any(summary.duplicated for summary in summaries)
+    faulty = any(summary.faulty for summary in summaries)
     seen: set[str] = set()
     spanning: set[str] = set()
     for summary in summaries:
@@ -254,12 +254,12 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
         spanning |= queries & seen
         seen |= queries
     query_stretches = _joined_stretches(summaries)
-    if spanning and not duplicated:
-        duplicated = _has_duplicates(whole[_rows_of(query_stretches, spanning)])
+    if spanning and not faulty:
+        faulty = _has_duplicates(whole[_rows_of(query_stretches, spanning)])
     starts = np.cumsum([0] + [frame.height for frame in frames[:-1]]).tolist()
     ties = joined_tie_orders([s.tie_order for s in summaries], starts, whole, query_stretches[1])
     keys = np.concatenate([summary.doc_keys for summary in summaries])
-    return _BlockRead(whole, summaries[-1].tag, duplicated, query_stretches, ties, keys)
+    return _BlockRead(whole, summaries[-1].tag, faulty, query_stretches, ties, keys)
 
 
 @dataclass(frozen=True)
@@ -267,7 +267,7 @@ class _BlockSummary:
     """What the checking thread learnt about one parsed block."""
 
     clean: bool  # the text is clean in the sense of :func:`_fast_run`
-    duplicated: bool  # a (query, document) pair repeats inside the block
+    faulty: bool  # a (query, document) pair repeats inside the block, or a score is NaN
     queries: list[str]  # query of each stretch of consecutive lines, in order
     lengths: NDArray[np.int64]  # number of lines of each stretch
     tie_order: TieOrder  # of the block alone
@@ -283,11 +283,12 @@ def _check_block(block: bytes, frame: pl.DataFrame, sep: int) -> _BlockSummary:
         nothing = np.zeros(0, dtype=np.int64)
         no_ties = TieOrder(False, nothing, nothing)
         return _BlockSummary(False, False, queries, lengths, no_ties, np.zeros(0, np.uint32), "")
-    ties = tie_order(frame.get_column("score").to_numpy(), frame.get_column("doc_id"), lengths)
+    scores = frame.get_column("score").to_numpy()
+    ties = tie_order(scores, frame.get_column("doc_id"), lengths)
     doc_hash = frame.get_column("doc_id").hash().to_numpy()
-    repeats = _repeats_in(frame, queries, lengths, doc_hash)
+    faulty = bool(np.isnan(scores).any()) or _repeats_in(frame, queries, lengths, doc_hash)
     tag = _last_tag(block, sep)
-    return _BlockSummary(True, repeats, queries, lengths, ties, hashed_keys(doc_hash), tag)
+    return _BlockSummary(True, faulty, queries, lengths, ties, hashed_keys(doc_hash), tag)
 
 
 def _joined_stretches(summaries: list[_BlockSummary]) -> tuple[list[str], NDArray[np.int64]]:
