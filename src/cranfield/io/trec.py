@@ -279,7 +279,8 @@ def _check_block(block: bytes, frame: pl.DataFrame, sep: int) -> _BlockSummary:
     """Check a block parsed with separator ``sep`` (clean bytes, no comment line, no
     repeated pair) and order it."""
     queries, lengths = stretches(frame.get_column("query_id"))
-    if not _plain_text(block, frame.height, sep) or any(query.startswith("#") for query in queries):
+    clean = _plain_text(block) and _six_fields(block, frame.height, sep)
+    if not clean or any(query.startswith("#") for query in queries):
         nothing = np.zeros(0, dtype=np.int64)
         no_ties = TieOrder(False, nothing, nothing)
         return _BlockSummary(False, False, queries, lengths, no_ties, np.zeros(0, np.uint32), "")
@@ -366,11 +367,13 @@ def _fast_run(data: bytes) -> tuple[pl.DataFrame, str] | None:
 
     Clean means: ASCII or valid UTF-8, fields separated by single spaces or by single tabs,
     no CR, exactly six fields per line, no comment or blank line. Only the query, document
-    and score columns are materialised (see :func:`_parse_plain` and :func:`_plain_text`
+    and score columns are materialised (see :func:`_parse_plain` and :func:`_six_fields`
     for how a line of five or seven fields is caught); the tag is read off the last line.
     """
+    if not _plain_text(data):
+        return None
     parsed = _parse_plain(data)
-    if parsed is None or not _plain_text(data, parsed[0].height, parsed[1]):
+    if parsed is None or not _six_fields(data, parsed[0].height, parsed[1]):
         return None
     frame, sep = parsed
     if frame.get_column("query_id").str.starts_with("#").any():
@@ -378,19 +381,22 @@ def _fast_run(data: bytes) -> tuple[pl.DataFrame, str] | None:
     return frame, _last_tag(data, sep)
 
 
-def _plain_text(data: bytes, lines: int, sep: int) -> bool:
-    """Whether ``data``, which polars parsed into ``lines`` rows with :func:`_parse_plain`
-    and the separator ``sep``, is valid UTF-8 (usually plain ASCII) without CR, VT or FF,
-    in which every line has six fields separated by five single ``sep`` bytes.
+def _plain_text(data: bytes) -> bool:
+    """Valid UTF-8 (usually plain ASCII) without CR, VT or FF."""
+    if not data or (not data.isascii() and not _is_utf8(data)):
+        return False
+    return not (b"\r" in data or b"\x0b" in data or b"\x0c" in data)
+
+
+def _six_fields(data: bytes, lines: int, sep: int) -> bool:
+    """Whether every line of ``data``, which polars parsed into ``lines`` rows with
+    :func:`_parse_plain` and the separator ``sep``, has six fields separated by five single
+    ``sep`` bytes.
 
     polars makes a row of every line (of nulls for a blank one). Given that no row had a
     seventh field, no separator is doubled and none ends a line, every line has at most
     five separators; so five per line on average means exactly five on every line.
     """
-    if not data or (not data.isascii() and not _is_utf8(data)):
-        return False
-    if b"\r" in data or b"\x0b" in data or b"\x0c" in data:
-        return False
     return data[-1] != sep and _separators(data, sep) == 5 * lines
 
 
@@ -422,7 +428,7 @@ def _separators(data: bytes, sep: int) -> int | None:
 
 
 def _last_tag(data: bytes, sep: int) -> str:
-    """The sixth field of the last line of a text that :func:`_plain_text` found clean."""
+    """The sixth field of the last line of a text that :func:`_six_fields` found clean."""
     last = data[data.rfind(b"\n", 0, len(data) - 1) + 1 :]
     return last.split(bytes([sep]))[5].rstrip(b"\n").decode()
 
@@ -433,7 +439,7 @@ def _parse_plain(data: bytes) -> tuple[pl.DataFrame, int] | None:
     has a seventh field or an empty first, third or fifth one.
 
     The tag column is not parsed (that would fill a string column of 7M rows on MS MARCO
-    for one value); :func:`_plain_text` proves that every line has a sixth field.
+    for one value); :func:`_six_fields` proves that every line has a sixth field.
     """
     has_tab = b"\t" in data
     if not data or (has_tab and b" " in data):
