@@ -107,7 +107,7 @@ def test_both_paths_give_the_reference_order(
     real = ranking._tie_rows
 
     def spy(*args: Any) -> Any:
-        calls.append(args[3].size)
+        calls.append(args[-1].size)  # the rows the positions hold
         return real(*args)
 
     with mock.patch.object(ranking, "_tie_rows", spy):

@@ -543,7 +543,7 @@ def _by_score_then_doc(
         resort = np.lexsort((-s, block_of))
         order = order[resort]
         s = s[resort]
-    tied = _tie_rows(doc_id, s.size, same_block & (s[1:] == s[:-1]), order)
+    tied = _tie_rows(doc_id, same_block & (s[1:] == s[:-1]), order)
     if tied is not None:
         order[tied[0]] = tied[1]
     return order
@@ -579,7 +579,7 @@ def tie_order(
         return TieOrder(False, empty, empty)
     tie = scores[1:] == scores[:-1]
     tie[last] = False
-    tied = _tie_rows(doc_id, scores.size, tie, empty)
+    tied = _tie_rows(doc_id, tie, empty)
     return TieOrder(True, *tied) if tied is not None else TieOrder(True, empty, empty)
 
 
@@ -654,20 +654,19 @@ def _moved_blocks(
 
 def _tie_rows(
     doc_id: pl.Series | NDArray[np.bytes_],
-    size: int,
     tie: NDArray[np.bool_],
     order: NDArray[np.int64],
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
     """Runs of equal scores within a block, ordered by doc id descending (bytewise).
 
-    There are ``size`` positions, holding the rows ``order`` (or rows ``0..size-1`` when
-    ``order`` is empty); ``tie[i]``: positions ``i`` and ``i + 1`` are in one block and their
-    scores are equal. Returns the positions that belong to a run of ties and the frame row
-    to put at each of them; ``None`` when no two neighbours tie.
+    ``tie[i]``: positions ``i`` and ``i + 1`` are in one block and their scores are equal;
+    the positions hold the rows ``order`` (or rows ``0, 1, ...`` when ``order`` is empty).
+    Returns the positions that belong to a run of ties and the frame row to put at each of
+    them; ``None`` when no two neighbours tie.
     """
     if not tie.any():
         return None
-    in_tie = np.zeros(size, dtype=bool)
+    in_tie = np.zeros(tie.size + 1, dtype=bool)
     in_tie[1:] |= tie
     in_tie[:-1] |= tie
     positions = np.flatnonzero(in_tie)
