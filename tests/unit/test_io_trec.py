@@ -586,7 +586,7 @@ def test_duplicate_detection_helpers() -> None:
 @settings(max_examples=300, deadline=None)
 @given(
     text=st.lists(st.sampled_from([b"a", b"b", b" ", b"\t", b"\n"]), max_size=40).map(b"".join),
-    chunk=st.sampled_from([2, 4, 6, 1 << 22]),
+    chunk=st.sampled_from([2, 4, 6, 1 << 19]),
 )
 def test_separators_are_counted_and_checked_across_chunks(text: bytes, chunk: int) -> None:
     """The byte checks go through a text in chunks; a pair across a cut is still seen."""
