@@ -16,10 +16,34 @@ def run() -> NoReturn:
     # command makes few reference cycles: collect every 50,000 allocations, not every 700.
     gc.set_threshold(50_000, 20, 100)
     code = main()
-    # Nothing needs collecting on the way out: without this, the interpreter's last garbage
-    # collection walks every object polars and numpy created (0.05 s of every command).
-    gc.freeze()
-    sys.exit(code)
+    _exit(code)
+
+
+def _exit(code: int) -> NoReturn:
+    """End the process with ``code`` once the output is out and the exit handlers have run,
+    without tearing the interpreter down object by object.
+
+    A command ends holding every array and frame it made: freeing them one by one, module
+    by module, took 0.012 s of an MS MARCO evaluation, on top of a last garbage collection
+    that walked every object polars and numpy created (0.05 s). Nothing of that is needed
+    once the output is flushed and the ``atexit`` handlers (those of Dask, of coverage)
+    have run. While another thread runs (a library's), the interpreter ends as usual,
+    waiting for it.
+    """
+    import threading
+
+    if threading.active_count() > 1:
+        gc.freeze()  # still skip the last garbage collection
+        sys.exit(code)
+    import atexit
+    import contextlib
+
+    atexit._run_exitfuncs()  # CPython's own call at exit, before the teardown
+    for stream in (sys.stdout, sys.stderr):
+        # The reader went away, or the stream is closed: nothing more can be written.
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
 
 
 def _keep_freed_memory() -> None:
