@@ -19,9 +19,8 @@ from unittest import mock
 import pytest
 
 import cranfield
-from cranfield.cli import commands
 from cranfield.cli.main import main
-from cranfield.io import trec_numpy
+from cranfield.io import load, trec_numpy
 from cranfield.measures import all_specs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -468,27 +467,29 @@ def test_a_large_run_loaded_next_to_the_qrels_gives_the_same_output(
     small = cli(capsys, *argv)
     with (
         mock.patch.object(trec_numpy, "MAX_BYTES", 0),
-        mock.patch.object(commands, "_load_run", wraps=commands._load_run) as preload,
+        mock.patch.object(load, "side_by_side", wraps=load.side_by_side) as together,
     ):
         large = cli(capsys, *argv)
-    preload.assert_called_once_with(str(RUNS[0]))
+    together.assert_called_once()
     assert large == small
     assert small[0] == 0
     assert len(small[1].splitlines()) == sum(len(r.topics) for r in api())
 
 
+@pytest.mark.parametrize("command", ["evaluate", "trec-eval"])
 def test_a_bad_qrels_file_is_reported_before_a_bad_large_run(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
 ) -> None:
     qrels = tmp_path / "bad.qrels"
     qrels.write_text("1 0 d1 1\n1 0 d2 x\n")
     run = tmp_path / "bad.run"
     run.write_text("1 Q0 d1 1 1.0 r\n1 Q0 d1 2 0.5 r\n")
+    prefix = " trec-eval" if command == "trec-eval" else ""
     with mock.patch.object(trec_numpy, "MAX_BYTES", 0):  # the run is loaded next to the qrels
-        code, _, err = cli(capsys, "evaluate", qrels, run)
+        code, _, err = cli(capsys, command, qrels, run)
         assert code == 2
-        assert err.startswith(f"cranfield: {qrels}:2:")
-        code, _, err = cli(capsys, "evaluate", QRELS, run)
-    assert code == 2
-    assert err.startswith(f"cranfield: {run}:2:")
+        assert err.startswith(f"cranfield{prefix}: {qrels}:2:")
+        code, _, err = cli(capsys, command, QRELS, run)
+    assert code == (4 if command == "trec-eval" else 2)  # trec_eval's code for duplicates
+    assert err.startswith(f"cranfield{prefix}: {run}:2:")
     assert "duplicate document 'd1'" in err

@@ -609,3 +609,28 @@ def test_run_container_views() -> None:
     assert run.to_polars() is run.frame
     assert_frame_equal(load_run(run.to_dict()).frame, run.frame)
     assert_frame_equal(load_run(run.to_pandas()).frame, run.frame)
+
+
+def test_side_by_side_returns_both_and_raises_the_first_error() -> None:
+    """The second loader runs on another thread; the first one's error wins, as if the two
+    had run one after the other."""
+    import threading
+
+    from cranfield.io.load import side_by_side
+
+    here = threading.get_ident()
+    (name, first_thread), second_thread = side_by_side(
+        lambda: ("qrels", threading.get_ident()), threading.get_ident
+    )
+    assert name == "qrels"
+    assert first_thread == here != second_thread
+    first, second = side_by_side(lambda: 1, lambda: 2)
+    assert (first, second) == (1, 2)
+
+    def fails(message: str) -> object:
+        raise InputError(message, None, "is bad")
+
+    with pytest.raises(InputError, match="qrels"):
+        side_by_side(lambda: fails("qrels"), lambda: fails("run"))
+    with pytest.raises(InputError, match="run"):
+        side_by_side(lambda: 1, lambda: fails("run"))

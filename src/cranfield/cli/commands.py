@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, TextIO
 
 from cranfield.errors import CranfieldError, InputError, MeasureError
@@ -163,17 +162,18 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # numpy alone and kept, see cranfield.io.trec_numpy); otherwise the qrels are loaded
     # once for all the runs.
     qrels: QrelsLike = args.qrels
+    loaded: Run | None = None  # the first run, if loaded next to the qrels
     small = not args.stream and any(fits(path) for path in args.runs)
-    with ThreadPoolExecutor(1) as reader:
-        # A large first run starts loading at once, next to the qrels: the qrels take
-        # 0.01-0.02 s, and the run's reading starts slowly enough to leave a core for them.
-        # A bad qrels file is still reported first.
-        first_run = None if small or args.stream else reader.submit(_load_run, args.runs[0])
-        if not small or read_qrels_columns(args.qrels) is None:
-            from cranfield.io.load import load_qrels
+    if not small or read_qrels_columns(args.qrels) is None:
+        from cranfield.io.load import load_qrels, load_run, side_by_side
 
+        if small or args.stream:
             qrels = load_qrels(args.qrels)
-        loaded = None if first_run is None else first_run.result()
+        else:  # a large first run starts loading next to the qrels
+            qrels, loaded = side_by_side(
+                lambda: load_qrels(args.qrels),
+                lambda: load_run(args.runs[0], name=Path(args.runs[0]).name),
+            )
     results: list[Results] = []
     for k, path in enumerate(args.runs):
         if args.stream:
@@ -220,14 +220,6 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     notes = "".join(f"{r.run_name}: {r.policy_note()}\n" for r in results)
     (out if args.format == "table" else err).write(notes)
     return 0
-
-
-def _load_run(path: str) -> Run:
-    from pathlib import Path
-
-    from cranfield.io.load import load_run
-
-    return load_run(path, name=Path(path).name)
 
 
 def _measures(names: list[str], out: TextIO) -> int:

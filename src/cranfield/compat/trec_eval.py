@@ -158,10 +158,12 @@ def _ranked(opts: TrecEvalOptions, missing: MissingPolicy) -> tuple[Ranking, lis
     if small is not None:
         ranking, judged = small
         return ranking, names(judged.query_id), int((judged.relevance > 0).sum())
+    from cranfield.io.load import side_by_side
     from cranfield.io.trec import read_qrels, read_run
 
-    qrels = read_qrels(opts.qrels)
-    the_run = read_run(opts.run, float32=float32)
+    qrels, the_run = side_by_side(
+        lambda: read_qrels(opts.qrels), lambda: read_run(opts.run, float32=float32)
+    )
     positives = int((qrels.frame.get_column("relevance") > 0).sum())
     ranking = rank(the_run, qrels, depth=depth, judged_only=judged_only, missing=missing)
     return ranking, qrels.topics, positives
