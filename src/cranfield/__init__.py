@@ -20,19 +20,20 @@ from cranfield.errors import (
     InputError,
     MeasureError,
     MissingTopicError,
+    OptionError,
 )
-from cranfield.evaluate import evaluate
+from cranfield.evaluation.evaluator import evaluate
+from cranfield.evaluation.results import Results
 from cranfield.measures._parse import parse_measure, parse_measures
 from cranfield.measures._spec import Measure, MeasureSpec
-from cranfield.results import Results
 
 if typing.TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
+    from cranfield.evaluation.streaming import evaluate_stream
     from cranfield.io.load import load_qrels, load_run
     from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
     from cranfield.stats import Comparison, compare
-    from cranfield.streaming import evaluate_stream
 
 __version__ = "0.1.0"
 
@@ -41,7 +42,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "Comparison": "cranfield.stats",
     "compare": "cranfield.stats",
-    "evaluate_stream": "cranfield.streaming",
+    "evaluate_stream": "cranfield.evaluation.streaming",
     **dict.fromkeys(_data.__all__, "cranfield.data"),  # lazy there too
     **dict.fromkeys(_io.__all__, "cranfield.io"),
 }
@@ -59,6 +60,7 @@ __all__ = [
     "MeasureError",
     "MeasureSpec",
     "MissingTopicError",
+    "OptionError",
     "Qrels",
     "Results",
     "Run",

@@ -23,7 +23,7 @@ import polars as pl
 
 from cranfield.data.ranking import MissingPolicy
 from cranfield.errors import EvaluationError
-from cranfield.evaluate import evaluate, prepare
+from cranfield.evaluation.evaluator import evaluate, prepare
 from cranfield.kernels.binary import interpolated_precision
 from cranfield.kernels.dcg_variants import discount, variant_gains
 from cranfield.kernels.ranked_variants import interpolated_precision_exact
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
+    from cranfield.evaluation.results import Results
     from cranfield.io.load import QrelsLike, RunLike
-    from cranfield.results import Results
 
 __all__ = [
     "STANDARD_LEVELS",

@@ -4,6 +4,7 @@
 
     CranfieldError                 base of everything cranfield raises on purpose
     ├── InputError                 a file or in-memory object cannot be read as qrels/run
+    ├── OptionError                an option with a value it cannot take (also ValueError/TypeError)
     ├── MeasureError               an unknown measure name or an invalid parameter
     ├── EvaluationError            inputs are well formed but cannot be evaluated as asked
     │   └── MissingTopicError      a judged topic is absent from the run (policy "error")
@@ -22,6 +23,7 @@ __all__ = [
     "InputError",
     "MeasureError",
     "MissingTopicError",
+    "OptionError",
 ]
 
 
@@ -51,6 +53,39 @@ class InputError(CranfieldError, ValueError):
             shown = text if len(text) <= 120 else text[:117] + "..."
             msg += f": {shown!r}"
         super().__init__(msg)
+
+
+class OptionError(CranfieldError, ValueError, TypeError):
+    """An option given a value it cannot take.
+
+    Every such message has one shape, ``The 'depth' option must be an integer >= 0, got -1.``;
+    the command line words the same error with its flag (``The --depth option must be ...``).
+
+    Attributes
+    ----------
+    option:
+        The option's Python name (``"depth"``, ``"relevance_level"``).
+    expected:
+        What the option takes (``"an integer >= 0"``, ``"one of 'zero', 'skip', 'error'"``).
+    value:
+        The value given.
+    """
+
+    def __init__(self, option: str, expected: str, value: object, *, note: str = ""):
+        self.option = option
+        self.expected = expected
+        self.value = value
+        self.note = note
+        super().__init__(self.worded(f"'{option}'"))
+
+    def worded(self, label: str) -> str:
+        """The message with the option called ``label`` (``'depth'`` or ``--depth``)."""
+        tail = f" {self.note}" if self.note else ""
+        return f"The {label} option must be {self.expected}, got {self.value!r}.{tail}"
+
+    def for_command_line(self) -> str:
+        """The message with the option named by its flag: ``The --depth option ...``."""
+        return self.worded("--" + self.option.replace("_", "-"))
 
 
 class MeasureError(CranfieldError, ValueError):

@@ -27,9 +27,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cranfield import evaluate
+from cranfield.evaluation.results import Results
 from cranfield.measures import Measure, MeasureSpec, all_specs
 from cranfield.measures._spec import make
-from cranfield.results import Results
 from tests.properties import DOCS, Collection, collections, integer_gains, options
 
 SETTINGS = settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cranfield.aggregate import aggregate
+from cranfield.evaluation.aggregate import aggregate
+from cranfield.evaluation.results import Results
 from cranfield.measures import parse_measure
-from cranfield.results import Results
 from tests.seeds._helpers import printed
 
 A = np.array([0.02, 0.03, 0.29])

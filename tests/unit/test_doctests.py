@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cranfield", "cranfield.evaluate", "cranfield.streaming"]
+MODULES = ["cranfield", "cranfield.evaluation.evaluator", "cranfield.evaluation.streaming"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from cranfield import evaluate
 from cranfield.data import columns, ranking
 from cranfield.errors import InputError
-from cranfield.evaluate import prepare
+from cranfield.evaluation.evaluator import prepare
 from cranfield.io import trec_numpy
 from cranfield.io.trec import read_qrels, read_run
 from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import cranfield
 from cranfield.errors import InputError, MissingTopicError
-from cranfield.streaming import _one_ahead, evaluate_stream
+from cranfield.evaluation.streaming import _one_ahead, evaluate_stream
 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "Bpref", "infAP", "R@20", "IPrec@0.3", "RBP", "G",
             "RnDCG", "NumRet", "Judged@5", "Unjudged@10", "RBPResid", "SetF"]  # fmt: skip

@@ -14,8 +14,8 @@ from cranfield.errors import CranfieldError, InputError, MeasureError
 
 if TYPE_CHECKING:
     from cranfield.data.run import Run
+    from cranfield.evaluation.results import Results
     from cranfield.io.load import QrelsLike
-    from cranfield.results import Results
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "R@1000", "RR@10"]
 
@@ -154,7 +154,7 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
 def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from pathlib import Path
 
-    from cranfield.evaluate import evaluate, resolve_measures
+    from cranfield.evaluation.evaluator import evaluate, resolve_measures
     from cranfield.io.trec_numpy import fits, read_qrels_columns
 
     measures = resolve_measures(args.measures or DEFAULT_MEASURES)
@@ -179,7 +179,7 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.stream:
             if args.known or args.intents or args.aggregate == "micro" or args.num_docs:
                 raise ValueError("--stream does not combine with --known, --intents, -N or micro.")
-            from cranfield.streaming import evaluate_stream
+            from cranfield.evaluation.streaming import evaluate_stream
 
             results.append(
                 evaluate_stream(

@@ -214,7 +214,7 @@ def _figure(args: argparse.Namespace) -> Figure:
             relevance_level=args.relevance_level,
             **opts,
         )
-    from cranfield.evaluate import evaluate
+    from cranfield.evaluation.evaluator import evaluate
     from cranfield.io.load import load_qrels
     from cranfield.report.plots import named_runs
 

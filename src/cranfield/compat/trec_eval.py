@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from cranfield.aggregate import aggregate, sequential_sum
 from cranfield.data.columns import names
 from cranfield.data.ranking import (
     NOT_IN_POOL,
@@ -26,7 +25,8 @@ from cranfield.data.ranking import (
     ranked_doc_ids,
 )
 from cranfield.errors import EvaluationError, InputError, MeasureError
-from cranfield.evaluate import compute, rank_small_files
+from cranfield.evaluation.aggregate import aggregate, sequential_sum
+from cranfield.evaluation.evaluator import compute, rank_small_files
 from cranfield.io._bytes import read_bytes, source_name
 from cranfield.kernels.binary import log_clamped
 from cranfield.kernels.context import EvalContext

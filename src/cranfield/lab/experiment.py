@@ -48,7 +48,7 @@ from cranfield.lab.efficiency import (
 from cranfield.lab.systems import EngineError, PrecomputedRun, System
 
 if TYPE_CHECKING:
-    from cranfield.evaluate import MeasureLike
+    from cranfield.evaluation.evaluator import MeasureLike
     from cranfield.lab.collections import Collection, QueryField
     from cranfield.lab.folds import CrossValidation
     from cranfield.stats.comparison import Comparison
@@ -357,7 +357,7 @@ class Experiment:
         progress: bool | None = None,
         log: Callable[[str], None] | None = None,
     ) -> None:
-        from cranfield.evaluate import resolve_measures
+        from cranfield.evaluation.evaluator import resolve_measures
 
         self.collection = collection
         if isinstance(systems, Mapping):
@@ -641,7 +641,7 @@ class Experiment:
         cranfield.lab.EngineError
             A system failed while indexing or searching.
         """
-        from cranfield.evaluate import evaluate
+        from cranfield.evaluation.evaluator import evaluate
         from cranfield.stats.comparison import compare
 
         start = time.perf_counter_ns()

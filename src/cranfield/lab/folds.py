@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import polars as pl
 
     from cranfield.data.ranking import MissingPolicy
-    from cranfield.evaluate import MeasureLike
+    from cranfield.evaluation.evaluator import MeasureLike
     from cranfield.io.load import QrelsLike, RunLike
 
 __all__ = [
@@ -419,7 +419,7 @@ def cross_validate(
     training topics; ties go to the candidate given first. The held-out estimate is the mean
     over all topics of the held-out per-topic scores.
     """
-    from cranfield.evaluate import evaluate, resolve_measures
+    from cranfield.evaluation.evaluator import evaluate, resolve_measures
 
     wanted = resolve_measures(measure)
     if len(wanted) != 1:

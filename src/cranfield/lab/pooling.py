@@ -28,7 +28,7 @@ from cranfield.io.load import QrelsLike, RunLike, load_qrels, load_run
 
 if TYPE_CHECKING:
     from cranfield.data.run import Run
-    from cranfield.evaluate import MeasureLike
+    from cranfield.evaluation.evaluator import MeasureLike
 
 __all__ = [
     "LeaveOneOut",
@@ -278,7 +278,7 @@ def judged_at_k(
     Averaged over the judged topics (a topic a run did not answer counts 0). Negative qrels
     values ("pooled but not judged") do not count as judged.
     """
-    from cranfield.evaluate import evaluate
+    from cranfield.evaluation.evaluator import evaluate
 
     _check_depth(k)
     judgments = load_qrels(qrels)
@@ -362,7 +362,7 @@ def leave_one_out(
     ``missing="zero"`` over all judged topics. A run's rank without its documents is its
     place among the other runs' full scores.
     """
-    from cranfield.evaluate import evaluate, resolve_measures
+    from cranfield.evaluation.evaluator import evaluate, resolve_measures
 
     wanted = resolve_measures(measure)
     if len(wanted) != 1:

@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
     from cranfield.data.ranking import MissingPolicy
     from cranfield.data.run import Run
-    from cranfield.evaluate import MeasureLike
+    from cranfield.evaluation.evaluator import MeasureLike
     from cranfield.io.load import QrelsLike
     from cranfield.stats.comparison import Comparison, RunNames, TestName
     from cranfield.stats.corrections import Correction

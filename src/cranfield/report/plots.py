@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
     from cranfield.data.ranking import MissingPolicy
     from cranfield.data.run import Run
-    from cranfield.results import Results
+    from cranfield.evaluation.results import Results
     from cranfield.stats.comparison import Comparison, RunNames
     from cranfield.stats.histogram import QueryDifferences, SortBy
 

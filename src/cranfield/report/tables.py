@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from cranfield.evaluation.results import Results
     from cranfield.measures._spec import Measure
-    from cranfield.results import Results
 
 
 def _num(v: float) -> Any:

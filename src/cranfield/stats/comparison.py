@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 
 import numpy as np
 
-from cranfield.aggregate import aggregate
 from cranfield.errors import EvaluationError
+from cranfield.evaluation.aggregate import aggregate
 from cranfield.stats.corrections import (
     Correction,
     adjust_p_values,
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 
     from cranfield.data.ranking import MissingPolicy
     from cranfield.data.run import Run
-    from cranfield.evaluate import MeasureLike
+    from cranfield.evaluation.evaluator import MeasureLike
     from cranfield.io.load import QrelsLike, RunLike
 
 __all__ = [
@@ -294,7 +294,7 @@ class Comparison:
         name = str(measure)
         if name in self.measures:
             return name
-        from cranfield.evaluate import resolve_measures
+        from cranfield.evaluation.evaluator import resolve_measures
         from cranfield.measures._spec import Measure
 
         try:
@@ -778,7 +778,7 @@ def compare(
     Test: paired randomization test (two-sided; exact, all 64 sign assignments);
     Holm correction over 2 comparisons (1 pair × 2 measures).
     """
-    from cranfield.evaluate import evaluate, resolve_measures
+    from cranfield.evaluation.evaluator import evaluate, resolve_measures
     from cranfield.io.load import load_qrels, load_run
 
     opts = _options(

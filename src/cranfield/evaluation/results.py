@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cranfield.aggregate import AGGREGATIONS, How, aggregate
 from cranfield.errors import MeasureError
+from cranfield.evaluation.aggregate import AGGREGATIONS, How, aggregate
 from cranfield.kernels.binary import MIN_GEO_MEAN
 from cranfield.measures._spec import Measure
 

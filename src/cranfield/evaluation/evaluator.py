@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from cranfield.aggregate import AGGREGATIONS, How
 from cranfield.data.columns import names
 from cranfield.data.ranking import MissingPolicy, Ranking, rank, rank_columns
 from cranfield.errors import MeasureError
+from cranfield.evaluation.aggregate import AGGREGATIONS, How
+from cranfield.evaluation.results import Results
 from cranfield.kernels.binary import MIN_GEO_MEAN
 from cranfield.kernels.context import EvalContext
 from cranfield.kernels.extras import ExtendedContext
 from cranfield.measures._parse import parse_measures
 from cranfield.measures._spec import Measure
-from cranfield.results import Results
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

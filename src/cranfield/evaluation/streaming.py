@@ -32,11 +32,11 @@ from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import MissingPolicy
 from cranfield.data.run import RUN_SCHEMA, Run, stretches
 from cranfield.errors import InputError, MissingTopicError
-from cranfield.evaluate import MeasureLike, evaluate, resolve_measures
+from cranfield.evaluation.evaluator import MeasureLike, evaluate, resolve_measures
+from cranfield.evaluation.results import Results
 from cranfield.io._bytes import source_name
 from cranfield.io.load import QrelsLike, load_qrels
 from cranfield.io.trec import _BOM, _fast_run, _has_duplicates, _run_is_faulty, read_run_bytes
-from cranfield.results import Results
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

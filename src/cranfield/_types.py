@@ -1,0 +1,37 @@
+"""The vocabulary of options, declared once: every ``Literal`` an option can take.
+
+Each alias names one concept of the glossary (ARCHITECTURE.md); the tuples beside them are
+derived from the aliases, so a choice is never listed twice.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal, get_args
+
+__all__ = [
+    "AGGREGATIONS",
+    "COMPATS",
+    "MISSING_POLICIES",
+    "RUN_NAMINGS",
+    "Aggregation",
+    "Compat",
+    "MissingPolicy",
+    "RunNaming",
+]
+
+MissingPolicy = Literal["zero", "skip", "error"]
+"""What happens to a judged query that a run does not answer."""
+
+Aggregation = Literal["mean", "sum", "gmean", "median", "micro"]
+"""How per-query values are summarised over queries."""
+
+Compat = Literal[9, 10]
+"""The trec_eval version whose rounding is followed (interpolated precision)."""
+
+RunNaming = Literal["file", "tag"]
+"""How runs given without names are named: by file name, or by the run tag of the file."""
+
+MISSING_POLICIES: Final[tuple[str, ...]] = get_args(MissingPolicy)
+AGGREGATIONS: Final[tuple[str, ...]] = get_args(Aggregation)
+COMPATS: Final[tuple[int, ...]] = get_args(Compat)
+RUN_NAMINGS: Final[tuple[str, ...]] = get_args(RunNaming)
