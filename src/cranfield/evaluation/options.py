@@ -22,7 +22,6 @@ from cranfield._types import (
     Compat,
     MissingPolicy,
 )
-
 from cranfield._validate import check_bool, check_choice, check_float, check_int
 from cranfield.errors import OptionError
 from cranfield.kernels.binary import MIN_GEO_MEAN
