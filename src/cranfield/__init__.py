@@ -30,7 +30,7 @@ from cranfield.measures._spec import Measure, MeasureSpec
 if typing.TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
-    from cranfield.evaluation.streaming import evaluate_stream
+    from cranfield.evaluation.evaluator import evaluate_stream
     from cranfield.io.load import load_qrels, load_run
     from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
     from cranfield.stats import Comparison, compare
@@ -42,7 +42,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "Comparison": "cranfield.stats",
     "compare": "cranfield.stats",
-    "evaluate_stream": "cranfield.evaluation.streaming",
+    "evaluate_stream": "cranfield.evaluation.evaluator",
     **dict.fromkeys(_data.__all__, "cranfield.data"),  # lazy there too
     **dict.fromkeys(_io.__all__, "cranfield.io"),
 }

@@ -35,6 +35,7 @@ def robust03() -> Comparison:
         tests=["t-test", "randomization"],
         correction="holm",
         rng=42,
+        names="tag",  # the runs' tags: InexpC2, pircRBa1 ... (files: input.InexpC2.gz ...)
     )
 
 

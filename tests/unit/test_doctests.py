@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cranfield", "cranfield.evaluation.evaluator", "cranfield.evaluation.streaming"]
+MODULES = ["cranfield", "cranfield.evaluation.evaluator", "cranfield.io.runset"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -10,12 +10,10 @@ import json
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from cranfield.errors import CranfieldError, InputError, MeasureError
+from cranfield.errors import CranfieldError, InputError, MeasureError, OptionError
 
 if TYPE_CHECKING:
-    from cranfield.data.run import Run
-    from cranfield.evaluation.results import Results
-    from cranfield.io.load import QrelsLike
+    pass
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "R@1000", "RR@10"]
 
@@ -140,6 +138,9 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
         if args.command == "measures":
             return _measures(args.names, out)
         return _evaluate(args, out, err)
+    except OptionError as exc:
+        err.write(f"cranfield: {exc.for_command_line()}\n")
+        return 1
     except MeasureError as exc:
         err.write(f"cranfield: {exc}\n")
         return 1
@@ -152,68 +153,22 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
 
 
 def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from pathlib import Path
-
-    from cranfield.evaluation.evaluator import evaluate, resolve_measures
-    from cranfield.io.trec_numpy import fits, read_qrels_columns
+    from cranfield.evaluation.evaluator import Evaluator, resolve_measures
+    from cranfield.evaluation.options import EvalOptions
 
     measures = resolve_measures(args.measures or DEFAULT_MEASURES)
-    # Small clean qrels are handed on as their path when a run is small too (read once with
-    # numpy alone and kept, see cranfield.io.trec_numpy); otherwise the qrels are loaded
-    # once for all the runs.
-    qrels: QrelsLike = args.qrels
-    loaded: Run | None = None  # the first run, if loaded next to the qrels
-    small = not args.stream and any(fits(path) for path in args.runs)
-    if not small or read_qrels_columns(args.qrels) is None:
-        from cranfield.io.load import load_qrels, load_run, side_by_side
-
-        if small or args.stream:
-            qrels = load_qrels(args.qrels)
-        else:  # a large first run starts loading next to the qrels
-            qrels, loaded = side_by_side(
-                lambda: load_qrels(args.qrels),
-                lambda: load_run(args.runs[0], name=Path(args.runs[0]).name),
-            )
-    results: list[Results] = []
-    for k, path in enumerate(args.runs):
-        if args.stream:
-            if args.known or args.intents or args.aggregate == "micro" or args.num_docs:
-                raise ValueError("--stream does not combine with --known, --intents, -N or micro.")
-            from cranfield.evaluation.streaming import evaluate_stream
-
-            results.append(
-                evaluate_stream(
-                    qrels,
-                    path,
-                    measures,
-                    missing=args.missing,
-                    relevance_level=args.relevance_level,
-                    judged_only=args.judged_only,
-                    depth=args.depth,
-                    float32=args.float32,
-                    run_name=Path(path).name,
-                    aggregate=args.aggregate,
-                )
-            )
-            continue
-        results.append(
-            evaluate(
-                qrels,
-                loaded if k == 0 and loaded is not None else path,
-                measures,
-                missing=args.missing,
-                relevance_level=args.relevance_level,
-                judged_only=args.judged_only,
-                depth=args.depth,
-                float32=args.float32,
-                run_name=Path(path).name,
-                aggregate=args.aggregate,
-                epsilon=args.epsilon,
-                num_docs=args.num_docs,
-                known=args.known,
-                intents=args.intents,
-            )
-        )
+    options = EvalOptions(
+        missing=args.missing,
+        relevance_level=args.relevance_level,
+        judged_only=args.judged_only,
+        depth=args.depth,
+        float32=args.float32,
+        num_docs=args.num_docs,
+        aggregate=args.aggregate,
+        epsilon=args.epsilon,
+    )
+    evaluator = Evaluator(args.qrels, measures, options, known=args.known, intents=args.intents)
+    results = list(evaluator.each(args.runs, stream=args.stream))
     from cranfield.report.tables import render
 
     render(results, measures, fmt=args.format, per_query=args.per_query, out=out)

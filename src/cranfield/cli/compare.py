@@ -10,9 +10,10 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from cranfield.errors import CranfieldError, InputError, MeasureError
+from cranfield.errors import CranfieldError, InputError, MeasureError, OptionError
 
 if TYPE_CHECKING:
+    from cranfield.evaluation.options import EvalOptions
     from cranfield.stats.comparison import Comparison
 
 DEFAULT_MEASURES = ["AP", "nDCG@10"]
@@ -130,9 +131,9 @@ def add_evaluation_options(p: argparse.ArgumentParser) -> None:
     """Options shared by every command that evaluates runs for a comparison."""
     p.add_argument(
         "--names",
-        choices=["auto", "tag", "file"],
-        default="auto",
-        help="name runs by tag, by file name, or auto (tags if distinct)",
+        choices=["file", "tag"],
+        default="file",
+        help="name runs by file name without folders and suffixes (default) or by run tag",
     )
     p.add_argument(
         "--missing",
@@ -176,6 +177,9 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
     except InputError as exc:  # also a ValueError: bad data first
         err.write(f"cranfield compare: {exc}\n")
         return 2
+    except OptionError as exc:
+        err.write(f"cranfield compare: {exc.for_command_line()}\n")
+        return 1
     except MeasureError as exc:
         err.write(f"cranfield compare: {exc}\n")
         return 1
@@ -215,12 +219,21 @@ def comparison_options(args: argparse.Namespace) -> dict[str, Any]:
         "rng": args.seed,
         "n_resamples": args.resamples,
         "names": args.names,
-        "missing": args.missing,
-        "relevance_level": args.relevance_level,
-        "judged_only": args.judged_only,
-        "depth": args.depth,
-        "float32": args.float32,
+        "options": evaluation_options(args),
     }
+
+
+def evaluation_options(args: argparse.Namespace) -> EvalOptions:
+    """The evaluation options parsed by :func:`add_evaluation_options`."""
+    from cranfield.evaluation.options import EvalOptions
+
+    return EvalOptions(
+        missing=args.missing,
+        relevance_level=args.relevance_level,
+        judged_only=args.judged_only,
+        depth=args.depth,
+        float32=args.float32,
+    )
 
 
 def _render(cmp: Comparison, args: argparse.Namespace, out: TextIO) -> None:

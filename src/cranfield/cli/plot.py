@@ -16,8 +16,19 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from cranfield.cli.compare import _Parser, _UsageError, add_evaluation_options
-from cranfield.errors import CranfieldError, EvaluationError, InputError, MeasureError
+from cranfield.cli.compare import (
+    _Parser,
+    _UsageError,
+    add_evaluation_options,
+    evaluation_options,
+)
+from cranfield.errors import (
+    CranfieldError,
+    EvaluationError,
+    InputError,
+    MeasureError,
+    OptionError,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -150,6 +161,9 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
     except InputError as exc:  # also a ValueError: bad data first
         err.write(f"cranfield plot: {exc}\n")
         return 2
+    except OptionError as exc:
+        err.write(f"cranfield plot: {exc.for_command_line()}\n")
+        return 1
     except MeasureError as exc:
         err.write(f"cranfield plot: {exc}\n")
         return 1
@@ -175,25 +189,16 @@ def _figure(args: argparse.Namespace) -> Figure:
     from cranfield import plot
 
     size: dict[str, Any] = {} if args.size is None else {"figsize": tuple(args.size)}
+    options = evaluation_options(args)
     opts: dict[str, Any] = {
         "names": args.names,
-        "depth": args.depth,
-        "judged_only": args.judged_only,
-        "float32": args.float32,
+        "options": options,
         "title": args.title,
         **size,
     }
     if args.kind == "pr":
         levels: dict[str, Any] = {} if args.levels is None else {"levels": tuple(args.levels)}
-        return plot.pr_curve(
-            args.qrels,
-            args.runs,
-            rule=args.rule,
-            relevance_level=args.relevance_level,
-            missing=args.missing,
-            **levels,
-            **opts,
-        )
+        return plot.pr_curve(args.qrels, args.runs, rule=args.rule, **levels, **opts)
     if args.kind == "gain":
         return plot.gain_curve(
             args.qrels,
@@ -202,37 +207,16 @@ def _figure(args: argparse.Namespace) -> Figure:
             kind=args.gain_kind,
             ideal=not args.no_ideal,
             normalise=args.normalise,
-            missing=args.missing,
             **opts,
         )
     if args.kind == "query":
         return plot.query_pr_curve(
-            args.qrels,
-            args.runs,
-            args.query,
-            interpolated=not args.no_interpolation,
-            relevance_level=args.relevance_level,
-            **opts,
+            args.qrels, args.runs, args.query, interpolated=not args.no_interpolation, **opts
         )
-    from cranfield.evaluation.evaluator import evaluate
-    from cranfield.io.load import load_qrels
-    from cranfield.report.plots import named_runs
+    from cranfield.evaluation.evaluator import Evaluator
 
-    judgments = load_qrels(args.qrels)
-    results = [
-        evaluate(
-            judgments,
-            run,
-            [args.measure],
-            missing=args.missing,
-            relevance_level=args.relevance_level,
-            judged_only=args.judged_only,
-            depth=args.depth,
-            float32=args.float32,
-            run_name=name,
-        )
-        for name, run in named_runs(args.runs, args.names)
-    ]
+    evaluator = Evaluator(args.qrels, [args.measure], options)
+    results = list(evaluator.each(args.runs, names=args.names))
     size_opts = {"title": args.title, **size}
     if args.kind == "scores":
         return plot.score_distribution(results, args.measure, kind=args.plot_kind, **size_opts)

@@ -20,7 +20,7 @@ from cranfield.cli.compare import (
     add_test_options,
     comparison_options,
 )
-from cranfield.errors import CranfieldError, InputError, MeasureError
+from cranfield.errors import CranfieldError, InputError, MeasureError, OptionError
 
 
 def _parser(out: TextIO, err: TextIO) -> _Parser:
@@ -88,6 +88,9 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
     except InputError as exc:  # also a ValueError: bad data first
         err.write(f"cranfield report: {exc}\n")
         return 2
+    except OptionError as exc:
+        err.write(f"cranfield report: {exc.for_command_line()}\n")
+        return 1
     except MeasureError as exc:
         err.write(f"cranfield report: {exc}\n")
         return 1

@@ -49,6 +49,7 @@ from cranfield.lab.systems import EngineError, PrecomputedRun, System
 
 if TYPE_CHECKING:
     from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.options import EvalOptions
     from cranfield.lab.collections import Collection, QueryField
     from cranfield.lab.folds import CrossValidation
     from cranfield.stats.comparison import Comparison
@@ -356,9 +357,12 @@ class Experiment:
         cross_validation: Mapping[str, Any] | None = None,
         progress: bool | None = None,
         log: Callable[[str], None] | None = None,
+        options: EvalOptions | None = None,
     ) -> None:
         from cranfield.evaluation.evaluator import resolve_measures
+        from cranfield.evaluation.options import options_from
 
+        self.options = options_from(options, {}, caller="Experiment")
         self.collection = collection
         if isinstance(systems, Mapping):
             items = list(systems.items())
@@ -665,11 +669,12 @@ class Experiment:
                 correction=self.correction,  # type: ignore[arg-type]
                 alpha=self.alpha,
                 rng=self.seed,
+                options=self.options,
             )
             means = {m: dict(comparison.means[m]) for m in comparison.measures}
         else:
             only = next(iter(runs.values()))
-            single = evaluate(qrels, only, self.measures, run_name=only.name)
+            single = evaluate(qrels, only, self.measures, options=self.options, run_name=only.name)
             means = {m: {only.name: float(single[m])} for m in self.measures}
         cv = None
         if self.cross_validation is not None:
@@ -682,6 +687,7 @@ class Experiment:
                 opts.get("measure", self.measures[0]),
                 k=int(opts.get("k", 5)),
                 seed=int(opts.get("seed", self.seed)),
+                options=self.options,
             )
         result = ExperimentResult(
             name=self.name,

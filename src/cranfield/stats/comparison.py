@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal, get_args
+from typing import TYPE_CHECKING, Any, Final, Literal, Unpack, get_args
 
 import numpy as np
 
-from cranfield.errors import EvaluationError
+from cranfield.errors import EvaluationError, OptionError
 from cranfield.evaluation.aggregate import aggregate
 from cranfield.stats.corrections import (
     Correction,
@@ -56,10 +55,11 @@ if TYPE_CHECKING:
     import polars as pl
     from numpy.typing import ArrayLike, NDArray
 
-    from cranfield.data.ranking import MissingPolicy
-    from cranfield.data.run import Run
+    from cranfield._types import RunNaming
     from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.options import EvalKwargs, EvalOptions
     from cranfield.io.load import QrelsLike, RunLike
+    from cranfield.io.runset import RunSet
 
 __all__ = [
     "TESTS",
@@ -75,7 +75,6 @@ TestName = Literal[
     "t-test", "wilcoxon", "sign", "randomization", "bootstrap", "tukey-hsd", "randomized-tukey-hsd"
 ]
 TESTS: Final[tuple[str, ...]] = get_args(TestName)
-RunNames = Literal["auto", "tag", "file"]
 
 _TEST_ALIASES: Final[dict[str, str]] = {
     "t": "t-test",
@@ -102,8 +101,6 @@ TEST_LABELS: Final[dict[str, str]] = {
 }
 FAMILYWISE: Final = frozenset({"tukey-hsd", "randomized-tukey-hsd"})
 _RANDOM_TESTS: Final = frozenset({"randomization", "bootstrap", "randomized-tukey-hsd"})
-_COMPRESSION = re.compile(r"\.(gz|bz2|xz|zst|zstd)$")
-_RUN_SUFFIX = re.compile(r"\.(txt|run|runs|trec|res|tsv|parquet|pq)$")
 
 
 def check_tests(tests: str | Iterable[str]) -> list[str]:
@@ -619,56 +616,12 @@ def _options(
     )
 
 
-# --------------------------------------------------------------------------- run names
-
-
-def file_stem(name: str) -> str:
-    """A run's file name without compression and run-file suffixes (``bm25.txt.gz`` -> ``bm25``)."""
-    base = Path(name).name
-    base = _COMPRESSION.sub("", base)
-    return _RUN_SUFFIX.sub("", base) or base
-
-
-def _names(loaded: list[Run], names: RunNames | Sequence[str]) -> list[str]:
-    k = len(loaded)
-    if not isinstance(names, str):
-        given = [str(n) for n in names]
-        if len(given) != k:
-            raise ValueError(f"names must give one name per run ({k}), got {len(given)}.")
-        chosen = given
-    elif names == "tag":
-        chosen = [r.tag for r in loaded]
-    elif names == "file":
-        chosen = [file_stem(r.name) for r in loaded]
-    elif names == "auto":
-        tags = [r.tag for r in loaded]
-        stems = [file_stem(r.name) for r in loaded]
-        if len(set(tags)) == k and "run" not in tags and all(tags):
-            chosen = tags
-        elif len(set(stems)) == k and all(stems):
-            chosen = stems
-        else:
-            chosen = [f"run{i + 1}" for i in range(k)]
-    else:
-        raise ValueError(f"names must be 'auto', 'tag', 'file' or a list of names, got {names!r}.")
-    seen: set[str] = set()
-    for name in chosen:
-        if not name:
-            raise ValueError("run names must not be empty; pass names=[...] to name the runs.")
-        if name in seen:
-            raise ValueError(
-                f"run name {name!r} is used by more than one run; pass names=[...] or a dict."
-            )
-        seen.add(name)
-    return chosen
-
-
 # --------------------------------------------------------------------------- public API
 
 
 def compare(
     qrels: QrelsLike,
-    runs: Sequence[RunLike] | Mapping[str, RunLike],
+    runs: RunSet | Sequence[RunLike] | Mapping[str, RunLike],
     measures: MeasureLike | Iterable[MeasureLike] = ("AP", "nDCG@10"),
     *,
     baseline: str | int | None = None,
@@ -679,12 +632,11 @@ def compare(
     n_resamples: int = 10_000,
     intervals: Interval | Sequence[Interval] = ("t",),
     risk_aversion: float = 1.0,
-    names: RunNames | Sequence[str] = "auto",
-    missing: MissingPolicy = "zero",
-    relevance_level: int = 1,
-    judged_only: bool = False,
-    depth: int | None = None,
-    float32: bool = False,
+    names: RunNaming | Sequence[str] = "file",
+    options: EvalOptions | None = None,
+    known: QrelsLike | None = None,
+    intents: Any = None,
+    **kwargs: Unpack[EvalKwargs],
 ) -> Comparison:
     """Evaluate several runs on the same queries and test their differences pairwise.
 
@@ -698,8 +650,8 @@ def compare(
     measures:
         Measure names or ``Measure`` objects (default ``AP`` and ``nDCG@10``).
     baseline:
-        Name (or index) of the run every other run is compared with; ``None`` (default)
-        compares every pair.
+        Name, path or index of the run every other run is compared with; ``None``
+        (default) compares every pair.
     tests:
         One or more of ``"t-test"`` (default), ``"wilcoxon"``, ``"sign"``, ``"randomization"``,
         ``"bootstrap"``, ``"tukey-hsd"``, ``"randomized-tukey-hsd"`` (aliases: ``"t"``,
@@ -722,13 +674,15 @@ def compare(
     risk_aversion:
         URisk's weight on losses (default 1).
     names:
-        How to name runs given as a list: ``"auto"`` (run tags if they differ, else file
-        names without suffixes), ``"tag"``, ``"file"``, or a list of names.
-    missing, relevance_level, judged_only, depth, float32:
-        As in :func:`cranfield.evaluate`. Every run is scored on the same queries: with
-        ``"zero"`` (default) all judged queries, a run's missing query scoring 0; with
-        ``"skip"`` the judged queries that every run retrieved; ``"error"`` refuses runs
-        that miss judged queries.
+        How to name runs given as a list: ``"file"`` (default: the run-naming rule of
+        :mod:`cranfield.io.runset`, file names without folders and suffixes), ``"tag"``
+        (run tags), or a list of names.
+    options, known, intents, **kwargs:
+        Every evaluation option and extra input of :func:`cranfield.evaluate`
+        (:class:`~cranfield.evaluation.options.EvalOptions`). Every run is scored on the
+        same queries: with ``missing="zero"`` (default) all judged queries, a run's missing
+        query scoring 0; with ``"skip"`` the judged queries that every run retrieved;
+        ``"error"`` refuses runs that miss judged queries.
 
     Returns
     -------
@@ -778,8 +732,8 @@ def compare(
     Test: paired randomization test (two-sided; exact, all 64 sign assignments);
     Holm correction over 2 comparisons (1 pair × 2 measures).
     """
-    from cranfield.evaluation.evaluator import evaluate, resolve_measures
-    from cranfield.io.load import load_qrels, load_run
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.io.runset import RunSet
 
     opts = _options(
         tests=tests,
@@ -790,64 +744,27 @@ def compare(
         risk_aversion=risk_aversion,
         rng=rng,
     )
-    wanted = resolve_measures(measures)
+    evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **kwargs)
+    wanted = evaluator.measures
     if not wanted:
-        raise ValueError("measures must name at least one measure, got none.")
-    judgments = load_qrels(qrels)
-    if isinstance(runs, Mapping):
-        run_names = [str(k) for k in runs]
-        loaded = [load_run(r, name=nm) for nm, r in zip(run_names, runs.values(), strict=True)]
-        run_names = _names(loaded, run_names)
-    else:
-        if isinstance(runs, (str, Path)) or not isinstance(runs, Sequence):
-            raise ValueError(
-                f"runs must be a list or a dict of at least 2 runs, got {type(runs).__name__}."
-            )
-        loaded = [load_run(r) for r in runs]
-        run_names = _names(loaded, names)
-    if len(loaded) < 2:
-        raise ValueError(f"compare needs at least 2 runs, got {len(loaded)}.")
-
-    results = [
-        evaluate(
-            judgments,
-            r,
-            wanted,
-            missing=missing,
-            relevance_level=relevance_level,
-            judged_only=judged_only,
-            depth=depth,
-            float32=float32,
-            run_name=nm,
-        )
-        for nm, r in zip(run_names, loaded, strict=True)
-    ]
-    if missing == "skip":
-        common = set.intersection(*(set(r.topics) for r in results))
-        topics = sorted(common, key=lambda t: t.encode())
-    else:
-        topics = list(results[0].topics)
-    judged = judgments.topics
-    keep = set(topics)
-    dropped = [t for t in judged if t not in keep]
-    cubes: list[NDArray[np.float64]] = []
-    means: dict[str, dict[str, float]] = {}
-    for m in wanted:
-        cols = []
-        for r in results:
-            where = {t: i for i, t in enumerate(r.topics)}
-            rows = np.fromiter((where[t] for t in topics), dtype=np.intp, count=len(topics))
-            cols.append(np.asarray(r.values[m], dtype=np.float64)[rows])
-        cube = np.ascontiguousarray(np.column_stack(cols)) if topics else np.zeros((0, len(cols)))
-        cubes.append(cube)
-        means[str(m)] = {
-            nm: aggregate(cube[:, j], m.spec.aggregate) for j, nm in enumerate(run_names)
-        }
-    missing_topics = {
-        nm: list(r.missing_topics)
-        for nm, r in zip(run_names, results, strict=True)
-        if r.missing_topics
+        raise OptionError("measures", "at least one measure", measures)
+    if isinstance(runs, (str, Path)) or not isinstance(runs, (Sequence, Mapping, RunSet)):
+        raise OptionError("runs", "a list or a dict of at least 2 runs", type(runs).__name__)
+    run_set = RunSet.of(runs, names)
+    if len(run_set) < 2:
+        raise OptionError("runs", "at least 2 runs", len(run_set))
+    if isinstance(baseline, (str, Path)):
+        baseline = run_set.names[run_set.find(baseline)]
+    table = evaluator.many(run_set)
+    topics = table.topics
+    run_names = table.names
+    cubes = [table.matrix(m) for m in wanted]
+    means = {
+        str(m): {nm: aggregate(cube[:, j], m.spec.aggregate) for j, nm in enumerate(run_names)}
+        for m, cube in zip(wanted, cubes, strict=True)
     }
+    missing_topics = {r.run_name: list(r.missing_topics) for r in table if r.missing_topics}
+    dropped = table.dropped_topics
     return _analyse(
         run_names,
         [str(m) for m in wanted],
@@ -862,7 +779,7 @@ def compare(
         n_resamples=opts[3],
         intervals=opts[4],
         risk_aversion=opts[5],
-        missing_policy=missing,
+        missing_policy=evaluator.options.missing,
         missing_topics=missing_topics,
         dropped_topics=dropped,
     )
