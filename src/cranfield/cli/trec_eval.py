@@ -131,12 +131,11 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
 
 def _describe(measures: list[str], out: TextIO) -> None:
     from cranfield.measures import trec_names
-    from cranfield.measures._spec import lookup
 
     for arg in measures:
         name = arg.split(".", 1)[0]
         for member in trec_names.NICKNAMES.get(name, (name,)):
             tm = trec_names.BY_NAME.get(member)
-            spec = lookup(tm.native) if tm and tm.native else None
+            spec = tm.spec if tm else None
             if spec is not None:
                 out.write(f"{member}\n    {spec.summary}\n    {spec.formula}\n")
