@@ -212,8 +212,8 @@ def _measures(names: list[str], out: TextIO) -> int:
             "gmean": "geometric mean (clamped at 1e-5)",
         }[spec.aggregate]
         out.write(f"    aggregate: {agg}\n")
-        if spec.trec_name:
-            out.write(f"    trec_eval: {spec.trec_name}\n")
+        if spec.trec:
+            out.write(f"    trec_eval: {', '.join(form.name for form in spec.trec)}\n")
         if spec.notes:
             out.write(f"    notes: {spec.notes}\n")
         if spec.citation:

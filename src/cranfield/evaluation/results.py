@@ -177,15 +177,15 @@ class Results:
     def to_trec_eval(self, *, per_query: bool = False) -> str:
         """The results in trec_eval's text format (``name<TAB>qid<TAB>value``).
 
-        Measures with a trec_eval name print under it (``P_10``, ``ndcg_cut_10``); others
-        print under their canonical name.
+        A measure trec_eval computes prints under trec_eval's name for it (``map``, ``P_10``,
+        ``ndcg_cut_10``); any other under its canonical name (``P(rel=2)@5``, ``RR@10``).
+        Either label parses back to the measure.
         """
-        from cranfield.report.trec_eval_text import format_line, label_for
+        from cranfield.io.trec_eval_text import format_line
+        from cranfield.measures.trec_names import trec_eval_label
 
         lines: list[str] = []
-        labels = {
-            m: label_for(m) if m.spec.trec_at or m.at is None else str(m) for m in self.values
-        }
+        labels = {m: trec_eval_label(m) or str(m) for m in self.values}
         if per_query:
             for i, t in enumerate(self.topics):
                 for m, v in self.values.items():
