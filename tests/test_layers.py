@@ -78,7 +78,6 @@ TRANSITIONAL: Final[dict[tuple[str, str], str]] = {
     ("cranfield.report.html", "cranfield"): (
         "__version__ read from the front door; by the lead (provenance, issue 17 item 5)"
     ),
-    ("cranfield.stats.comparison", "cranfield.report.comparison"): "layers helper, in progress",
     # rule 2, private names
     ("cranfield.evaluation.streaming", "cranfield.io.trec:_BOM"): (
         "the streaming reader gets a public block reader in io; by the io helper"
@@ -105,7 +104,6 @@ TRANSITIONAL: Final[dict[tuple[str, str], str]] = {
     ("cranfield.cli.trec_eval", "cranfield.measures._spec"): "by the cli helper (lookup)",
     ("cranfield.report.tables", "cranfield.measures._spec"): "unowned so far",
     ("cranfield.report.trec_eval_text", "cranfield.measures._spec"): "unowned so far",
-    ("cranfield.stats.comparison", "cranfield.measures._spec"): "layers helper, in progress",
     # rule 4, cycles
     ("cranfield.data.run", "cranfield.data.ranking"): (
         "Run.tie_order: the ranking's caches leave Run (review P3); unowned so far"
