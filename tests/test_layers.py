@@ -111,7 +111,6 @@ TRANSITIONAL: Final[dict[tuple[str, str], str]] = {
     ("cranfield.data.qrels", "cranfield.data.run"): (
         "Qrels.doc_keys uses run.doc_keys: the keys move to data/_keys.py; unowned so far"
     ),
-    ("cranfield.lab.experiment", "cranfield.lab.report"): "layers helper, in progress",
 }
 
 

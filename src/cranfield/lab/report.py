@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final
 from cranfield.report.comparison import notes as comparison_notes
 
 if TYPE_CHECKING:
-    from cranfield.lab.experiment import ExperimentResult
+    from cranfield.lab.result import ExperimentResult
 
 __all__ = ["effectiveness_rows", "efficiency_rows", "to_html", "to_markdown", "to_text"]
 
