@@ -8,6 +8,7 @@ from scipy import stats
 
 import cranfield
 from cranfield.errors import EvaluationError, MeasureError, MissingTopicError
+from cranfield.report.comparison import to_text
 from cranfield.stats import Comparison, adjust_p_values, compare, compare_scores
 from tests.stats.conftest import ROBUST03, robust03_runs
 
@@ -73,7 +74,7 @@ def test_missing_zero_flags_the_short_run() -> None:
     notes = c.describe()
     assert notes[0].startswith("5 queries: every judged query")
     assert "† C has no ranking for 2 of the 5 judged queries (scored 0)." in notes
-    assert "C †" in c.to_text()
+    assert "C †" in to_text(c)
 
 
 def test_missing_skip_uses_the_common_queries() -> None:
@@ -94,7 +95,7 @@ def test_baseline_mode() -> None:
     assert c.baseline == "B"
     assert [(p.control, p.treatment) for p in c.pairs] == [("B", "A"), ("B", "C")] * 2
     assert compare(QRELS, {"A": A, "B": B}, "AP", baseline=1).baseline == "B"
-    assert "B (baseline)" in c.to_text()
+    assert "B (baseline)" in to_text(c)
 
 
 def test_all_pairs_order() -> None:

@@ -237,7 +237,7 @@ def evaluation_options(args: argparse.Namespace) -> EvalOptions:
 
 
 def _render(cmp: Comparison, args: argparse.Namespace, out: TextIO) -> None:
-    from cranfield.report.comparison import print_table
+    from cranfield.report.comparison import print_table, to_latex, to_markdown
 
     fmt = args.format
     if fmt == "json":
@@ -245,9 +245,9 @@ def _render(cmp: Comparison, args: argparse.Namespace, out: TextIO) -> None:
     elif fmt == "csv":
         out.write(cmp.to_csv())
     elif fmt == "markdown":
-        out.write(cmp.to_markdown())
+        out.write(to_markdown(cmp))
     elif fmt == "latex":
-        out.write(cmp.to_latex())
+        out.write(to_latex(cmp))
     else:
         print_table(cmp, out, details=args.details)
     if args.differences:

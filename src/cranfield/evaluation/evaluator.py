@@ -21,16 +21,16 @@ from typing import TYPE_CHECKING, Any, Unpack, cast, overload
 import numpy as np
 
 from cranfield._types import RunNaming
+from cranfield._validate import check_int
 from cranfield.data.columns import names
 from cranfield.data.ranking import MissingPolicy, Ranking, rank, rank_columns
-from cranfield.errors import MeasureError, OptionError
+from cranfield.errors import MeasureError, MissingTopicError, OptionError
 from cranfield.evaluation.aggregate import How
 from cranfield.evaluation.options import AggregateOption, EvalKwargs, EvalOptions, options_from
 from cranfield.evaluation.results import Results, ScoreTable
 from cranfield.kernels.context import EvalContext
 from cranfield.kernels.extras import ExtendedContext
-from cranfield.measures._parse import parse_measures
-from cranfield.measures._spec import Measure
+from cranfield.measures import Measure, parse_measures
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -375,9 +375,7 @@ class Evaluator:
         contiguous). ``aggregate="micro"``, which needs every query's counts at once, is
         refused.
         """
-        from cranfield.evaluation.streaming import stream_results
-
-        return stream_results(self, run, name=name or _default_name(run), block_bytes=block_bytes)
+        return _stream_results(self, run, name=name or _default_name(run), block_bytes=block_bytes)
 
     # ----------------------------------------------------------------- many runs
 
@@ -425,13 +423,77 @@ class Evaluator:
         return ScoreTable(results, tuple(self.measures), self.options, tuple(self.judged_topics()))
 
 
+def _stream_results(
+    evaluator: Evaluator, run: str | Path, *, name: str, block_bytes: int
+) -> Results:
+    """:meth:`Evaluator.stream <cranfield.evaluation.evaluator.Evaluator.stream>`: ``run``
+    read in blocks of whole queries, each block scored with the evaluator's qrels, measures
+    and options, the per-query values joined in bytewise query order."""
+    import polars as pl
+
+    from cranfield.data.qrels import Qrels
+    from cranfield.data.run import RUN_SCHEMA, Run
+    from cranfield.evaluation.streaming import query_blocks_ahead
+    from cranfield.io._bytes import source_name
+
+    check_int("block_bytes", block_bytes, minimum=1)
+    options = evaluator.options
+    if "micro" in evaluator.aggregation.values():
+        raise OptionError(
+            "aggregate",
+            "a summary other than 'micro' when streaming",
+            "micro",
+            note="Micro-averaging needs every query's counts at once.",
+        )
+    judgments = evaluator.qrels
+    wanted = evaluator.measures
+    label = source_name(run)
+    blockwise = evaluator.with_options(missing="skip", aggregate=None)
+    topics: list[str] = []
+    parts: dict[Measure, list[NDArray[np.float64]]] = {m: [] for m in wanted}
+    tag = name
+    for frame, tag in query_blocks_ahead(run, label, block_bytes):
+        block = blockwise.evaluate(Run(frame, name=name, tag=tag), name=name)
+        topics.extend(block.topics)
+        for m in wanted:
+            parts[m].append(block.values[m])
+
+    seen = set(topics)
+    absent = [t for t in judgments.topics if t not in seen]
+    if absent and options.missing == "error":
+        raise MissingTopicError(absent)
+    if absent and options.missing == "zero":
+        # The placeholder ranking of Evaluator.evaluate, for the judged queries never seen.
+        only_absent = Qrels(
+            judgments.frame.filter(pl.col("query_id").is_in(absent)), judgments.name
+        )
+        empty = Run(pl.DataFrame(schema=RUN_SCHEMA), name=name, tag=tag)
+        block = evaluator.with_options(qrels=only_absent, aggregate=None).evaluate(empty)
+        topics.extend(block.topics)
+        for m in wanted:
+            parts[m].append(block.values[m])
+
+    order = sorted(range(len(topics)), key=topics.__getitem__)
+    values = {m: np.concatenate(parts[m])[order] if parts[m] else np.zeros(0) for m in wanted}
+    return Results(
+        run_name=name,
+        topics=[topics[i] for i in order],
+        values=values,
+        missing_policy=options.missing,
+        missing_topics=sorted(absent),
+        aggregation=evaluator.aggregation,
+        epsilon=options.epsilon,
+        options=options,
+    )
+
+
 def _text_path(source: object) -> bool:
     return isinstance(source, (str, Path)) and not str(source).endswith((".parquet", ".pq"))
 
 
 def _default_name(run: object) -> str:
     if isinstance(run, (str, Path)):
-        from cranfield.io.runset import run_name
+        from cranfield.io.run_names import run_name
 
         return run_name(run)
     from cranfield.data.run import Run  # polars: not needed to name files

@@ -13,7 +13,7 @@ import numpy as np
 from cranfield.errors import MeasureError
 from cranfield.evaluation.aggregate import AGGREGATIONS, How, aggregate
 from cranfield.kernels.binary import MIN_GEO_MEAN
-from cranfield.measures._spec import Measure
+from cranfield.measures import Measure
 
 if TYPE_CHECKING:
     import polars as pl
@@ -74,7 +74,7 @@ class Results:
             for m in self.values:
                 if str(m) == measure:
                     return m
-            from cranfield.measures._parse import parse_measures
+            from cranfield.measures import parse_measures
 
             parsed = parse_measures(measure)
             if len(parsed) == 1 and parsed[0] in self.values:

@@ -25,83 +25,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeVar, cast
 
-import numpy as np
 import polars as pl
 
-from cranfield._validate import check_int
-from cranfield.data.qrels import Qrels
 from cranfield.data.run import RUN_SCHEMA, Run, stretches
-from cranfield.errors import InputError, MissingTopicError, OptionError
-from cranfield.evaluation.results import Results
-from cranfield.io._bytes import source_name
+from cranfield.errors import InputError
 from cranfield.io.trec import _BOM, _fast_run, _has_duplicates, _run_is_faulty, read_run_bytes
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
+    pass
 
-    from cranfield.evaluation.evaluator import Evaluator
-    from cranfield.measures._spec import Measure
-
-__all__ = ["stream_results"]
+__all__ = ["query_blocks_ahead"]
 
 T = TypeVar("T")
-
-
-def stream_results(
-    evaluator: Evaluator, run: str | Path, *, name: str, block_bytes: int
-) -> Results:
-    """:meth:`Evaluator.stream <cranfield.evaluation.evaluator.Evaluator.stream>`: ``run``
-    read in blocks of whole queries, each block scored with the evaluator's qrels, measures
-    and options, the per-query values joined in bytewise query order."""
-    check_int("block_bytes", block_bytes, minimum=1)
-    options = evaluator.options
-    if "micro" in evaluator.aggregation.values():
-        raise OptionError(
-            "aggregate",
-            "a summary other than 'micro' when streaming",
-            "micro",
-            note="Micro-averaging needs every query's counts at once.",
-        )
-    judgments = evaluator.qrels
-    wanted = evaluator.measures
-    label = source_name(run)
-    blockwise = evaluator.with_options(missing="skip", aggregate=None)
-    topics: list[str] = []
-    parts: dict[Measure, list[NDArray[np.float64]]] = {m: [] for m in wanted}
-    tag = name
-    for frame, tag in _one_ahead(_query_blocks(run, label, block_bytes)):
-        block = blockwise.evaluate(Run(frame, name=name, tag=tag), name=name)
-        topics.extend(block.topics)
-        for m in wanted:
-            parts[m].append(block.values[m])
-
-    seen = set(topics)
-    absent = [t for t in judgments.topics if t not in seen]
-    if absent and options.missing == "error":
-        raise MissingTopicError(absent)
-    if absent and options.missing == "zero":
-        # The placeholder ranking of Evaluator.evaluate, for the judged queries never seen.
-        only_absent = Qrels(
-            judgments.frame.filter(pl.col("query_id").is_in(absent)), judgments.name
-        )
-        empty = Run(pl.DataFrame(schema=RUN_SCHEMA), name=name, tag=tag)
-        block = evaluator.with_options(qrels=only_absent, aggregate=None).evaluate(empty)
-        topics.extend(block.topics)
-        for m in wanted:
-            parts[m].append(block.values[m])
-
-    order = sorted(range(len(topics)), key=topics.__getitem__)
-    values = {m: np.concatenate(parts[m])[order] if parts[m] else np.zeros(0) for m in wanted}
-    return Results(
-        run_name=name,
-        topics=[topics[i] for i in order],
-        values=values,
-        missing_policy=options.missing,
-        missing_topics=sorted(absent),
-        aggregation=evaluator.aggregation,
-        epsilon=options.epsilon,
-        options=options,
-    )
 
 
 def _query_blocks(
@@ -204,3 +139,11 @@ def _open(path: str | Path) -> IO[bytes]:
     if magic.startswith(b"\xfd7zXZ\x00"):
         return lzma.open(path, "rb")
     return open(path, "rb")
+
+
+def query_blocks_ahead(
+    path: str | Path, label: str, block_bytes: int
+) -> Iterator[tuple[pl.DataFrame, str]]:
+    """The blocks of whole queries of a run file, each read on a helper thread while the one
+    before is evaluated."""
+    return _one_ahead(_query_blocks(path, label, block_bytes))

@@ -36,7 +36,7 @@ import polars as pl
 from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
 from cranfield.errors import InputError
-from cranfield.io.runset import run_name
+from cranfield.io.run_names import run_name
 
 __all__ = [
     "qrels_from_frame",

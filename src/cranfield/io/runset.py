@@ -1,28 +1,12 @@
 """Several runs, one rule: :class:`RunSet` loads and names a set of runs for every command.
 
-The naming rule, stated once (:func:`run_name` and :meth:`RunSet.of`):
-
-* a run in a ``{name: run}`` mapping is called by its key;
-* a run file is called by its file name without folders, a compression suffix (``.gz``,
-  ``.bz2``, ``.xz``, ``.zst``) and a run-file suffix (``.txt``, ``.run``, ``.res``, ``.trec``,
-  ``.tsv``, ``.parquet`` ...): ``runs/input.pircRBa1.gz`` is ``input.pircRBa1``; standard
-  input (``-``) is ``stdin``;
-* a :class:`~cranfield.data.run.Run` keeps its name (:func:`cranfield.read_run` names it by
-  the rule above);
-* any other in-memory run (a DataFrame, a dict) is ``run1``, ``run2`` ... by its position;
-* two run files with the same name in different folders are told apart by as many parent
-  folders as it takes (``a/bm25``, ``b/bm25``);
-* ``names="tag"`` names each run by its run tag instead, and a list names them explicitly.
-
-Two runs may never share a name: an :class:`~cranfield.errors.OptionError` says which. A run
-can be referred to by its name or by its path (:meth:`RunSet.find`), so
+The names follow the one run-naming rule of :mod:`cranfield.io.run_names`; a run can be
+referred to by its name or by its path (:meth:`RunSet.find`), so
 ``cranfield compare -b runs/bm25.gz`` and ``-b bm25`` are the same baseline.
 """
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,27 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from cranfield._types import RUN_NAMINGS, RunNaming
 from cranfield.errors import OptionError
+from cranfield.io.run_names import default_name, file_names, run_name, same_file
 
 if TYPE_CHECKING:
     from cranfield.data.run import Run
 
-__all__ = ["RunSet", "run_name"]
-
-_COMPRESSION = re.compile(r"\.(gz|bz2|xz|zst|zstd)$")
-_RUN_SUFFIX = re.compile(r"\.(txt|run|runs|trec|res|tsv|csv|parquet|pq)$")
-
-
-def run_name(source: str | Path) -> str:
-    """The name of a run file by the naming rule: ``runs/bm25.txt.gz`` -> ``bm25``.
-
-    >>> run_name("runs/input.pircRBa1.gz"), run_name("bm25.run"), run_name("-")
-    ('input.pircRBa1', 'bm25', 'stdin')
-    """
-    if str(source) == "-":
-        return "stdin"
-    base = Path(source).name
-    stem = _RUN_SUFFIX.sub("", _COMPRESSION.sub("", base))
-    return stem or base
+__all__ = ["RunSet", "run_name"]  # run_name: re-exported, the rule itself
 
 
 def _is_path(source: object) -> bool:
@@ -117,9 +86,9 @@ class RunSet:
             if names == "tag":
                 from cranfield.io.load import load_run
 
-                loaded = [load_run(r, name=_default(r, i)) for i, r in enumerate(items)]
+                loaded = [load_run(r, name=default_name(r, i)) for i, r in enumerate(items)]
                 return cls._checked(tuple(r.tag for r in loaded), tuple(loaded))
-            return cls._checked(_file_names(items), tuple(items))
+            return cls._checked(file_names(items), tuple(items))
         given = tuple(str(n) for n in names)
         if len(given) != len(items):
             raise OptionError("names", f"one name per run ({len(items)})", list(names))
@@ -172,50 +141,6 @@ class RunSet:
             return self.names.index(str(ref))
         elif not isinstance(ref, bool):
             for i, source in enumerate(self.sources):
-                if _is_path(source) and _same_file(source, ref):
+                if _is_path(source) and same_file(source, ref):
                     return i
         raise OptionError("baseline", "a run's name or path (" + ", ".join(self.names) + ")", ref)
-
-
-def _default(source: Any, position: int) -> str:
-    if _is_path(source):
-        return run_name(source)
-    from cranfield.data.run import Run  # polars: not needed to name files
-
-    if isinstance(source, Run):
-        return source.name
-    return f"run{position + 1}"
-
-
-def _file_names(items: list[Any]) -> tuple[str, ...]:
-    """Names by the rule, with same-named files told apart by their folders."""
-    names = [_default(r, i) for i, r in enumerate(items)]
-    for _ in range(64):  # each round adds one folder to the files that still collide
-        clashes = {n for n in names if names.count(n) > 1}
-        if not clashes:
-            break
-        grown = False
-        for i, source in enumerate(items):
-            if names[i] in clashes and _is_path(source):
-                parts = Path(os.path.normpath(os.path.abspath(source))).parent.parts
-                depth = names[i].count("/") + 1
-                if depth <= len(parts) - 1:
-                    names[i] = "/".join((*parts[len(parts) - depth :], run_name(source)))
-                    grown = True
-        if not grown:
-            break
-    for i, source in enumerate(items):
-        if names.count(names[i]) > 1 and _is_path(source):
-            twins = [
-                j for j, other in enumerate(items) if _is_path(other) and _same_file(other, source)
-            ]
-            if len(twins) > 1:
-                raise OptionError("runs", "distinct runs, each given once", str(source))
-    return tuple(names)
-
-
-def _same_file(a: str | Path, b: str | Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):
-        return os.path.abspath(a) == os.path.abspath(b)

@@ -48,7 +48,7 @@ from cranfield.data.ranking import TieOrder, joined_tie_orders, tie_order
 from cranfield.data.run import Run, hashed_keys, stretches
 from cranfield.errors import InputError
 from cranfield.io._bytes import compression, read_bytes, source_name
-from cranfield.io.runset import run_name
+from cranfield.io.run_names import run_name
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

@@ -46,7 +46,7 @@ import numpy as np
 
 from cranfield.curves import STANDARD_LEVELS, Interpolation, mean_gain_curves, mean_interpolated_pr
 from cranfield.evaluation.options import EvalOptions, options_from
-from cranfield.report.comparison import _details_rows, describe, letters
+from cranfield.report.comparison import _details_rows, letters, notes
 from cranfield.report.plots import RunsLike, named_runs
 from cranfield.stats.comparison import TEST_LABELS
 
@@ -354,7 +354,7 @@ def _summary(c: Comparison) -> str:
                 f"{sup}{rel}</td>"
             )
         body.append(f'<tr data-run="{_e(run)}">' + "".join(cells) + "</tr>")
-    notes = "".join(f"<li>{_e(s)}</li>" for s in describe(c))
+    notes_html = "".join(f"<li>{_e(s)}</li>" for s in notes(c))
     d_head, d_rows = _details_rows(c)
     details = (
         '<details><summary>Every pairwise test</summary><div class="scroll">'
@@ -382,7 +382,7 @@ def _summary(c: Comparison) -> str:
         + "".join(head)
         + "</tr></thead><tbody>"
         + "".join(body)
-        + f'</tbody></table></div><ul class="notes">{notes}</ul>{details}</section>'
+        + f'</tbody></table></div><ul class="notes">{notes_html}</ul>{details}</section>'
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ from cranfield.stats.corrections import (
     Correction,
     adjust_p_values,
     check_correction,
+    correction_label,
 )
 from cranfield.stats.effects import (
     INTERVALS,
@@ -233,19 +235,23 @@ class Comparison:
     dropped_topics:
         Judged queries left out of the comparison (``missing="skip"`` only).
 
+    Notes
+    -----
+    A comparison is data: :meth:`to_dict`, :meth:`to_json`, :meth:`to_polars` and
+    :meth:`to_csv` export it for programs, and :mod:`cranfield.report.comparison` renders it
+    for people (a terminal table, Markdown, LaTeX).
+
     Examples
     --------
     >>> from cranfield.stats import compare_scores
     >>> c = compare_scores({"bm25": {"AP": [0.20, 0.30, 0.10, 0.40, 0.25, 0.35]},
     ...                     "dense": {"AP": [0.35, 0.45, 0.20, 0.60, 0.40, 0.50]}})
-    >>> for line in c.to_markdown().splitlines()[:4]:
-    ...     print(line)
-    |  | run | AP |
-    | --- | --- | ---: |
-    | a | bm25 | 0.2667 |
-    | b | dense | **0.4167**<sup>a</sup> |
+    >>> {run: round(mean, 4) for run, mean in c.means["AP"].items()}
+    {'bm25': 0.2667, 'dense': 0.4167}
     >>> c.significant()[0].tests["t-test"].p_value < 0.001
     True
+    >>> c.to_polars().select("control", "treatment", "mean_difference").rows()
+    [('bm25', 'dense', 0.15)]
     """
 
     runs: list[str]
@@ -274,9 +280,6 @@ class Comparison:
             f"correction={self.correction!r}, seed={self.seed})"
         )
 
-    def __str__(self) -> str:
-        return self.to_text()
-
     @property
     def primary_test(self) -> str:
         """The test whose significance the tables mark (the first requested)."""
@@ -292,7 +295,7 @@ class Comparison:
         if name in self.measures:
             return name
         from cranfield.evaluation.evaluator import resolve_measures
-        from cranfield.measures._spec import Measure
+        from cranfield.measures import Measure
 
         try:
             parsed = resolve_measures(measure if isinstance(measure, Measure) else name)
@@ -372,54 +375,255 @@ class Comparison:
         )
 
     def describe(self) -> list[str]:
-        """Sentences stating the query set, tests, correction, level, intervals and seed."""
-        from cranfield.report.comparison import describe
+        """The method in sentences: query set, runs missing queries, tests, intervals.
 
-        return describe(self)
+        One sentence on the queries compared, one per run that misses judged queries, one per
+        test with its correction, and, last, one on the intervals when there are any. These
+        are the ``notes`` of :meth:`to_dict`; a table adds the legend of its marks
+        (:func:`cranfield.report.comparison.notes`).
+
+        Examples
+        --------
+        >>> from cranfield.stats import compare_scores
+        >>> c = compare_scores({"a": {"AP": [0.2, 0.5, 0.1]}, "b": {"AP": [0.4, 0.5, 0.0]}})
+        >>> for sentence in c.describe():
+        ...     print(sentence)
+        3 queries, scores as given.
+        Test: paired t-test (two-sided, 2 degrees of freedom); Holm correction over
+        1 comparison (1 pair × 1 measure).
+        Mean differences have 95% confidence intervals: t.
+        """
+        n = len(self.topics)
+        out: list[str] = []
+        if self.missing_policy == "zero":
+            out.append(
+                f"{n:,} {'query' if n == 1 else 'queries'}: every judged query, "
+                "a run missing a query scores 0 on it (missing=zero)."
+            )
+        elif self.missing_policy == "skip":
+            out.append(
+                f"{n:,} queries: the judged queries every run retrieved (missing=skip); "
+                f"{len(self.dropped_topics):,} judged queries left out."
+            )
+        elif self.missing_policy == "error":
+            out.append(
+                f"{n:,} queries: every judged query, retrieved by every run (missing=error)."
+            )
+        else:
+            out.append(f"{n:,} queries, scores as given.")
+        judged = n + len(self.dropped_topics)
+        for run, miss in self.missing_topics.items():
+            fate = "scored 0" if self.missing_policy == "zero" else "left out of every comparison"
+            out.append(
+                f"† {run} has no ranking for {len(miss):,} of the {judged:,} judged queries "
+                f"({fate})."
+            )
+        out.extend(_test_sentence(self, test) for test in self.tests)
+        if self.intervals:
+            kinds = {"t": "t", "percentile": "bootstrap percentile", "bca": "bootstrap BCa"}
+            names = ", ".join(kinds[i] for i in self.intervals)
+            boot = any(i != "t" for i in self.intervals)
+            extra = f" ({self.n_resamples:,} resamples; seed {self.seed})" if boot else ""
+            out.append(
+                f"Mean differences have {(1 - self.alpha) * 100:g}% confidence intervals: "
+                f"{names}{extra}."
+            )
+        return out
 
     def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
-        """Plain data (JSON-ready, non-finite numbers as ``None``): method, means and every pair."""
-        from cranfield.report.comparison import to_dict
+        """Plain data (JSON-ready, non-finite numbers as ``None``): method, means and every pair.
 
-        return to_dict(self, per_query=per_query)
+        ``per_query=True`` adds the per-query scores of every run.
+        """
+        k = len(self.runs)
+        family = {t: (k * (k - 1) // 2 if t in FAMILYWISE else len(self.pairs)) for t in self.tests}
+        method: dict[str, Any] = {
+            "queries": len(self.topics),
+            "missing_policy": self.missing_policy,
+            "tests": list(self.tests),
+            "primary_test": self.primary_test,
+            "correction": self.correction,
+            "correction_family_size": family,
+            "alpha": self.alpha,
+            "confidence": 1.0 - self.alpha,
+            "intervals": list(self.intervals),
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "randomization": (
+                None
+                if "randomization" not in self.tests
+                else ("exact" if self.exact_randomization else "monte-carlo")
+            ),
+            "risk_aversion": self.risk_aversion,
+            "notes": self.describe(),
+        }
+        out: dict[str, Any] = {
+            "method": method,
+            "runs": list(self.runs),
+            "baseline": self.baseline,
+            "measures": list(self.measures),
+            "means": {m: {r: _finite(v) for r, v in self.means[m].items()} for m in self.measures},
+            "missing_topics": {r: list(t) for r, t in self.missing_topics.items()},
+            "dropped_topics": list(self.dropped_topics),
+            "comparisons": [_pair_dict(p) for p in self.pairs],
+        }
+        if per_query:
+            out["per_query"] = {
+                "topics": list(self.topics),
+                "scores": {
+                    m: {
+                        r: [float(v) for v in self.scores[m][:, j]] for j, r in enumerate(self.runs)
+                    }
+                    for m in self.measures
+                },
+            }
+        return out
 
     def to_json(self, *, per_query: bool = False, indent: int | None = 2) -> str:
         """:meth:`to_dict` as JSON text (deterministic: same inputs and seed, same bytes)."""
         return json.dumps(self.to_dict(per_query=per_query), indent=indent, allow_nan=False) + "\n"
 
     def to_polars(self) -> pl.DataFrame:
-        """One row per compared pair and measure with every number (means, effects, p-values)."""
-        from cranfield.report.comparison import to_polars
+        """One row per compared pair and measure with every number.
 
-        return to_polars(self)
+        Columns: measure, control, treatment, the two means and their difference, the
+        intervals (``ci_<kind>_low``, ``ci_<kind>_high``), the effects (``cohens_dz``, wins,
+        ties, losses, improved, hurt, ``urisk``, ``trisk``) and per test
+        ``<test>_statistic``, ``_p``, ``_p_adjusted``, ``_significant``.
+        """
+        import polars as pl
+
+        records = [_pair_record(self, p) for p in self.pairs]
+        return pl.DataFrame(records, infer_schema_length=None)
 
     def to_csv(self) -> str:
         """:meth:`to_polars` as CSV text."""
-        from cranfield.report.comparison import to_csv
+        return self.to_polars().write_csv()
 
-        return to_csv(self)
 
-    def to_markdown(self) -> str:
-        """A Markdown table of the means with significance marks, followed by the method notes."""
-        from cranfield.report.comparison import to_markdown
+def _finite(v: float) -> float | None:
+    return v if math.isfinite(v) else None
 
-        return to_markdown(self)
 
-    def to_latex(self, *, caption: str | None = None, label: str | None = "tab:comparison") -> str:
-        """A booktabs LaTeX table (best value bold, significance superscripts, method caption)."""
-        from cranfield.report.comparison import to_latex
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
-        return to_latex(self, caption=caption, label=label)
 
-    def to_text(self, *, width: int | None = None, details: bool = False) -> str:
-        """The terminal table (rich) and the method notes as plain text.
+def _test_sentence(c: Comparison, test: str) -> str:
+    """How ``test`` was run and corrected, in one sentence."""
+    n = len(c.topics)
+    B = c.n_resamples
+    label = TEST_LABELS[test]
+    if test == "t-test":
+        how = f"{label} (two-sided, {n - 1} degrees of freedom)"
+    elif test == "wilcoxon":
+        how = f"{label} (two-sided; queries with equal scores dropped, as scipy)"
+    elif test == "sign":
+        how = f"{label} (two-sided exact binomial; queries with equal scores dropped)"
+    elif test == "randomization":
+        if c.exact_randomization:
+            how = f"{label} (two-sided; exact, all {2**n:,} sign assignments)"
+        else:
+            how = (
+                f"{label} (two-sided; {B:,} random sign assignments, p = (1 + count) / "
+                f"{B + 1:,}; seed {c.seed})"
+            )
+    elif test == "bootstrap":
+        how = f"{label} (two-sided shift method; {B:,} resamples of the queries; seed {c.seed})"
+    elif test == "tukey-hsd":
+        how = f"{label} (two-way ANOVA of {len(c.runs)} runs blocked by query)"
+    else:
+        how = f"{label} ({B:,} permutations of the runs within each query; seed {c.seed})"
+    k = len(c.runs)
+    if test in FAMILYWISE:
+        corr = f"adjusted for all {k * (k - 1) // 2:,} pairs of runs within each measure"
+    else:
+        npairs = len(c.pairs) // max(1, len(c.measures))
+        family = (
+            f"{_count(len(c.pairs), 'comparison')} ({_count(npairs, 'pair')} × "
+            f"{_count(len(c.measures), 'measure')})"
+        )
+        corr = (
+            f"no correction for the {family}"
+            if c.correction == "none"
+            else f"{correction_label(c.correction)} over {family}"
+        )
+    return f"Test: {how}; {corr}."
 
-        ``details=True`` adds one row per pair and measure with the mean difference, intervals,
-        p-values, win/tie/loss counts, Cohen's d_z and URisk.
-        """
-        from cranfield.report.comparison import to_text
 
-        return to_text(self, width=width, details=details)
+def _pair_dict(p: PairComparison) -> dict[str, Any]:
+    """One pair for :meth:`Comparison.to_dict` (nested: intervals and tests as objects)."""
+    return {
+        "measure": p.measure,
+        "control": p.control,
+        "treatment": p.treatment,
+        "control_mean": _finite(p.control_mean),
+        "treatment_mean": _finite(p.treatment_mean),
+        "mean_difference": _finite(p.mean_difference),
+        "intervals": {kind: [_finite(lo), _finite(hi)] for kind, (lo, hi) in p.intervals.items()},
+        "cohens_dz": _finite(p.cohens_dz),
+        "wins": p.wins,
+        "ties": p.ties,
+        "losses": p.losses,
+        "improved": p.improved,
+        "hurt": p.hurt,
+        "urisk": _finite(p.urisk),
+        "trisk": _finite(p.trisk),
+        "tests": {
+            t: {
+                "statistic": _finite(o.statistic),
+                "p_value": o.p_value,
+                "p_adjusted": o.p_adjusted,
+                "significant": o.significant,
+            }
+            for t, o in p.tests.items()
+        },
+    }
+
+
+_TEST_COLUMNS: Final = {
+    "t-test": "t_test",
+    "wilcoxon": "wilcoxon",
+    "sign": "sign",
+    "randomization": "randomization",
+    "bootstrap": "bootstrap",
+    "tukey-hsd": "tukey_hsd",
+    "randomized-tukey-hsd": "randomized_tukey_hsd",
+}
+
+
+def _pair_record(c: Comparison, p: PairComparison) -> dict[str, Any]:
+    """One flat row of :meth:`Comparison.to_polars`."""
+    rec: dict[str, Any] = {
+        "measure": p.measure,
+        "control": p.control,
+        "treatment": p.treatment,
+        "control_mean": p.control_mean,
+        "treatment_mean": p.treatment_mean,
+        "mean_difference": p.mean_difference,
+    }
+    for kind in c.intervals:
+        lo, hi = p.intervals[kind]
+        rec[f"ci_{kind}_low"] = lo
+        rec[f"ci_{kind}_high"] = hi
+    rec.update(
+        cohens_dz=p.cohens_dz,
+        wins=p.wins,
+        ties=p.ties,
+        losses=p.losses,
+        improved=p.improved,
+        hurt=p.hurt,
+        urisk=p.urisk,
+        trisk=p.trisk,
+    )
+    for test in c.tests:
+        o = p.tests[test]
+        col = _TEST_COLUMNS[test]
+        rec[f"{col}_statistic"] = o.statistic
+        rec[f"{col}_p"] = o.p_value
+        rec[f"{col}_p_adjusted"] = o.p_adjusted
+        rec[f"{col}_significant"] = o.significant
+    return rec
 
 
 # --------------------------------------------------------------------------- the engine
