@@ -166,13 +166,13 @@ def test_run_names_from_tags_or_files(tmp_path) -> None:  # type: ignore[no-unty
         ({"risk_aversion": -1}, ValueError, "risk_aversion must be a finite number >= 0"),
         ({"baseline": "D"}, ValueError, r"'baseline' option must be a run's name or path \(A, B\)"),
         ({"baseline": 5}, ValueError, r"baseline index must be in \[0, 1\], got 5"),
-        ({"rng": -3}, ValueError, "non-negative integer, got -3"),
+        ({"seed": -3}, ValueError, "The 'seed' option must be an integer >= 0, a numpy Generator"),
         ({"names": "tags"}, ValueError, "The 'names' option must be one of 'file', 'tag' or a"),
     ],
 )
 def test_option_errors_name_the_bad_value(kwargs, error, message) -> None:  # type: ignore[no-untyped-def]
     runs = [A, B] if "names" in kwargs else {"A": A, "B": B}
-    if "rng" in kwargs:
+    if "seed" in kwargs:
         kwargs = {**kwargs, "tests": "randomization"}
     with pytest.raises(error, match=message):
         compare(QRELS, runs, "AP", **kwargs)
@@ -204,10 +204,10 @@ def test_measure_lookup_accepts_aliases() -> None:
 
 def test_seed_recorded_only_for_random_procedures() -> None:
     assert compare(QRELS, {"A": A, "B": B}, "AP").seed is None
-    c = compare(QRELS, {"A": A, "B": B}, "AP", tests="bootstrap", rng=5)
+    c = compare(QRELS, {"A": A, "B": B}, "AP", tests="bootstrap", seed=5)
     assert c.seed == 5
     fresh = compare(QRELS, {"A": A, "B": B}, "AP", tests="bootstrap")
-    again = compare(QRELS, {"A": A, "B": B}, "AP", tests="bootstrap", rng=fresh.seed)
+    again = compare(QRELS, {"A": A, "B": B}, "AP", tests="bootstrap", seed=fresh.seed)
     assert fresh.to_json() == again.to_json()
 
 

@@ -34,7 +34,7 @@ def nasty() -> Comparison:
                "P(rel=2)@10": np.round(np.clip(base + 0.1 * i, 0, 1), 1)}
         for i, name in enumerate(NASTY)
     }  # fmt: skip
-    return compare_scores(scores, tests=["randomization", "t-test"], rng=1, intervals=["t", "bca"])
+    return compare_scores(scores, tests=["randomization", "t-test"], seed=1, intervals=["t", "bca"])
 
 
 @pytest.fixture(scope="module")

@@ -216,7 +216,7 @@ def comparison_options(args: argparse.Namespace) -> dict[str, Any]:
         "tests": args.tests or ["t-test"],
         "correction": args.correction,
         "alpha": args.alpha,
-        "rng": args.seed,
+        "seed": args.seed,
         "n_resamples": args.resamples,
         "names": args.names,
         "options": evaluation_options(args),

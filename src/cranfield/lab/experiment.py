@@ -484,7 +484,7 @@ class Experiment:
                 tests=self.tests,  # type: ignore[arg-type]
                 correction=self.correction,  # type: ignore[arg-type]
                 alpha=self.alpha,
-                rng=self.seed,
+                seed=self.seed,
                 options=self.options,
             )
             means = {m: dict(comparison.means[m]) for m in comparison.measures}
@@ -543,7 +543,7 @@ class Experiment:
             tests=self.tests,  # type: ignore[arg-type]
             correction=self.correction,  # type: ignore[arg-type]
             alpha=self.alpha,
-            rng=self.seed,
+            seed=self.seed,
             title=f"{self.name}: effectiveness of {len(runs)} systems",
         )
         path = self.workdir / "comparison.html"

@@ -638,7 +638,7 @@ def html_report(
     tests: TestName | Sequence[TestName] = "t-test",
     correction: Correction = "holm",
     alpha: float = 0.05,
-    rng: RngLike = None,
+    seed: RngLike = None,
     n_resamples: int = 10_000,
     names: RunNaming | Sequence[str] = "file",
     options: EvalOptions | None = None,
@@ -659,7 +659,7 @@ def html_report(
     qrels, runs, measures:
         As in :func:`cranfield.compare` (``runs``: a list of runs or a ``{name: run}``
         mapping).
-    baseline, tests, correction, alpha, rng, n_resamples, names:
+    baseline, tests, correction, alpha, seed, n_resamples, names:
         As in :func:`cranfield.compare`; the first test marks the summary table and the
         seed actually used is written in the parameters.
     options, known, intents, **kwargs:
@@ -723,7 +723,7 @@ def html_report(
         tests=tests,
         correction=correction,
         alpha=alpha,
-        rng=rng,
+        seed=seed,
         n_resamples=n_resamples,
         options=opts,
         known=known,

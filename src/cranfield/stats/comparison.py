@@ -649,7 +649,7 @@ def _analyse(
     tests: list[str],
     correction: Correction,
     alpha: float,
-    rng: RngLike,
+    seed: RngLike,
     n_resamples: int,
     intervals: list[str],
     risk_aversion: float,
@@ -689,7 +689,7 @@ def _analyse(
     exact = "randomization" in tests and use_exact(n, n_resamples, None)
     random_tests = _RANDOM_TESTS.intersection(tests) - ({"randomization"} if exact else set())
     needs_seed = bool(random_tests) or any(i != "t" for i in intervals)
-    seed = resolve_seed(rng) if needs_seed else None
+    seed = resolve_seed(seed) if needs_seed else None
     stream_seed = 0 if seed is None else seed  # only read when needs_seed
     sums_in_order = sequential_sums(X)
     total = sums_in_order[ia] - sums_in_order[ib]
@@ -807,9 +807,9 @@ def _options(
     n_resamples: int,
     intervals: str | Iterable[str],
     risk_aversion: float,
-    rng: RngLike,
+    seed: RngLike,
 ) -> tuple[list[str], Correction, float, int, list[str], float]:
-    check_rng(rng)
+    check_rng(seed)
     return (
         check_tests(tests),
         check_correction(correction),
@@ -832,7 +832,7 @@ def compare(
     tests: TestName | Sequence[TestName] = "t-test",
     correction: Correction = "holm",
     alpha: float = 0.05,
-    rng: RngLike = None,
+    seed: RngLike = None,
     n_resamples: int = 10_000,
     intervals: Interval | Sequence[Interval] = ("t",),
     risk_aversion: float = 1.0,
@@ -867,7 +867,7 @@ def compare(
         pairs of runs and are not corrected again.
     alpha:
         Significance level; intervals have confidence ``1 - alpha``.
-    rng:
+    seed:
         Seed or ``numpy.random.Generator`` for the random procedures (randomization,
         bootstrap, randomized Tukey, bootstrap intervals). ``None`` draws a fresh seed; the
         seed used is always stored in :attr:`Comparison.seed`.
@@ -892,8 +892,8 @@ def compare(
     -------
     Comparison
         Per-query scores, means, and for each pair and measure the tests, effects and
-        intervals, with renderers (``to_text``, ``to_markdown``, ``to_latex``, ``to_csv``,
-        ``to_json``).
+        intervals, with data exports (``to_dict``, ``to_json``, ``to_polars``, ``to_csv``);
+        :mod:`cranfield.report.comparison` renders it as text, Markdown or LaTeX.
 
     Raises
     ------
@@ -924,7 +924,7 @@ def compare(
     ...          "q3": {"d5": 2.0, "x": 1.0}, "q4": {"x": 2.0, "d6": 1.5, "d7": 1.0},
     ...          "q5": {"d8": 1.0}}
     >>> c = compare(qrels, {"bm25": bm25, "dense": dense}, ["AP", "P@1"],
-    ...             tests=["randomization", "t-test"], rng=42)
+    ...             tests=["randomization", "t-test"], seed=42)
     >>> p = c.pair("bm25", "dense", "AP")
     >>> round(p.mean_difference, 4), (p.wins, p.ties, p.losses)
     (0.125, (4, 0, 2))
@@ -946,7 +946,7 @@ def compare(
         n_resamples=n_resamples,
         intervals=intervals,
         risk_aversion=risk_aversion,
-        rng=rng,
+        seed=seed,
     )
     evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **kwargs)
     wanted = evaluator.measures
@@ -979,7 +979,7 @@ def compare(
         tests=opts[0],
         correction=opts[1],
         alpha=opts[2],
-        rng=rng,
+        seed=seed,
         n_resamples=opts[3],
         intervals=opts[4],
         risk_aversion=opts[5],
@@ -997,7 +997,7 @@ def compare_scores(
     tests: TestName | Sequence[TestName] = "t-test",
     correction: Correction = "holm",
     alpha: float = 0.05,
-    rng: RngLike = None,
+    seed: RngLike = None,
     n_resamples: int = 10_000,
     intervals: Interval | Sequence[Interval] = ("t",),
     risk_aversion: float = 1.0,
@@ -1011,7 +1011,7 @@ def compare_scores(
         vector of the same length in the same query order.
     topics:
         Query ids of the positions (default ``"1"``, ``"2"``, ...).
-    baseline, tests, correction, alpha, rng, n_resamples, intervals, risk_aversion:
+    baseline, tests, correction, alpha, seed, n_resamples, intervals, risk_aversion:
         As in :func:`compare`. Means are arithmetic means.
 
     Returns
@@ -1033,7 +1033,7 @@ def compare_scores(
         n_resamples=n_resamples,
         intervals=intervals,
         risk_aversion=risk_aversion,
-        rng=rng,
+        seed=seed,
     )
     run_names = [str(r) for r in scores]
     if not run_names:
@@ -1086,7 +1086,7 @@ def compare_scores(
         tests=opts[0],
         correction=opts[1],
         alpha=opts[2],
-        rng=rng,
+        seed=seed,
         n_resamples=opts[3],
         intervals=opts[4],
         risk_aversion=opts[5],
