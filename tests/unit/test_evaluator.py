@@ -179,3 +179,22 @@ def test_the_same_run_has_the_same_name_everywhere(tmp_path: Path) -> None:
     assert [n for n, _ in named_runs(paths)] == expected
     assert list(load_runs(paths)) == expected
     assert cranfield.evaluate(QRELS, paths[0], "AP").run_name == expected[0]
+
+
+def test_printing_results_shows_a_summary_not_arrays() -> None:
+    res = cranfield.evaluate(QRELS, RUN_A, ["AP", "P@2"], run_name="bm25")
+    shown = repr(res)
+    assert shown == str(res)
+    assert shown == "Results(run='bm25', queries=3, missing='zero', AP=0.7778, P@2=0.5000)"
+    assert "array" not in shown
+
+
+def test_to_pandas_without_pyarrow_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    res = cranfield.evaluate(QRELS, RUN_A, "AP")
+    monkeypatch.setitem(__import__("sys").modules, "pyarrow", None)
+    with pytest.raises(ModuleNotFoundError) as exc:
+        res.to_pandas()
+    assert str(exc.value) == (
+        "to_pandas() needs pyarrow, which is not installed: pip install 'cranfield[pandas]'"
+    )
+    assert exc.value.name == "pyarrow"

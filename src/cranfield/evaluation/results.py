@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cranfield._lazy import require
 from cranfield.errors import MeasureError
 from cranfield.evaluation.aggregate import AGGREGATIONS, How, aggregate
 from cranfield.kernels.binary import MIN_GEO_MEAN
@@ -61,6 +62,15 @@ class Results:
     micro: dict[Measure, float] = field(default_factory=dict)
     epsilon: float = MIN_GEO_MEAN
     options: EvalOptions | None = None
+
+    def __repr__(self) -> str:
+        """A short summary: the run, the number of queries, the policy and each aggregate
+        (the per-query values are in :meth:`per_topic` and :meth:`to_polars`)."""
+        shown = ", ".join(f"{m}={self[m]:.4f}" for m in self.values)
+        return (
+            f"Results(run={self.run_name!r}, queries={len(self.topics)}, "
+            f"missing={self.missing_policy!r}{', ' if shown else ''}{shown})"
+        )
 
     @property
     def measures(self) -> list[Measure]:
@@ -148,7 +158,9 @@ class Results:
         return pl.DataFrame(data)
 
     def to_pandas(self) -> Any:
-        """The per-topic table as a pandas DataFrame indexed by ``query_id``."""
+        """The per-topic table as a pandas DataFrame indexed by ``query_id`` (needs the
+        ``pandas`` extra: pandas and pyarrow)."""
+        require(("pandas", "pyarrow"), "pandas", "to_pandas()")
         return self.to_polars().to_pandas().set_index("query_id")
 
     def to_dict(self) -> dict[str, Any]:
