@@ -15,7 +15,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from cranfield.stats.comparison import TEST_LABELS
+from cranfield.stats.plan import TEST_LABELS
 
 if TYPE_CHECKING:
     from cranfield.stats.comparison import Comparison, PairComparison
