@@ -28,7 +28,7 @@ from polars.testing import assert_frame_equal
 from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io import load_qrels, load_run, trec
-from cranfield.io._bytes import compression
+from cranfield.io.source import compression
 from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
 
 if TYPE_CHECKING:

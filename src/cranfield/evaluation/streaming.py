@@ -34,8 +34,8 @@ from cranfield.data.run import RUN_SCHEMA, Run, stretches
 from cranfield.errors import InputError, MissingTopicError
 from cranfield.evaluation.evaluator import MeasureLike, evaluate, resolve_measures
 from cranfield.evaluation.results import Results
-from cranfield.io._bytes import source_name
 from cranfield.io.load import QrelsLike, load_qrels
+from cranfield.io.source import source_name
 from cranfield.io.trec import _BOM, _fast_run, _has_duplicates, _run_is_faulty, read_run_bytes
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ import polars as pl
 from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError
 from cranfield.io import trec
-from cranfield.io._bytes import read_bytes, source_name
+from cranfield.io.source import read_bytes, source_name
 
 __all__ = ["IntentQrels", "load_intents", "read_intents"]
 

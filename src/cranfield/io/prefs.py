@@ -32,7 +32,7 @@ import polars as pl
 
 from cranfield.data.qrels import QRELS_SCHEMA, Qrels
 from cranfield.errors import InputError
-from cranfield.io._bytes import read_bytes, source_name
+from cranfield.io.source import read_bytes, source_name
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -47,7 +47,7 @@ from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import TieOrder, joined_tie_orders, tie_order
 from cranfield.data.run import Run, hashed_keys, stretches
 from cranfield.errors import InputError
-from cranfield.io._bytes import compression, read_bytes, source_name
+from cranfield.io.source import compression, read_bytes, source_name
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

@@ -36,7 +36,7 @@ import numpy as np
 
 from cranfield.data.columns import QrelsColumns, RunColumns
 from cranfield.errors import InputError
-from cranfield.io._bytes import compression, decompressed
+from cranfield.io.source import compression, decompressed
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
