@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
+from cranfield.data import columns
 from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io import load_qrels, load_run, trec
@@ -601,7 +602,7 @@ def test_equal_keys_are_only_candidates_for_the_exact_check(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Forced here: every line gets the same key; the doc ids and queries decide."""
-    monkeypatch.setattr(trec, "_MIX", np.uint64(0))
+    monkeypatch.setattr(columns, "MIX", np.uint64(0))
     same = np.zeros(40, dtype=np.uint64)
     twice = [f"d{i}" for i in range(20)] * 2
     for queries, lengths, docs, repeats in [

@@ -53,7 +53,9 @@ def names(ids: NDArray[np.bytes_]) -> list[str]:
     return [value.decode() for value in distinct(ids)[0].tolist()]
 
 
-_MIX = np.uint64(0x9E3779B97F4A7C15)
+MIX = np.uint64(0x9E3779B97F4A7C15)
+"""An odd 64-bit constant (2**64 divided by the golden ratio) that spreads a number's bits
+over a hash: multiplied into a group number before it is mixed with an id's hash."""
 
 
 def id_hashes(ids: NDArray[np.bytes_]) -> NDArray[np.uint64]:
@@ -70,7 +72,7 @@ def id_hashes(ids: NDArray[np.bytes_]) -> NDArray[np.uint64]:
     hashes = np.zeros(ids.size, dtype=np.uint64)
     for j in range(words.shape[1]):
         word = words[:, j]
-        folded = (hashes ^ word) * _MIX
+        folded = (hashes ^ word) * MIX
         folded ^= folded >> np.uint64(29)
         hashes = np.where(word != 0, folded, hashes)
     return hashes
@@ -79,6 +81,6 @@ def id_hashes(ids: NDArray[np.bytes_]) -> NDArray[np.uint64]:
 def mixed_keys(group: NDArray[np.integer], hashes: NDArray[np.uint64]) -> NDArray[np.uint64]:
     """One number per (group, id hash) pair: equal pairs give equal keys."""
     keys = group.astype(np.uint64)
-    keys *= _MIX
+    keys *= MIX
     keys ^= hashes
     return keys

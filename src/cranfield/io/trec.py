@@ -32,7 +32,6 @@ import codecs
 import itertools
 import math
 import os
-import re
 import stat
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -43,25 +42,18 @@ from typing import TYPE_CHECKING, Literal, NoReturn
 import numpy as np
 import polars as pl
 
+from cranfield.data.columns import MIX, mixed_keys
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import TieOrder, joined_tie_orders, tie_order
 from cranfield.data.run import Run, hashed_keys, stretches
 from cranfield.errors import InputError
+from cranfield.io.lines import BLANKS, BOM, INT64_RANGE, INTEGER, NUMBER, data_lines, no_bad_line
 from cranfield.io.source import compression, read_bytes, source_name
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = ["read_qrels", "read_run", "write_qrels", "write_run"]
-
-_INT = re.compile(r"[+-]?[0-9]+\Z")
-_FLOAT = re.compile(
-    r"[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z",
-    re.IGNORECASE,
-)
-_BLANKS = b" \t\r\x0b\x0c"
-_BOM = b"\xef\xbb\xbf"
-_INT64 = (-(2**63), 2**63 - 1)
 
 Kind = Literal["qrels", "run"]
 
@@ -82,7 +74,7 @@ def read_qrels(source: str | Path, *, name: str | None = None) -> Qrels:
         On any malformed line, naming file, line number and text.
     """
     label = source_name(source)
-    data = read_bytes(source).removeprefix(_BOM)
+    data = read_bytes(source).removeprefix(BOM)
     table = _parse(data, label, "qrels")
     frame = table.select(
         pl.col("f0").alias("query_id"),
@@ -119,10 +111,10 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
     label = source_name(source)
     blocks = None if label == "<stdin>" else _fast_run_blocks(Path(source))
     if blocks is None:
-        data = read_bytes(source).removeprefix(_BOM)
+        data = read_bytes(source).removeprefix(BOM)
         return read_run_bytes(data, label, name=name, float32=float32)
     if blocks.faulty:
-        _diagnose(read_bytes(source).removeprefix(_BOM), label, "run")
+        _diagnose(read_bytes(source).removeprefix(BOM), label, "run")
     run = _run(blocks.frame, blocks.tag, label, name, float32)
     # Known from the blocks: fill in the cached properties.
     vars(run)["query_stretches"] = blocks.query_stretches
@@ -233,7 +225,7 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
             for start, end in itertools.pairwise(cuts):
                 block = handle.read(end - start)
                 if start == 0:
-                    block = block.removeprefix(_BOM)
+                    block = block.removeprefix(BOM)
                 parsing.append((block, parsers.submit(_parse_plain, block)))
                 while len(parsing) > 1 or (parsing and end == cuts[-1]):
                     text, parse = parsing.popleft()
@@ -324,9 +316,6 @@ def _rows_of(
     return rows
 
 
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-
-
 def _repeats_in(
     frame: pl.DataFrame,
     queries: list[str],
@@ -340,9 +329,9 @@ def _repeats_in(
     equal neighbours after sorting the keys are the only candidates for the exact check.
     """
     number = {query: k for k, query in enumerate(dict.fromkeys(queries))}
-    key = np.repeat(np.array([number[q] for q in queries], dtype=np.uint64), lengths)
-    key *= _MIX
-    key ^= frame.get_column("doc_id").hash().to_numpy() if doc_hash is None else doc_hash
+    group = np.repeat(np.array([number[q] for q in queries], dtype=np.uint64), lengths)
+    hashes = frame.get_column("doc_id").hash().to_numpy() if doc_hash is None else doc_hash
+    key = mixed_keys(group, hashes)
     key.sort()
     if not (key[1:] == key[:-1]).any():
         return False
@@ -488,7 +477,7 @@ def _has_duplicates(frame: pl.DataFrame) -> bool:
     queries, lengths = stretches(frame.get_column("query_id"))
     if 8 * len(queries) <= frame.height:
         return _repeats_in(frame, queries, lengths)
-    mixed = pl.col("query_id").hash() * 0x9E3779B97F4A7C15 ^ pl.col("doc_id").hash()
+    mixed = pl.col("query_id").hash() * int(MIX) ^ pl.col("doc_id").hash()
     if frame.select(mixed.n_unique()).item() == frame.height:
         return False  # all hashes differ, so all pairs differ
     return bool(frame.select(pl.struct("query_id", "doc_id").is_duplicated().any()).item())
@@ -582,7 +571,7 @@ def _canonical(data: bytes) -> tuple[str, bytes]:
 
 
 _IS_BLANK = np.zeros(256, dtype=bool)
-_IS_BLANK[list(_BLANKS)] = True
+_IS_BLANK[list(BLANKS)] = True
 
 
 def _collapse_blanks(data: bytes) -> bytes:
@@ -620,19 +609,8 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
     """
     seen: dict[tuple[bytes, bytes], int] = {}
     any_line = False
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = raw.strip().decode("utf-8", "replace")
-            raise InputError(label, number, "is not valid UTF-8", text) from None
-        # bytes.split() splits on exactly the ASCII blanks C's isspace() knows; str.split()
-        # would also split on no-break spaces and other Unicode blanks inside a docno.
-        fields = raw.split()
-        if not fields or fields[0].startswith(b"#"):
-            continue
+    for number, fields, text in data_lines(data, label):
         any_line = True
-        text = raw.strip().decode("utf-8")
         if kind == "qrels":
             if len(fields) != 4:
                 raise InputError(
@@ -642,9 +620,9 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
                     text,
                 )
             rel = fields[3].decode()
-            if not _INT.match(rel):
+            if not INTEGER.match(rel):
                 raise InputError(label, number, f"relevance must be an integer, got {rel!r}", text)
-            if not _INT64[0] <= int(rel) <= _INT64[1]:
+            if not INT64_RANGE[0] <= int(rel) <= INT64_RANGE[1]:
                 raise InputError(
                     label, number, f"relevance {rel} does not fit in a 64-bit integer", text
                 )
@@ -657,7 +635,7 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
                     text,
                 )
             score = fields[4].decode()
-            if not _FLOAT.match(score):
+            if not NUMBER.match(score):
                 raise InputError(label, number, f"score must be a number, got {score!r}", text)
             if math.isnan(float(score)):
                 raise InputError(label, number, "score is NaN", text)
@@ -671,9 +649,7 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
                 text,
             )
         seen[key] = number
-    if not any_line:
-        raise InputError(label, None, f"contains no {kind} lines")
-    raise InputError(label, None, "could not be parsed (no single bad line found)")
+    no_bad_line(label, any_line, kind)
 
 
 def write_run(run: Run, path: str | Path, *, tag: str | None = None) -> None:
@@ -722,7 +698,7 @@ def write_qrels(qrels: Qrels, path: str | Path) -> None:
     _write_lines(frame, path)
 
 
-_BLANK_CLASS = "[" + "".join(f"\\x{b:02x}" for b in _BLANKS + b"\n") + "]"
+_BLANK_CLASS = "[" + "".join(f"\\x{b:02x}" for b in BLANKS + b"\n") + "]"
 
 
 def _check_writable(frame: pl.DataFrame, path: str | Path, what: str) -> None:

@@ -22,8 +22,9 @@ import polars as pl
 
 from cranfield.data.run import RUN_SCHEMA, Run, stretches
 from cranfield.errors import InputError
+from cranfield.io.lines import BOM
 from cranfield.io.source import open_source, source_name
-from cranfield.io.trec import _BOM, _fast_run, _has_duplicates, _run_is_faulty, read_run_bytes
+from cranfield.io.trec import _fast_run, _has_duplicates, _run_is_faulty, read_run_bytes
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -67,7 +68,7 @@ def _query_blocks(source: str | Path, block_bytes: int) -> Iterator[tuple[pl.Dat
     rows_before = 0  # data lines in earlier blocks, for error messages
     lines_before = 0  # physical lines in earlier blocks
     for data in _byte_blocks(source, block_bytes):
-        text = data.removeprefix(_BOM) if lines_before == 0 else data
+        text = data.removeprefix(BOM) if lines_before == 0 else data
         fast = _fast_run(text)
         if fast is not None and not _run_is_faulty(fast[0]):
             # A clean block has one run line per line: no need to count them.
