@@ -36,7 +36,14 @@ if TYPE_CHECKING:
 
     from _typeshed import WriteableBuffer
 
-__all__ = ["compression", "decompressed", "open_source", "read_bytes", "source_name"]
+__all__ = [
+    "MAGIC_BYTES",
+    "compression",
+    "decompressed",
+    "open_source",
+    "read_bytes",
+    "source_name",
+]
 
 # bzip2: "BZh", the block size digit, then the magic of a first block (pi) or of an empty
 # stream's end (sqrt(pi)); the three letters alone could start a plain text file.
@@ -47,7 +54,8 @@ _MAGIC = {
     b"\xfd7zXZ\x00": "xz",
     b"\x28\xb5\x2f\xfd": "zstd",
 }
-_HEAD = 16  # bytes enough to recognise every format (bzip2 needs 10)
+MAGIC_BYTES = 16
+"""How many first bytes :func:`compression` needs to recognise every format (bzip2: 10)."""
 _CHUNK = 1 << 20  # compressed bytes decompressed at a time by open_source
 
 
@@ -119,7 +127,7 @@ def open_source(source: str | Path) -> Iterator[BinaryIO]:
             raw = _stdin() if str(source) == "-" else stack.enter_context(open(source, "rb"))
         except OSError as exc:
             raise _unreadable(name, exc) from exc
-        head = _read(raw, _HEAD, name)
+        head = _read(raw, MAGIC_BYTES, name)
         kind = compression(head)
         streams = None if kind is None else _Streams(kind, name)
         yield io.BufferedReader(_Decoded(raw, head, streams, name), buffer_size=_CHUNK)

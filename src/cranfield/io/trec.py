@@ -48,7 +48,7 @@ from cranfield.data.ranking import TieOrder, joined_tie_orders, tie_order
 from cranfield.data.run import Run, hashed_keys, stretches
 from cranfield.errors import InputError
 from cranfield.io.lines import BLANKS, BOM, INT64_RANGE, INTEGER, NUMBER, data_lines, no_bad_line
-from cranfield.io.source import compression, read_bytes, source_name
+from cranfield.io.source import MAGIC_BYTES, compression, read_bytes, source_name
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -196,7 +196,7 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
         return None
     frames: list[pl.DataFrame] = []
     with handle:
-        if compression(handle.read(8)) is not None:
+        if compression(handle.read(MAGIC_BYTES)) is not None:
             return None
         # Cut points: the first line end at or after every multiple of the block size, found
         # by short reads, so that each block is read once and never copied.
