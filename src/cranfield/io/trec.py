@@ -42,10 +42,10 @@ from typing import TYPE_CHECKING, Literal, NoReturn
 import numpy as np
 import polars as pl
 
-from cranfield.data.columns import MIX, mixed_keys
 from cranfield.data.qrels import Qrels
-from cranfield.data.ranking import TieOrder, joined_tie_orders, tie_order
-from cranfield.data.run import Run, hashed_keys, stretches
+from cranfield.data.ranking import joined_tie_orders, tie_order
+from cranfield.data.row_index import MIX, TieOrder, hashed_keys, mixed_keys, stretches
+from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io.lines import BLANKS, BOM, INT64_RANGE, INTEGER, NUMBER, data_lines, no_bad_line
 from cranfield.io.source import MAGIC_BYTES, compression, read_bytes, source_name
@@ -115,13 +115,15 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
         return read_run_bytes(data, label, name=name, float32=float32)
     if blocks.faulty:
         _diagnose(read_bytes(source).removeprefix(BOM), label, "run")
-    run = _run(blocks.frame, blocks.tag, label, name, float32)
-    # Known from the blocks: fill in the cached properties.
-    vars(run)["query_stretches"] = blocks.query_stretches
-    vars(run)["doc_keys"] = blocks.doc_keys
-    if not float32:
-        vars(run)["tie_order"] = blocks.tie_order
-    return run
+    # What the blocks' checks learnt is handed on; the tie order is that of the scores read.
+    return Run.indexed(
+        _rounded(blocks.frame, float32),
+        name=name or Path(label).name,
+        tag=blocks.tag,
+        query_stretches=blocks.query_stretches,
+        doc_keys=blocks.doc_keys,
+        tie_order=None if float32 else blocks.tie_order,
+    )
 
 
 def read_run_bytes(
@@ -151,9 +153,14 @@ def _run_is_faulty(frame: pl.DataFrame) -> bool:
 
 
 def _run(frame: pl.DataFrame, tag: str, label: str, name: str | None, float32: bool) -> Run:
+    return Run(_rounded(frame, float32), name=name or Path(label).name, tag=tag)
+
+
+def _rounded(frame: pl.DataFrame, float32: bool) -> pl.DataFrame:
+    """``frame``, its scores rounded to float32 if asked."""
     if float32:
-        frame = frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64))
-    return Run(frame, name=name or Path(label).name, tag=tag)
+        return frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64))
+    return frame
 
 
 # Plain run files are parsed this many bytes at a time, so the whole text is never in memory
@@ -169,7 +176,7 @@ class _BlockRead:
     tag: str  # of the last line
     faulty: bool  # a (query, document) pair repeats, or a score is NaN
     query_stretches: tuple[list[str], NDArray[np.int64]]  # see Run.query_stretches
-    tie_order: TieOrder  # see Run.tie_order
+    tie_order: TieOrder  # see Run.known_tie_order
     doc_keys: NDArray[np.uint32]  # see Run.doc_keys
 
 

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 import polars as pl
 
-from cranfield.data.run import RUN_SCHEMA, Run, stretches
+from cranfield.data.row_index import stretches
+from cranfield.data.run import RUN_SCHEMA, Run
 from cranfield.errors import InputError
 from cranfield.io.lines import BOM
 from cranfield.io.source import open_source, source_name
