@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from cranfield.data import ranking
-from cranfield.data.row_index import TieOrder, doc_keys, stretches
+from cranfield.data.row_index import TieOrder, doc_keys, mixed_keys, stretches
 from cranfield.data.run import Run
 from cranfield.io import trec
 from cranfield.io.trec import read_run
@@ -114,3 +114,14 @@ def test_the_block_reader_hands_its_indexes_to_the_run(
     assert sorted(zip(mine.positions.tolist(), mine.rows.tolist(), strict=True)) == sorted(
         zip(theirs.positions.tolist(), theirs.rows.tolist(), strict=True)
     )
+
+
+def test_keys_of_stretches_are_the_keys_of_their_rows() -> None:
+    rng = np.random.default_rng(7)
+    lengths = rng.integers(0, 5, size=30).astype(np.int64)
+    group = rng.permutation(30).astype(np.uint64)
+    hashes = rng.integers(0, 2**63, size=int(lengths.sum()), dtype=np.uint64)
+    by_stretch = mixed_keys(group, hashes, lengths)
+    by_row = mixed_keys(np.repeat(group, lengths), hashes)
+    assert by_stretch.dtype == by_row.dtype == np.uint64
+    assert by_stretch.tolist() == by_row.tolist()

@@ -80,10 +80,21 @@ def id_hashes(ids: NDArray[np.bytes_]) -> NDArray[np.uint64]:
     return hashes
 
 
-def mixed_keys(group: NDArray[np.integer], hashes: NDArray[np.uint64]) -> NDArray[np.uint64]:
-    """One number per (group, id hash) pair: equal pairs give equal keys."""
+def mixed_keys(
+    group: NDArray[np.integer],
+    hashes: NDArray[np.uint64],
+    lengths: NDArray[np.int64] | None = None,
+) -> NDArray[np.uint64]:
+    """One number per (group, id hash) pair: equal pairs give equal keys.
+
+    ``group`` holds the group of each row of ``hashes``; or, with ``lengths``, the group
+    of each stretch of ``lengths[k]`` consecutive rows (mixed before it is repeated, so
+    that no other array of the rows' size is made).
+    """
     keys = group.astype(np.uint64)
     keys *= MIX
+    if lengths is not None:
+        keys = np.repeat(keys, lengths)
     keys ^= hashes
     return keys
 

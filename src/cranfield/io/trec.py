@@ -336,9 +336,9 @@ def _repeats_in(
     equal neighbours after sorting the keys are the only candidates for the exact check.
     """
     number = {query: k for k, query in enumerate(dict.fromkeys(queries))}
-    group = np.repeat(np.array([number[q] for q in queries], dtype=np.uint64), lengths)
+    group = np.array([number[q] for q in queries], dtype=np.uint64)
     hashes = frame.get_column("doc_id").hash().to_numpy() if doc_hash is None else doc_hash
-    key = mixed_keys(group, hashes)
+    key = mixed_keys(group, hashes, lengths)
     key.sort()
     if not (key[1:] == key[:-1]).any():
         return False
