@@ -130,7 +130,8 @@ def open_source(source: str | Path) -> Iterator[BinaryIO]:
         head = _read(raw, MAGIC_BYTES, name)
         kind = compression(head)
         streams = None if kind is None else _Streams(kind, name)
-        yield io.BufferedReader(_Decoded(raw, head, streams, name), buffer_size=_CHUNK)
+        text = io.BufferedReader(_Decoded(raw, head, streams, name), buffer_size=_CHUNK)
+        yield stack.enter_context(text)  # closing it leaves standard input open
 
 
 def _unreadable(name: str, exc: OSError) -> InputError:
