@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from cranfield.evaluation.options import EvalOptions
+    from cranfield.evaluation.provenance import Provenance
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,6 +51,9 @@ class Results:
     options:
         The evaluation options the run was scored with (``None`` for results assembled
         by hand).
+    sources:
+        ``{role: path or None}``: where the qrels, the run and any extra judgments were
+        read from (``None``: an object in memory); what :meth:`provenance` hashes.
     """
 
     run_name: str
@@ -61,10 +65,28 @@ class Results:
     micro: dict[Measure, float] = field(default_factory=dict)
     epsilon: float = MIN_GEO_MEAN
     options: EvalOptions | None = None
+    sources: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def measures(self) -> list[Measure]:
         return list(self.values)
+
+    def provenance(self) -> Provenance:
+        """What produced these results: version, inputs and their SHA-256, measures,
+        options and tie rule (:mod:`cranfield.evaluation.provenance`).
+
+        Computed when called: every input file is read and hashed then.
+
+        Examples
+        --------
+        >>> from cranfield.evaluation.evaluator import evaluate
+        >>> res = evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, "AP")
+        >>> res.provenance().to_dict()["inputs"]["run"]
+        {'source': '<in memory>', 'sha256': None}
+        """
+        from cranfield.evaluation.provenance import Provenance
+
+        return Provenance.of(self.sources, self.values, self.options)
 
     def _key(self, measure: Measure | str) -> Measure:
         if isinstance(measure, Measure):
@@ -297,3 +319,20 @@ class ScoreTable:
         for m in self.measures:
             data[str(m)] = self.matrix(m).T.reshape(-1) if topics else np.zeros(0)
         return pl.DataFrame(data)
+
+    def provenance(self) -> Provenance:
+        """What produced the table: version, the qrels and every run (role ``run:NAME``)
+        with their SHA-256, measures, options and tie rule.
+
+        Computed when called: every input file is read and hashed then.
+        """
+        from cranfield.evaluation.provenance import Provenance
+
+        inputs: dict[str, str | None] = {}
+        for r in self.results:
+            for role, path in r.sources.items():
+                if role == "run":
+                    inputs[f"run:{r.run_name}"] = path
+                else:
+                    inputs.setdefault(role, path)
+        return Provenance.of(inputs, self.measures, self.options)

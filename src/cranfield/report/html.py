@@ -422,7 +422,7 @@ def _per_query(c: Comparison, page_size: int) -> str:
 
 
 def _parameters(c: Comparison, rows: Sequence[tuple[str, str]], runs_table: str) -> str:
-    from cranfield import __version__
+    from cranfield._version import __version__
 
     seed = (
         str(c.seed)
