@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -113,3 +115,27 @@ def test_an_unknown_role_is_a_key_error() -> None:
 
 def test_stdin_is_named_not_hashed() -> None:
     assert InputFile.of("run", "-").to_dict() == {"source": "<stdin>", "sha256": None}
+
+
+def test_evaluate_json_states_the_provenance(tmp_path: Path) -> None:
+    qrels, run = _files(tmp_path)
+    argv = ["evaluate", str(qrels), str(run), "-m", "AP", "P@1", "-f", "json"]
+    proc = subprocess.run(
+        [str(Path(sys.executable).parent / "cranfield"), *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert list(doc) == ["results", "policy", "provenance"]
+    prov = doc["provenance"]
+    assert prov["cranfield"] == __version__
+    assert prov["inputs"] == {
+        "qrels": {"source": str(qrels), "sha256": _sha(qrels)},
+        "run:run": {"source": str(run), "sha256": _sha(run)},
+    }
+    assert prov["measures"] == ["AP", "P@1"]
+    assert prov["options"]["missing"] == "zero"
+    assert prov["tie_rule"] == TIE_RULE

@@ -3,7 +3,7 @@ runs aligned by query: runs × queries × measures)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -326,13 +326,29 @@ class ScoreTable:
 
         Computed when called: every input file is read and hashed then.
         """
-        from cranfield.evaluation.provenance import Provenance
+        return provenance_of(self.results, self.measures)
 
-        inputs: dict[str, str | None] = {}
-        for r in self.results:
-            for role, path in r.sources.items():
-                if role == "run":
-                    inputs[f"run:{r.run_name}"] = path
-                else:
-                    inputs.setdefault(role, path)
-        return Provenance.of(inputs, self.measures, self.options)
+
+def provenance_of(
+    results: Iterable[Results], measures: Iterable[Measure] | None = None
+) -> Provenance:
+    """The provenance of several runs' results scored together: the shared inputs (qrels,
+    extra judgments) once, each run as ``run:NAME``; the measures (default: the first
+    result's) and options of the first result.
+
+    Every input file is read and hashed when this is called.
+    """
+    from cranfield.evaluation.provenance import Provenance
+
+    given = list(results)
+    inputs: dict[str, str | None] = {}
+    for r in given:
+        for role, path in r.sources.items():
+            if role == "run":
+                inputs[f"run:{r.run_name}"] = path
+            else:
+                inputs.setdefault(role, path)
+    first = given[0] if given else None
+    if measures is None:
+        measures = first.measures if first is not None else []
+    return Provenance.of(inputs, measures, first.options if first is not None else None)
