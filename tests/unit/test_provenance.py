@@ -139,3 +139,25 @@ def test_evaluate_json_states_the_provenance(tmp_path: Path) -> None:
     assert prov["measures"] == ["AP", "P@1"]
     assert prov["options"]["missing"] == "zero"
     assert prov["tie_rule"] == TIE_RULE
+
+
+def test_the_html_report_states_hashes_options_and_ties(tmp_path: Path) -> None:
+    import html
+    import re
+
+    from cranfield.report.html import html_report
+
+    qrels, run = _files(tmp_path)
+    page = html_report(qrels, {"bm25": run, "mem": {"q1": {"b": 1.0}}}, ["AP"], depth=3)
+    table = re.search(r'<table id="parameters-table".*?</table>', page, re.S)
+    assert table is not None
+    text = html.unescape(re.sub(r"(<[^>]+>)+", "|", table.group(0)))
+    for needle in (
+        f"qrels sha256|{_sha(qrels)}",
+        f"run sha256: bm25|{_sha(run)}",
+        f"run sha256: mem|{IN_MEMORY}",
+        'options|missing = "zero"; relevance_level = 1; judged_only = false; depth = 3',
+        f"ties|{TIE_RULE}",
+        f"cranfield version|{__version__}",
+    ):
+        assert needle in text, needle
