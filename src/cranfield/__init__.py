@@ -13,6 +13,7 @@ import typing
 from cranfield import data as _data
 from cranfield import io as _io
 from cranfield._lazy import lazy_names as _lazy_names
+from cranfield._version import __version__
 from cranfield.errors import (
     CranfieldError,
     EngineError,
@@ -35,7 +36,6 @@ if typing.TYPE_CHECKING:
     from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
     from cranfield.stats import Comparison, compare
 
-__version__ = "0.1.0"
 
 # Imported on first use: every CLI call imports this package, and only some need them (the
 # ones below import polars, which a command on small clean files never needs).
