@@ -334,8 +334,8 @@ def precision_histogram(a: Results, b: Results, measure: str = "Rprec") -> pl.Da
     EvaluationError
         If the two results share no topic.
     """
-    left = pl.DataFrame({"query_id": a.topics, "a": list(a.per_topic(measure).values())})
-    right = pl.DataFrame({"query_id": b.topics, "b": list(b.per_topic(measure).values())})
+    left = pl.DataFrame({"query_id": a.topics, "a": list(a.per_query(measure).values())})
+    right = pl.DataFrame({"query_id": b.topics, "b": list(b.per_query(measure).values())})
     both = left.join(right, on="query_id", how="inner").sort("query_id")
     if both.height == 0:
         raise EvaluationError(f"Runs {a.run_name!r} and {b.run_name!r} share no evaluated topic.")

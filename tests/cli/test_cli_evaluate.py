@@ -146,7 +146,7 @@ def test_per_query(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
             i += 1
             assert (row["run"], row["query_id"]) == (r.run_name, t)
             for m in MEASURES:
-                assert float(row[m]) == r.per_topic(m)[t]  # type: ignore[arg-type]
+                assert float(row[m]) == r.per_query(m)[t]  # type: ignore[arg-type]
 
 
 def test_per_query_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -156,7 +156,7 @@ def test_per_query_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert [c.strip() for c in header.split("┃")] == ["run", "query_id", *MEASURES]
     cells = [[c.strip() for c in line.split("│")] for line in body]
     expected = [
-        [r.run_name, t, *(f"{r.per_topic(m)[t]:.4f}" for m in MEASURES)]
+        [r.run_name, t, *(f"{r.per_query(m)[t]:.4f}" for m in MEASURES)]
         for r in api()
         for t in r.topics
     ]

@@ -200,10 +200,10 @@ def test_gain_curves_end_at_the_measures() -> None:
     res = cranfield.evaluate(QRELS, RUN, ["nDCGx(exp=True)@3", "CG(exp=True)@3", "nCG(exp=True)@3"])
     last = g.filter(pl.col("rank") == 3)
     assert last["ndcg"].to_list() == pytest.approx(
-        list(res.per_topic("nDCGx(exp=True)@3").values())
+        list(res.per_query("nDCGx(exp=True)@3").values())
     )
-    assert last["cg"].to_list() == pytest.approx(list(res.per_topic("CG(exp=True)@3").values()))
-    assert last["ncg"].to_list() == pytest.approx(list(res.per_topic("nCG(exp=True)@3").values()))
+    assert last["cg"].to_list() == pytest.approx(list(res.per_query("CG(exp=True)@3").values()))
+    assert last["ncg"].to_list() == pytest.approx(list(res.per_query("nCG(exp=True)@3").values()))
 
 
 @pytest.mark.parametrize(

@@ -87,7 +87,7 @@ def test_seed_004_exponential_gain_formula_averages_over_queries() -> None:
     q1, r1 = from_grades((3, 2, 3, 0, 1, 2), query="a")
     q2, r2 = from_grades((0, 1, 2), extra=(3,), query="b")
     res = cranfield.evaluate(q1 | q2, r1 | r2, ["nDCGx(exp=True)@3"])
-    per = res.per_topic("nDCGx(exp=True)@3")
+    per = res.per_query("nDCGx(exp=True)@3")
     assert res["nDCGx(exp=True)@3"] == pytest.approx((per["a"] + per["b"]) / 2)
     assert per["b"] == pytest.approx(
         (1 / 1.5849625007211562 + 3 / 2) / (7 + 3 / 1.5849625007211562 + 1 / 2)

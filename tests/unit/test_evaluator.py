@@ -88,7 +88,7 @@ def test_compare_accepts_every_evaluation_option_and_input() -> None:
     options = EvalOptions(missing="skip", depth=1)
     c2 = compare(QRELS, runs, ["AP"], options=options)
     assert c2.topics == ["q1", "q2"]
-    alone_a = cranfield.evaluate(QRELS, RUN_A, "AP", options=options).per_topic("AP")
+    alone_a = cranfield.evaluate(QRELS, RUN_A, "AP", options=options).per_query("AP")
     assert c2.means["AP"]["a"] == pytest.approx((alone_a["q1"] + alone_a["q2"]) / 2)
 
 
@@ -98,7 +98,7 @@ def test_evaluate_with_a_list_returns_the_aligned_table() -> None:
     assert table.names == ["run1", "run2"]
     assert table.topics == ["q1", "q2", "q3"]
     assert table.matrix("AP").shape == (3, 2)
-    assert table["run2"].per_topic("AP")["q3"] == 0.0  # missing="zero": scored 0
+    assert table["run2"].per_query("AP")["q3"] == 0.0  # missing="zero": scored 0
     frame = table.to_polars()
     assert frame.columns == ["run", "query_id", "AP", "P@2"]
     assert frame.height == 6

@@ -84,8 +84,8 @@ def test_missing_policy_error_and_zero(tmp_path: Path) -> None:
         evaluate_stream(qrels, path, ["AP"], missing="error")
     res = evaluate_stream(qrels, path, ["AP", "NumRet"], missing="zero")
     assert res.topics == ["1", "2"]
-    assert res.per_topic("AP") == {"1": 1.0, "2": 0.0}
-    assert res.per_topic("NumRet") == {"1": 1.0, "2": 0.0}
+    assert res.per_query("AP") == {"1": 1.0, "2": 0.0}
+    assert res.per_query("NumRet") == {"1": 1.0, "2": 0.0}
     assert res.missing_topics == ["2"]
 
 

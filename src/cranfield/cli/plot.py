@@ -229,7 +229,7 @@ def _figure(args: argparse.Namespace) -> Figure:
             f"runs {control.run_name!r} and {treatment.run_name!r} share no evaluated query."
         )
     m = control.measures[0]
-    a, b = control.per_topic(m), treatment.per_topic(m)
+    a, b = control.per_query(m), treatment.per_query(m)
     diffs = query_differences(
         common,
         [a[t] for t in common],

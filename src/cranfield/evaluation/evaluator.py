@@ -680,7 +680,7 @@ def evaluate_stream(
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
     >>> _ = path.write_text("q1 Q0 a 1 2.0 t\\nq1 Q0 b 2 1.0 t\\nq2 Q0 c 1 1.0 t\\n")
     >>> res = evaluate_stream({"q1": {"b": 1}, "q2": {"c": 1}}, path, ["RR"], block_bytes=16)
-    >>> res.per_topic("RR")
+    >>> res.per_query("RR")
     {'q1': 0.5, 'q2': 1.0}
     """
     evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **kwargs)

@@ -162,7 +162,7 @@ class Results:
         eps = self.epsilon if epsilon is None else epsilon
         return aggregate(self.values[m], chosen, epsilon=eps)
 
-    def per_topic(self, measure: Measure | str) -> dict[str, float]:
+    def per_query(self, measure: Measure | str) -> dict[str, float]:
         """``{query_id: value}`` for one measure."""
         m = self._key(measure)
         return dict(zip(self.topics, self.values[m].tolist(), strict=True))
@@ -191,9 +191,9 @@ class Results:
             "run": self.run_name,
             "missing_policy": self.missing_policy,
             "missing_topics": list(self.missing_topics),
-            "num_topics": len(self.topics),
+            "num_queries": len(self.topics),
             "means": self.means(),
-            "per_query": {str(m): self.per_topic(m) for m in self.values},
+            "per_query": {str(m): self.per_query(m) for m in self.values},
         }
 
     def policy_note(self) -> str:

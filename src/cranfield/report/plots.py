@@ -594,7 +594,7 @@ def _per_query(
     if not results:
         raise ValueError("scores must hold at least one Results, got none.")
     m_name = str(results[0].measures[0]) if measure is None else measure
-    vectors = [np.asarray(list(r.per_topic(m_name).values()), dtype=np.float64) for r in results]
+    vectors = [np.asarray(list(r.per_query(m_name).values()), dtype=np.float64) for r in results]
     return [r.run_name for r in results], vectors, str(results[0]._key(m_name))
 
 
