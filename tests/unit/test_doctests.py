@@ -7,7 +7,12 @@ import importlib
 
 import pytest
 
-MODULES = ["cranfield", "cranfield.evaluation.evaluator", "cranfield.evaluation.streaming"]
+MODULES = [
+    "cranfield",
+    "cranfield.errors",
+    "cranfield.evaluation.evaluator",
+    "cranfield.evaluation.streaming",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
