@@ -11,6 +11,7 @@ MODULES = [
     "cranfield.plot",
     "cranfield.report.plots",
     "cranfield.report.html",
+    "cranfield.report.numbers",
     "cranfield.cli.plot",
     "cranfield.cli.report",
 ]

@@ -13,6 +13,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
+from cranfield.report.numbers import best_shown, four_places
 from cranfield.stats.comparison import FAMILYWISE, TEST_LABELS
 from cranfield.stats.corrections import correction_label
 
@@ -207,11 +208,8 @@ def _cells(c: Comparison, *, style: str) -> tuple[list[str], list[list[str]], se
     by_pair: dict[tuple[str, str, str], PairComparison] = {
         (p.measure, p.control, p.treatment): p for p in c.pairs
     }
-    widths = {m: max(len(f"{v:.4f}") for v in c.means[m].values()) for m in c.measures}
-    best = {
-        m: max((v for v in c.means[m].values() if math.isfinite(v)), default=math.nan)
-        for m in c.measures
-    }
+    widths = {m: max(len(four_places(v)) for v in c.means[m].values()) for m in c.measures}
+    best = {m: best_shown(c.means[m].values()) for m in c.measures}  # ties: all bold
     for i, run in enumerate(c.runs):
         name = esc(run)
         if not all_pairs and run == c.baseline:
@@ -221,10 +219,11 @@ def _cells(c: Comparison, *, style: str) -> tuple[list[str], list[list[str]], se
         row = [labels[i], name] if all_pairs else [name]
         for m in c.measures:
             v = c.means[m][run]
-            text = f"{v:.4f}"
+            text = four_places(v)
+            is_best = text == best[m]
             if style == "text":
                 text = text.rjust(widths[m])
-            if v == best[m]:
+            if is_best:
                 bold.add((i, len(row)))
                 if style == "markdown":
                     text = f"**{text}**"
