@@ -12,6 +12,7 @@ MODULES = [
     "cranfield.report.plots",
     "cranfield.report.html",
     "cranfield.report.numbers",
+    "cranfield.cli.parser",
     "cranfield.cli.plot",
     "cranfield.cli.report",
 ]
