@@ -60,7 +60,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 def test_an_unknown_command_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = cli(capsys, "evaluat")
     assert code == 1
-    assert "unknown command 'evaluat'; choose from evaluate, measures, trec-eval" in err
+    assert "unknown command 'evaluat'; give a command first: evaluate, measures," in err
 
 
 _MODULES_AFTER = (

@@ -67,7 +67,9 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
         return 0
     command = next((c for c in COMMANDS if c.name == first), None)
     if command is None:
-        err.write(f"{_USAGE}cranfield: error: unknown command {first!r}; choose from {_names()}.\n")
+        what = "option" if first.startswith("-") else "command"
+        err.write(f"{_USAGE}cranfield: error: unknown {what} {first!r}; ")
+        err.write(f"give a command first: {_names()}.\n")
         return 1
     code: int = importlib.import_module(command.module).main(rest, stdout=out, stderr=err)
     return code
