@@ -62,6 +62,14 @@ def test_table_and_flags(files: dict[str, str]) -> None:
     assert "† beta_run has no ranking for 1 of the 4 judged queries (scored 0)." in out
 
 
+def test_the_table_names_the_policy_by_its_flag(files: dict[str, str]) -> None:
+    code, out, _ = run([files["qrels"], files["a.run"], files["b.run"], "--missing", "skip"])
+    assert code == 0
+    assert "the judged queries every run retrieved (--missing skip);" in out
+    code, out, _ = run([files["qrels"], files["a.run"], files["b.run"], "-f", "markdown"])
+    assert "a run missing a query scores 0 on it (missing=zero)." in out  # a document
+
+
 @pytest.mark.parametrize("fmt", ["markdown", "latex", "csv", "json"])
 def test_formats(files: dict[str, str], fmt: str) -> None:
     argv = [files["qrels"], files["a.run"], files["b.run"], "-t", "randomization", "-s", "3"]

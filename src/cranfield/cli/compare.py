@@ -136,7 +136,7 @@ def _render(cmp: Comparison, args: argparse.Namespace, out: TextIO) -> None:
         out.write(cmp.to_latex())
     else:  # through a buffer: rich ends the process itself when the pipe is closed
         table = _Buffer(out)
-        print_table(cmp, table, details=args.details)
+        print_table(cmp, table, details=args.details, command_line=True)
         out.write(table.getvalue())
     if args.differences:
         control, treatment = args.differences

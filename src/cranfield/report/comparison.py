@@ -143,22 +143,26 @@ def _test_sentence(c: Comparison, test: str) -> str:
     return f"Test: {how}; {corr}."
 
 
-def describe(c: Comparison) -> list[str]:
-    """Sentences stating the query set, flagged runs, tests, correction, marks and intervals."""
+def describe(c: Comparison, *, command_line: bool = False) -> list[str]:
+    """Sentences stating the query set, flagged runs, tests, correction, marks and intervals.
+
+    ``command_line=True`` names the missing-query policy by its flag (``--missing zero``).
+    """
     n = len(c.topics)
     out: list[str] = []
+    policy = f"--missing {c.missing_policy}" if command_line else f"missing={c.missing_policy}"
     if c.missing_policy == "zero":
         out.append(
             f"{n:,} {'query' if n == 1 else 'queries'}: every judged query, "
-            "a run missing a query scores 0 on it (missing=zero)."
+            f"a run missing a query scores 0 on it ({policy})."
         )
     elif c.missing_policy == "skip":
         out.append(
-            f"{n:,} queries: the judged queries every run retrieved (missing=skip); "
+            f"{n:,} queries: the judged queries every run retrieved ({policy}); "
             f"{len(c.dropped_topics):,} judged queries left out."
         )
     elif c.missing_policy == "error":
-        out.append(f"{n:,} queries: every judged query, retrieved by every run (missing=error).")
+        out.append(f"{n:,} queries: every judged query, retrieved by every run ({policy}).")
     else:
         out.append(f"{n:,} queries, scores as given.")
     judged = n + len(c.dropped_topics)
@@ -258,9 +262,17 @@ def _md_escape(text: str) -> str:
 
 
 def print_table(
-    c: Comparison, file: TextIO, *, width: int | None = None, details: bool = False
+    c: Comparison,
+    file: TextIO,
+    *,
+    width: int | None = None,
+    details: bool = False,
+    command_line: bool = False,
 ) -> None:
-    """Print the means table (and the pair details) with rich; colour only on a terminal."""
+    """Print the means table (and the pair details) with rich; colour only on a terminal.
+
+    ``command_line=True`` words the notes for the command line (:func:`describe`).
+    """
     from rich.console import Console
     from rich.table import Table
 
@@ -286,7 +298,7 @@ def print_table(
         console.print(_table(d_header, d_rows, 3))
         console.print("mean diff = treatment - control; p adj. = adjusted p-value, * significant.")
     console.print()
-    for line in describe(c):
+    for line in describe(c, command_line=command_line):
         console.print(_rich_escape(line), soft_wrap=True)
 
 
