@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     qrels, runs = synthetic(args.runs, args.queries, depth=args.depth)
     t1 = time.perf_counter()
-    page = html_report(qrels, runs, args.measures, rng=0)
+    page = html_report(qrels, runs, args.measures, seed=0)
     t2 = time.perf_counter()
     raw = page.encode("utf-8")
     with tempfile.TemporaryDirectory() as tmp:

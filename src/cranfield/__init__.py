@@ -26,9 +26,8 @@ from cranfield.errors import (
 if typing.TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
-    from cranfield.evaluation.evaluator import evaluate
+    from cranfield.evaluation.evaluator import evaluate, evaluate_stream
     from cranfield.evaluation.results import Results
-    from cranfield.evaluation.streaming import evaluate_stream
     from cranfield.io.load import load_qrels, load_run
     from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
     from cranfield.measures._parse import parse_measure, parse_measures
@@ -47,7 +46,7 @@ _LAZY = {
     "Results": "cranfield.evaluation.results",
     "compare": "cranfield.stats",
     "evaluate": "cranfield.evaluation.evaluator",
-    "evaluate_stream": "cranfield.evaluation.streaming",
+    "evaluate_stream": "cranfield.evaluation.evaluator",
     "parse_measure": "cranfield.measures._parse",
     "parse_measures": "cranfield.measures._parse",
     **dict.fromkeys(_data.__all__, "cranfield.data"),  # lazy there too

@@ -33,3 +33,23 @@ def lazy_names(
         return sorted({*namespace, *where})
 
     return __getattr__, __dir__
+
+
+def require(modules: tuple[str, ...], extra: str, purpose: str) -> None:
+    """Import ``modules`` (optional dependencies) or say how to install them.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        Naming the missing module, what needs it and the exact install command:
+        ``to_pandas() needs pyarrow, which is not installed: pip install 'cranfield[pandas]'``.
+    """
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise ModuleNotFoundError(
+                f"{purpose} needs {module}, which is not installed: "
+                f"pip install 'cranfield[{extra}]'",
+                name=module,
+            ) from None

@@ -10,20 +10,21 @@
 * :func:`precision_histogram`: per-topic differences of a measure between two runs;
 * :func:`summary_table`: queries, documents retrieved, relevant, relevant retrieved.
 
-Every function takes the inputs and options of :func:`cranfield.evaluate` and ranks the
-run with the same rules (score descending, ties by docno descending).
+Every function takes the inputs and the evaluation options of :func:`cranfield.evaluate`
+(an :class:`~cranfield.evaluation.options.EvalOptions` as ``options=``, or its fields as
+keywords) and ranks the run with the same rules (score descending, ties by docno descending).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Unpack
 
 import numpy as np
 import polars as pl
 
-from cranfield.data.ranking import MissingPolicy
 from cranfield.errors import EvaluationError
-from cranfield.evaluation.evaluator import evaluate, prepare
+from cranfield.evaluation.evaluator import Evaluator, evaluate
+from cranfield.evaluation.options import EvalKwargs, EvalOptions
 from cranfield.kernels.binary import interpolated_precision
 from cranfield.kernels.dcg_variants import discount, variant_gains
 from cranfield.kernels.ranked_variants import interpolated_precision_exact
@@ -56,11 +57,8 @@ def pr_points(
     qrels: QrelsLike,
     run: RunLike,
     *,
-    relevance_level: int = 1,
-    missing: MissingPolicy = "zero",
-    depth: int | None = None,
-    judged_only: bool = False,
-    float32: bool = False,
+    options: EvalOptions | None = None,
+    **kwargs: Unpack[EvalKwargs],
 ) -> pl.DataFrame:
     """The (recall, precision) point at each retrieved relevant document of each topic.
 
@@ -78,10 +76,9 @@ def pr_points(
     >>> pr_points(qrels, run).rows()
     [('q', 3, 0.3333333333333333, 0.3333333333333333)]
     """
-    prep = prepare(
-        qrels, run, missing=missing, depth=depth, judged_only=judged_only, float32=float32
-    )
-    ctx = prep.ctx
+    evaluator = Evaluator(qrels, [], options, **kwargs)
+    ctx = evaluator.ranking(run).ctx
+    relevance_level = evaluator.options.relevance_level
     rows, _ = ctx.rel_rows(relevance_level)
     found = ctx.rel_cum(relevance_level)[rows].astype(np.float64)
     rank = ctx.position[rows] + 1
@@ -103,12 +100,8 @@ def interpolated_pr(
     *,
     levels: tuple[float, ...] = STANDARD_LEVELS,
     rule: Interpolation = "exact",
-    relevance_level: int = 1,
-    missing: MissingPolicy = "zero",
-    depth: int | None = None,
-    judged_only: bool = False,
-    float32: bool = False,
-    compat: Literal[9, 10] = 10,
+    options: EvalOptions | None = None,
+    **kwargs: Unpack[EvalKwargs],
 ) -> pl.DataFrame:
     """Interpolated precision at recall ``levels``, per topic.
 
@@ -131,16 +124,9 @@ def interpolated_pr(
     for p in levels:
         if not 0.0 <= p <= 1.0:
             raise ValueError(f"Recall levels must be in [0, 1], got {p!r}.")
-    prep = prepare(
-        qrels,
-        run,
-        missing=missing,
-        depth=depth,
-        judged_only=judged_only,
-        float32=float32,
-        compat=compat,
-    )
-    ctx = prep.ctx
+    evaluator = Evaluator(qrels, [], options, **kwargs)
+    ctx = evaluator.ranking(run).ctx
+    relevance_level = evaluator.options.relevance_level
     if rule == "exact":
         table = interpolated_precision_exact(ctx, rel=relevance_level, levels=tuple(levels))
     elif rule == "trec_eval":
@@ -159,7 +145,7 @@ def interpolated_pr(
     )
 
 
-def mean_interpolated_pr(qrels: QrelsLike, run: RunLike, **options: Any) -> pl.DataFrame:
+def mean_interpolated_pr(qrels: QrelsLike, run: RunLike, **kwargs: Any) -> pl.DataFrame:
     """The interpolated precision–recall curve averaged over topics.
 
     ``P̄(r_j) = (1/N_q) Σ_i P̄_i(r_j)``; takes the options of :func:`interpolated_pr`.
@@ -169,7 +155,7 @@ def mean_interpolated_pr(qrels: QrelsLike, run: RunLike, **options: Any) -> pl.D
     polars.DataFrame
         Columns ``recall`` (the level) and ``precision`` (the mean over topics).
     """
-    per_topic = interpolated_pr(qrels, run, **options)
+    per_topic = interpolated_pr(qrels, run, **kwargs)
     return (
         per_topic.group_by("recall", maintain_order=True)
         .agg(pl.col("precision").mean())
@@ -185,11 +171,10 @@ def _gain_matrices(
     gains: Mapping[int, float] | None,
     exp: bool,
     retrieved_ideal: bool,
-    options: Mapping[str, Any],
+    evaluator: Evaluator,
 ) -> tuple[list[str], NDArray[np.float64], NDArray[np.float64]]:
     """Topics, and dense (topics × k) matrices of the run's and the ideal ranking's gains."""
-    prep = prepare(qrels, run, **options)
-    ctx = prep.ctx
+    ctx = evaluator.ranking(run).ctx
     pairs = None if gains is None else tuple((int(lv), float(g)) for lv, g in gains.items())
     row, ideal, offsets = variant_gains(ctx, pairs, exp, retrieved_ideal)
     width = int(ctx.lengths.max(initial=0)) if k is None else k
@@ -223,10 +208,8 @@ def gain_curves(
     base: float = 2.0,
     jk: bool = False,
     retrieved_ideal: bool = False,
-    missing: MissingPolicy = "zero",
-    depth: int | None = None,
-    judged_only: bool = False,
-    float32: bool = False,
+    options: EvalOptions | None = None,
+    **kwargs: Unpack[EvalKwargs],
 ) -> pl.DataFrame:
     """CG, DCG, ideal CG/DCG and nCG/nDCG at every rank 1..k, per topic.
 
@@ -248,14 +231,15 @@ def gain_curves(
         ``idcg``, ``ncg`` (= cg/icg) and ``ndcg`` (= dcg/idcg); ratios are 0 where the ideal
         is 0.
     """
-    options = {
-        "missing": missing,
-        "depth": depth,
-        "judged_only": judged_only,
-        "float32": float32,
-    }
+    evaluator = Evaluator(qrels, [], options, **kwargs)
     topics, run_g, ideal_g = _gain_matrices(
-        qrels, run, k=k, gains=gains, exp=exp, retrieved_ideal=retrieved_ideal, options=options
+        qrels,
+        run,
+        k=k,
+        gains=gains,
+        exp=exp,
+        retrieved_ideal=retrieved_ideal,
+        evaluator=evaluator,
     )
     width = run_g.shape[1]
     ranks = np.arange(1, width + 1)
@@ -285,7 +269,7 @@ def mean_gain_curves(
     run: RunLike,
     *,
     normalise: Normalisation = "ratio_of_means",
-    **options: Any,
+    **kwargs: Any,
 ) -> pl.DataFrame:
     """The gain curves averaged over topics.
 
@@ -295,8 +279,8 @@ def mean_gain_curves(
         ``"ratio_of_means"`` (default; seed 002, Järvelin & Kekäläinen): ``nCG[i] =
         mean CG[i] / mean ICG[i]`` and likewise nDCG. ``"mean_of_ratios"``: the mean over
         topics of each topic's nCG[i] and nDCG[i] (what averaging per-topic nDCG@i gives).
-    options:
-        Those of :func:`gain_curves`.
+    kwargs:
+        Those of :func:`gain_curves` (its curve parameters and the evaluation options).
 
     Returns
     -------
@@ -308,7 +292,7 @@ def mean_gain_curves(
         raise ValueError(
             f"The normalisation must be 'ratio_of_means' or 'mean_of_ratios', got {normalise!r}."
         )
-    per_topic = gain_curves(qrels, run, **options)
+    per_topic = gain_curves(qrels, run, **kwargs)
     means = per_topic.group_by("rank", maintain_order=True).agg(
         pl.col("cg", "dcg", "icg", "idcg", "ncg", "ndcg").mean()
     )
@@ -362,11 +346,9 @@ def summary_table(
     qrels: QrelsLike,
     run: RunLike,
     *,
-    relevance_level: int = 1,
-    missing: MissingPolicy = "zero",
-    depth: int | None = None,
-    judged_only: bool = False,
     run_name: str | None = None,
+    options: EvalOptions | None = None,
+    **kwargs: Unpack[EvalKwargs],
 ) -> pl.DataFrame:
     """Summary statistics of a run over all queries.
 
@@ -381,11 +363,9 @@ def summary_table(
         qrels,
         run,
         ["NumQ", "NumRet", "NumRel", "NumRelRet"],
-        relevance_level=relevance_level,
-        missing=missing,
-        depth=depth,
-        judged_only=judged_only,
+        options=options,
         run_name=run_name,
+        **kwargs,
     )
     return pl.DataFrame(
         {

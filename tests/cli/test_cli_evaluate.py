@@ -38,7 +38,7 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
 
 def api(missing: str = "zero") -> list[cranfield.Results]:
     return [
-        cranfield.evaluate(QRELS, run, MEASURES, missing=missing, run_name=run.name)  # type: ignore[arg-type]
+        cranfield.evaluate(QRELS, run, MEASURES, missing=missing)  # type: ignore[arg-type]
         for run in RUNS
     ]
 
@@ -75,8 +75,8 @@ def test_table_policy_notes_mention_the_missing_topic(capsys: pytest.CaptureFixt
     _, out, _ = cli(capsys, *evaluate_argv())
     missing_somewhere = any(r.missing_topics for r in api())
     assert ("(--missing zero)" in out) == missing_somewhere
-    assert "bm25.run: " in out
-    assert "neural.run: " in out
+    assert "bm25: " in out
+    assert "neural: " in out
 
 
 def test_default_measures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -330,9 +330,9 @@ def test_console_script() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     (row,) = json.loads(proc.stdout)["results"]
-    r = cranfield.evaluate(QRELS, RUNS[0], MEASURES, run_name=RUNS[0].name)
-    assert row == {"run": "bm25.run", "num_queries": len(r.topics), **r.means()}
-    assert proc.stderr == f"bm25.run: {r.policy_note(command_line=True)}\n"
+    r = cranfield.evaluate(QRELS, RUNS[0], MEASURES)
+    assert row == {"run": "bm25", "num_queries": len(r.topics), **r.means()}
+    assert proc.stderr == f"bm25: {r.policy_note(command_line=True)}\n"
 
 
 def test_console_script_exits_with_the_commands_code(

@@ -122,7 +122,7 @@ def test_options_between_the_runs(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0, err
     rows = json.loads(out)["results"]
-    assert [row["run"] for row in rows] == ["bm25.run", "neural.run"]
+    assert [row["run"] for row in rows] == ["bm25", "neural"]
     assert rows[0]["AP"] == cranfield.evaluate(QRELS, BM25, "AP", relevance_level=2)["AP"]
 
 
@@ -211,8 +211,7 @@ def test_a_missing_topic_is_worded_with_the_flag(capsys: pytest.CaptureFixture[s
 def test_policy_notes_are_worded_with_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = cli(capsys, "evaluate", QRELS, NEURAL, "-m", "AP")
     assert (
-        "neural.run: 8 topics; 1 judged topic(s) absent from the run scored 0 (--missing zero)."
-        in out
+        "neural: 8 topics; 1 judged topic(s) absent from the run scored 0 (--missing zero)." in out
     )
     _, _, err = cli(capsys, "evaluate", QRELS, NEURAL, "-m", "AP", "--missing", "skip", "-f", "csv")
     assert "were left out (--missing skip)." in err

@@ -20,6 +20,7 @@ from cranfield.lab import (
     Tantivy,
     load_config,
 )
+from cranfield.lab.report import to_html, to_markdown
 from tests.conftest import SHARED
 
 FAST = {
@@ -112,7 +113,7 @@ def test_precomputed_runs_and_errors(toy: Collection, tmp_path: Path) -> None:
     assert result.baseline == "fts5"
     assert result.system("given").latency is None
     assert (tmp_path / "w" / "runs" / "given.run").is_file()
-    assert "—" in result.to_markdown()
+    assert "—" in to_markdown(result)
     with pytest.raises(ValueError, match="two systems are named 'a'"):
         Experiment(toy, [SQLiteFTS5("a"), SQLiteFTS5("a")])
     with pytest.raises(ValueError, match="baseline 'zz' is not one of the systems"):
@@ -138,7 +139,7 @@ def test_significance_and_cross_validation_reach_the_report(
     assert 0 <= p <= 1
     assert result.cross_validation is not None
     assert result.cross_validation.k == 2
-    assert "Cross-validated selection" in result.to_html()
+    assert "Cross-validated selection" in to_html(result)
     frame = result.to_polars()
     assert frame.columns[:3] == ["system", "AP", "AP p"]
 
@@ -161,7 +162,7 @@ def test_cranfield_with_two_real_engines(cranfield: Collection, tmp_path: Path) 
         assert s.latency is not None
         assert s.latency.p99 >= s.latency.p50 > 0
     assert result.significance("tantivy", "nDCG@10") is not None
-    page = result.to_html()
+    page = to_html(result)
     for text in ("MAP", "nDCG@10", "P@10", "index time", "p95 ms", "c=2"):
         assert text in page
     assert time.monotonic() - start < 120

@@ -148,7 +148,7 @@ def _write_inputs(tmp_path: Path) -> tuple[Path, list[Path]]:
 def test_injected_markup_renders_as_text(watched: Watched, artifacts: Path, tmp_path: Path) -> None:
     qrels, runs = _write_inputs(tmp_path)
     path = tmp_path / "report.html"
-    page_text = html_report(qrels, runs, ["AP", "P@2"], names="tag", title=TITLE, rng=1)
+    page_text = html_report(qrels, runs, ["AP", "P@2"], names="tag", title=TITLE, seed=1)
     path.write_text(page_text, encoding="utf-8")
     watched.open(path)
     page = watched.page
@@ -190,7 +190,7 @@ def test_injected_markup_renders_as_text(watched: Watched, artifacts: Path, tmp_
 def test_five_runs_of_250_queries_load_at_once(watched: Watched, tmp_path: Path) -> None:
     qrels, runs = synthetic(5, 250, depth=50, seed=5)
     path = tmp_path / "small.html"
-    path.write_text(html_report(qrels, runs, ["AP", "nDCG@10", "P@10"], rng=2), encoding="utf-8")
+    path.write_text(html_report(qrels, runs, ["AP", "nDCG@10", "P@10"], seed=2), encoding="utf-8")
     assert path.stat().st_size < 400_000
     watched.open(path)
     ready = watched.page.evaluate("performance.getEntriesByName('cranfield-ready')[0].startTime")

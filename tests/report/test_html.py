@@ -29,7 +29,7 @@ EXPECTED = {
 def page() -> str:
     runs = [require(DL19 / "runs" / "dl19" / f"{name}.txt.gz") for name in EXPECTED]
     qrels = require(DL19 / "qrels" / "qrels.dl19-passage.txt")
-    return html_report(qrels, runs, ["nDCG@10", "AP"], relevance_level=2, rng=7)
+    return html_report(qrels, runs, ["nDCG@10", "AP"], relevance_level=2, seed=7)
 
 
 class _Collector(HTMLParser):
@@ -133,8 +133,8 @@ def test_parameters_are_stated(page: str) -> None:
 
 def test_seed_of_random_tests_is_reported_and_output_is_deterministic() -> None:
     scores = {"a": {"AP": [0.1, 0.4, 0.3, 0.2] * 10}, "b": {"AP": [0.2, 0.3, 0.5, 0.2] * 10}}
-    first = comparison_html(compare_scores(scores, tests="randomization", rng=11))
-    again = comparison_html(compare_scores(scores, tests="randomization", rng=11))
+    first = comparison_html(compare_scores(scores, tests="randomization", seed=11))
+    again = comparison_html(compare_scores(scores, tests="randomization", seed=11))
     assert first == again
     assert '<th scope="row">seed</th><td>11</td>' in first
 

@@ -274,7 +274,7 @@ def test_bad_options() -> None:
         plot.gain_curve(qrels, [run], kind="err")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="k must be an integer >= 1, got 0"):
         plot.gain_curve(qrels, [run], k=0)
-    with pytest.raises(ValueError, match="runs must give at least one run"):
+    with pytest.raises(ValueError, match=r"The .runs. option must be at least one run"):
         plot.pr_curve(qrels, [])
     q = query_differences(["a", "b"], [0.1, 0.4], [0.3, 0.2])
     with pytest.raises(ValueError, match="kind must be 'box'"):

@@ -34,7 +34,8 @@ def robust03() -> Comparison:
         ["map", "ndcg_cut_10"],
         tests=["t-test", "randomization"],
         correction="holm",
-        rng=42,
+        seed=42,
+        names="tag",  # the runs' tags: InexpC2, pircRBa1 ... (files: input.InexpC2.gz ...)
     )
 
 
@@ -50,5 +51,5 @@ def dl19() -> Comparison:
         correction="bh",
         intervals=["t", "bca"],
         relevance_level=2,
-        rng=7,
+        seed=7,
     )

@@ -39,7 +39,7 @@ q3 Q0 x 1 1.0 beta_run
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
     out = {}
-    for name, text in (("qrels", QRELS), ("a.run", RUN_A), ("b.run", RUN_B)):
+    for name, text in (("qrels", QRELS), ("alpha_run.txt", RUN_A), ("beta_run.txt", RUN_B)):
         (tmp_path / name).write_text(text)
         out[name] = str(tmp_path / name)
     return out
@@ -52,7 +52,9 @@ def run(argv: list[str]) -> tuple[int, str, str]:
 
 
 def test_table_and_flags(files: dict[str, str]) -> None:
-    code, out, err = run([files["qrels"], files["a.run"], files["b.run"], "-m", "AP", "P@1"])
+    code, out, err = run(
+        [files["qrels"], files["alpha_run.txt"], files["beta_run.txt"], "-m", "AP", "P@1"]
+    )
     assert code == 0, err
     assert "alpha_run" in out
     assert "beta_run" in out
@@ -63,16 +65,25 @@ def test_table_and_flags(files: dict[str, str]) -> None:
 
 
 def test_the_table_names_the_policy_by_its_flag(files: dict[str, str]) -> None:
-    code, out, _ = run([files["qrels"], files["a.run"], files["b.run"], "--missing", "skip"])
+    runs = [files["qrels"], files["alpha_run.txt"], files["beta_run.txt"]]
+    code, out, _ = run([*runs, "--missing", "skip"])
     assert code == 0
     assert "the judged queries every run retrieved (--missing skip);" in out
-    code, out, _ = run([files["qrels"], files["a.run"], files["b.run"], "-f", "markdown"])
+    code, out, _ = run([*runs, "-f", "markdown"])
     assert "a run missing a query scores 0 on it (missing=zero)." in out  # a document
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "latex", "csv", "json"])
 def test_formats(files: dict[str, str], fmt: str) -> None:
-    argv = [files["qrels"], files["a.run"], files["b.run"], "-t", "randomization", "-s", "3"]
+    argv = [
+        files["qrels"],
+        files["alpha_run.txt"],
+        files["beta_run.txt"],
+        "-t",
+        "randomization",
+        "-s",
+        "3",
+    ]
     code, out, err = run([*argv, "-f", fmt, "--ci", "t", "bca"])
     assert code == 0, err
     if fmt == "json":
@@ -89,7 +100,7 @@ def test_formats(files: dict[str, str], fmt: str) -> None:
 
 
 def test_baseline_details_and_differences(files: dict[str, str]) -> None:
-    argv = [files["qrels"], files["a.run"], files["b.run"], "-b", "alpha_run", "-d"]
+    argv = [files["qrels"], files["alpha_run.txt"], files["beta_run.txt"], "-b", "alpha_run", "-d"]
     code, out, err = run([*argv, "--differences", "alpha_run", "beta_run", "-m", "AP"])
     assert code == 0, err
     assert "alpha_run (baseline)" in out
@@ -103,7 +114,7 @@ def test_baseline_details_and_differences(files: dict[str, str]) -> None:
         (["-m", "nDGC@10"], 1, "nDGC"),
         (["-t", "z-test"], 1, "tests must be among"),
         (["-c", "sidak"], 1, "correction must be one of"),
-        (["-b", "gamma_run"], 1, "baseline 'gamma_run' is not one of the runs"),
+        (["-b", "gamma_run"], 1, "The --baseline option must be a run's name or path"),
         (["-a", "2"], 1, "alpha must be a number strictly between 0 and 1, got 2.0"),
         (["--missing", "error"], 2, "have no line in the run"),
         (["-f", "json", "--differences", "alpha_run", "beta_run"], 1, "needs -f table or markdown"),
@@ -111,21 +122,21 @@ def test_baseline_details_and_differences(files: dict[str, str]) -> None:
     ],
 )
 def test_exit_codes(files: dict[str, str], extra: list[str], code: int, message: str) -> None:
-    got, out, err = run([files["qrels"], files["a.run"], files["b.run"], *extra])
+    got, out, err = run([files["qrels"], files["alpha_run.txt"], files["beta_run.txt"], *extra])
     assert got == code
     assert message in err
     assert out == ""
 
 
 def test_bad_data_and_usage(files: dict[str, str], tmp_path: Path) -> None:
-    code, _, err = run([files["qrels"], files["a.run"], str(tmp_path / "nope.run")])
+    code, _, err = run([files["qrels"], files["alpha_run.txt"], str(tmp_path / "nope.run")])
     assert code == 2
     assert "nope.run" in err
     (tmp_path / "bad.run").write_text("q1 Q0 d1 1\n")
-    code, _, err = run([files["qrels"], files["a.run"], str(tmp_path / "bad.run")])
+    code, _, err = run([files["qrels"], files["alpha_run.txt"], str(tmp_path / "bad.run")])
     assert code == 2
     assert "bad.run:1" in err
-    code, _, err = run([files["qrels"], files["a.run"]])
+    code, _, err = run([files["qrels"], files["alpha_run.txt"]])
     assert code == 1
     assert "at least two runs" in err
     code, out, _ = run(["-h"])
@@ -144,7 +155,7 @@ def test_robust03_all_pairs_randomization_holm() -> None:
     assert code == 0, err
     rows = [ln for ln in out.splitlines() if re.match(r"^[a-q] │ ", ln)]
     assert len(rows) == 17
-    assert rows[13].split("│")[1].strip() == "pircRBa1"
+    assert rows[13].split("│")[1].strip() == "input.pircRBa1"  # the file name, by the rule
     assert "0.3101" in rows[13]
     assert (
         "Test: paired randomization test (two-sided; 10,000 random sign assignments, "

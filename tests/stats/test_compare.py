@@ -8,6 +8,7 @@ from scipy import stats
 
 import cranfield
 from cranfield.errors import EvaluationError, MeasureError, MissingTopicError
+from cranfield.report.comparison import to_text
 from cranfield.stats import Comparison, adjust_p_values, compare, compare_scores
 from tests.stats.conftest import ROBUST03, robust03_runs
 
@@ -73,7 +74,7 @@ def test_missing_zero_flags_the_short_run() -> None:
     notes = c.describe()
     assert notes[0].startswith("5 queries: every judged query")
     assert "† C has no ranking for 2 of the 5 judged queries (scored 0)." in notes
-    assert "C †" in c.to_text()
+    assert "C †" in to_text(c)
 
 
 def test_missing_skip_uses_the_common_queries() -> None:
@@ -94,7 +95,7 @@ def test_baseline_mode() -> None:
     assert c.baseline == "B"
     assert [(p.control, p.treatment) for p in c.pairs] == [("B", "A"), ("B", "C")] * 2
     assert compare(QRELS, {"A": A, "B": B}, "AP", baseline=1).baseline == "B"
-    assert "B (baseline)" in c.to_text()
+    assert "B (baseline)" in to_text(c)
 
 
 def test_all_pairs_order() -> None:
@@ -134,11 +135,22 @@ def test_run_names_from_tags_or_files(tmp_path) -> None:  # type: ignore[no-unty
         else:
             path.write_text("".join(lines))
         paths.append(path)
-    assert compare(QRELS, paths, "AP").runs == ["tagA", "tagB"]
+    assert compare(QRELS, paths, "AP").runs == ["bm25", "dense"]  # the one naming rule
     assert compare(QRELS, paths, "AP", names="file").runs == ["bm25", "dense"]
-    assert compare(QRELS, [paths[0], paths[0]], "AP").runs == ["run1", "run2"]
-    with pytest.raises(ValueError, match="run name 'tagA' is used by more than one run"):
-        compare(QRELS, [paths[0], paths[0]], "AP", names="tag")
+    assert compare(QRELS, paths, "AP", names="tag").runs == ["tagA", "tagB"]
+    by_path = compare(QRELS, paths, "AP", baseline=str(paths[1]))
+    assert by_path.baseline == "dense"
+    with pytest.raises(ValueError, match="The 'runs' option must be distinct runs, each given"):
+        compare(QRELS, [paths[0], paths[0]], "AP")
+    copy = paths[0].with_name("copy.gz")
+    copy.write_bytes(paths[0].read_bytes())
+    with pytest.raises(ValueError, match=r"a different name for each run .* got 'tagA'"):
+        compare(QRELS, [paths[0], copy], "AP", names="tag")
+    twins = [tmp_path / "a" / "bm25.run", tmp_path / "b" / "bm25.run"]
+    for twin, path in zip(twins, paths, strict=True):
+        twin.parent.mkdir()
+        twin.write_bytes(path.read_bytes())
+    assert compare(QRELS, twins, "AP").runs == ["a/bm25", "b/bm25"]
 
 
 @pytest.mark.parametrize(
@@ -152,15 +164,15 @@ def test_run_names_from_tags_or_files(tmp_path) -> None:  # type: ignore[no-unty
         ({"n_resamples": 0}, ValueError, "n_resamples must be an integer >= 1, got 0"),
         ({"intervals": ["wald"]}, ValueError, "intervals must be among .* got 'wald'"),
         ({"risk_aversion": -1}, ValueError, "risk_aversion must be a finite number >= 0"),
-        ({"baseline": "D"}, ValueError, "baseline 'D' is not one of the runs: A, B"),
+        ({"baseline": "D"}, ValueError, r"'baseline' option must be a run's name or path \(A, B\)"),
         ({"baseline": 5}, ValueError, r"baseline index must be in \[0, 1\], got 5"),
-        ({"rng": -3}, ValueError, "non-negative integer, got -3"),
-        ({"names": "tags"}, ValueError, "names must be 'auto', 'tag', 'file' or a list"),
+        ({"seed": -3}, ValueError, "The 'seed' option must be an integer >= 0, a numpy Generator"),
+        ({"names": "tags"}, ValueError, "The 'names' option must be one of 'file', 'tag' or a"),
     ],
 )
 def test_option_errors_name_the_bad_value(kwargs, error, message) -> None:  # type: ignore[no-untyped-def]
     runs = [A, B] if "names" in kwargs else {"A": A, "B": B}
-    if "rng" in kwargs:
+    if "seed" in kwargs:
         kwargs = {**kwargs, "tests": "randomization"}
     with pytest.raises(error, match=message):
         compare(QRELS, runs, "AP", **kwargs)
@@ -171,7 +183,7 @@ def test_other_errors() -> None:
         compare(QRELS, {"A": A, "B": B}, "nDGC@10")
     with pytest.raises(ValueError, match="at least 2 runs, got 1"):
         compare(QRELS, {"A": A}, "AP")
-    with pytest.raises(ValueError, match="runs must be a list or a dict"):
+    with pytest.raises(ValueError, match="'runs' option must be a list or a dict"):
         compare(QRELS, "run.txt", "AP")
     with pytest.raises(EvaluationError, match="at least 2 queries common to all runs, got 1"):
         compare({"q1": {"d1": 1}}, {"A": {"q1": {"d1": 1.0}}, "B": {"q1": {"d2": 1.0}}}, "AP")
@@ -192,10 +204,10 @@ def test_measure_lookup_accepts_aliases() -> None:
 
 def test_seed_recorded_only_for_random_procedures() -> None:
     assert compare(QRELS, {"A": A, "B": B}, "AP").seed is None
-    c = compare(QRELS, {"A": A, "B": B}, "AP", tests="bootstrap", rng=5)
+    c = compare(QRELS, {"A": A, "B": B}, "AP", tests="bootstrap", seed=5)
     assert c.seed == 5
     fresh = compare(QRELS, {"A": A, "B": B}, "AP", tests="bootstrap")
-    again = compare(QRELS, {"A": A, "B": B}, "AP", tests="bootstrap", rng=fresh.seed)
+    again = compare(QRELS, {"A": A, "B": B}, "AP", tests="bootstrap", seed=fresh.seed)
     assert fresh.to_json() == again.to_json()
 
 

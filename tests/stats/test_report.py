@@ -11,7 +11,15 @@ import numpy as np
 import pytest
 from markdown_it import MarkdownIt
 
-from cranfield.report.comparison import latex_escape, letters
+from cranfield.report.comparison import (
+    latex_escape,
+    legend,
+    letters,
+    notes,
+    to_latex,
+    to_markdown,
+    to_text,
+)
 from cranfield.stats import Comparison, compare_scores
 
 NASTY = ["bm25_tuned", "A&B 50%", "run#1 {x}", "$cost~^\\"]
@@ -26,7 +34,7 @@ def nasty() -> Comparison:
                "P(rel=2)@10": np.round(np.clip(base + 0.1 * i, 0, 1), 1)}
         for i, name in enumerate(NASTY)
     }  # fmt: skip
-    return compare_scores(scores, tests=["randomization", "t-test"], rng=1, intervals=["t", "bca"])
+    return compare_scores(scores, tests=["randomization", "t-test"], seed=1, intervals=["t", "bca"])
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +51,7 @@ def test_letters() -> None:
 
 
 def test_terminal_table(nasty: Comparison, robust03: Comparison) -> None:
-    text = nasty.to_text()
+    text = to_text(nasty)
     for name in NASTY:
         assert name in text
     assert "Letters mark the runs a run is significantly better than" in text
@@ -52,19 +60,19 @@ def test_terminal_table(nasty: Comparison, robust03: Comparison) -> None:
     # The strongest run beats all others on AP: its row carries the three other letters.
     row = next(line for line in text.splitlines() if NASTY[3] in line)
     assert "abc" in row
-    table = robust03.to_text()
+    table = to_text(robust03)
     assert len([ln for ln in table.splitlines() if re.match(r"^[a-q] │", ln)]) == 17
     assert "100 queries" in table
     assert "seed 42" in table
     assert "Holm correction over 272 comparisons (136 pairs × 2 measures)" in table
-    details = nasty.to_text(details=True)
+    details = to_text(nasty, details=True)
     assert "rand. p adj." in details
     assert "W/T/L" in details
     assert "bca CI" in details
 
 
 def test_baseline_marks(baseline: Comparison) -> None:
-    text = baseline.to_text()
+    text = to_text(baseline)
     assert f"{NASTY[0]} (baseline)" in text
     assert "▲" in text
     assert "%" in text
@@ -81,16 +89,16 @@ def _rendered_table(md: str) -> tuple[list[str], list[list[str]]]:
 
 
 def test_markdown_renders_as_a_table(nasty: Comparison, baseline: Comparison) -> None:
-    header, rows = _rendered_table(nasty.to_markdown())
+    header, rows = _rendered_table(to_markdown(nasty))
     assert header == ["", "run", "AP", "P(rel=2)@10"]
     assert len(rows) == 4
     assert all(len(r) == 4 for r in rows)
     assert [r[1] for r in rows] == ["bm25_tuned", "A&amp;B 50%", "run#1 {x}", "$cost~^\\"]
     assert "<strong>" in rows[3][2]
     assert "<sup>abc</sup>" in rows[3][2]
-    md = nasty.to_markdown()
+    md = to_markdown(nasty)
     assert "Holm correction over 12 comparisons" in md
-    header, rows = _rendered_table(baseline.to_markdown())
+    header, rows = _rendered_table(to_markdown(baseline))
     assert header == ["run", "AP", "P(rel=2)@10"]
     assert rows[0][0] == "bm25_tuned (baseline)"
 
@@ -130,7 +138,7 @@ def _check_latex(tex: str, columns: int) -> list[str]:
 
 
 def test_latex_structure_and_escaping(nasty: Comparison, baseline: Comparison) -> None:
-    tex = nasty.to_latex()
+    tex = to_latex(nasty)
     rows = _check_latex(tex, 2 + 2 * 2)
     assert len(rows) == 5  # header + 4 runs
     assert r"bm25\_tuned" in tex
@@ -143,7 +151,7 @@ def test_latex_structure_and_escaping(nasty: Comparison, baseline: Comparison) -
     assert caption is not None
     for needle in ("paired randomization test", "Holm correction", r"$\le$ 0.05", "seed 1"):
         assert needle in caption.group(1)
-    tex_b = baseline.to_latex(caption="Custom.", label=None)
+    tex_b = to_latex(baseline, caption="Custom.", label=None)
     _check_latex(tex_b, 1 + 2 * 2)
     assert r"\caption{Custom.}" in tex_b
     assert r"\label" not in tex_b
@@ -199,3 +207,21 @@ def test_json_never_emits_nan() -> None:
     doc = json.loads(c.to_json())
     assert doc["comparisons"][0]["cohens_dz"] is None
     assert doc["comparisons"][0]["tests"]["t-test"]["p_value"] == 0.0
+
+
+def test_the_method_is_data_and_the_legend_is_display(
+    nasty: Comparison, baseline: Comparison
+) -> None:
+    # The comparison states its method; the legend of a table's marks belongs to the table.
+    for c in (nasty, baseline):
+        method = c.describe()
+        assert not any("bold: highest mean" in sentence for sentence in method)
+        assert method[-1].startswith("Mean differences have 95% confidence intervals")
+        assert notes(c) == [*method[:-1], legend(c), method[-1]]
+        assert json.loads(c.to_json())["method"]["notes"] == method
+    assert legend(nasty).startswith("Letters mark the runs")
+    assert legend(baseline).startswith("▲/▼: significantly better/worse than the baseline")
+    no_intervals = compare_scores(
+        {"a": {"AP": [0.1, 0.2, 0.4]}, "b": {"AP": [0.3, 0.2, 0.5]}}, intervals=[]
+    )
+    assert notes(no_intervals) == [*no_intervals.describe(), legend(no_intervals)]

@@ -55,11 +55,11 @@ def test_identical_output_for_repeated_calls_and_generators() -> None:
         "intervals": ["t", "percentile", "bca"],
         "n_resamples": 2_000,
     }
-    first = compare_scores(scores, rng=5, **options)  # type: ignore[arg-type]
-    assert compare_scores(scores, rng=5, **options).to_json() == first.to_json()  # type: ignore[arg-type]
-    from_gen = compare_scores(scores, rng=np.random.default_rng(1), **options)  # type: ignore[arg-type]
+    first = compare_scores(scores, seed=5, **options)  # type: ignore[arg-type]
+    assert compare_scores(scores, seed=5, **options).to_json() == first.to_json()  # type: ignore[arg-type]
+    from_gen = compare_scores(scores, seed=np.random.default_rng(1), **options)  # type: ignore[arg-type]
     assert from_gen.seed is not None
-    assert compare_scores(scores, rng=from_gen.seed, **options).to_json() == from_gen.to_json()  # type: ignore[arg-type]
+    assert compare_scores(scores, seed=from_gen.seed, **options).to_json() == from_gen.to_json()  # type: ignore[arg-type]
 
 
 def test_fixed_order_sums_are_sequential_sums() -> None:

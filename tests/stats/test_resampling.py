@@ -75,7 +75,7 @@ def test_monte_carlo_within_error_of_exact() -> None:
     assert 0.02 < exact < 0.5  # a p-value where Monte Carlo error matters
     B = 10_000
     for seed in (1, 2, 3):
-        mc = randomization_test(x, y, n_resamples=B, rng=seed)
+        mc = randomization_test(x, y, n_resamples=B, seed=seed)
         assert mc.seed == seed
         assert abs(mc.p_value - exact) <= 4 * math.sqrt(exact * (1 - exact) / B) + 1 / B
 
@@ -83,7 +83,7 @@ def test_monte_carlo_within_error_of_exact() -> None:
 def test_plus_one_correction_never_zero() -> None:
     x = np.linspace(0.5, 0.9, 30)
     y = x - 0.2
-    r = randomization_test(x, y, n_resamples=999, rng=0)
+    r = randomization_test(x, y, n_resamples=999, seed=0)
     assert r.p_value == 1 / 1000
 
 
@@ -91,9 +91,9 @@ def test_exact_is_automatic_only_when_cheaper() -> None:
     rng = np.random.default_rng(0)
     x13, y13 = rng.random(13), rng.random(13)
     assert randomization_test(x13, y13, n_resamples=10_000).seed is None  # 8192 <= 10000
-    assert randomization_test(x13, y13, n_resamples=8_000, rng=1).seed == 1  # Monte Carlo
+    assert randomization_test(x13, y13, n_resamples=8_000, seed=1).seed == 1  # Monte Carlo
     x14, y14 = rng.random(14), rng.random(14)
-    assert randomization_test(x14, y14, rng=4).seed == 4
+    assert randomization_test(x14, y14, seed=4).seed == 4
     with pytest.raises(ValueError, match="n=25 queries is more than the 24 allowed"):
         randomization_test(rng.random(25), rng.random(25), exact=True)
 
@@ -101,26 +101,26 @@ def test_exact_is_automatic_only_when_cheaper() -> None:
 def test_same_seed_same_p_and_generators() -> None:
     rng = np.random.default_rng(3)
     x, y = rng.random(40), rng.random(40)
-    a = randomization_test(x, y, rng=123)
-    b = randomization_test(x, y, rng=123)
+    a = randomization_test(x, y, seed=123)
+    b = randomization_test(x, y, seed=123)
     assert a == b
-    g1 = randomization_test(x, y, rng=np.random.default_rng(9))
-    g2 = randomization_test(x, y, rng=np.random.default_rng(9))
+    g1 = randomization_test(x, y, seed=np.random.default_rng(9))
+    g2 = randomization_test(x, y, seed=np.random.default_rng(9))
     assert g1 == g2
     # The seed drawn from the generator reproduces the result as a plain integer.
     assert g1.seed is not None
-    assert randomization_test(x, y, rng=g1.seed) == g1
+    assert randomization_test(x, y, seed=g1.seed) == g1
     fresh = randomization_test(x, y)
     assert fresh.seed is not None
-    assert randomization_test(x, y, rng=fresh.seed) == fresh
+    assert randomization_test(x, y, seed=fresh.seed) == fresh
 
 
-def test_rng_validation() -> None:
-    with pytest.raises(ValueError, match="non-negative integer, got -1"):
+def test_seed_validation() -> None:
+    with pytest.raises(ValueError, match="The 'seed' option must be an integer >= 0, a numpy"):
         resolve_seed(-1)
-    with pytest.raises(ValueError, match="rng must be an integer seed, a numpy Generator or None"):
+    with pytest.raises(ValueError, match="a numpy Generator or None, got '42'"):
         resolve_seed("42")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="rng must be"):
+    with pytest.raises(ValueError, match="The 'seed' option must be"):
         resolve_seed(True)
     with pytest.raises(ValueError, match="n_resamples must be an integer >= 1, got 0"):
         randomization_test([0.1, 0.2, 0.3], [0.2, 0.1, 0.0], n_resamples=0, exact=False)
@@ -129,11 +129,11 @@ def test_rng_validation() -> None:
 def test_bootstrap_test_detects_and_accepts() -> None:
     rng = np.random.default_rng(1)
     x = rng.random(60)
-    strong = bootstrap_test(x + 0.05 + rng.normal(0, 0.02, 60), x, rng=2)
+    strong = bootstrap_test(x + 0.05 + rng.normal(0, 0.02, 60), x, seed=2)
     assert strong.p_value == 1 / 10_001
-    null = bootstrap_test(x + rng.normal(0, 0.05, 60), x, rng=2)
+    null = bootstrap_test(x + rng.normal(0, 0.05, 60), x, seed=2)
     assert null.p_value > 0.05
-    assert bootstrap_test(x + 0.01, x, rng=5) == bootstrap_test(x + 0.01, x, rng=5)
+    assert bootstrap_test(x + 0.01, x, seed=5) == bootstrap_test(x + 0.01, x, seed=5)
 
 
 def test_bootstrap_intervals_cover_true_mean_at_nominal_rate() -> None:
@@ -156,14 +156,14 @@ def test_bca_agrees_with_scipy() -> None:
     rng = np.random.default_rng(8)
     x = rng.random(50)
     y = np.clip(x + rng.exponential(0.05, 50) - 0.02, 0, 1)
-    ours = confidence_interval(y, x, method="bca", n_resamples=40_000, rng=1)
+    ours = confidence_interval(y, x, method="bca", n_resamples=40_000, seed=1)
     ref = stats.bootstrap(
         (y - x,), np.mean, method="BCa", n_resamples=40_000, rng=np.random.default_rng(2)
     ).confidence_interval
     width = ref.high - ref.low
     assert ours[0] == pytest.approx(ref.low, abs=0.03 * width)
     assert ours[1] == pytest.approx(ref.high, abs=0.03 * width)
-    pct = confidence_interval(y, x, method="percentile", n_resamples=40_000, rng=1)
+    pct = confidence_interval(y, x, method="percentile", n_resamples=40_000, seed=1)
     ref_pct = stats.bootstrap(
         (y - x,), np.mean, method="percentile", n_resamples=40_000, rng=np.random.default_rng(2)
     ).confidence_interval
@@ -187,7 +187,7 @@ def test_randomized_tukey_two_systems_is_a_randomization_test() -> None:
     xk = rng.integers(0, 11, n)
     yk = np.clip(xk + rng.integers(-3, 5, n), 0, 10)
     exact = _integer_exact_p(xk - yk)
-    r = randomized_tukey_hsd(np.column_stack((xk / 10, yk / 10)), n_resamples=10_000, rng=3)
+    r = randomized_tukey_hsd(np.column_stack((xk / 10, yk / 10)), n_resamples=10_000, seed=3)
     assert abs(r.p_value[0, 1] - exact) <= 4 * math.sqrt(exact * (1 - exact) / 10_000) + 1e-4
 
 
@@ -198,7 +198,7 @@ def test_randomized_tukey_close_to_tukey_hsd_under_the_null() -> None:
     rng = np.random.default_rng(21)
     n, k = 50, 5
     X = rng.normal(0, 1, (n, 1)) + rng.normal(0, 0.4, (n, k))
-    r = randomized_tukey_hsd(X, n_resamples=5_000, rng=1)
+    r = randomized_tukey_hsd(X, n_resamples=5_000, seed=1)
     t = tukey_hsd(X)
     np.testing.assert_allclose(r.p_value, t.p_value, atol=0.025)
     np.testing.assert_array_equal(r.p_value, r.p_value.T)
@@ -209,7 +209,7 @@ def test_randomized_tukey_matches_a_plain_loop() -> None:
     rng = np.random.default_rng(5)
     n, k, B = 20, 4, 3_000
     X = rng.random((n, 1)) + np.array([0.0, 0.05, 0.1, 0.3]) + rng.normal(0, 0.2, (n, k))
-    ours = randomized_tukey_hsd(X, n_resamples=B, rng=2).p_value
+    ours = randomized_tukey_hsd(X, n_resamples=B, seed=2).p_value
     g = np.random.default_rng(99)
     sums = X.sum(axis=0)
     observed = np.abs(sums[:, None] - sums[None, :])
@@ -226,12 +226,12 @@ def test_randomized_tukey_matches_a_plain_loop() -> None:
 def test_random_procedures_do_not_disturb_each_other() -> None:
     rng = np.random.default_rng(6)
     runs = {f"r{i}": {"AP": rng.random(40), "P@10": rng.integers(0, 11, 40) / 10} for i in range(4)}
-    only = compare_scores(runs, tests="randomization", rng=77)
+    only = compare_scores(runs, tests="randomization", seed=77)
     many = compare_scores(
         {**runs, "extra": {"AP": rng.random(40), "P@10": rng.random(40)}},
         tests=["bootstrap", "randomization", "randomized-tukey-hsd"],
         intervals=["t", "bca"],
-        rng=77,
+        seed=77,
     )
     for p in only.pairs:
         q = many.pair(p.control, p.treatment, p.measure)
@@ -240,4 +240,4 @@ def test_random_procedures_do_not_disturb_each_other() -> None:
     p = only.pair("r0", "r2", "P@10")
     x = runs[p.treatment]["P@10"]
     y = runs[p.control]["P@10"]
-    assert randomization_test(x, y, rng=77).p_value == p.tests["randomization"].p_value
+    assert randomization_test(x, y, seed=77).p_value == p.tests["randomization"].p_value

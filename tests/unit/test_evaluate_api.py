@@ -183,9 +183,9 @@ def test_run_name() -> None:
     assert evaluate(QRELS, RUN, "AP", run_name="bm25").run_name == "bm25"
 
 
-def test_run_name_defaults_to_the_file_name(tmp_path: Path) -> None:
+def test_run_name_follows_the_naming_rule(tmp_path: Path) -> None:
     qrels_path, run_path = write_trec(tmp_path)
-    assert evaluate(qrels_path, run_path, "AP").run_name == "run.txt"
+    assert evaluate(qrels_path, run_path, "AP").run_name == "run"  # run.txt, suffix dropped
 
 
 def test_measures_argument_forms(res: Results) -> None:

@@ -442,7 +442,7 @@ def test_parquet_round_trip(tmp_path: Path) -> None:
     )
     write_parquet(run, tmp_path / "run.pq")
     back_run = load_run(str(tmp_path / "run.pq"))
-    assert (back_run.name, back_run.tag) == ("run.pq", "tagged")
+    assert (back_run.name, back_run.tag) == ("run", "tagged")  # the run-naming rule
     assert_frame_equal(back_run.frame, run.frame)
     assert np.signbit(back_run.frame.get_column("score")[0])
 

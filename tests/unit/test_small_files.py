@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from cranfield import evaluate
 from cranfield.data import columns, ranking
 from cranfield.errors import InputError
-from cranfield.evaluation.evaluator import prepare
+from cranfield.evaluation.evaluator import Evaluator
 from cranfield.io import trec_numpy
 from cranfield.io.trec import read_qrels, read_run
 from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
@@ -124,9 +124,9 @@ def test_both_paths_rank_alike(
     run = _write(tmp_path / "run", run_lines, sep=sep, end=end, eol=eol)
     if packed:
         run.write_bytes(gzip.compress(run.read_bytes()))
-    small = prepare(str(qrels), run, **options)
+    small = Evaluator(str(qrels), [], **options).ranking(run)
     assert isinstance(small.ranking.source_doc_id, np.ndarray)  # the numpy path was taken
-    careful = prepare(read_qrels(qrels), read_run(run), **options)
+    careful = Evaluator(read_qrels(qrels), [], **options).ranking(read_run(run))
     assert _rows(small.ranking) == _rows(careful.ranking)
     assert small.missing_topics == careful.missing_topics
     assert small.run_name == careful.run_name == "run"

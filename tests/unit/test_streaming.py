@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 import cranfield
 from cranfield.errors import InputError, MissingTopicError
-from cranfield.evaluation.streaming import _one_ahead, evaluate_stream
+from cranfield.evaluation.evaluator import evaluate_stream
+from cranfield.evaluation.streaming import _one_ahead
 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "Bpref", "infAP", "R@20", "IPrec@0.3", "RBP", "G",
             "RnDCG", "NumRet", "Judged@5", "Unjudged@10", "RBPResid", "SetF"]  # fmt: skip
@@ -121,7 +122,7 @@ def test_compressed_runs_and_comment_only_files(tmp_path: Path) -> None:
 
 def test_options_are_validated(tmp_path: Path) -> None:
     path = _write(tmp_path, ["1 Q0 a 1 1.0 t"])
-    with pytest.raises(ValueError, match="block size"):
+    with pytest.raises(ValueError, match="'block_bytes' option must be an integer >= 1"):
         evaluate_stream({"1": {"a": 1}}, path, ["AP"], block_bytes=0)
     with pytest.raises(ValueError, match="Micro-averaging"):
         evaluate_stream({"1": {"a": 1}}, path, ["SetP"], aggregate="micro")  # type: ignore[arg-type]

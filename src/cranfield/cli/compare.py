@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from cranfield.cli.exits import run_command
 from cranfield.cli.parser import (
-    COMPARISON_OPTIONS,
     LIST_RULE,
     Parser,
     UsageError,
     add_evaluation_options,
+    add_extra_judgments,
     add_format,
     add_run_names,
     add_test_options,
@@ -77,7 +77,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="print the per-query differences TREATMENT - CONTROL for each measure",
     )
     add_run_names(p)
-    add_evaluation_options(p, COMPARISON_OPTIONS)
+    add_evaluation_options(p)
+    add_extra_judgments(p)
     return p
 
 
@@ -108,22 +109,24 @@ def _compare(args: argparse.Namespace) -> Comparison:
 
 
 def comparison_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``compare`` keywords of the test options, the run names and the evaluation
-    options (shared by ``compare`` and ``report``)."""
+    """The ``compare`` keywords of the test options, the run names, the evaluation options
+    and the extra judgments (shared by ``compare`` and ``report``)."""
     return {
         "baseline": args.baseline,
         "tests": args.tests or ["t-test"],
         "correction": args.correction,
         "alpha": args.alpha,
-        "rng": args.seed,
+        "seed": args.seed,
         "n_resamples": args.resamples,
         "names": args.names,
-        **eval_options(args).changed(),
+        "options": eval_options(args),
+        "known": args.known,
+        "intents": args.intents,
     }
 
 
 def _render(cmp: Comparison, args: argparse.Namespace, out: TextIO) -> None:
-    from cranfield.report.comparison import print_table
+    from cranfield.report.comparison import print_table, to_latex, to_markdown
 
     fmt = args.format
     if fmt == "json":
@@ -131,9 +134,9 @@ def _render(cmp: Comparison, args: argparse.Namespace, out: TextIO) -> None:
     elif fmt == "csv":
         out.write(cmp.to_csv())
     elif fmt == "markdown":
-        out.write(cmp.to_markdown())
+        out.write(to_markdown(cmp))
     elif fmt == "latex":
-        out.write(cmp.to_latex())
+        out.write(to_latex(cmp))
     else:  # through a buffer: rich ends the process itself when the pipe is closed
         table = _Buffer(out)
         print_table(cmp, table, details=args.details, command_line=True)

@@ -11,22 +11,17 @@ from cranfield.cli.exits import run_command
 from cranfield.cli.parser import (
     LIST_RULE,
     Parser,
-    UsageError,
     add_evaluation_options,
+    add_extra_judgments,
     add_format,
     add_measures,
+    add_run_names,
     eval_options,
 )
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
-
-    from cranfield.data.run import Run
-    from cranfield.evaluation.options import EvalOptions
-    from cranfield.evaluation.results import Results
-    from cranfield.io.load import QrelsLike
-    from cranfield.measures import Measure
 
 PROG: Final = "cranfield evaluate"
 DEFAULT_MEASURES: Final = ("AP", "nDCG@10", "P@10", "R@1000", "RR@10")
@@ -56,16 +51,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument("-q", "--per-query", action="store_true", help="one row per run and query")
     add_format(p, FORMATS)
     add_evaluation_options(p)
-    p.add_argument(
-        "--known",
-        metavar="QRELS",
-        help="relevant documents known to the user (Coverage, Novelty, RelRecall, RecallEffect)",
-    )
-    p.add_argument(
-        "--intents",
-        metavar="QRELS",
-        help="subtopic judgments 'qid subtopic docno rel' for alpha_nDCG",
-    )
+    add_extra_judgments(p)
+    add_run_names(p)
     p.add_argument(
         "--stream",
         action="store_true",
@@ -76,75 +63,20 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from cranfield.evaluation.evaluator import resolve_measures
+    from cranfield.evaluation.evaluator import Evaluator
 
     options = eval_options(args)
-    if args.stream and (
-        args.known
-        or args.intents
-        or options.aggregate == "micro"
-        or args.num_docs
-        or args.epsilon is not None
-    ):
-        raise UsageError(
-            1, "--stream does not combine with --known, --intents, -N, --epsilon or micro."
-        )
-    measures = resolve_measures(args.measures or DEFAULT_MEASURES)
-    results = _evaluate(args, measures, options)
+    evaluator = Evaluator(
+        args.qrels,
+        args.measures or DEFAULT_MEASURES,
+        options,
+        known=args.known,
+        intents=args.intents,
+    )
+    results = list(evaluator.each(args.runs, names=args.names, stream=args.stream))
     from cranfield.report.tables import render
 
-    render(results, measures, fmt=args.format, per_query=args.per_query, out=out)
+    render(results, evaluator.measures, fmt=args.format, per_query=args.per_query, out=out)
     notes = "".join(f"{r.run_name}: {r.policy_note(command_line=True)}\n" for r in results)
     (out if args.format == "table" else err).write(notes)
     return 0
-
-
-def _evaluate(
-    args: argparse.Namespace, measures: list[Measure], options: EvalOptions
-) -> list[Results]:
-    """Every run of ``args.runs`` evaluated (the library call of the command)."""
-    from pathlib import Path
-
-    from cranfield.evaluation.evaluator import evaluate
-    from cranfield.io.trec_numpy import fits, read_qrels_columns
-
-    # Small clean qrels are handed on as their path when a run is small too (read once with
-    # numpy alone and kept, see cranfield.io.trec_numpy); otherwise the qrels are loaded
-    # once for all the runs.
-    qrels: QrelsLike = args.qrels
-    loaded: Run | None = None  # the first run, if loaded next to the qrels
-    small = not args.stream and any(fits(path) for path in args.runs)
-    if not small or read_qrels_columns(args.qrels) is None:
-        from cranfield.io.load import load_qrels, load_run, side_by_side
-
-        if small or args.stream:
-            qrels = load_qrels(args.qrels)
-        else:  # a large first run starts loading next to the qrels
-            qrels, loaded = side_by_side(
-                lambda: load_qrels(args.qrels),
-                lambda: load_run(args.runs[0], name=Path(args.runs[0]).name),
-            )
-    results: list[Results] = []
-    for k, path in enumerate(args.runs):
-        if args.stream:
-            from cranfield.evaluation.streaming import evaluate_stream
-
-            results.append(
-                evaluate_stream(
-                    qrels, path, measures, run_name=Path(path).name, **options.changed()
-                )
-            )
-            continue
-        run = loaded if k == 0 and loaded is not None else path
-        results.append(
-            evaluate(
-                qrels,
-                run,
-                measures,
-                run_name=Path(path).name,
-                known=args.known,
-                intents=args.intents,
-                **options.changed(),
-            )
-        )
-    return results

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.exits import run_command
-from cranfield.cli.parser import Parser
+from cranfield.cli.parser import Parser, add_evaluation_options, add_run_names, eval_options
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -85,6 +85,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 
     pool = add("pool", "Depth-k pool of runs: sizes, unique contributions, judged@k, bias.")
     pool.add_argument("runs", nargs="+", metavar="RUN", help="run files")
+    add_run_names(pool)
     pool.add_argument("--depth", type=_positive, default=100, help="pool depth (default 100)")
     pool.add_argument("--qrels", type=Path, help="judgments, for judged@k and leave-one-out")
     pool.add_argument(
@@ -115,6 +116,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     cv.add_argument("-m", "--measure", default="AP")
     cv.add_argument("-k", type=_positive, default=5)
     cv.add_argument("--seed", type=int, default=0)
+    add_run_names(cv)
+    add_evaluation_options(cv)
     return p
 
 
@@ -143,7 +146,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _pool(args: argparse.Namespace, out: TextIO) -> int:
     from cranfield.lab.pooling import judged_at_k, leave_one_out, load_runs, pool
 
-    runs = load_runs([str(r) for r in args.runs])
+    runs = load_runs([str(r) for r in args.runs], args.names)
     p = pool(runs, args.depth)
     data = p.to_dict()
     if args.export is not None:
@@ -202,7 +205,9 @@ def _cv(args: argparse.Namespace, out: TextIO) -> int:
     from cranfield.lab.folds import cross_validate
     from cranfield.lab.pooling import load_runs
 
-    runs = load_runs([str(r) for r in args.runs])
-    result = cross_validate(args.qrels, runs, args.measure, k=args.k, seed=args.seed)
+    runs = load_runs([str(r) for r in args.runs], args.names)
+    result = cross_validate(
+        args.qrels, runs, args.measure, k=args.k, seed=args.seed, options=eval_options(args)
+    )
     out.write(result.to_text() + "\n")
     return 0

@@ -37,19 +37,14 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _specs(names: list[str]) -> list[MeasureSpec]:
-    from cranfield.measures._spec import all_specs, lookup
+    """The specs of ``names`` (a name or alias, else any name the grammar reads), or all."""
+    from cranfield.measures import all_specs, parse_measure
 
+    specs = all_specs()
     if not names:
-        return all_specs()
-    specs = []
-    for n in names:
-        spec = lookup(n)
-        if spec is None:
-            from cranfield.measures._parse import parse_measure
-
-            spec = parse_measure(n).spec
-        specs.append(spec)
-    return specs
+        return specs
+    by_name = {key: spec for spec in specs for key in (spec.name, *spec.aliases)}
+    return [by_name[n] if n in by_name else parse_measure(n).spec for n in names]
 
 
 _CUTOFFS: Final = {
@@ -73,8 +68,8 @@ def _describe(spec: MeasureSpec) -> str:
         lines.append(f"    cutoff: {at}")
     lines += [f"    param {p.name} (default {p.default!r}): {p.doc}" for p in spec.params]
     lines.append(f"    aggregate: {_AGGREGATES[spec.aggregate]}")
-    if spec.trec_name:
-        lines.append(f"    trec_eval: {spec.trec_name}")
+    if spec.trec:
+        lines.append(f"    trec_eval: {', '.join(form.name for form in spec.trec)}")
     if spec.notes:
         lines.append(f"    notes: {spec.notes}")
     if spec.citation:

@@ -31,6 +31,7 @@ __all__ = [
     "Parser",
     "UsageError",
     "add_evaluation_options",
+    "add_extra_judgments",
     "add_format",
     "add_measures",
     "add_run_names",
@@ -384,9 +385,6 @@ _EVALUATION_FLAGS: Final[dict[str, tuple[tuple[str, ...], dict[str, Any]]]] = {
 """Every evaluation option's flags, by :class:`~cranfield.evaluation.options.EvalOptions`
 field; the defaults are EvalOptions' own."""
 
-COMPARISON_OPTIONS: Final = ("missing", "relevance_level", "judged_only", "depth", "float32")
-"""The evaluation options that ``compare``, ``report`` and ``plot`` take."""
-
 
 def add_evaluation_options(p: Parser, names: Sequence[str] = tuple(_EVALUATION_FLAGS)) -> None:
     """The flags of the evaluation options ``names`` (EvalOptions fields), read back with
@@ -414,13 +412,27 @@ def eval_options(args: argparse.Namespace) -> EvalOptions:
     return EvalOptions(**given)
 
 
+def add_extra_judgments(p: Parser) -> None:
+    """``--known`` and ``--intents``: the judgments some measures need besides the qrels."""
+    p.add_argument(
+        "--known",
+        metavar="QRELS",
+        help="relevant documents known to the user (Coverage, Novelty, RelRecall, RecallEffect)",
+    )
+    p.add_argument(
+        "--intents",
+        metavar="QRELS",
+        help="subtopic judgments 'qid subtopic docno rel' for alpha_nDCG",
+    )
+
+
 def add_run_names(p: Parser) -> None:
-    """``--names``: how runs are named when several are compared."""
+    """``--names``: how runs are named (:mod:`cranfield.io.runset`)."""
     p.add_argument(
         "--names",
-        choices=["auto", *RUN_NAMINGS],
-        default="auto",
-        help="name runs by tag, by file name, or auto (tags if distinct)",
+        choices=RUN_NAMINGS,
+        default=RUN_NAMINGS[0],
+        help="name runs by file name without folders and suffixes (default) or by run tag",
     )
 
 

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from cranfield.cli.exits import run_command, writing
 from cranfield.cli.parser import (
-    COMPARISON_OPTIONS,
     LIST_RULE,
     Parser,
     UsageError,
@@ -51,7 +50,7 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
     return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
 
 
-def _common(p: Parser, *, runs_help: str, options: Sequence[str] = COMPARISON_OPTIONS) -> None:
+def _common(p: Parser, *, runs_help: str) -> None:
     p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
     p.add_argument("runs", nargs="+", metavar="RUN", help=runs_help)
     p.add_argument(
@@ -71,7 +70,7 @@ def _common(p: Parser, *, runs_help: str, options: Sequence[str] = COMPARISON_OP
     )
     p.add_argument("--dpi", type=float, default=150.0, help="resolution of .png files (150)")
     add_run_names(p)
-    add_evaluation_options(p, options)
+    add_evaluation_options(p)
 
 
 def _parser(out: TextIO, err: TextIO) -> Parser:
@@ -103,8 +102,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="interpolation (default exact)",
     )
     gain = add("gain", "nDCG@k / DCG@k curves with the ideal")
-    no_level = tuple(o for o in COMPARISON_OPTIONS if o != "relevance_level")  # graded gains
-    _common(gain, runs_help="one or more run files", options=no_level)
+    _common(gain, runs_help="one or more run files")
     gain.add_argument("-k", type=int, default=20, help="last rank (default 20)")
     gain.add_argument(
         "--kind", dest="gain_kind", choices=["ndcg", "dcg", "ncg", "cg"], default="ndcg"
@@ -127,8 +125,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "--kind", dest="plot_kind", choices=["box", "strip", "both"], default="both"
     )
     query = add("query", "precision-recall of one query")
-    one_query = tuple(o for o in COMPARISON_OPTIONS if o != "missing")
-    _common(query, runs_help="one or more run files", options=one_query)
+    _common(query, runs_help="one or more run files")
     query.add_argument("-q", "--query", required=True, metavar="QID", help="the query id")
     query.add_argument(
         "--no-interpolation", action="store_true", help="join the points in rank order"
@@ -159,17 +156,11 @@ def _figure(args: argparse.Namespace) -> Figure:
     from cranfield import plot
 
     size: dict[str, Any] = {} if args.size is None else {"figsize": tuple(args.size)}
-    options = eval_options(args).changed()
-    opts: dict[str, Any] = {"names": args.names, "title": args.title, **options, **size}
+    options = eval_options(args)
+    opts: dict[str, Any] = {"names": args.names, "options": options, "title": args.title, **size}
     if args.kind == "pr":
         levels: dict[str, Any] = {} if args.levels is None else {"levels": tuple(args.levels)}
-        return plot.pr_curve(
-            args.qrels,
-            args.runs,
-            rule=args.rule,
-            **levels,
-            **opts,
-        )
+        return plot.pr_curve(args.qrels, args.runs, rule=args.rule, **levels, **opts)
     if args.kind == "gain":
         return plot.gain_curve(
             args.qrels,
@@ -182,27 +173,12 @@ def _figure(args: argparse.Namespace) -> Figure:
         )
     if args.kind == "query":
         return plot.query_pr_curve(
-            args.qrels,
-            args.runs,
-            args.query,
-            interpolated=not args.no_interpolation,
-            **opts,
+            args.qrels, args.runs, args.query, interpolated=not args.no_interpolation, **opts
         )
-    from cranfield.evaluation.evaluator import evaluate
-    from cranfield.io.load import load_qrels
-    from cranfield.report.plots import named_runs
+    from cranfield.evaluation.evaluator import Evaluator
 
-    judgments = load_qrels(args.qrels)
-    results = [
-        evaluate(
-            judgments,
-            run,
-            [args.measure],
-            run_name=name,
-            **options,
-        )
-        for name, run in named_runs(args.runs, args.names)
-    ]
+    evaluator = Evaluator(args.qrels, [args.measure], options)
+    results = list(evaluator.each(args.runs, names=args.names))
     size_opts = {"title": args.title, **size}
     if args.kind == "scores":
         return plot.score_distribution(results, args.measure, kind=args.plot_kind, **size_opts)

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Final, TextIO
 from cranfield.cli.compare import DEFAULT_MEASURES, comparison_options
 from cranfield.cli.exits import run_command, writing
 from cranfield.cli.parser import (
-    COMPARISON_OPTIONS,
     LIST_RULE,
     Parser,
     UsageError,
     add_evaluation_options,
+    add_extra_judgments,
     add_run_names,
     add_test_options,
 )
@@ -63,7 +63,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     add_test_options(p, DEFAULT_MEASURES)
     add_run_names(p)
-    add_evaluation_options(p, COMPARISON_OPTIONS)
+    add_evaluation_options(p)
+    add_extra_judgments(p)
     p.add_argument("--title", help="heading of the report")
     p.add_argument("--no-curves", action="store_true", help="leave out the curves")
     p.add_argument(

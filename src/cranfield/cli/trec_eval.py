@@ -17,8 +17,9 @@ USAGE = """Usage: cranfield trec-eval [-h] [-q] [-m measure[.params]] [-c] [-n] 
        [-M <num>] [-J] [-N <num>] [-R qrels_format] [-Z zscores_file] [-v]
        [--compat 9|10] trec_rel_file trec_top_file
 
-  -h            print this help, then the documentation of every measure named with -m
-  -v            print the version on stderr and stop
+  -h, --help    print this help, then the documentation of every measure named with -m
+                (-h -m map, -h -m official)
+  -v, --version print the version on stderr and stop
   -q            print per-topic values as well as the summary ('all')
   -m measure    add a measure or nickname (official, all_trec, set, prefs, all_prefs,
                 qrels_jg); parameters after a dot: -m P.5,10  -m ndcg.1=3,2=9
@@ -33,9 +34,29 @@ USAGE = """Usage: cranfield trec-eval [-h] [-q] [-m measure[.params]] [-c] [-n] 
   -Z file       print z-scores against the means and sds of file (qid measure mean sd)
   --compat 9    trec_eval 9.0.8 semantics (float32 scores, trunc(p*R+0.9) recall
                 cutoffs, no rbp/unj/dcg, missing topics not printed with -c)
+trec_eval's long options work too (--measure map, --query_eval_wanted, ...).
 Documents are ranked by score descending, ties by docno descending (bytewise); the rank
 column is ignored. '-' as a file name reads standard input.
 """
+
+# trec_eval's long options (getopt_long), each the same as a short one.
+_LONG = {
+    "help": "-h",
+    "version": "-v",
+    "query_eval_wanted": "-q",
+    "measure=": "-m",
+    "complete_rel_info_wanted": "-c",
+    "level_for_rel=": "-l",
+    "nosummary": "-n",
+    "Debug_level=": "-D",
+    "Judged_docs_only": "-J",
+    "Number_docs_in_coll=": "-N",
+    "Max_retrieved_per_topic=": "-M",
+    "Rel_info_format=": "-R",
+    "Results_format=": "-T",
+    "Zscore=": "-Z",
+}
+_SHORT = {"--" + name.rstrip("="): short for name, short in _LONG.items()}
 
 
 def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -54,14 +75,15 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
         compat = int(args[i + 1])
         del args[i : i + 2]
     try:
-        opts, files = getopt.getopt(args, "hvqm:cl:nM:JN:R:T:Z:oD:")
+        opts, files = getopt.getopt(args, "hvqm:cl:nM:JN:R:T:Z:oD:", list(_LONG))
     except getopt.GetoptError as exc:
         err.write(f"cranfield trec-eval: {exc}\n{USAGE}")
         return 1
     o = TrecEvalOptions(qrels="", run="", compat=compat)  # type: ignore[arg-type]
     help_wanted = version_wanted = False
     try:
-        for flag, value in opts:
+        for given, value in opts:
+            flag = _SHORT.get(given, given)
             if flag == "-h":
                 help_wanted = True
             elif flag == "-v":
@@ -103,9 +125,7 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
         err.write(f"cranfield trec-eval: bad numeric option ({exc})\n")
         return 1
     if help_wanted:
-        out.write(USAGE)
-        _describe(o.measures, out)
-        return 0
+        return _help(o.measures, compat, out, err)
     if version_wanted:
         return 0  # as trec_eval: the version only, with or without files
     if len(files) != 2:
@@ -129,14 +149,28 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
     return 0
 
 
-def _describe(measures: list[str], out: TextIO) -> None:
-    from cranfield.measures import trec_names
-    from cranfield.measures._spec import lookup
+def _help(measures: list[str], compat: int, out: TextIO, err: TextIO) -> int:
+    """``-h``: the usage, then the documentation of the measures named with ``-m``.
 
-    for arg in measures:
-        name = arg.split(".", 1)[0]
-        for member in trec_names.NICKNAMES.get(name, (name,)):
-            tm = trec_names.BY_NAME.get(member)
-            spec = lookup(tm.native) if tm and tm.native else None
-            if spec is not None:
-                out.write(f"{member}\n    {spec.summary}\n    {spec.formula}\n")
+    As trec_eval: nicknames expand, measures come in trec_eval's order, an unknown measure
+    is an error (exit 1), and without ``-m`` the help says how to ask for a measure.
+    """
+    from cranfield.compat.trec_eval import select
+    from cranfield.measures.trec_names import describe
+
+    try:
+        names = [name for name, _ in select(measures, compat=compat)] if measures else []
+    except MeasureError as exc:
+        err.write(f"{exc}\n")
+        return 1
+    out.write(USAGE)
+    out.write("\nIndividual measure documentation for requested measures\n")
+    if not names:
+        out.write(
+            "-- No measures indicated.\n"
+            "   Request measure documentation using <-m measure> on command line\n"
+            "   (for instance: cranfield trec-eval -h -m map, or -h -m all_trec for all).\n"
+        )
+    for name in names:
+        out.write(describe(name))
+    return 0

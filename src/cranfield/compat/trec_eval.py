@@ -28,11 +28,11 @@ from cranfield.errors import EvaluationError, InputError, MeasureError
 from cranfield.evaluation.aggregate import aggregate, sequential_sum
 from cranfield.evaluation.evaluator import compute, rank_small_files
 from cranfield.io._bytes import read_bytes, source_name
+from cranfield.io.trec_eval_text import format_line
 from cranfield.kernels.binary import log_clamped
 from cranfield.kernels.context import EvalContext
 from cranfield.measures import trec_names
 from cranfield.measures.trec_names import TrecOutput
-from cranfield.report.trec_eval_text import format_line
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -80,12 +80,12 @@ def select(measure_args: list[str], *, compat: int) -> list[tuple[str, str | Non
             members = [
                 m
                 for m in trec_names.NICKNAMES[name]
-                if not (compat == 9 and m in trec_names.NOT_IN_V9)
+                if not (compat == 9 and trec_names.not_in_v9(m))
             ]
             for m in members:
                 chosen.setdefault(m, None)
             continue
-        if name not in trec_names.BY_NAME or (compat == 9 and name in trec_names.NOT_IN_V9):
+        if name not in trec_names.BY_NAME or (compat == 9 and trec_names.not_in_v9(name)):
             raise MeasureError(f"trec_eval: illegal measure '{name}'")
         if chosen.get(name) is None:
             chosen[name] = params
@@ -100,9 +100,11 @@ def run(opts: TrecEvalOptions) -> TrecEvalOutput:
         rows.extend(trec_names.expand(name, raw, rel_level=opts.relevance_level, c_floats=True))
     if opts.qrels_format in ("prefs", "qrels_prefs", "qrels_jg"):
         return _run_grouped(opts, rows)
-    if any(trec_names.BY_NAME[r.trec].family != "ranked" for r in rows):
-        fam = next(r.trec for r in rows if trec_names.BY_NAME[r.trec].family != "ranked")
-        raise EvaluationError(f"trec_eval: measure '{fam}' needs -R prefs, qrels_prefs or qrels_jg")
+    grouped = next((r.trec for r in rows if r.family != "ranked"), None)
+    if grouped is not None:
+        raise EvaluationError(
+            f"trec_eval: measure '{grouped}' needs -R prefs, qrels_prefs or qrels_jg"
+        )
 
     warnings: list[str] = []
     missing: MissingPolicy = "zero" if opts.complete else "skip"
@@ -121,16 +123,15 @@ def run(opts: TrecEvalOptions) -> TrecEvalOutput:
     ctx = EvalContext(ranking, compat=opts.compat, num_docs=opts.num_docs)
     topic_values: list[tuple[TrecOutput, NDArray[np.float64] | list[str]]] = []
     for row in rows:
-        if row.trec == "runid":
-            topic_values.append((row, []))
-        elif row.trec == "relstring":
-            topic_values.append((row, _relstrings(ctx, int(row.arg))))
-        else:
-            assert row.measure is not None
+        if row.measure is not None:
             values = compute(ctx, row.measure, relevance_level=opts.relevance_level)
             if row.summary == "gmean":
                 values = log_clamped(values)
             topic_values.append((row, values))
+        elif row.trec == "relstring":
+            topic_values.append((row, _relstrings(ctx, int(row.arg))))
+        else:  # runid: the run tag, printed by _emit
+            topic_values.append((row, []))
 
     printable = ~ranking.missing if opts.compat == 9 else np.ones(ranking.num_topics, dtype=bool)
     text = _emit(
@@ -301,8 +302,8 @@ def _run_grouped(opts: TrecEvalOptions, rows: list[TrecOutput]) -> TrecEvalOutpu
     wrong = [
         r.trec
         for r in rows
-        if trec_names.BY_NAME[r.trec].family not in ("prefs" if is_prefs else "jg", "ranked")
-        or (trec_names.BY_NAME[r.trec].family == "ranked" and r.trec not in ("runid", "num_q"))
+        if r.family not in ("prefs" if is_prefs else "jg", "ranked")
+        or (r.family == "ranked" and r.trec not in ("runid", "num_q"))
     ]
     if wrong:
         raise EvaluationError(

@@ -1,36 +1,51 @@
-"""``evaluate(qrels, run, measures) -> Results``: the library's front door."""
+"""The evaluation object: :class:`Evaluator` binds qrels, measures and options once.
+
+It scores one run (:meth:`Evaluator.evaluate`), a run read in blocks of whole queries
+(:meth:`Evaluator.stream`), or many runs into one aligned table (:meth:`Evaluator.many`).
+Every function and command that evaluates goes through it: :func:`evaluate` and
+:func:`evaluate_stream` are one-line conveniences, and ``compare``, the curves, the plots, the
+HTML report, the lab and ``cranfield trec-eval`` build one.
+
+How inputs are loaded is decided here, once: two small clean TREC files are read and ranked
+with numpy alone (:mod:`cranfield.io.trec_numpy`); otherwise the qrels are loaded once for
+every run, and a large run file starts loading next to them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Unpack, cast, overload
 
 import numpy as np
 
+from cranfield._types import RunNaming
+from cranfield._validate import check_int
 from cranfield.data.columns import names
 from cranfield.data.ranking import MissingPolicy, Ranking, rank, rank_columns
-from cranfield.errors import MeasureError
-from cranfield.evaluation.aggregate import AGGREGATIONS, How
-from cranfield.evaluation.results import Results
-from cranfield.kernels.binary import MIN_GEO_MEAN
+from cranfield.errors import MeasureError, MissingTopicError, OptionError
+from cranfield.evaluation.aggregate import How
+from cranfield.evaluation.options import AggregateOption, EvalKwargs, EvalOptions, options_from
+from cranfield.evaluation.results import Results, ScoreTable
 from cranfield.kernels.context import EvalContext
 from cranfield.kernels.extras import ExtendedContext
-from cranfield.measures._parse import parse_measures
-from cranfield.measures._spec import Measure
+from cranfield.measures import Measure, parse_measures
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from cranfield.data.columns import QrelsColumns
+    from cranfield.data.qrels import Qrels
+    from cranfield.data.run import Run
     from cranfield.io.load import QrelsLike, RunLike
+    from cranfield.io.runset import RunSet
 
 # cranfield.io.load (and with it polars) is imported only when the inputs are not two small
 # clean TREC files (see cranfield.io.trec_numpy): a command on such files never needs it.
 
 MeasureLike = str | Measure
-AggregateOption = How | Mapping[MeasureLike, How] | None
+DEFAULT_BLOCK_BYTES = 64 * 1024 * 1024
 
 
 def resolve_measures(measures: MeasureLike | Iterable[MeasureLike]) -> list[Measure]:
@@ -64,75 +79,13 @@ def compute(ctx: EvalContext, measure: Measure, *, relevance_level: int = 1) -> 
 
 @dataclass(frozen=True)
 class Prepared:
-    """Inputs loaded and ranked once: what :func:`evaluate` and :mod:`cranfield.curves` share."""
+    """One run loaded and ranked against the bound qrels: what :meth:`Evaluator.evaluate`
+    and :mod:`cranfield.curves` share."""
 
     run_name: str
     ranking: Ranking
     ctx: ExtendedContext
     missing_topics: list[str]
-
-
-def prepare(
-    qrels: QrelsLike,
-    run: RunLike,
-    *,
-    missing: MissingPolicy = "zero",
-    judged_only: bool = False,
-    depth: int | None = None,
-    float32: bool = False,
-    compat: Literal[9, 10] = 10,
-    num_docs: int = 0,
-    run_name: str | None = None,
-    known: QrelsLike | None = None,
-    intents: Any = None,
-) -> Prepared:
-    """Load ``qrels``/``run`` (and the optional extra inputs), rank, and build the context.
-
-    The options mean what they mean for :func:`evaluate`. Two small clean TREC files
-    (:mod:`cranfield.io.trec_numpy`) are read and ranked without polars, to the same
-    ranking; anything else is loaded as :class:`~cranfield.data.qrels.Qrels` and
-    :class:`~cranfield.data.run.Run`.
-    """
-    small = None
-    if known is None and intents is None:
-        small = rank_small_files(
-            qrels, run, depth=depth, judged_only=judged_only, float32=float32, missing=missing
-        )
-    if small is not None:
-        ranking, judged = small
-        qrels_topics = names(judged.query_id)
-        name = run_name or Path(str(run)).name
-    else:
-        from cranfield.io.load import load_qrels, load_run
-
-        judgments = load_qrels(qrels)
-        ranked_run = load_run(run, name=run_name)
-        ranking = rank(
-            ranked_run,
-            judgments,
-            depth=depth,
-            judged_only=judged_only,
-            float32=float32,
-            missing=missing,
-        )
-        qrels_topics, name = judgments.topics, ranked_run.name
-    evaluated = set(ranking.topics)
-    absent = [t for t in qrels_topics if t not in evaluated] if missing == "skip" else []
-    missing_topics = [t for t, m in zip(ranking.topics, ranking.missing, strict=True) if m] + absent
-    known_frame = None
-    if known is not None:
-        from cranfield.io.load import load_qrels
-
-        known_frame = load_qrels(known, name="known").frame
-    intents_frame = None
-    if intents is not None:
-        from cranfield.io.intents import load_intents
-
-        intents_frame = load_intents(intents).frame
-    ctx = ExtendedContext(
-        ranking, compat=compat, num_docs=num_docs, known=known_frame, intents=intents_frame
-    )
-    return Prepared(name, ranking, ctx, sorted(missing_topics))
 
 
 def rank_small_files(
@@ -181,10 +134,6 @@ def _aggregation(option: AggregateOption, wanted: list[Measure]) -> dict[Measure
                     )
                 chosen[m] = how
     for m, how in chosen.items():
-        if how not in AGGREGATIONS:
-            raise MeasureError(
-                f"Unknown aggregation {how!r}; choose one of {', '.join(AGGREGATIONS)}."
-            )
         if how == "micro" and m.spec.micro is None:
             raise MeasureError(
                 f"{m} cannot be micro-averaged: only set measures pool their counts; "
@@ -193,65 +142,21 @@ def _aggregation(option: AggregateOption, wanted: list[Measure]) -> dict[Measure
     return chosen
 
 
-def evaluate(
-    qrels: QrelsLike,
-    run: RunLike,
-    measures: MeasureLike | Iterable[MeasureLike],
-    *,
-    missing: MissingPolicy = "zero",
-    relevance_level: int = 1,
-    judged_only: bool = False,
-    depth: int | None = None,
-    float32: bool = False,
-    compat: Literal[9, 10] = 10,
-    num_docs: int = 0,
-    run_name: str | None = None,
-    aggregate: AggregateOption = None,
-    epsilon: float = MIN_GEO_MEAN,
-    known: QrelsLike | None = None,
-    intents: Any = None,
-) -> Results:
-    """Evaluate one run against judgments.
+class Evaluator:
+    """Qrels, measures and options bound once; scores one run, a stream, or many runs.
 
     Parameters
     ----------
-    qrels, run:
-        Paths (TREC text, compressed or not, or Parquet), ``Qrels``/``Run`` objects, polars or
-        pandas DataFrames, Arrow tables, or dicts ``{query_id: {doc_id: value}}``. Never mutated.
+    qrels:
+        Judgments: a path (TREC text, compressed or not, or Parquet), a ``Qrels``, a polars
+        or pandas DataFrame, an Arrow table, or a dict ``{query_id: {doc_id: value}}``. Read
+        once, on first use, and never mutated.
     measures:
         Names such as ``"nDCG@10"``, ``"P(rel=2)@5"``, ``"AP"``, trec_eval names (``"map"``,
         ``"P.5,10"``, ``"official"``), ranx names (``"ndcg@10"``, ``"mrr"``), or ``Measure``s.
-    missing:
-        Judged topics absent from the run: ``"zero"`` (default) scores them as an empty ranking
-        (0 for almost every measure) and counts them, so skipping hard topics cannot help;
-        ``"skip"`` leaves them out of the averages; ``"error"`` raises
-        :class:`~cranfield.errors.MissingTopicError`. Run topics without judgments are
-        always ignored.
-    relevance_level:
-        Minimum judged level counted as relevant by binary measures (trec_eval ``-l``),
-        unless a measure sets its own ``rel=``.
-    judged_only:
-        Drop unjudged documents before ranking-based measures (trec_eval ``-J``): the
-        condensed-list evaluation of Sakai (2007), for any measure.
-    depth:
-        Keep only the first ``depth`` documents of each topic after sorting (trec_eval ``-M``).
-    float32:
-        Round scores to float32 before ranking (trec_eval 9.x, pytrec_eval, NIST's TREC-COVID).
-    compat:
-        10 (default) or 9: rounding of recall levels in interpolated precision.
-    num_docs:
-        Collection size N: utility's true-negative cell (trec_eval ``-N``) and the cell d of
-        the set measures that need it (SetFallout, SetAccuracy; without it their collection
-        is each topic's judged and retrieved documents).
-    aggregate:
-        How ``res[m]`` summarises each measure over topics; ``None`` (default) uses each
-        measure's declared aggregate (mean; sum for counts; geometric mean for GMAP).
-        ``"mean"`` (macro-averaging), ``"sum"``, ``"gmean"``, ``"median"``, ``"micro"``
-        (set measures only: pool the contingency counts of all topics, then compute), or a
-        mapping ``{measure: how}`` for some measures. Per-topic values are unaffected, and
-        :meth:`Results.aggregate` gives any summary afterwards.
-    epsilon:
-        Floor applied before the logarithm of a geometric mean (GMAP; trec_eval's 1e-5).
+    options:
+        The evaluation options (:class:`~cranfield.evaluation.options.EvalOptions`); any of
+        its fields may also be given as a keyword (``missing="skip"``), overriding it.
     known:
         Qrels-like input (path, ``Qrels``, DataFrame, dict) of the relevant documents the user
         already knows, for the user-oriented measures (Coverage, Novelty, RelRecall,
@@ -261,13 +166,413 @@ def evaluate(
         an :class:`~cranfield.io.intents.IntentQrels`, a DataFrame or a nested dict
         ``{qid: {subtopic: {docno: rel}}}``.
 
+    Raises
+    ------
+    OptionError
+        For an option value it cannot take (one sentence naming the option).
+    MeasureError
+        For an unknown measure, or an ``aggregate`` that names a measure not evaluated or
+        asks ``"micro"`` of a measure that is not a set measure.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 1, "d3": 1}, "q2": {"d2": 1}}
+    >>> ev = Evaluator(qrels, ["AP", "P@2"], missing="zero")
+    >>> ev.evaluate({"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}})["AP"]
+    0.41666666666666663
+    >>> table = ev.many({"bm25": {"q1": {"d1": 2.0}}, "dense": {"q2": {"d2": 1.0}}})
+    >>> table.means()
+    {'bm25': {'AP': 0.25, 'P@2': 0.25}, 'dense': {'AP': 0.5, 'P@2': 0.25}}
+    """
+
+    def __init__(
+        self,
+        qrels: QrelsLike,
+        measures: MeasureLike | Iterable[MeasureLike],
+        options: EvalOptions | None = None,
+        *,
+        known: QrelsLike | None = None,
+        intents: Any = None,
+        **kwargs: Unpack[EvalKwargs],
+    ) -> None:
+        self.options = options_from(options, kwargs, caller="Evaluator")
+        self.measures = resolve_measures(measures)
+        self.aggregation = _aggregation(self.options.aggregate, self.measures)
+        self._qrels_source = qrels
+        self._known_source = known
+        self._intents_source = intents
+        self._qrels: Qrels | None = None
+        self._columns: list[QrelsColumns | None] = []  # [columns] once the numpy read was tried
+        self._extras: tuple[Any, Any] | None = None
+
+    def __repr__(self) -> str:
+        shown = ", ".join(map(str, self.measures))
+        return f"Evaluator(qrels={self.qrels_label}, measures=[{shown}], {self.options!r})"
+
+    # ----------------------------------------------------------------- bound inputs
+
+    @property
+    def qrels_label(self) -> str:
+        """How the qrels are named in messages and provenance (a path, or ``<in memory>``)."""
+        source = self._qrels_source
+        return str(source) if isinstance(source, (str, Path)) else "<in memory>"
+
+    @property
+    def qrels(self) -> Qrels:
+        """The judgments, loaded on first use and kept."""
+        if self._qrels is None:
+            from cranfield.io.load import load_qrels
+
+            self._qrels = load_qrels(self._qrels_source)
+        return self._qrels
+
+    def _qrels_columns(self) -> QrelsColumns | None:
+        """The qrels read with numpy alone, if they are a small clean TREC file (once)."""
+        if not self._columns:
+            from cranfield.io.trec_numpy import read_qrels_columns
+
+            source = self._qrels_source
+            small = isinstance(source, (str, Path)) and _text_path(source) and self._qrels is None
+            self._columns.append(read_qrels_columns(cast("str | Path", source)) if small else None)
+        return self._columns[0]
+
+    def _extra_frames(self) -> tuple[Any, Any]:
+        if self._extras is None:
+            known = intents = None
+            if self._known_source is not None:
+                from cranfield.io.load import load_qrels
+
+                known = load_qrels(self._known_source, name="known").frame
+            if self._intents_source is not None:
+                from cranfield.io.intents import load_intents
+
+                intents = load_intents(self._intents_source).frame
+            self._extras = (known, intents)
+        return self._extras
+
+    def judged_topics(self) -> list[str]:
+        """Every query of the qrels, bytewise order."""
+        if self._qrels is None and self._qrels_columns() is not None:
+            return names(self._columns[0].query_id)  # type: ignore[union-attr]
+        return self.qrels.topics
+
+    def with_options(self, *, qrels: Qrels | None = None, **changes: Any) -> Evaluator:
+        """The same bound inputs (those already loaded shared, not read again) with some
+        options changed, or other ``qrels``."""
+        twin = Evaluator(
+            self._qrels_source if qrels is None else qrels,
+            self.measures,
+            self.options.replace(**changes),
+            known=self._known_source,
+            intents=self._intents_source,
+        )
+        twin._extras = self._extras
+        if qrels is None:
+            twin._qrels, twin._columns = self._qrels, self._columns
+        return twin
+
+    # ----------------------------------------------------------------- one run
+
+    def ranking(self, run: RunLike | Run, *, name: str | None = None) -> Prepared:
+        """``run`` loaded and ranked against the qrels, with its evaluation context (for
+        curves and other per-rank tables)."""
+        opts = self.options
+        rank_options: dict[str, Any] = {
+            "depth": opts.depth,
+            "judged_only": opts.judged_only,
+            "float32": opts.float32,
+            "missing": opts.missing,
+        }
+        label = name or _default_name(run)
+        ranking = None
+        if self._known_source is None and self._intents_source is None:
+            ranking = self._rank_small(run, rank_options)
+        if ranking is not None:
+            judged_topics = names(self._columns[0].query_id)  # type: ignore[union-attr]
+        else:
+            loaded = self._load_run(run, label)
+            ranking = rank(loaded, self.qrels, **rank_options)
+            judged_topics = self.qrels.topics
+        evaluated = set(ranking.topics)
+        absent = [t for t in judged_topics if t not in evaluated] if opts.missing == "skip" else []
+        missing = [t for t, m in zip(ranking.topics, ranking.missing, strict=True) if m] + absent
+        known, intents = self._extra_frames()
+        ctx = ExtendedContext(
+            ranking, compat=opts.compat, num_docs=opts.num_docs, known=known, intents=intents
+        )
+        return Prepared(label, ranking, ctx, sorted(missing))
+
+    def _rank_small(self, run: object, rank_options: dict[str, Any]) -> Ranking | None:
+        """The ranking of a small clean run file against small clean qrels, with numpy alone
+        (:mod:`cranfield.io.trec_numpy`); ``None`` when either is not such a file."""
+        if not (_text_path(run) and _text_path(self._qrels_source)):
+            return None
+        from cranfield.io.trec_numpy import fits, read_run_columns
+
+        if not fits(run):  # type: ignore[arg-type]  # a large run: not even the qrels are read
+            return None
+        judged = self._qrels_columns()
+        ranked = None if judged is None else read_run_columns(run)  # type: ignore[arg-type]
+        if judged is None or ranked is None:
+            return None
+        return rank_columns(ranked, judged, **rank_options)
+
+    def _load_run(self, run: object, name: str) -> Run:
+        """``run`` as a ``Run`` named ``name``; a run file read next to the qrels when these
+        are not loaded yet (reading a large run starts slowly, leaving a core free)."""
+        from cranfield.io import load
+
+        if self._qrels is None and _text_path(run):
+            self._qrels, loaded = load.side_by_side(
+                lambda: load.load_qrels(self._qrels_source),
+                lambda: load.load_run(run, name=name),
+            )
+            return loaded
+        return load.load_run(run, name=name)
+
+    def evaluate(self, run: RunLike | Run, *, name: str | None = None) -> Results:
+        """Score one run: per-query values and aggregates of every bound measure.
+
+        Parameters
+        ----------
+        run:
+            A path (TREC text, compressed or not, or Parquet), ``Run``, DataFrame, Arrow
+            table or dict ``{query_id: {doc_id: score}}``. Never mutated.
+        name:
+            The run's name in the results (default: by the rule of
+            :mod:`cranfield.io.runset`).
+        """
+        prep = self.ranking(run, name=name)
+        return self._results(prep)
+
+    def _results(self, prep: Prepared) -> Results:
+        ctx, level = prep.ctx, self.options.relevance_level
+        values = {m: compute(ctx, m, relevance_level=level) for m in self.measures}
+        micro = {
+            m: m.spec.micro(ctx, **measure_kwargs(m, relevance_level=level))
+            for m in self.measures
+            if m.spec.micro is not None
+        }
+        return Results(
+            run_name=prep.run_name,
+            topics=list(prep.ranking.topics),
+            values=values,
+            missing_policy=self.options.missing,
+            missing_topics=prep.missing_topics,
+            aggregation=self.aggregation,
+            micro=micro,
+            epsilon=self.options.epsilon,
+            options=self.options,
+        )
+
+    def stream(
+        self, run: str | Path, *, name: str | None = None, block_bytes: int = DEFAULT_BLOCK_BYTES
+    ) -> Results:
+        """Score a run file of any size in bounded memory: same numbers as :meth:`evaluate`.
+
+        The run is read in blocks of about ``block_bytes`` bytes holding whole queries
+        (:func:`cranfield.evaluate_stream` states what streaming requires: each query's lines
+        contiguous). ``aggregate="micro"``, which needs every query's counts at once, is
+        refused.
+        """
+        return _stream_results(self, run, name=name or _default_name(run), block_bytes=block_bytes)
+
+    # ----------------------------------------------------------------- many runs
+
+    def each(
+        self,
+        runs: RunSet | Sequence[Any] | Mapping[str, Any],
+        *,
+        names: RunNaming | Sequence[str] = "file",
+        stream: bool = False,
+        block_bytes: int = DEFAULT_BLOCK_BYTES,
+    ) -> Iterator[Results]:
+        """The results of each run in turn (one run in memory at a time), named by the rule
+        of :mod:`cranfield.io.runset`."""
+        from cranfield.io.runset import RunSet
+
+        run_set = RunSet.of(runs, names)
+        for name, source in run_set:
+            if stream:
+                yield self.stream(source, name=name, block_bytes=block_bytes)
+            else:
+                yield self.evaluate(source, name=name)
+
+    def many(
+        self,
+        runs: RunSet | Sequence[Any] | Mapping[str, Any],
+        *,
+        names: RunNaming | Sequence[str] = "file",
+        stream: bool = False,
+        block_bytes: int = DEFAULT_BLOCK_BYTES,
+    ) -> ScoreTable:
+        """Score several runs into one table aligned by query (runs × queries × measures).
+
+        Parameters
+        ----------
+        runs:
+            A list of runs (paths, ``Run``s, DataFrames, dicts), a ``{name: run}`` mapping or
+            a :class:`~cranfield.io.runset.RunSet`; named by its rule.
+        names:
+            ``"file"`` (default), ``"tag"`` or one name per run (see
+            :meth:`RunSet.of <cranfield.io.runset.RunSet.of>`).
+        stream:
+            Read each run file in blocks of whole queries (:meth:`stream`).
+        """
+        results = tuple(self.each(runs, names=names, stream=stream, block_bytes=block_bytes))
+        return ScoreTable(results, tuple(self.measures), self.options, tuple(self.judged_topics()))
+
+
+def _stream_results(
+    evaluator: Evaluator, run: str | Path, *, name: str, block_bytes: int
+) -> Results:
+    """:meth:`Evaluator.stream <cranfield.evaluation.evaluator.Evaluator.stream>`: ``run``
+    read in blocks of whole queries, each block scored with the evaluator's qrels, measures
+    and options, the per-query values joined in bytewise query order."""
+    import polars as pl
+
+    from cranfield.data.qrels import Qrels
+    from cranfield.data.run import RUN_SCHEMA, Run
+    from cranfield.evaluation.streaming import query_blocks_ahead
+    from cranfield.io._bytes import source_name
+
+    check_int("block_bytes", block_bytes, minimum=1)
+    options = evaluator.options
+    if "micro" in evaluator.aggregation.values():
+        raise OptionError(
+            "aggregate",
+            "a summary other than 'micro' when streaming",
+            "micro",
+            note="Micro-averaging needs every query's counts at once.",
+        )
+    judgments = evaluator.qrels
+    wanted = evaluator.measures
+    label = source_name(run)
+    blockwise = evaluator.with_options(missing="skip", aggregate=None)
+    topics: list[str] = []
+    parts: dict[Measure, list[NDArray[np.float64]]] = {m: [] for m in wanted}
+    tag = name
+    for frame, tag in query_blocks_ahead(run, label, block_bytes):
+        block = blockwise.evaluate(Run(frame, name=name, tag=tag), name=name)
+        topics.extend(block.topics)
+        for m in wanted:
+            parts[m].append(block.values[m])
+
+    seen = set(topics)
+    absent = [t for t in judgments.topics if t not in seen]
+    if absent and options.missing == "error":
+        raise MissingTopicError(absent)
+    if absent and options.missing == "zero":
+        # The placeholder ranking of Evaluator.evaluate, for the judged queries never seen.
+        only_absent = Qrels(
+            judgments.frame.filter(pl.col("query_id").is_in(absent)), judgments.name
+        )
+        empty = Run(pl.DataFrame(schema=RUN_SCHEMA), name=name, tag=tag)
+        block = evaluator.with_options(qrels=only_absent, aggregate=None).evaluate(empty)
+        topics.extend(block.topics)
+        for m in wanted:
+            parts[m].append(block.values[m])
+
+    order = sorted(range(len(topics)), key=topics.__getitem__)
+    values = {m: np.concatenate(parts[m])[order] if parts[m] else np.zeros(0) for m in wanted}
+    return Results(
+        run_name=name,
+        topics=[topics[i] for i in order],
+        values=values,
+        missing_policy=options.missing,
+        missing_topics=sorted(absent),
+        aggregation=evaluator.aggregation,
+        epsilon=options.epsilon,
+        options=options,
+    )
+
+
+def _text_path(source: object) -> bool:
+    return isinstance(source, (str, Path)) and not str(source).endswith((".parquet", ".pq"))
+
+
+def _default_name(run: object) -> str:
+    if isinstance(run, (str, Path)):
+        from cranfield.io.run_names import run_name
+
+        return run_name(run)
+    from cranfield.data.run import Run  # polars: not needed to name files
+
+    return run.name if isinstance(run, Run) else "run"
+
+
+@overload
+def evaluate(
+    qrels: QrelsLike,
+    run: list[Any] | tuple[Any, ...] | RunSet,
+    measures: MeasureLike | Iterable[MeasureLike],
+    *,
+    options: EvalOptions | None = None,
+    run_name: str | None = None,
+    known: QrelsLike | None = None,
+    intents: Any = None,
+    **kwargs: Unpack[EvalKwargs],
+) -> ScoreTable: ...
+
+
+@overload
+def evaluate(
+    qrels: QrelsLike,
+    run: RunLike,
+    measures: MeasureLike | Iterable[MeasureLike],
+    *,
+    options: EvalOptions | None = None,
+    run_name: str | None = None,
+    known: QrelsLike | None = None,
+    intents: Any = None,
+    **kwargs: Unpack[EvalKwargs],
+) -> Results: ...
+
+
+def evaluate(
+    qrels: QrelsLike,
+    run: RunLike,
+    measures: MeasureLike | Iterable[MeasureLike],
+    *,
+    options: EvalOptions | None = None,
+    run_name: str | None = None,
+    known: QrelsLike | None = None,
+    intents: Any = None,
+    **kwargs: Unpack[EvalKwargs],
+) -> Results | ScoreTable:
+    """Evaluate one run against judgments: ``Evaluator(qrels, measures, ...).evaluate(run)``.
+
+    Parameters
+    ----------
+    qrels, run:
+        Paths (TREC text, compressed or not, or Parquet), ``Qrels``/``Run`` objects, polars or
+        pandas DataFrames, Arrow tables, or dicts ``{query_id: {doc_id: value}}``. Never mutated.
+        A list (or a :class:`~cranfield.io.runset.RunSet`) of runs scores each of them into one
+        aligned :class:`~cranfield.evaluation.results.ScoreTable` (:meth:`Evaluator.many`).
+    measures:
+        Names such as ``"nDCG@10"``, ``"P(rel=2)@5"``, ``"AP"``, trec_eval names (``"map"``,
+        ``"P.5,10"``, ``"official"``), ranx names (``"ndcg@10"``, ``"mrr"``), or ``Measure``s.
+    options, **kwargs:
+        The evaluation options, whole (an :class:`~cranfield.evaluation.options.EvalOptions`)
+        or as keywords: ``missing`` (``"zero"``, ``"skip"``, ``"error"``: judged queries absent
+        from the run), ``relevance_level``, ``judged_only``, ``depth``, ``float32``,
+        ``compat``, ``num_docs``, ``aggregate``, ``epsilon``; each is documented on
+        :class:`~cranfield.evaluation.options.EvalOptions`.
+    run_name:
+        The run's name in the results (default: by the rule of :mod:`cranfield.io.runset`).
+    known, intents:
+        Extra inputs of some measures, as for :class:`Evaluator`.
+
     Returns
     -------
     Results
-        Per-topic values and aggregates for every measure.
+        Per-query values and aggregates for every measure; a ``ScoreTable`` of one
+        ``Results`` per run for a list of runs.
 
     Raises
     ------
+    OptionError
+        For an option value it cannot take.
     MeasureError
         For an unknown measure or aggregation, or ``"micro"`` for a measure that is not a
         set measure.
@@ -292,38 +597,79 @@ def evaluate(
     >>> res = evaluate(qrels, run, ["SetP"], aggregate={"SetP": "micro"})
     >>> res["SetP"], res.aggregate("SetP", "mean")
     (0.4, 0.41666666666666663)
+
+    Several runs, aligned by query:
+
+    >>> evaluate(qrels, [run, {"q1": {"b": 1.0}}], ["SetP"]).means()
+    {'run1': {'SetP': 0.41666666666666663}, 'run2': {'SetP': 0.5}}
     """
-    wanted = resolve_measures(measures)
-    chosen = _aggregation(aggregate, wanted)
-    if not epsilon > 0:
-        raise ValueError(f"The epsilon of a geometric mean must be > 0, got {epsilon!r}.")
-    prep = prepare(
-        qrels,
-        run,
-        missing=missing,
-        judged_only=judged_only,
-        depth=depth,
-        float32=float32,
-        compat=compat,
-        num_docs=num_docs,
-        run_name=run_name,
-        known=known,
-        intents=intents,
-    )
-    ctx = prep.ctx
-    values = {m: compute(ctx, m, relevance_level=relevance_level) for m in wanted}
-    micro = {
-        m: m.spec.micro(ctx, **measure_kwargs(m, relevance_level=relevance_level))
-        for m in wanted
-        if m.spec.micro is not None
-    }
-    return Results(
-        run_name=prep.run_name,
-        topics=list(prep.ranking.topics),
-        values=values,
-        missing_policy=missing,
-        missing_topics=prep.missing_topics,
-        aggregation=chosen,
-        micro=micro,
-        epsilon=epsilon,
-    )
+    evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **kwargs)
+    if isinstance(run, (list, tuple)) or _is_run_set(run):
+        if run_name is not None:
+            raise OptionError(
+                "run_name", "None for a list of runs (name them with a dict)", run_name
+            )
+        return evaluator.many(cast("Sequence[Any]", run))
+    return evaluator.evaluate(run, name=run_name)
+
+
+def _is_run_set(run: object) -> bool:
+    from cranfield.io.runset import RunSet  # no polars
+
+    return isinstance(run, RunSet)
+
+
+def evaluate_stream(
+    qrels: QrelsLike,
+    run: str | Path,
+    measures: MeasureLike | Iterable[MeasureLike],
+    *,
+    block_bytes: int = DEFAULT_BLOCK_BYTES,
+    options: EvalOptions | None = None,
+    run_name: str | None = None,
+    known: QrelsLike | None = None,
+    intents: Any = None,
+    **kwargs: Unpack[EvalKwargs],
+) -> Results:
+    """Evaluate a run file of any size in bounded memory; same numbers as :func:`evaluate`.
+
+    The run is read in blocks of about ``block_bytes`` bytes, cut at line ends; the lines of
+    the query a block ends in are carried into the next block, so every query is evaluated
+    whole, with the same ranking rules and kernels as :func:`evaluate`. Memory grows with
+    the block size and the number of queries, not with the file.
+
+    What streaming requires, and checks: **the lines of each query are contiguous** (the
+    file is grouped by query, in any query order; lines inside a query may be in any order).
+    A query whose lines reappear after another query's is an
+    :class:`~cranfield.errors.InputError` naming the file, the data line and the query.
+    Everything else (ties, unsorted scores, duplicates, malformed lines with their physical
+    line numbers, comment and blank lines) behaves exactly as in :func:`cranfield.read_run`.
+
+    Parameters
+    ----------
+    qrels:
+        Judgments (path, ``Qrels``, frame or dict); read once.
+    run:
+        Path of a TREC run file (plain, gzip, bzip2, xz or zstd) grouped by query.
+    block_bytes:
+        Approximate bytes per block; memory use is a small multiple of it.
+    options, run_name, known, intents, **kwargs:
+        As for :func:`evaluate`, except ``aggregate="micro"``, which needs every query's
+        counts at once and is refused here.
+
+    Raises
+    ------
+    InputError
+        On a malformed line, or when a query's lines are not contiguous.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
+    >>> _ = path.write_text("q1 Q0 a 1 2.0 t\\nq1 Q0 b 2 1.0 t\\nq2 Q0 c 1 1.0 t\\n")
+    >>> res = evaluate_stream({"q1": {"b": 1}, "q2": {"c": 1}}, path, ["RR"], block_bytes=16)
+    >>> res.per_topic("RR")
+    {'q1': 0.5, 'q2': 1.0}
+    """
+    evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **kwargs)
+    return evaluator.stream(run, name=run_name, block_bytes=block_bytes)

@@ -1,20 +1,26 @@
-"""``Results``: per-topic values and aggregates of one evaluated run."""
+"""What an evaluation returns: :class:`Results` (one run) and :class:`ScoreTable` (several
+runs aligned by query: runs × queries × measures)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cranfield._lazy import require
 from cranfield.errors import MeasureError, spelled
 from cranfield.evaluation.aggregate import AGGREGATIONS, How, aggregate
 from cranfield.kernels.binary import MIN_GEO_MEAN
-from cranfield.measures._spec import Measure
+from cranfield.measures import Measure
 
 if TYPE_CHECKING:
     import polars as pl
     from numpy.typing import NDArray
+
+    from cranfield.evaluation.options import EvalOptions
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,6 +48,9 @@ class Results:
         evaluated set measure.
     epsilon:
         Floor of the geometric mean before the logarithm (trec_eval 1e-5).
+    options:
+        The evaluation options the run was scored with (``None`` for results assembled
+        by hand).
     """
 
     run_name: str
@@ -52,6 +61,16 @@ class Results:
     aggregation: dict[Measure, How] = field(default_factory=dict)
     micro: dict[Measure, float] = field(default_factory=dict)
     epsilon: float = MIN_GEO_MEAN
+    options: EvalOptions | None = None
+
+    def __repr__(self) -> str:
+        """A short summary: the run, the number of queries, the policy and each aggregate
+        (the per-query values are in :meth:`per_topic` and :meth:`to_polars`)."""
+        shown = ", ".join(f"{m}={self[m]:.4f}" for m in self.values)
+        return (
+            f"Results(run={self.run_name!r}, queries={len(self.topics)}, "
+            f"missing={self.missing_policy!r}{', ' if shown else ''}{shown})"
+        )
 
     @property
     def measures(self) -> list[Measure]:
@@ -65,7 +84,7 @@ class Results:
             for m in self.values:
                 if str(m) == measure:
                     return m
-            from cranfield.measures._parse import parse_measures
+            from cranfield.measures import parse_measures
 
             parsed = parse_measures(measure)
             if len(parsed) == 1 and parsed[0] in self.values:
@@ -139,7 +158,9 @@ class Results:
         return pl.DataFrame(data)
 
     def to_pandas(self) -> Any:
-        """The per-topic table as a pandas DataFrame indexed by ``query_id``."""
+        """The per-topic table as a pandas DataFrame indexed by ``query_id`` (needs the
+        ``pandas`` extra: pandas and pyarrow)."""
+        require(("pandas", "pyarrow"), "pandas", "to_pandas()")
         return self.to_polars().to_pandas().set_index("query_id")
 
     def to_dict(self) -> dict[str, Any]:
@@ -172,15 +193,15 @@ class Results:
     def to_trec_eval(self, *, per_query: bool = False) -> str:
         """The results in trec_eval's text format (``name<TAB>qid<TAB>value``).
 
-        Measures with a trec_eval name print under it (``P_10``, ``ndcg_cut_10``); others
-        print under their canonical name.
+        A measure trec_eval computes prints under trec_eval's name for it (``map``, ``P_10``,
+        ``ndcg_cut_10``); any other under its canonical name (``P(rel=2)@5``, ``RR@10``).
+        Either label parses back to the measure.
         """
-        from cranfield.report.trec_eval_text import format_line, label_for
+        from cranfield.io.trec_eval_text import format_line
+        from cranfield.measures.trec_names import trec_eval_label
 
         lines: list[str] = []
-        labels = {
-            m: label_for(m) if m.spec.trec_at or m.at is None else str(m) for m in self.values
-        }
+        labels = {m: trec_eval_label(m) or str(m) for m in self.values}
         if per_query:
             for i, t in enumerate(self.topics):
                 for m, v in self.values.items():
@@ -190,3 +211,105 @@ class Results:
         for m in self.values:
             lines.append(format_line(labels[m], "all", self[m], integer=m.spec.integer_valued))
         return "".join(line + "\n" for line in lines)
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreTable:
+    """Several runs scored on the same qrels and measures, aligned by query.
+
+    What :meth:`Evaluator.many <cranfield.evaluation.evaluator.Evaluator.many>` returns, and
+    what comparisons, cross-validation and the reports start from.
+
+    Attributes
+    ----------
+    results:
+        One :class:`Results` per run, in the order the runs were given, each named by the
+        run-naming rule (:mod:`cranfield.io.runset`).
+    measures:
+        The measures, in order.
+    options:
+        The evaluation options every run was scored with.
+    judged_topics:
+        Every query of the qrels, bytewise order.
+    """
+
+    results: tuple[Results, ...]
+    measures: tuple[Measure, ...]
+    options: EvalOptions
+    judged_topics: tuple[str, ...]
+
+    @property
+    def names(self) -> list[str]:
+        """The run names, in order."""
+        return [r.run_name for r in self.results]
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def __iter__(self) -> Iterator[Results]:
+        return iter(self.results)
+
+    def __getitem__(self, run: str | int) -> Results:
+        """The results of one run, by name or position."""
+        if isinstance(run, int):
+            return self.results[run]
+        for r in self.results:
+            if r.run_name == run:
+                return r
+        raise KeyError(f"no run named {run!r}; runs: {', '.join(self.names)}")
+
+    def __repr__(self) -> str:
+        shown = ", ".join(map(str, self.measures))
+        return (
+            f"ScoreTable(runs={len(self.results)}, queries={len(self.topics)}, measures=[{shown}])"
+        )
+
+    @cached_property
+    def topics(self) -> list[str]:
+        """The queries every run is compared on, bytewise order: with ``missing="zero"``
+        every judged query (a run's missing query scored 0); with ``"skip"`` the judged
+        queries that every run retrieved."""
+        if not self.results:
+            return []
+        if self.options.missing == "skip":
+            common = set.intersection(*(set(r.topics) for r in self.results))
+            return sorted(common, key=lambda t: t.encode())
+        return list(self.results[0].topics)
+
+    @property
+    def dropped_topics(self) -> list[str]:
+        """Judged queries left out of :attr:`topics` (``missing="skip"`` only)."""
+        keep = set(self.topics)
+        return [t for t in self.judged_topics if t not in keep]
+
+    def matrix(self, measure: Measure | str) -> NDArray[np.float64]:
+        """Per-query values of ``measure``: one row per query of :attr:`topics`, one column
+        per run."""
+        topics = self.topics
+        cols = []
+        for r in self.results:
+            m = r._key(measure)
+            where = {t: i for i, t in enumerate(r.topics)}
+            rows = np.fromiter((where[t] for t in topics), dtype=np.intp, count=len(topics))
+            cols.append(np.asarray(r.values[m], dtype=np.float64)[rows])
+        if not topics:
+            return np.zeros((0, len(cols)))
+        return np.ascontiguousarray(np.column_stack(cols))
+
+    def means(self) -> dict[str, dict[str, float]]:
+        """``{run: {measure: aggregate}}`` over each run's own queries (as :class:`Results`)."""
+        return {r.run_name: r.means() for r in self.results}
+
+    def to_polars(self) -> pl.DataFrame:
+        """One row per run and query of :attr:`topics`: ``run``, ``query_id``, one column
+        per measure."""
+        import polars as pl
+
+        topics = self.topics
+        data: dict[str, Any] = {
+            "run": [name for name in self.names for _ in topics],
+            "query_id": topics * len(self.results),
+        }
+        for m in self.measures:
+            data[str(m)] = self.matrix(m).T.reshape(-1) if topics else np.zeros(0)
+        return pl.DataFrame(data)

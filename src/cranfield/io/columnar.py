@@ -36,6 +36,7 @@ import polars as pl
 from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
 from cranfield.errors import InputError
+from cranfield.io.run_names import run_name
 
 __all__ = [
     "qrels_from_frame",
@@ -308,7 +309,7 @@ def read_parquet_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
 def read_parquet_run(path: str | Path, *, name: str | None = None) -> Run:
     """A run from a Parquet file with the columns described in this module."""
     frame = _read_parquet(path)
-    return run_from_frame(frame, source_label=str(path), name=name or Path(path).name)
+    return run_from_frame(frame, source_label=str(path), name=name or run_name(path))
 
 
 def _read_parquet(path: str | Path) -> pl.DataFrame:

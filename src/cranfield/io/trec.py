@@ -48,6 +48,7 @@ from cranfield.data.ranking import TieOrder, joined_tie_orders, tie_order
 from cranfield.data.run import Run, hashed_keys, stretches
 from cranfield.errors import InputError
 from cranfield.io._bytes import compression, read_bytes, source_name
+from cranfield.io.run_names import run_name
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -161,7 +162,7 @@ def _run_is_faulty(frame: pl.DataFrame) -> bool:
 def _run(frame: pl.DataFrame, tag: str, label: str, name: str | None, float32: bool) -> Run:
     if float32:
         frame = frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64))
-    return Run(frame, name=name or Path(label).name, tag=tag)
+    return Run(frame, name=name or run_name(label), tag=tag)
 
 
 # Plain run files are parsed this many bytes at a time, so the whole text is never in memory

@@ -115,7 +115,6 @@ class EvalContext:
         self.rel = ranking.rel
         self.lengths = ranking.lengths
         self.judgments = ranking.judgments
-        self._truncated: dict[int, EvalContext] = {}
         self._memo: dict[tuple[object, ...], object] = {}
 
     @property
@@ -127,42 +126,6 @@ class EvalContext:
     def position(self) -> NDArray[np.int64]:
         """0-based rank of each row within its topic (built on first use)."""
         return self.ranking.position
-
-    def truncated(self, k: int | None) -> EvalContext:
-        """This context cut to the first ``k`` documents of every topic (cached).
-
-        Measures at a cutoff read only those rows, so computing on the cut lists instead of
-        masking the full ones makes ``P@10`` cost O(topics × 10), not O(run size).
-        """
-        if k is None or k >= int(self.lengths.max(initial=0)):
-            return self
-        cached = self._truncated.get(k)
-        if cached is None:
-            cached = self._truncated[k] = self._cut(k)
-        return cached
-
-    def _cut(self, k: int) -> EvalContext:
-        from dataclasses import replace
-
-        kept = np.minimum(self.lengths, k)
-        offsets = np.concatenate(([0], np.cumsum(kept))).astype(np.int64)
-        rows = np.repeat(self.offsets[:-1], kept) + (
-            np.arange(int(offsets[-1]), dtype=np.int64) - np.repeat(offsets[:-1], kept)
-        )
-        ranking = replace(
-            self.ranking,
-            offsets=offsets,
-            rel=self.rel[rows],
-            source_rows=self.ranking.source_rows[rows],
-        )
-        return type(self)._from_parent(self, ranking)
-
-    @classmethod
-    def _from_parent(cls, parent: EvalContext, ranking: Ranking) -> EvalContext:
-        child = object.__new__(cls)
-        child.__dict__.update(parent.__dict__)
-        EvalContext.__init__(child, ranking, compat=parent.compat, num_docs=parent.num_docs)
-        return child
 
     def per_topic_sum(self, values: NDArray[np.generic]) -> NDArray[np.float64]:
         """Per-topic sums of ``values``, one per row, added in row order.

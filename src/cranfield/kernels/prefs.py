@@ -77,11 +77,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import polars as pl
 
 from cranfield.errors import EvaluationError, InputError
 
 if TYPE_CHECKING:
+    import polars as pl
     from numpy.typing import NDArray
 
 __all__ = ["PREFS_MEASURES", "PREFS_SUMMARY", "evaluate_prefs"]
@@ -102,7 +102,9 @@ PREFS_MEASURES: tuple[str, ...] = (
     "prefs_pair_imp",
     "prefs_avgjg_imp",
 )
-"""The 14 measure names, in trec_eval's output order."""
+"""The 14 measure names, in trec_eval's output order: the one list of them (trec_eval's
+measure table, :mod:`cranfield.measures.trec_names`, reads it, so this module imports polars
+only when it evaluates)."""
 
 PREFS_SUMMARY: dict[str, Literal["sum", "mean"]] = {
     name: "sum" if name.startswith("prefs_num_") else "mean" for name in PREFS_MEASURES
@@ -186,6 +188,8 @@ def evaluate_prefs(
 
 
 def _check_prefs(prefs: pl.DataFrame) -> None:
+    import polars as pl  # lazy: the names above are read without polars (trec_eval's table)
+
     label = "<prefs DataFrame>"
     missing = [c for c in _PREFS_COLUMNS if c not in prefs.columns]
     if missing:
@@ -312,6 +316,8 @@ class _Topic:
 
     @classmethod
     def build(cls, qid: str, rows: pl.DataFrame, ranking: list[str]) -> _Topic:
+        import polars as pl
+
         docs = rows.get_column("doc_id").to_list()
         judged = set(docs)
         if len(set(ranking)) != len(ranking):

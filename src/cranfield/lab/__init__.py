@@ -30,7 +30,7 @@ from cranfield.lab.efficiency import (
     measure_latency,
     measure_throughput,
 )
-from cranfield.lab.experiment import Experiment, ExperimentResult, SystemResult
+from cranfield.lab.experiment import Experiment
 from cranfield.lab.folds import (
     CrossValidation,
     FoldOutcome,
@@ -49,6 +49,7 @@ from cranfield.lab.pooling import (
     merge_judgments,
     pool,
 )
+from cranfield.lab.result import ExperimentResult, SystemResult
 from cranfield.lab.systems import (
     BM25S,
     CallableSystem,

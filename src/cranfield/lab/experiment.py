@@ -19,12 +19,11 @@ same (absolute times only hold on the machine that took them).
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,15 +44,16 @@ from cranfield.lab.efficiency import (
     measure_latency,
     measure_throughput,
 )
+from cranfield.lab.report import to_html
+from cranfield.lab.result import ExperimentResult, SystemResult
 from cranfield.lab.systems import EngineError, PrecomputedRun, System
 
 if TYPE_CHECKING:
     from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.options import EvalOptions
     from cranfield.lab.collections import Collection, QueryField
-    from cranfield.lab.folds import CrossValidation
-    from cranfield.stats.comparison import Comparison
 
-__all__ = ["Experiment", "ExperimentResult", "SystemResult"]
+__all__ = ["Experiment"]
 
 SCHEMA = 1  # version of the cache files; a change invalidates every cache entry
 
@@ -81,189 +81,6 @@ def _write_json(path: Path, data: Mapping[str, Any]) -> None:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-@dataclass(frozen=True, eq=False)
-class SystemResult:
-    """Everything measured about one system.
-
-    Attributes
-    ----------
-    name:
-        System name (run tag).
-    config:
-        Its configuration.
-    run_path:
-        The TREC run file.
-    index:
-        Indexing figures, ``None`` for a system without an index of its own.
-    latency, throughput:
-        Query figures, ``None`` for a precomputed run or when efficiency was not measured.
-    search_seconds:
-        Wall-clock time of the pass that produced the run.
-    reused:
-        ``{"index": bool, "run": bool, "efficiency": bool}``: what came from the cache.
-    measured_on:
-        Machine of the efficiency figures (``None`` when there are none).
-    """
-
-    name: str
-    config: dict[str, Any]
-    run_path: Path
-    index: IndexStats | None
-    latency: LatencyStats | None
-    throughput: ThroughputStats | None
-    search_seconds: float | None
-    reused: dict[str, bool]
-    measured_on: Machine | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data."""
-        return {
-            "name": self.name,
-            "config": self.config,
-            "run_path": str(self.run_path),
-            "index": self.index.to_dict() if self.index else None,
-            "latency": self.latency.to_dict() if self.latency else None,
-            "throughput": self.throughput.to_dict() if self.throughput else None,
-            "search_seconds": self.search_seconds,
-            "reused": dict(self.reused),
-            "measured_on": self.measured_on.to_dict() if self.measured_on else None,
-        }
-
-
-@dataclass(frozen=True, eq=False)
-class ExperimentResult:
-    """What :meth:`Experiment.run` returns.
-
-    Attributes
-    ----------
-    name:
-        Experiment name.
-    collection:
-        Collection name.
-    notes:
-        The collection's notes (for instance how relevance codes were mapped).
-    topics:
-        Number of topics searched.
-    measures:
-        Canonical measure names.
-    systems:
-        One :class:`SystemResult` per system, in the order given.
-    means:
-        ``{measure: {system: mean}}``.
-    comparison:
-        Significance tests of every system against :attr:`baseline` (``None`` with a single
-        system).
-    baseline:
-        The baseline system (the first unless chosen).
-    machine:
-        The machine that ran this experiment.
-    workdir:
-        The work directory.
-    seconds:
-        Wall-clock time of :meth:`Experiment.run`.
-    cross_validation:
-        Cross-validated selection among the systems, when asked for.
-    report_path:
-        The HTML report (``None`` until written).
-    comparison_report:
-        The shared comparison report of :mod:`cranfield.report.html` written beside it
-        (per-query table, every pairwise test, curves), when that module is available.
-    """
-
-    name: str
-    collection: str
-    notes: tuple[str, ...]
-    topics: int
-    measures: list[str]
-    systems: list[SystemResult]
-    means: dict[str, dict[str, float]]
-    comparison: Comparison | None
-    baseline: str
-    machine: Machine
-    workdir: Path
-    seconds: float
-    cross_validation: CrossValidation | None = None
-    report_path: Path | None = field(default=None)
-    comparison_report: Path | None = field(default=None)
-
-    def system(self, name: str) -> SystemResult:
-        """The result of system ``name``."""
-        for s in self.systems:
-            if s.name == name:
-                return s
-        raise ValueError(f"no system {name!r}; systems: {', '.join(s.name for s in self.systems)}.")
-
-    def significance(self, name: str, measure: str) -> tuple[float, bool] | None:
-        """``(adjusted p-value, significant)`` of ``name`` against the baseline, or ``None``."""
-        if self.comparison is None or name == self.baseline:
-            return None
-        pair = self.comparison.pair(self.baseline, name, measure)
-        outcome = pair.tests[self.comparison.primary_test]
-        return outcome.p_adjusted, outcome.significant
-
-    def to_polars(self) -> pl.DataFrame:
-        """One row per system: every mean, its adjusted p-value, and every efficiency figure."""
-        rows: list[dict[str, Any]] = []
-        for s in self.systems:
-            row: dict[str, Any] = {"system": s.name}
-            for m in self.measures:
-                row[m] = self.means[m][s.name]
-                sig = self.significance(s.name, m)
-                row[f"{m} p"] = sig[0] if sig else None
-            ix, lat, tp = s.index, s.latency, s.throughput
-            row["index_seconds"] = ix.seconds if ix else None
-            row["index_bytes"] = ix.index_bytes if ix else None
-            row["overhead"] = ix.overhead if ix else None
-            row["peak_memory_bytes"] = ix.peak_memory_bytes if ix else None
-            for key in ("mean", "p50", "p90", "p95", "p99", "max"):
-                row[f"latency_{key}_ms"] = lat.summary()[key] * 1e3 if lat else None
-            if tp:
-                for level, qps in zip(tp.levels, tp.qps, strict=True):
-                    row[f"qps@{level}"] = qps
-            rows.append(row)
-        return pl.DataFrame(rows, infer_schema_length=None)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (the content of ``results.json``)."""
-        return {
-            "name": self.name,
-            "collection": self.collection,
-            "notes": list(self.notes),
-            "topics": self.topics,
-            "measures": list(self.measures),
-            "baseline": self.baseline,
-            "means": self.means,
-            "significance": {
-                s.name: {
-                    m: (
-                        {"p_adjusted": sig[0], "significant": sig[1]}
-                        if (sig := self.significance(s.name, m))
-                        else None
-                    )
-                    for m in self.measures
-                }
-                for s in self.systems
-            },
-            "comparison": self.comparison.to_dict() if self.comparison else None,
-            "systems": [s.to_dict() for s in self.systems],
-            "machine": self.machine.to_dict(),
-            "seconds": self.seconds,
-            "cross_validation": self.cross_validation.to_dict() if self.cross_validation else None,
-        }
-
-    def to_markdown(self) -> str:
-        """Effectiveness and efficiency tables in Markdown."""
-        from cranfield.lab.report import to_markdown
-
-        return to_markdown(self)
-
-    def to_html(self) -> str:
-        """A self-contained HTML page with efficiency and effectiveness side by side."""
-        from cranfield.lab.report import to_html
-
-        return to_html(self)
 
 
 class Experiment:
@@ -356,9 +173,12 @@ class Experiment:
         cross_validation: Mapping[str, Any] | None = None,
         progress: bool | None = None,
         log: Callable[[str], None] | None = None,
+        options: EvalOptions | None = None,
     ) -> None:
         from cranfield.evaluation.evaluator import resolve_measures
+        from cranfield.evaluation.options import options_from
 
+        self.options = options_from(options, {}, caller="Experiment")
         self.collection = collection
         if isinstance(systems, Mapping):
             items = list(systems.items())
@@ -664,12 +484,13 @@ class Experiment:
                 tests=self.tests,  # type: ignore[arg-type]
                 correction=self.correction,  # type: ignore[arg-type]
                 alpha=self.alpha,
-                rng=self.seed,
+                seed=self.seed,
+                options=self.options,
             )
             means = {m: dict(comparison.means[m]) for m in comparison.measures}
         else:
             only = next(iter(runs.values()))
-            single = evaluate(qrels, only, self.measures, run_name=only.name)
+            single = evaluate(qrels, only, self.measures, options=self.options, run_name=only.name)
             means = {m: {only.name: float(single[m])} for m in self.measures}
         cv = None
         if self.cross_validation is not None:
@@ -682,6 +503,7 @@ class Experiment:
                 opts.get("measure", self.measures[0]),
                 k=int(opts.get("k", 5)),
                 seed=int(opts.get("seed", self.seed)),
+                options=self.options,
             )
         result = ExperimentResult(
             name=self.name,
@@ -703,30 +525,25 @@ class Experiment:
             shared = self._comparison_report(runs)
             result = replace(result, comparison_report=shared)
             path = self.workdir / "report.html"
-            path.write_text(result.to_html(), encoding="utf-8")
+            path.write_text(to_html(result), encoding="utf-8")
             result = replace(result, report_path=path)
         return result
 
     def _comparison_report(self, runs: Mapping[str, Run]) -> Path | None:
-        """Write the shared HTML comparison report (:mod:`cranfield.report.html`) if available."""
+        """Write the shared HTML comparison report (:mod:`cranfield.report.html`) of 2+ runs."""
+        from cranfield.report.html import html_report
+
         if len(runs) < 2:
             return None
-        try:
-            module = importlib.import_module("cranfield.report.html")
-        except ImportError:
-            return None
-        render = getattr(module, "html_report", None)
-        if not callable(render):
-            return None
-        page = render(
+        page = html_report(
             self.collection.qrels,
             dict(runs),
             self.measures,
             baseline=self.baseline,
-            tests=self.tests,
-            correction=self.correction,
+            tests=self.tests,  # type: ignore[arg-type]
+            correction=self.correction,  # type: ignore[arg-type]
             alpha=self.alpha,
-            rng=self.seed,
+            seed=self.seed,
             title=f"{self.name}: effectiveness of {len(runs)} systems",
         )
         path = self.workdir / "comparison.html"

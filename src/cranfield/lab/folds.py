@@ -14,15 +14,18 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
+
+from cranfield.errors import OptionError
+from cranfield.evaluation.options import EvalOptions
 
 if TYPE_CHECKING:
     import polars as pl
 
-    from cranfield.data.ranking import MissingPolicy
     from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.options import EvalKwargs
     from cranfield.io.load import QrelsLike, RunLike
 
 __all__ = [
@@ -388,7 +391,8 @@ def cross_validate(
     *,
     k: int = 5,
     seed: int = 0,
-    missing: MissingPolicy = "zero",
+    options: EvalOptions | None = None,
+    **kwargs: Unpack[EvalKwargs],
 ) -> CrossValidation:
     """Choose among runs (configurations) on training folds; report the held-out score.
 
@@ -404,8 +408,10 @@ def cross_validate(
         Number of folds.
     seed:
         Seed of the fold assignment (:func:`kfold`).
-    missing:
-        As in :func:`cranfield.evaluate`; with ``"zero"`` (default) every judged topic counts.
+    options, **kwargs:
+        The evaluation options of :func:`cranfield.evaluate`, whole or as keywords; with
+        ``missing="zero"`` (default) every judged topic counts, with ``"skip"`` the topics
+        every candidate retrieved.
 
     Returns
     -------
@@ -419,18 +425,18 @@ def cross_validate(
     training topics; ties go to the candidate given first. The held-out estimate is the mean
     over all topics of the held-out per-topic scores.
     """
-    from cranfield.evaluation.evaluator import evaluate, resolve_measures
+    from cranfield.evaluation.evaluator import Evaluator
 
-    wanted = resolve_measures(measure)
+    evaluator = Evaluator(qrels, measure, options, **kwargs)
+    wanted = evaluator.measures
     if len(wanted) != 1:
-        raise ValueError(f"cross_validate needs exactly one measure, got {len(wanted)}.")
+        raise OptionError("measure", "exactly one measure", measure)
     if len(candidates) < 1:
-        raise ValueError("cross_validate needs at least one candidate run, got none.")
-    per_topic: dict[str, dict[str, float]] = {}
-    for name, run in candidates.items():
-        res = evaluate(qrels, run, wanted, missing=missing, run_name=str(name))
-        per_topic[str(name)] = res.per_topic(wanted[0])
-    if missing == "skip":
-        common = set.intersection(*(set(s) for s in per_topic.values()))
-        per_topic = {n: {t: v for t, v in s.items() if t in common} for n, s in per_topic.items()}
+        raise OptionError("candidates", "at least one candidate run", candidates)
+    table = evaluator.many(candidates)
+    scores = table.matrix(wanted[0])
+    per_topic = {
+        name: dict(zip(table.topics, scores[:, j].tolist(), strict=True))
+        for j, name in enumerate(table.names)
+    }
     return cross_validate_scores(per_topic, k=k, seed=seed, measure=str(wanted[0]))

@@ -17,18 +17,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Unpack
 
 import numpy as np
 import polars as pl
 
 from cranfield.data.qrels import Qrels
-from cranfield.errors import InputError, spelled
-from cranfield.io.load import QrelsLike, RunLike, load_qrels, load_run
+from cranfield.errors import InputError, OptionError, spelled
+from cranfield.evaluation.options import EvalOptions
+from cranfield.io.load import QrelsLike, RunLike, load_qrels
+from cranfield.io.runset import RunSet
 
 if TYPE_CHECKING:
+    from cranfield._types import RunNaming
     from cranfield.data.run import Run
     from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.options import EvalKwargs
 
 __all__ = [
     "LeaveOneOut",
@@ -48,25 +52,14 @@ def _check_depth(depth: int) -> int:
     return depth
 
 
-def load_runs(runs: Mapping[str, RunLike] | Sequence[RunLike]) -> dict[str, Run]:
-    """``{name: Run}``: mapping keys, or for a list the run file names without suffixes."""
-    from cranfield.stats.comparison import file_stem
-
-    if isinstance(runs, Mapping):
-        loaded = {str(n): load_run(r, name=str(n)) for n, r in runs.items()}
-    else:
-        if isinstance(runs, (str, Path)):
-            raise ValueError("runs must be a list or a dict of runs, got a single path.")
-        loaded = {}
-        for r in runs:
-            run = load_run(r)
-            name = file_stem(run.name) if isinstance(r, (str, Path)) else run.name
-            if name in loaded:
-                raise ValueError(f"two runs are named {name!r}; pass a dict to name them.")
-            loaded[name] = run
-    if not loaded:
-        raise ValueError("at least one run is needed, got none.")
-    return loaded
+def load_runs(
+    runs: Mapping[str, RunLike] | Sequence[RunLike], names: RunNaming | Sequence[str] = "file"
+) -> dict[str, Run]:
+    """``{name: Run}``, named by the one run-naming rule (:mod:`cranfield.io.runset`)."""
+    if isinstance(runs, (str, Path)):
+        raise OptionError("runs", "a list or a dict of runs", str(runs))
+    run_set = RunSet.of(runs, names)
+    return {name: run_set.load(i) for i, name in enumerate(run_set.names)}
 
 
 def _top(run: Run, depth: int, name: str) -> pl.DataFrame:
@@ -271,21 +264,26 @@ def pool(runs: Mapping[str, RunLike] | Sequence[RunLike], depth: int = 100) -> P
 
 
 def judged_at_k(
-    qrels: QrelsLike, runs: Mapping[str, RunLike] | Sequence[RunLike], k: int = 10
+    qrels: QrelsLike,
+    runs: Mapping[str, RunLike] | Sequence[RunLike],
+    k: int = 10,
+    *,
+    options: EvalOptions | None = None,
+    **kwargs: Unpack[EvalKwargs],
 ) -> dict[str, float]:
     """``{run: mean Judged@k}``: the share of each run's top ``k`` that the qrels judge.
 
-    Averaged over the judged topics (a topic a run did not answer counts 0). Negative qrels
-    values ("pooled but not judged") do not count as judged.
+    Averaged over the judged topics (with the default ``missing="zero"``, a topic a run did
+    not answer counts 0). Negative qrels values ("pooled but not judged") do not count as
+    judged. ``options``/``kwargs``: the evaluation options of :func:`cranfield.evaluate`.
     """
-    from cranfield.evaluation.evaluator import evaluate
+    from cranfield.evaluation.evaluator import Evaluator
 
     _check_depth(k)
-    judgments = load_qrels(qrels)
-    return {
-        name: float(evaluate(judgments, run, f"Judged@{k}")[f"Judged@{k}"])
-        for name, run in load_runs(runs).items()
-    }
+    if isinstance(runs, (str, Path)):
+        raise OptionError("runs", "a list or a dict of runs", str(runs))
+    table = Evaluator(qrels, f"Judged@{k}", options, **kwargs).many(RunSet.of(runs))
+    return {r.run_name: float(r[f"Judged@{k}"]) for r in table}
 
 
 @dataclass(frozen=True, eq=False)
@@ -333,6 +331,7 @@ def leave_one_out(
     measure: MeasureLike = "AP",
     *,
     depth: int = 100,
+    options: EvalOptions | None = None,
 ) -> LeaveOneOut:
     """Score each run with and without the judgments of the documents only it pooled.
 
@@ -346,6 +345,9 @@ def leave_one_out(
         One measure (default ``AP``; its mean over the judged topics is MAP).
     depth:
         Pool depth.
+    options:
+        The evaluation options of :func:`cranfield.evaluate` (an ``EvalOptions``: its
+        ``depth``, trec_eval's ``-M``, is not the pool depth).
 
     Returns
     -------
@@ -358,17 +360,17 @@ def leave_one_out(
     as not relevant, and a relevant one no longer counts in R), and the run is scored again.
     A large drop means the judgments favour runs that took part in the pool: a new run
     with the same unique documents would be underrated (Zobel 1998, "How reliable are the
-    results of large-scale information retrieval experiments?", SIGIR). Scores use
-    ``missing="zero"`` over all judged topics. A run's rank without its documents is its
-    place among the other runs' full scores.
+    results of large-scale information retrieval experiments?", SIGIR). Scores use the
+    evaluation options (by default ``missing="zero"``: over all judged topics). A run's rank
+    without its documents is its place among the other runs' full scores.
     """
-    from cranfield.evaluation.evaluator import evaluate, resolve_measures
+    from cranfield.evaluation.evaluator import Evaluator
 
-    wanted = resolve_measures(measure)
-    if len(wanted) != 1:
-        raise ValueError(f"leave_one_out needs exactly one measure, got {len(wanted)}.")
-    m = wanted[0]
-    judgments = load_qrels(qrels)
+    evaluator = Evaluator(qrels, measure, options)
+    if len(evaluator.measures) != 1:
+        raise OptionError("measure", "exactly one measure", measure)
+    m = evaluator.measures[0]
+    judgments = evaluator.qrels
     loaded = load_runs(runs)
     pooled = pool(loaded, depth)
     unique = pooled.unique_documents()
@@ -380,8 +382,12 @@ def leave_one_out(
         reduced = Qrels(
             frame=judged.join(mine, on=["query_id", "doc_id"], how="anti"), name=judgments.name
         )
-        full = float(evaluate(judgments, run, [m])[m])
-        without = float(evaluate(reduced, run, [m])[m]) if hit.height else full
+        full = float(evaluator.evaluate(run, name=name)[m])
+        without = (
+            float(evaluator.with_options(qrels=reduced).evaluate(run, name=name)[m])
+            if hit.height
+            else full
+        )
         rows.append(
             {
                 "run": name,

@@ -16,8 +16,10 @@ import html
 import math
 from typing import TYPE_CHECKING, Final
 
+from cranfield.report.comparison import notes as comparison_notes
+
 if TYPE_CHECKING:
-    from cranfield.lab.experiment import ExperimentResult
+    from cranfield.lab.result import ExperimentResult
 
 __all__ = ["effectiveness_rows", "efficiency_rows", "to_html", "to_markdown", "to_text"]
 
@@ -128,7 +130,7 @@ def efficiency_rows(result: ExperimentResult) -> tuple[list[str], list[list[str]
 def _notes(result: ExperimentResult) -> list[str]:
     notes: list[str] = []
     if result.comparison is not None:
-        notes.extend(result.comparison.describe())
+        notes.extend(comparison_notes(result.comparison))
         notes.append(f"In brackets: the adjusted p-value against the baseline {result.baseline!r}.")
     lat = next((s.latency for s in result.systems if s.latency), None)
     if lat is not None:

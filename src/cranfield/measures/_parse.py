@@ -159,12 +159,8 @@ def parse_measures(text: str) -> list[Measure]:
         from cranfield.measures import families  # noqa: F401 - make sure specs are registered
 
         spec = lookup(head_name)
-    native_syntax = spec is not None and (
-        len(text) == len(head_name) or text[len(head_name)] in "(@"
-    )
-    if native_syntax:
+    if spec is not None and (len(text) == len(head_name) or text[len(head_name)] in "(@"):
         name, params, at = _Parser(text).measure()
-        assert spec is not None
         if at is None and spec.at in ("cutoff_required", "recall_required"):
             expanded = trec_names.translate(text)
             if expanded is not None:

@@ -17,6 +17,106 @@ if TYPE_CHECKING:
 ParamKind = Literal["int", "float", "bool", "gains", "levels"]
 AtKind = Literal["none", "cutoff", "cutoff_required", "recall_required"]
 Aggregate = Literal["mean", "sum", "gmean"]
+TrecArgs = Literal[
+    "none",
+    "cutoffs",
+    "recall_levels",
+    "multipliers",
+    "gains",
+    "coefficients",
+    "recall_list",
+    "beta_squared",
+]
+
+TREC_CUTOFFS: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+"""trec_eval's default cutoffs (``P``, ``recall``, ``map_cut``, ``ndcg_cut`` ...)."""
+TREC_RECALL_LEVELS: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+"""trec_eval's default recall levels (``iprec_at_recall``, ``11pt_avg``)."""
+TREC_MULTIPLIERS: tuple[float, ...] = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+"""trec_eval's default multiples of R (``Rprec_mult``)."""
+
+# The measure parameter each kind of trec_eval parameter list sets.
+_TREC_ARG_PARAMS: dict[TrecArgs, tuple[str, ...]] = {
+    "multipliers": ("mult",),
+    "coefficients": ("a", "b", "c", "d"),
+    "recall_list": ("levels",),
+    "beta_squared": ("beta",),
+}
+# The @ values a measure needs for each kind of trec_eval parameter list that sets its @.
+_TREC_ARG_AT: dict[TrecArgs, tuple[AtKind, ...]] = {
+    "cutoffs": ("cutoff", "cutoff_required"),
+    "recall_levels": ("recall_required",),
+}
+_CUT_ARGS: frozenset[TrecArgs] = frozenset({"cutoffs", "recall_levels", "multipliers"})
+
+
+@dataclass(frozen=True)
+class TrecForm:
+    """One name under which trec_eval computes a measure, and what its parameters mean.
+
+    A measure may have several (``AP`` is trec_eval's ``map`` and, cut at k, ``map_cut``);
+    each trec_eval name belongs to one measure. This is the only place a trec_eval measure
+    name is declared: trec_eval's table (:mod:`cranfield.measures.trec_names`), the parser,
+    the trec_eval text labels and ``cranfield measures`` all read it.
+
+    Attributes
+    ----------
+    name:
+        trec_eval's name, as in ``-m name``.
+    args:
+        What trec_eval's parameter list (``-m name.params``) holds:
+
+        * ``"none"``: nothing (a list given anyway is ignored but kept in the label, as
+          trec_eval does);
+        * ``"cutoffs"``: integer cutoffs k, one output ``name_k`` each: the measure's ``@k``;
+        * ``"recall_levels"``: recall levels, one output ``name_0.50`` each: the measure's
+          ``@level``;
+        * ``"multipliers"``: multiples of R, one output ``name_0.20`` each: the measure's
+          ``mult``;
+        * ``"gains"``: ``level=gain`` pairs (and ``p=`` where the measure has ``p``), one
+          output;
+        * ``"coefficients"``: the four utility coefficients ``a,b,c,d``;
+        * ``"recall_list"``: recall levels averaged into one output: the measure's ``levels``;
+        * ``"beta_squared"``: set_F's parameter, the square of the measure's ``beta``.
+    defaults:
+        The cutoffs, levels or multipliers printed when ``-m name`` gives none (only for the
+        three kinds with one output each).
+    fixed:
+        Measure parameters the name implies: ``set_relative_P`` is ``SetP(relative=True)``.
+    c_float:
+        trec_eval keeps the parameters in C ``float``; the ``trec-eval`` command rounds them
+        to float32 for byte-identical output.
+    summary:
+        ``"aggregate"``: per query, and the measure's aggregate in the summary.
+        ``"count"``: only a summary line, the number of queries (``num_q``).
+    in_v9:
+        trec_eval 9.0.x has the name too (``--compat 9`` refuses the others).
+    """
+
+    name: str
+    args: TrecArgs = "none"
+    defaults: tuple[float, ...] = ()
+    fixed: tuple[tuple[str, Any], ...] = ()
+    c_float: bool = False
+    summary: Literal["aggregate", "count"] = "aggregate"
+    in_v9: bool = True
+
+    def __post_init__(self) -> None:
+        if (self.args in _CUT_ARGS) != bool(self.defaults):
+            raise ValueError(
+                f"trec_eval form {self.name!r}: default values go with cutoffs, recall levels "
+                "or multipliers, and those need them"
+            )
+
+    @property
+    def one_per_value(self) -> bool:
+        """Whether each value of the parameter list gives its own output line."""
+        return self.args in _CUT_ARGS
+
+    @property
+    def sets(self) -> tuple[str, ...]:
+        """The measure parameters the trec_eval parameter list (or ``fixed``) sets."""
+        return (*_TREC_ARG_PARAMS.get(self.args, ()), *(k for k, _ in self.fixed))
 
 
 @dataclass(frozen=True)
@@ -142,8 +242,8 @@ class MeasureSpec:
     aggregate:
         How per-topic values combine: ``"mean"``, ``"sum"`` (counts) or ``"gmean"``
         (trec_eval's geometric mean: exp of the mean of ln(max(x, 1e-5))).
-    trec_name:
-        trec_eval's name for the measure, if trec_eval has it.
+    trec:
+        The names under which trec_eval computes the measure (:class:`TrecForm`), if any.
     zero_when_missing:
         The value is forced to 0 for a judged topic absent from the run (trec_eval ``-c``
         does this for num_ret, utility, unj and rbp_resid).
@@ -159,9 +259,6 @@ class MeasureSpec:
     needs:
         Extra inputs of :func:`cranfield.evaluate` the kernel reads: ``"known"`` (the relevant
         documents known to the user) or ``"intents"`` (subtopic judgments).
-    trec_at:
-        Whether trec_eval prints this measure at cutoffs as ``name_k`` (``P_10``); false for
-        measures whose ``@k`` is cranfield's own (set measures cut at k).
     """
 
     name: str
@@ -172,14 +269,13 @@ class MeasureSpec:
     at: AtKind = "none"
     aggregate: Aggregate = "mean"
     aliases: tuple[str, ...] = ()
-    trec_name: str | None = None
+    trec: tuple[TrecForm, ...] = ()
     notes: str = ""
     citation: str = ""
     zero_when_missing: bool = False
     tags: frozenset[str] = field(default_factory=frozenset)
     micro: Callable[..., float] | None = None
     needs: frozenset[str] = field(default_factory=frozenset)
-    trec_at: bool = True
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -201,10 +297,27 @@ def register(spec: MeasureSpec) -> MeasureSpec:
     for key in (spec.name, *spec.aliases):
         if key in _REGISTRY or key in _ALIASES:
             raise ValueError(f"measure name {key!r} is declared twice")
+    _check_trec_forms(spec)
     _REGISTRY[spec.name] = spec
     for alias in spec.aliases:
         _ALIASES[alias] = spec.name
     return spec
+
+
+def _check_trec_forms(spec: MeasureSpec) -> None:
+    """A trec_eval form must fit its measure: the parameters it sets exist, cutoffs go to @."""
+    params = {p.name for p in spec.params}
+    for form in spec.trec:
+        unknown = [p for p in form.sets if p not in params]
+        if unknown:
+            raise ValueError(
+                f"trec_eval form {form.name!r} of {spec.name} sets unknown parameter(s) {unknown}"
+            )
+        wanted = _TREC_ARG_AT.get(form.args)
+        if wanted is not None and spec.at not in wanted:
+            raise ValueError(f"trec_eval form {form.name!r}: {spec.name} takes no such @ value")
+        if form.args == "gains" and not params & {"gains", "p"}:
+            raise ValueError(f"trec_eval form {form.name!r}: {spec.name} takes no gains and no p")
 
 
 def lookup(name: str) -> MeasureSpec | None:

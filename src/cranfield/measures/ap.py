@@ -1,7 +1,7 @@
 """Average-precision family: AP (MAP), GMAP, RR, binG, YAAP."""
 
 from cranfield.kernels import binary as k
-from cranfield.measures._spec import REL, TIES, MeasureSpec, register
+from cranfield.measures._spec import REL, TIES, TREC_CUTOFFS, MeasureSpec, TrecForm, register
 
 BOUNDED = frozenset({"bounded", "perfect_is_one"})
 
@@ -9,7 +9,7 @@ register(
     MeasureSpec(
         name="AP",
         aliases=("MAP",),
-        trec_name="map",
+        trec=(TrecForm("map"), TrecForm("map_cut", "cutoffs", TREC_CUTOFFS)),
         kernel=k.average_precision,
         params=(REL,),
         at="cutoff",
@@ -24,7 +24,7 @@ register(
 register(
     MeasureSpec(
         name="GMAP",
-        trec_name="gm_map",
+        trec=(TrecForm("gm_map"),),
         kernel=k.average_precision,
         params=(REL,),
         at="none",
@@ -44,7 +44,7 @@ register(
     MeasureSpec(
         name="RR",
         aliases=("MRR", "RecipRank"),
-        trec_name="recip_rank",
+        trec=(TrecForm("recip_rank"),),
         kernel=k.reciprocal_rank,
         params=(REL,),
         at="cutoff",
@@ -63,7 +63,7 @@ register(
 register(
     MeasureSpec(
         name="binG",
-        trec_name="binG",
+        trec=(TrecForm("binG"),),
         kernel=k.binary_g,
         params=(REL,),
         tags=BOUNDED,
@@ -79,7 +79,7 @@ register(
 register(
     MeasureSpec(
         name="YAAP",
-        trec_name="yaap",
+        trec=(TrecForm("yaap"),),
         kernel=k.yaap,
         params=(REL,),
         summary="Yet another AP: log-odds form of AP·R.",

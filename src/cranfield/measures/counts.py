@@ -1,14 +1,14 @@
 """Bookkeeping counts: NumQ, NumRet, NumRel, NumRelRet, NumNonRelJudgedRet."""
 
 from cranfield.kernels import binary as k
-from cranfield.measures._spec import REL, MeasureSpec, register
+from cranfield.measures._spec import REL, MeasureSpec, TrecForm, register
 
 COUNT = frozenset({"count"})
 
 register(
     MeasureSpec(
         name="NumQ",
-        trec_name="num_q",
+        trec=(TrecForm("num_q", summary="count"),),
         kernel=k.num_q,
         aggregate="sum",
         tags=COUNT,
@@ -21,7 +21,7 @@ register(
 register(
     MeasureSpec(
         name="NumRet",
-        trec_name="num_ret",
+        trec=(TrecForm("num_ret"),),
         kernel=k.num_ret,
         aggregate="sum",
         tags=COUNT,
@@ -35,7 +35,7 @@ register(
 register(
     MeasureSpec(
         name="NumRel",
-        trec_name="num_rel",
+        trec=(TrecForm("num_rel"),),
         kernel=k.num_rel,
         params=(REL,),
         aggregate="sum",
@@ -50,7 +50,7 @@ register(
 register(
     MeasureSpec(
         name="NumRelRet",
-        trec_name="num_rel_ret",
+        trec=(TrecForm("num_rel_ret"),),
         kernel=k.num_rel_ret,
         params=(REL,),
         aggregate="sum",
@@ -64,7 +64,7 @@ register(
 register(
     MeasureSpec(
         name="NumNonRelJudgedRet",
-        trec_name="num_nonrel_judged_ret",
+        trec=(TrecForm("num_nonrel_judged_ret"),),
         kernel=k.num_nonrel_judged_ret,
         params=(REL,),
         aggregate="sum",

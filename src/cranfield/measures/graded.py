@@ -1,7 +1,16 @@
 """Graded-relevance measures on trec_eval's gain table: nDCG, DCG, IDCG, nDCG_rel, RnDCG, G, RBP."""
 
 from cranfield.kernels import graded as k
-from cranfield.measures._spec import GAINS, REL, TIES, MeasureSpec, Param, register
+from cranfield.measures._spec import (
+    GAINS,
+    REL,
+    TIES,
+    TREC_CUTOFFS,
+    MeasureSpec,
+    Param,
+    TrecForm,
+    register,
+)
 
 GAIN_NOTES = (
     "Gains: each judged level is its own gain unless 'gains' maps it (levels -1 and -2 address "
@@ -14,7 +23,10 @@ register(
     MeasureSpec(
         name="nDCG",
         aliases=("NDCG",),
-        trec_name="ndcg",
+        trec=(
+            TrecForm("ndcg", "gains", c_float=True),
+            TrecForm("ndcg_cut", "cutoffs", TREC_CUTOFFS),
+        ),
         kernel=k.ndcg,
         params=(GAINS,),
         at="cutoff",
@@ -33,7 +45,7 @@ register(
 register(
     MeasureSpec(
         name="DCG",
-        trec_name="dcg",
+        trec=(TrecForm("dcg", "gains", c_float=True, in_v9=False),),
         kernel=k.dcg,
         params=(GAINS,),
         at="cutoff",
@@ -49,7 +61,7 @@ register(
 register(
     MeasureSpec(
         name="IDCG",
-        trec_name="ideal_dcg",
+        trec=(TrecForm("ideal_dcg", "gains", c_float=True, in_v9=False),),
         kernel=k.ideal_dcg,
         params=(GAINS,),
         at="cutoff",
@@ -64,7 +76,7 @@ register(
 register(
     MeasureSpec(
         name="nDCG_rel",
-        trec_name="ndcg_rel",
+        trec=(TrecForm("ndcg_rel", "gains", c_float=True),),
         kernel=k.ndcg_rel,
         params=(GAINS,),
         summary="nDCG averaged over the positions of relevant (positive-gain) documents.",
@@ -80,7 +92,7 @@ register(
 register(
     MeasureSpec(
         name="RnDCG",
-        trec_name="Rndcg",
+        trec=(TrecForm("Rndcg", "gains"),),
         kernel=k.rndcg,
         params=(GAINS, REL),
         summary="nDCG averaged at the R-levels where the ideal gain changes.",
@@ -96,7 +108,7 @@ register(
 register(
     MeasureSpec(
         name="G",
-        trec_name="G",
+        trec=(TrecForm("G", "gains", c_float=True),),
         kernel=k.g_measure,
         params=(GAINS,),
         tags=frozenset({"bounded"}),
@@ -113,7 +125,7 @@ register(
 register(
     MeasureSpec(
         name="RBP",
-        trec_name="rbp",
+        trec=(TrecForm("rbp", "gains", c_float=True, in_v9=False),),
         kernel=k.rbp,
         params=(
             Param(

@@ -3,13 +3,13 @@ Unjudged@k, RBPResid."""
 
 from cranfield.kernels import incomplete as k
 from cranfield.kernels import ranked_variants as kv
-from cranfield.measures._spec import REL, TIES, MeasureSpec, Param, register
+from cranfield.measures._spec import REL, TIES, MeasureSpec, Param, TrecForm, register
 
 register(
     MeasureSpec(
         name="Bpref",
         aliases=("BPref",),
-        trec_name="bpref",
+        trec=(TrecForm("bpref"),),
         kernel=k.bpref,
         params=(REL,),
         tags=frozenset({"bounded", "perfect_is_one"}),
@@ -56,7 +56,7 @@ register(
 register(
     MeasureSpec(
         name="GMBpref",
-        trec_name="gm_bpref",
+        trec=(TrecForm("gm_bpref"),),
         kernel=k.bpref,
         params=(REL,),
         aggregate="gmean",
@@ -71,7 +71,7 @@ register(
 register(
     MeasureSpec(
         name="infAP",
-        trec_name="infAP",
+        trec=(TrecForm("infAP"),),
         kernel=k.inferred_ap,
         params=(REL,),
         summary="Inferred AP: AP estimated from a random sample of the judging pool.",
@@ -102,7 +102,7 @@ register(
 register(
     MeasureSpec(
         name="Unjudged",
-        trec_name="unj",
+        trec=(TrecForm("unj", "cutoffs", (5, 10, 20), in_v9=False),),
         kernel=k.unjudged_at,
         at="cutoff_required",
         zero_when_missing=True,
@@ -118,7 +118,7 @@ register(
 register(
     MeasureSpec(
         name="RBPResid",
-        trec_name="rbp_resid",
+        trec=(TrecForm("rbp_resid", "gains", c_float=True, in_v9=False),),
         kernel=kv.rbp_residual_tail,
         params=(
             Param(

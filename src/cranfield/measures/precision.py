@@ -1,7 +1,17 @@
 """Precision- and recall-oriented ranked measures: P@k, R@k, RelP@k, Success@k, Rprec, IPrec."""
 
 from cranfield.kernels import binary as k
-from cranfield.measures._spec import REL, TIES, MeasureSpec, Param, register
+from cranfield.measures._spec import (
+    REL,
+    TIES,
+    TREC_CUTOFFS,
+    TREC_MULTIPLIERS,
+    TREC_RECALL_LEVELS,
+    MeasureSpec,
+    Param,
+    TrecForm,
+    register,
+)
 
 BOUNDED = frozenset({"bounded"})
 
@@ -9,7 +19,7 @@ register(
     MeasureSpec(
         name="P",
         aliases=("Precision",),
-        trec_name="P",
+        trec=(TrecForm("P", "cutoffs", TREC_CUTOFFS),),
         kernel=k.precision,
         params=(REL,),
         at="cutoff_required",
@@ -25,7 +35,7 @@ register(
     MeasureSpec(
         name="R",
         aliases=("Recall",),
-        trec_name="recall",
+        trec=(TrecForm("recall", "cutoffs", TREC_CUTOFFS),),
         kernel=k.recall,
         params=(REL,),
         at="cutoff",
@@ -42,7 +52,7 @@ register(
 register(
     MeasureSpec(
         name="RelP",
-        trec_name="relative_P",
+        trec=(TrecForm("relative_P", "cutoffs", TREC_CUTOFFS),),
         kernel=k.relative_precision,
         params=(REL,),
         at="cutoff_required",
@@ -57,7 +67,7 @@ register(
     MeasureSpec(
         name="Success",
         aliases=("Hit",),
-        trec_name="success",
+        trec=(TrecForm("success", "cutoffs", (1, 5, 10)),),
         kernel=k.success,
         params=(REL,),
         at="cutoff_required",
@@ -72,7 +82,7 @@ register(
     MeasureSpec(
         name="Rprec",
         aliases=("RPrec", "R-Precision", "BEP", "BreakEven"),
-        trec_name="Rprec",
+        trec=(TrecForm("Rprec"), TrecForm("Rprec_mult", "multipliers", TREC_MULTIPLIERS)),
         kernel=k.r_precision,
         params=(
             REL,
@@ -98,7 +108,7 @@ register(
 register(
     MeasureSpec(
         name="IPrec",
-        trec_name="iprec_at_recall",
+        trec=(TrecForm("iprec_at_recall", "recall_levels", TREC_RECALL_LEVELS),),
         kernel=lambda ctx, *, rel, levels: k.interpolated_precision(ctx, rel=rel, levels=levels)[0],
         params=(REL,),
         at="recall_required",
@@ -118,7 +128,7 @@ register(
     MeasureSpec(
         name="IPrecAvg",
         aliases=("11pt_AP",),
-        trec_name="11pt_avg",
+        trec=(TrecForm("11pt_avg", "recall_list"),),
         kernel=k.interpolated_precision_avg,
         params=(
             REL,

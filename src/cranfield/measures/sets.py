@@ -9,7 +9,7 @@ average (``evaluate(..., aggregate="micro")``).
 
 from cranfield.kernels import contingency as c
 from cranfield.kernels import sets as k
-from cranfield.measures._spec import REL, MeasureSpec, Param, register
+from cranfield.measures._spec import REL, MeasureSpec, Param, TrecForm, register
 
 SET_NOTES = (
     "With @k only the first k retrieved documents form the set (a list shorter than k is "
@@ -31,7 +31,7 @@ SET = frozenset({"bounded", "set"})
 register(
     MeasureSpec(
         name="SetP",
-        trec_name="set_P",
+        trec=(TrecForm("set_P"), TrecForm("set_relative_P", fixed=(("relative", True),))),
         kernel=c.set_kernel(c.precision),
         micro=c.set_micro(c.precision),
         params=(
@@ -44,7 +44,6 @@ register(
             ),
         ),
         at="cutoff",
-        trec_at=False,
         tags=SET,
         summary="Precision of the retrieved set: the fraction of retrieved documents that are relevant.",
         formula="a / (a + b) = |Rel ∩ Ret| / |Ret|   (relative: a / min(a + b, R))",
@@ -56,12 +55,11 @@ register(
 register(
     MeasureSpec(
         name="SetR",
-        trec_name="set_recall",
+        trec=(TrecForm("set_recall"),),
         kernel=c.set_kernel(c.recall),
         micro=c.set_micro(c.recall),
         params=(REL,),
         at="cutoff",
-        trec_at=False,
         tags=SET,
         summary="Recall of the retrieved set: the fraction of relevant documents retrieved.",
         formula="a / (a + c) = |Rel ∩ Ret| / |Rel|",
@@ -72,12 +70,11 @@ register(
 register(
     MeasureSpec(
         name="SetAP",
-        trec_name="set_map",
+        trec=(TrecForm("set_map"),),
         kernel=c.set_kernel(c.set_average_precision),
         micro=c.set_micro(c.set_average_precision),
         params=(REL,),
         at="cutoff",
-        trec_at=False,
         tags=SET,
         summary="Set precision times set recall (trec_eval set_map).",
         formula="P·R = a² / ((a + b)(a + c))",
@@ -89,7 +86,7 @@ register(
     MeasureSpec(
         name="SetF",
         aliases=("F",),
-        trec_name="set_F",
+        trec=(TrecForm("set_F", "beta_squared"),),
         kernel=c.set_kernel(c.f_beta),
         micro=c.set_micro(c.f_beta),
         params=(
@@ -106,7 +103,6 @@ register(
             ),
         ),
         at="cutoff",
-        trec_at=False,
         tags=SET,
         summary="F-measure of the retrieved set: weighted harmonic mean of precision and recall.",
         formula="F_β = (1 + β²)·P·R / (β²·P + R) = 1 / (α/P + (1 − α)/R), β² = (1 − α)/α",
@@ -147,7 +143,6 @@ register(
             Param("b", "float", 1.0, "relative importance of recall over precision", minimum=0.0),
         ),
         at="cutoff",
-        trec_at=False,
         tags=SET,
         summary="van Rijsbergen's effectiveness measure E = 1 − F_b (lower is better).",
         formula="E_b = 1 − (1 + b²)·P·R / (b²·P + R)",
@@ -183,7 +178,7 @@ register(
 register(
     MeasureSpec(
         name="Utility",
-        trec_name="utility",
+        trec=(TrecForm("utility", "coefficients"),),
         kernel=k.utility,
         zero_when_missing=True,
         params=(

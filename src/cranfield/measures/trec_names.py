@@ -1,123 +1,183 @@
-"""trec_eval's measure table: names, parameters, nicknames, output labels and order.
+"""trec_eval's measure table: its order, its nicknames and the rows that are not measures.
 
-trec_eval prints measures in the order of its internal table (below), whatever the order
-of ``-m`` options; cutoffs are sorted ascending. Each trec_eval measure maps to native
-measures, so the maths lives only in the native specs. ``translate`` turns a trec_eval name
-into native measures for the Python API; ``expand`` gives the trec_eval CLI its output rows.
+trec_eval prints measures in the order of its internal table, whatever the order of ``-m``
+options; cutoffs are sorted ascending. The rows that are cranfield measures are not
+declared here: each is a :class:`~cranfield.measures._spec.TrecForm` on its measure's spec
+(``AP`` declares ``map`` and ``map_cut``), so the maths and the name live in one place.
+This module only places them in trec_eval's order, next to the rows computed elsewhere
+(``runid``, ``relstring``, the preference and judgment-group measures), and checks on
+import that every declared name has exactly one place.
+
+``translate`` turns a trec_eval name into native measures for the Python API; ``expand``
+gives the trec_eval CLI its output rows; ``trec_eval_label`` goes the other way, from a
+measure to the name trec_eval prints for it; ``describe`` documents a row (``-h -m``).
 """
 
 from __future__ import annotations
 
 import math
 import re
+import textwrap
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
 from cranfield.errors import MeasureError
-from cranfield.measures._spec import Measure, make
+from cranfield.kernels.prefs import PREFS_MEASURES, PREFS_SUMMARY
+from cranfield.measures._spec import (
+    TREC_CUTOFFS,
+    TREC_MULTIPLIERS,
+    Measure,
+    MeasureSpec,
+    TrecForm,
+    all_specs,
+    make,
+)
 
-Kind = Literal["plain", "int_cuts", "float_cuts", "param", "gains", "special"]
+Family = Literal["ranked", "prefs", "jg"]
 Summary = Literal["mean", "sum", "gmean", "count", "none", "runid"]
 
-INT_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-MULTS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+RELSTRING_LENGTH = 10
+"""How many documents ``relstring`` shows without a parameter."""
 
 
 @dataclass(frozen=True)
 class TrecMeasure:
-    """One row of trec_eval's measure table."""
+    """One row of trec_eval's measure table.
 
-    name: str
-    kind: Kind
-    defaults: tuple[Any, ...] = ()
-    native: str | None = None
+    ``spec`` is the measure that declares ``form``; rows computed outside the measure
+    registry (the run tag, the relevance string, preference and judgment-group measures)
+    have none and carry their own ``doc``.
+    """
+
+    form: TrecForm
+    spec: MeasureSpec | None = None
+    family: Family = "ranked"
     integer: bool = False
-    float32_params: bool = False  # trec_eval stores these parameters as C float
-    family: Literal["ranked", "prefs", "jg"] = "ranked"
+    doc: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.form.name
 
 
-_T = TrecMeasure
-TABLE: tuple[TrecMeasure, ...] = (
-    _T("runid", "special"),
-    _T("num_q", "plain", native="NumQ", integer=True),
-    _T("num_ret", "plain", native="NumRet", integer=True),
-    _T("num_rel", "plain", native="NumRel", integer=True),
-    _T("num_rel_ret", "plain", native="NumRelRet", integer=True),
-    _T("map", "plain", native="AP"),
-    _T("gm_map", "plain", native="GMAP"),
-    _T("Rprec", "plain", native="Rprec"),
-    _T("bpref", "plain", native="Bpref"),
-    _T("recip_rank", "plain", native="RR"),
-    _T("iprec_at_recall", "float_cuts", RECALL_LEVELS, native="IPrec"),
-    _T("P", "int_cuts", INT_CUTS, native="P"),
-    _T("relstring", "special", (10,)),
-    _T("recall", "int_cuts", INT_CUTS, native="R"),
-    _T("infAP", "plain", native="infAP"),
-    _T("gm_bpref", "plain", native="GMBpref"),
-    _T("Rprec_mult", "float_cuts", MULTS, native="Rprec"),
-    _T("utility", "param", (1.0, -1.0, 0.0, 0.0), native="Utility"),
-    _T("11pt_avg", "param", RECALL_LEVELS, native="IPrecAvg"),
-    _T("binG", "plain", native="binG"),
-    _T("G", "gains", native="G", float32_params=True),
-    _T("dcg", "gains", native="DCG", float32_params=True),
-    _T("ideal_dcg", "gains", native="IDCG", float32_params=True),
-    _T("ndcg", "gains", native="nDCG", float32_params=True),
-    _T("ndcg_rel", "gains", native="nDCG_rel", float32_params=True),
-    _T("Rndcg", "gains", native="RnDCG"),
-    _T("ndcg_cut", "int_cuts", INT_CUTS, native="nDCG"),
-    _T("map_cut", "int_cuts", INT_CUTS, native="AP"),
-    _T("relative_P", "int_cuts", INT_CUTS, native="RelP"),
-    _T("success", "int_cuts", (1, 5, 10), native="Success"),
-    _T("set_P", "plain", native="SetP"),
-    _T("set_relative_P", "plain", native="SetP"),
-    _T("set_recall", "plain", native="SetR"),
-    _T("set_map", "plain", native="SetAP"),
-    _T("set_F", "param", (1.0,), native="SetF"),
-    _T("num_nonrel_judged_ret", "plain", native="NumNonRelJudgedRet", integer=True),
-    _T("prefs_num_prefs_poss", "special", integer=True, family="prefs"),
-    _T("prefs_num_prefs_ful", "special", integer=True, family="prefs"),
-    _T("prefs_num_prefs_ful_ret", "special", integer=True, family="prefs"),
-    _T("prefs_simp", "special", family="prefs"),
-    _T("prefs_pair", "special", family="prefs"),
-    _T("prefs_avgjg", "special", family="prefs"),
-    _T("prefs_avgjg_Rnonrel", "special", family="prefs"),
-    _T("prefs_simp_ret", "special", family="prefs"),
-    _T("prefs_pair_ret", "special", family="prefs"),
-    _T("prefs_avgjg_ret", "special", family="prefs"),
-    _T("prefs_avgjg_Rnonrel_ret", "special", family="prefs"),
-    _T("prefs_simp_imp", "special", family="prefs"),
-    _T("prefs_pair_imp", "special", family="prefs"),
-    _T("prefs_avgjg_imp", "special", family="prefs"),
-    _T("map_avgjg", "special", family="jg"),
-    _T("P_avgjg", "int_cuts", INT_CUTS, family="jg"),
-    _T("Rprec_mult_avgjg", "float_cuts", MULTS, family="jg"),
-    _T("yaap", "plain", native="YAAP"),
-    _T("rbp", "gains", native="RBP", float32_params=True),
-    _T("rbp_resid", "gains", native="RBPResid", float32_params=True),
-    _T("unj", "int_cuts", (5, 10, 20), native="Unjudged"),
+_PREFS_DOC = (
+    "A preference measure, computed with -R prefs or -R qrels_prefs and {how} over queries; "
+    "its definition is in the documentation of cranfield.kernels.prefs."
 )
+_JG_DOC = (
+    "Mean over the judgment groups of a topic (-R qrels_jg) of {what}; "
+    "see cranfield.kernels.judgment_groups."
+)
+
+# trec_eval's table in its order. A string is the trec_eval name of a measure's TrecForm
+# (declared on the spec); a TrecMeasure is a row that is not a cranfield measure.
+_ORDER: tuple[str | TrecMeasure, ...] = (
+    TrecMeasure(
+        TrecForm("runid"),
+        doc="The run tag (the last column of the run file), on the summary line only.",
+    ),
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+    TrecMeasure(
+        TrecForm("relstring"),
+        doc=f"The relevance of the first N retrieved documents (default {RELSTRING_LENGTH}; "
+        "relstring.20 shows 20) as one character each: the judged level (0-9, '>' above 9), "
+        "'-' for a document not in the qrels, '.' for a pooled but unjudged one. Per query "
+        "only.",
+    ),
+    "recall",
+    "infAP",
+    "gm_bpref",
+    "Rprec_mult",
+    "utility",
+    "11pt_avg",
+    "binG",
+    "G",
+    "dcg",
+    "ideal_dcg",
+    "ndcg",
+    "ndcg_rel",
+    "Rndcg",
+    "ndcg_cut",
+    "map_cut",
+    "relative_P",
+    "success",
+    "set_P",
+    "set_relative_P",
+    "set_recall",
+    "set_map",
+    "set_F",
+    "num_nonrel_judged_ret",
+    *(
+        TrecMeasure(
+            TrecForm(name),
+            family="prefs",
+            integer=PREFS_SUMMARY[name] == "sum",
+            doc=_PREFS_DOC.format(how="summed" if PREFS_SUMMARY[name] == "sum" else "averaged"),
+        )
+        for name in PREFS_MEASURES
+    ),
+    TrecMeasure(
+        TrecForm("map_avgjg"), family="jg", doc=_JG_DOC.format(what="average precision (map)")
+    ),
+    TrecMeasure(
+        TrecForm("P_avgjg", "cutoffs", TREC_CUTOFFS),
+        family="jg",
+        doc=_JG_DOC.format(what="precision at each cutoff k (P_avgjg_k)"),
+    ),
+    TrecMeasure(
+        TrecForm("Rprec_mult_avgjg", "multipliers", TREC_MULTIPLIERS),
+        family="jg",
+        doc=_JG_DOC.format(what="precision at m·R documents, for each multiplier m"),
+    ),
+    "yaap",
+    "rbp",
+    "rbp_resid",
+    "unj",
+)
+
+
+def _table() -> tuple[TrecMeasure, ...]:
+    """trec_eval's rows in order, the measure rows taken from the specs' declarations."""
+    declared: dict[str, TrecMeasure] = {}
+    for spec in all_specs():
+        for form in spec.trec:
+            if form.name in declared:
+                raise ValueError(f"trec_eval name {form.name!r} is declared twice")
+            declared[form.name] = TrecMeasure(form, spec, integer=spec.integer_valued)
+    rows: list[TrecMeasure] = []
+    for entry in _ORDER:
+        if isinstance(entry, TrecMeasure):
+            if entry.name in declared:
+                raise ValueError(f"trec_eval name {entry.name!r} is declared twice")
+            rows.append(entry)
+            continue
+        row = declared.pop(entry, None)
+        if row is None:
+            raise ValueError(f"trec_eval's order names {entry!r}, which no measure declares")
+        rows.append(row)
+    if declared:
+        raise ValueError(f"trec_eval name(s) {sorted(declared)} have no place in trec_eval's order")
+    return tuple(rows)
+
+
+TABLE: tuple[TrecMeasure, ...] = _table()
 BY_NAME = {m.name: m for m in TABLE}
 ORDER = {m.name: i for i, m in enumerate(TABLE)}
 
-_PREFS = (
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "prefs_simp",
-    "prefs_pair",
-    "prefs_avgjg",
-    "prefs_avgjg_Rnonrel",
-    "prefs_simp_ret",
-    "prefs_pair_ret",
-    "prefs_avgjg_ret",
-    "prefs_avgjg_Rnonrel_ret",
-    "prefs_simp_imp",
-    "prefs_pair_imp",
-    "prefs_avgjg_imp",
-)
+# Not in trec_eval's all_trec nickname although computed from standard qrels and runs.
+_NOT_ALL_TREC = frozenset({"dcg", "ideal_dcg", "yaap"})
 _OFFICIAL = (
     "runid",
     "num_q",
@@ -134,33 +194,8 @@ _OFFICIAL = (
 )
 NICKNAMES: dict[str, tuple[str, ...]] = {
     "official": _OFFICIAL,
-    "all_trec": (
-        *_OFFICIAL,
-        "relstring",
-        "recall",
-        "unj",
-        "rbp",
-        "rbp_resid",
-        "infAP",
-        "gm_bpref",
-        "utility",
-        "11pt_avg",
-        "ndcg",
-        "relative_P",
-        "Rprec_mult",
-        "success",
-        "map_cut",
-        "ndcg_cut",
-        "ndcg_rel",
-        "Rndcg",
-        "binG",
-        "G",
-        "set_P",
-        "set_recall",
-        "set_relative_P",
-        "set_map",
-        "set_F",
-        "num_nonrel_judged_ret",
+    "all_trec": tuple(
+        m.name for m in TABLE if m.family == "ranked" and m.name not in _NOT_ALL_TREC
     ),
     "set": (
         "runid",
@@ -175,25 +210,30 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
         "set_map",
         "set_F",
     ),
-    "all_prefs": ("runid", "num_q", *_PREFS),
-    "prefs": (
-        "runid",
-        "num_q",
-        "prefs_num_prefs_poss",
-        "prefs_num_prefs_ful",
-        "prefs_num_prefs_ful_ret",
-        "prefs_simp",
-        "prefs_pair",
-        "prefs_avgjg",
-    ),
-    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
+    "all_prefs": ("runid", "num_q", *PREFS_MEASURES),
+    # trec_eval's 'prefs': the counts and the first three ratios
+    "prefs": ("runid", "num_q", *PREFS_MEASURES[:6]),
+    "qrels_jg": ("runid", "num_q", *(m.name for m in TABLE if m.family == "jg")),
 }
-# Measures trec_eval 9.x does not have.
-NOT_IN_V9 = frozenset({"rbp", "rbp_resid", "unj", "dcg", "ideal_dcg"})
+
+
+def _check_nicknames() -> None:
+    for nickname, members in NICKNAMES.items():
+        unknown = [m for m in (*members, *_NOT_ALL_TREC) if m not in BY_NAME]
+        if unknown:
+            raise ValueError(f"trec_eval nickname {nickname!r} names unknown rows {unknown}")
+
+
+_check_nicknames()
 
 
 def trec_measure_names() -> list[str]:
     return [m.name for m in TABLE]
+
+
+def not_in_v9(name: str) -> bool:
+    """Whether trec_eval 9.0.x lacks the measure ``name`` (``--compat 9`` refuses it)."""
+    return not BY_NAME[name].form.in_v9
 
 
 @dataclass(frozen=True)
@@ -207,6 +247,7 @@ class TrecOutput:
     summary: Summary
     per_topic: bool = True
     arg: Any = None  # relstring length, or the cutoff of a jg measure
+    family: Family = "ranked"
 
 
 def _atol(text: str) -> int:
@@ -243,6 +284,11 @@ def _gain_pairs(
     return tuple(gains), named
 
 
+def _cut_label(form: TrecForm, value: float) -> str:
+    """``P_5``, ``iprec_at_recall_0.50``: trec_eval prints float parameters as ``%3.2f``."""
+    return f"{form.name}_{value}" if form.args == "cutoffs" else f"{form.name}_{value:3.2f}"
+
+
 def expand(
     name: str, raw: str | None, *, rel_level: int | None = None, c_floats: bool = False
 ) -> list[TrecOutput]:
@@ -251,97 +297,203 @@ def expand(
     ``c_floats`` rounds the parameters trec_eval stores as C ``float`` (gains, rbp's p) to
     float32, for byte-identical output.
     """
-    tm = BY_NAME.get(name)
-    if tm is None:
+    row = BY_NAME.get(name)
+    if row is None:
         raise MeasureError(f"trec_eval has no measure {name!r}.")
-    rel = {} if rel_level is None else {"rel": rel_level}
-    if tm.kind == "special":
-        if name == "runid":
-            return [TrecOutput("runid", name, None, False, "runid", per_topic=False)]
-        if name == "relstring":
-            n = _atol(raw) if raw else 10
-            label = f"relstring_{raw}" if raw else "relstring"
-            return [TrecOutput(label, name, None, False, "none", arg=n)]
-        summary: Summary = "sum" if tm.integer else "mean"
-        return [TrecOutput(name, name, None, tm.integer, summary)]
-    if tm.kind in ("int_cuts", "float_cuts"):
-        cuts = _cuts(tm, raw)
-        out = []
-        for c in cuts:
-            label = f"{name}_{c}" if tm.kind == "int_cuts" else f"{name}_{c:3.2f}"
-            if tm.family == "jg":
-                out.append(TrecOutput(label, name, None, False, "mean", arg=c))
-            elif name == "Rprec_mult":
-                out.append(
-                    TrecOutput(label, name, make("Rprec", {**rel, "mult": c}), False, "mean")
-                )
-            elif tm.native in ("nDCG", "Unjudged"):
-                out.append(TrecOutput(label, name, make(tm.native, {}, c), False, "mean"))
-            else:
-                assert tm.native is not None
-                out.append(TrecOutput(label, name, make(tm.native, rel, c), False, "mean"))
-        return out
-    label = f"{name}_{raw}" if raw else name
-    assert tm.native is not None
-    if tm.kind == "plain":
-        params: dict[str, Any] = {} if tm.native in ("NumQ", "NumRet") else dict(rel)
-        if name == "set_relative_P":
-            params["relative"] = True
-        summary = "sum" if tm.integer else "mean"
-        if name == "num_q":
-            summary = "count"
-        if tm.native in ("GMAP", "GMBpref"):
-            return [
-                TrecOutput(label, name, make(tm.native, params), False, "gmean", per_topic=False)
-            ]
+    if row.spec is None:
+        return _expand_other(row, raw)
+    return _expand_measure(row, row.spec, raw, rel_level=rel_level, c_floats=c_floats)
+
+
+def _expand_other(row: TrecMeasure, raw: str | None) -> list[TrecOutput]:
+    """Rows computed outside the measure registry: runid, relstring, prefs and jg."""
+    name, family = row.name, row.family
+    if name == "runid":
+        return [TrecOutput(name, name, None, False, "runid", per_topic=False, family=family)]
+    if name == "relstring":
+        length = _atol(raw) if raw else RELSTRING_LENGTH
+        label = f"{name}_{raw}" if raw else name
+        return [TrecOutput(label, name, None, False, "none", arg=length, family=family)]
+    if row.form.one_per_value:
         return [
-            TrecOutput(
-                label, name, make(tm.native, params), tm.integer, summary, per_topic=name != "num_q"
-            )
+            TrecOutput(_cut_label(row.form, c), name, None, False, "mean", arg=c, family=family)
+            for c in _cuts(row.form, raw)
         ]
-    if tm.kind == "param":
-        values = [_atof(v) for v in raw.split(",")] if raw else list(tm.defaults)
-        if name == "utility":
-            if len(values) != 4:
-                raise MeasureError(
-                    "trec_eval measure utility takes 4 coefficients, e.g. utility.1,-1,0,0."
-                )
-            a, b, c, d = values
-            measure = make("Utility", {**rel, "a": a, "b": b, "c": c, "d": d})
-        elif name == "11pt_avg":
-            measure = make("IPrecAvg", {**rel, "levels": tuple(values)})
-        else:  # set_F: trec_eval's parameter is beta squared
-            if values[0] < 0:
-                raise MeasureError(f"trec_eval measure set_F needs a parameter >= 0, got {raw!r}.")
-            measure = make("SetF", {**rel, "beta": math.sqrt(values[0])})
-        return [TrecOutput(label, name, measure, False, "mean")]
-    # gains
-    gains, named = _gain_pairs(raw, name, tm.float32_params and c_floats) if raw else ((), {})
-    params = {}
-    if tm.native in ("RBP", "RBPResid") and "p" in named:
-        params["p"] = named["p"]
-    if tm.native != "RBPResid" and gains:
-        params["gains"] = gains
-    if tm.native == "RnDCG":
-        params.update(rel)
-    return [TrecOutput(label, name, make(tm.native, params), False, "mean")]
+    summary: Summary = "sum" if row.integer else "mean"
+    return [TrecOutput(name, name, None, row.integer, summary, family=family)]
 
 
-def _cuts(tm: TrecMeasure, raw: str | None) -> list[Any]:
+def _expand_measure(
+    row: TrecMeasure, spec: MeasureSpec, raw: str | None, *, rel_level: int | None, c_floats: bool
+) -> list[TrecOutput]:
+    form = row.form
+    takes = {p.name for p in spec.params}
+    params: dict[str, Any] = dict(form.fixed)
+    if rel_level is not None and "rel" in takes:
+        params["rel"] = rel_level
+    if form.one_per_value:
+        out = []
+        for c in _cuts(form, raw):
+            if form.args == "multipliers":
+                measure = make(spec.name, {**params, "mult": c})
+            else:
+                measure = make(spec.name, params, c)
+            out.append(TrecOutput(_cut_label(form, c), form.name, measure, False, "mean"))
+        return out
+    if raw:
+        params.update(_parameters(form, takes, raw, c_floats=c_floats))
+    summary: Summary
+    if form.summary == "count":
+        summary = "count"
+    elif spec.aggregate == "gmean":
+        summary = "gmean"
+    else:
+        summary = "sum" if spec.aggregate == "sum" else "mean"
+    return [
+        TrecOutput(
+            f"{form.name}_{raw}" if raw else form.name,
+            form.name,
+            make(spec.name, params),
+            row.integer,
+            summary,
+            per_topic=summary not in ("count", "gmean"),
+        )
+    ]
+
+
+def _parameters(form: TrecForm, takes: set[str], raw: str, *, c_floats: bool) -> dict[str, Any]:
+    """The measure parameters a trec_eval parameter list ``raw`` gives."""
+    if form.args == "gains":
+        gains, named = _gain_pairs(raw, form.name, form.c_float and c_floats)
+        params: dict[str, Any] = {}
+        if "p" in takes and "p" in named:
+            params["p"] = named["p"]
+        if "gains" in takes and gains:
+            params["gains"] = gains
+        return params
+    values = [_atof(v) for v in raw.split(",")]
+    if form.args == "coefficients":
+        if len(values) != 4:
+            raise MeasureError(
+                f"trec_eval measure {form.name} takes 4 coefficients, e.g. {form.name}.1,-1,0,0."
+            )
+        return dict(zip(("a", "b", "c", "d"), values, strict=True))
+    if form.args == "recall_list":
+        return {"levels": tuple(values)}
+    if form.args == "beta_squared":
+        if values[0] < 0:
+            raise MeasureError(
+                f"trec_eval measure {form.name} needs a parameter >= 0, got {raw!r}."
+            )
+        return {"beta": math.sqrt(values[0])}
+    return {}  # "none": trec_eval ignores the list (the label keeps it)
+
+
+def _cuts(form: TrecForm, raw: str | None) -> list[Any]:
     if not raw:
-        return list(tm.defaults)
+        return list(form.defaults)
     items = raw.split(",")
-    if tm.kind == "int_cuts":
+    if form.args == "cutoffs":
         cuts_i = sorted(_atol(x) for x in items)
         if any(c <= 0 for c in cuts_i) or len(set(cuts_i)) != len(cuts_i):
             raise MeasureError(
-                f"trec_eval measure {tm.name}: cutoffs must be distinct integers > 0, got {raw!r}."
+                f"trec_eval measure {form.name}: cutoffs must be distinct integers > 0, got {raw!r}."
             )
         return cuts_i
     cuts_f = sorted(_atof(x) for x in items)
     if len(set(cuts_f)) != len(cuts_f):
-        raise MeasureError(f"trec_eval measure {tm.name}: cutoffs must be distinct, got {raw!r}.")
+        raise MeasureError(f"trec_eval measure {form.name}: cutoffs must be distinct, got {raw!r}.")
     return cuts_f
+
+
+def trec_eval_label(measure: Measure) -> str | None:
+    """The name trec_eval prints for ``measure``, or ``None`` if trec_eval prints none for it.
+
+    A measure gets a trec_eval label only if trec_eval computes exactly it by that name
+    (the relevance level aside): ``AP`` is ``map``, ``AP@10`` is ``map_cut_10``, ``P@5`` is
+    ``P_5``, ``Rprec(mult=0.2)`` is ``Rprec_mult_0.20``, ``SetP(relative=True)`` is
+    ``set_relative_P``. ``P(rel=2)@5``, ``RR@10`` or ``SetP@5`` get none. The label parses
+    back to the same measure, so two measures never share a label.
+
+    Examples
+    --------
+    >>> from cranfield.measures import parse_measure
+    >>> [trec_eval_label(parse_measure(t)) for t in ("AP", "nDCG@10", "RR@10")]
+    ['map', 'ndcg_cut_10', None]
+    """
+    params = dict(measure.params)
+    for form in measure.spec.trec:
+        rest = dict(params)
+        if any(rest.pop(key, None) != value for key, value in form.fixed):
+            continue
+        if form.args in ("cutoffs", "recall_levels"):
+            value, matches = measure.at, not rest and measure.at is not None
+        elif form.args == "multipliers":
+            value, matches = rest.get("mult"), measure.at is None and set(rest) == {"mult"}
+        else:
+            if not rest and measure.at is None:
+                return form.name
+            continue
+        if matches and value is not None:
+            label = _cut_label(form, value)
+            # %3.2f may not say the value exactly (0.125 prints as 0.12): then no label
+            if float(label[len(form.name) + 1 :]) == value:
+                return label
+    return None
+
+
+def describe(name: str, *, width: int = 88) -> str:
+    """trec_eval's documentation of the row ``name`` (as ``trec_eval -h -m name`` prints it).
+
+    The name on a line, then its description indented by four spaces: for a measure, its
+    summary, formula, the cranfield measure it is, its parameters and notes.
+
+    Examples
+    --------
+    >>> print(describe("map").splitlines()[0])
+    map
+    """
+    row = BY_NAME.get(name)
+    if row is None:
+        raise MeasureError(f"trec_eval has no measure {name!r}.")
+    paragraphs = [row.doc] if row.spec is None else _measure_doc(row, row.spec)
+    body = "".join(
+        textwrap.fill(p, width, initial_indent="    ", subsequent_indent="      ") + "\n"
+        for p in paragraphs
+    )
+    return f"{name}\n{body}"
+
+
+def _measure_doc(row: TrecMeasure, spec: MeasureSpec) -> list[str]:
+    form = row.form
+    same = {
+        "cutoffs": f"{spec.name}@k",
+        "recall_levels": f"{spec.name}@level",
+        "multipliers": f"{spec.name}(mult=m)",
+    }.get(form.args) or str(make(spec.name, dict(form.fixed)))
+    defaults = ",".join(f"{v:g}" for v in form.defaults)
+    takes = {p.name: p for p in spec.params}
+    parameters = {
+        "none": "",
+        "cutoffs": f"cutoffs k, one line {form.name}_k each (default {defaults})",
+        "recall_levels": f"recall levels, one line each (default {defaults})",
+        "multipliers": f"multiples m of R, one line each (default {defaults})",
+        "gains": " or ".join(
+            [
+                *(["the persistence p, e.g. {form.name}.p=0.8"] if "p" in takes else []),
+                *(["level=gain pairs, e.g. {form.name}.1=3,2=9"] if "gains" in takes else []),
+            ]
+        ),
+        "coefficients": "the utility coefficients a,b,c,d, e.g. {form.name}.1,-1,0,0",
+        "recall_list": "the recall levels to average, e.g. {form.name}.0.25,0.5,0.75",
+        "beta_squared": "beta squared (default 1: F1)",
+    }[form.args].format(form=form)
+    doc = [spec.summary, f"Formula: {spec.formula}", f"In cranfield: {same}."]
+    if parameters:
+        doc.append(f"Parameters ({form.name}.params): {parameters}.")
+    if spec.notes:
+        doc.append(f"Notes: {spec.notes}")
+    return doc
 
 
 def split_name(text: str) -> tuple[str, str | None] | None:
@@ -372,8 +524,8 @@ def translate(text: str) -> list[Measure] | None:
     names = NICKNAMES.get(name, (name,))
     out: list[Measure] = []
     for n in names:
-        tm = BY_NAME[n]
-        if tm.kind == "special" or tm.family != "ranked":
+        row = BY_NAME[n]
+        if row.spec is None:  # runid, relstring, the prefs and jg measures
             if name in NICKNAMES:
                 continue
             raise MeasureError(

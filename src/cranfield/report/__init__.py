@@ -1,1 +1,1 @@
-"""Rendering results for people: trec_eval text, terminal tables, machine formats."""
+"""Rendering results for people: terminal tables, comparisons, plots, the HTML report."""

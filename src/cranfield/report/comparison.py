@@ -1,9 +1,11 @@
-"""Render a :class:`~cranfield.stats.Comparison` for people and for programs.
+"""Render a :class:`~cranfield.stats.Comparison` for people.
 
-People: a terminal table (rich), Markdown and LaTeX (booktabs), each with the baseline or the
-run letters marked, significance marks from the primary test, the best mean in bold and the
-method (query set, test, correction, alpha, seed) stated under or above the table.
-Programs: a flat table (polars / CSV) and JSON with every number.
+A terminal table (rich), Markdown and LaTeX (booktabs), each with the baseline or the run
+letters marked, significance marks from the primary test, the best mean in bold, and under or
+above the table the notes: the comparison's method (:meth:`Comparison.describe
+<cranfield.stats.Comparison.describe>`: query set, tests, correction, alpha, seed) and the
+legend of the marks. The data exports for programs (dict, JSON, polars, CSV) are methods of
+the :class:`~cranfield.stats.Comparison` itself.
 """
 
 from __future__ import annotations
@@ -14,23 +16,19 @@ import re
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from cranfield.report.numbers import best_shown, four_places
-from cranfield.stats.comparison import FAMILYWISE, TEST_LABELS
-from cranfield.stats.corrections import correction_label
+from cranfield.stats.comparison import TEST_LABELS
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from cranfield.stats.comparison import Comparison, PairComparison
 
 __all__ = [
-    "describe",
+    "latex_escape",
+    "legend",
+    "letters",
+    "notes",
     "print_table",
-    "to_csv",
-    "to_dict",
-    "to_json",
     "to_latex",
     "to_markdown",
-    "to_polars",
     "to_text",
 ]
 
@@ -76,10 +74,6 @@ def latex_escape(text: str) -> str:
     )
 
 
-def _num(v: float) -> float | None:
-    return v if math.isfinite(v) else None
-
-
 def letters(k: int) -> list[str]:
     """Labels ``a, b, ..., z, aa, ab, ...`` for ``k`` runs."""
     out = []
@@ -95,103 +89,32 @@ def letters(k: int) -> list[str]:
     return out
 
 
-# --------------------------------------------------------------------------- the method
+# --------------------------------------------------------------------------- the notes
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
-
-
-def _test_sentence(c: Comparison, test: str) -> str:
-    n = len(c.topics)
-    B = c.n_resamples
-    label = TEST_LABELS[test]
-    if test == "t-test":
-        how = f"{label} (two-sided, {n - 1} degrees of freedom)"
-    elif test == "wilcoxon":
-        how = f"{label} (two-sided; queries with equal scores dropped, as scipy)"
-    elif test == "sign":
-        how = f"{label} (two-sided exact binomial; queries with equal scores dropped)"
-    elif test == "randomization":
-        if c.exact_randomization:
-            how = f"{label} (two-sided; exact, all {2**n:,} sign assignments)"
-        else:
-            how = (
-                f"{label} (two-sided; {B:,} random sign assignments, p = (1 + count) / "
-                f"{B + 1:,}; seed {c.seed})"
-            )
-    elif test == "bootstrap":
-        how = f"{label} (two-sided shift method; {B:,} resamples of the queries; seed {c.seed})"
-    elif test == "tukey-hsd":
-        how = f"{label} (two-way ANOVA of {len(c.runs)} runs blocked by query)"
-    else:
-        how = f"{label} ({B:,} permutations of the runs within each query; seed {c.seed})"
-    k = len(c.runs)
-    if test in FAMILYWISE:
-        corr = f"adjusted for all {k * (k - 1) // 2:,} pairs of runs within each measure"
-    else:
-        npairs = len(c.pairs) // max(1, len(c.measures))
-        family = (
-            f"{_count(len(c.pairs), 'comparison')} ({_count(npairs, 'pair')} × "
-            f"{_count(len(c.measures), 'measure')})"
+def legend(c: Comparison) -> str:
+    """The sentence that explains a table's marks: run letters or ▲/▼, and bold."""
+    label = TEST_LABELS[c.primary_test]
+    if c.baseline is None:
+        return (
+            f"Letters mark the runs a run is significantly better than (adjusted p ≤ {c.alpha:g} "
+            f"in the {label}); bold: highest mean."
         )
-        corr = (
-            f"no correction for the {family}"
-            if c.correction == "none"
-            else f"{correction_label(c.correction)} over {family}"
-        )
-    return f"Test: {how}; {corr}."
+    return (
+        f"{UP}/{DOWN}: significantly better/worse than the baseline {c.baseline} (adjusted "
+        f"p ≤ {c.alpha:g} in the {label}); bold: highest mean."
+    )
 
 
-def describe(c: Comparison, *, command_line: bool = False) -> list[str]:
-    """Sentences stating the query set, flagged runs, tests, correction, marks and intervals.
+def notes(c: Comparison, *, command_line: bool = False) -> list[str]:
+    """The sentences under a table: the method (:meth:`Comparison.describe`) and the legend.
 
+    The legend follows the test sentences, before the sentence on intervals.
     ``command_line=True`` names the missing-query policy by its flag (``--missing zero``).
     """
-    n = len(c.topics)
-    out: list[str] = []
-    policy = f"--missing {c.missing_policy}" if command_line else f"missing={c.missing_policy}"
-    if c.missing_policy == "zero":
-        out.append(
-            f"{n:,} {'query' if n == 1 else 'queries'}: every judged query, "
-            f"a run missing a query scores 0 on it ({policy})."
-        )
-    elif c.missing_policy == "skip":
-        out.append(
-            f"{n:,} queries: the judged queries every run retrieved ({policy}); "
-            f"{len(c.dropped_topics):,} judged queries left out."
-        )
-    elif c.missing_policy == "error":
-        out.append(f"{n:,} queries: every judged query, retrieved by every run ({policy}).")
-    else:
-        out.append(f"{n:,} queries, scores as given.")
-    judged = n + len(c.dropped_topics)
-    for run, miss in c.missing_topics.items():
-        fate = "scored 0" if c.missing_policy == "zero" else "left out of every comparison"
-        out.append(
-            f"† {run} has no ranking for {len(miss):,} of the {judged:,} judged queries ({fate})."
-        )
-    for test in c.tests:
-        out.append(_test_sentence(c, test))
-    primary = TEST_LABELS[c.primary_test]
-    if c.baseline is None:
-        out.append(
-            f"Letters mark the runs a run is significantly better than (adjusted p ≤ {c.alpha:g} "
-            f"in the {primary}); bold: highest mean."
-        )
-    else:
-        out.append(
-            f"{UP}/{DOWN}: significantly better/worse than the baseline {c.baseline} (adjusted "
-            f"p ≤ {c.alpha:g} in the {primary}); bold: highest mean."
-        )
-    conf = f"{(1 - c.alpha) * 100:g}%"
-    kinds = {"t": "t", "percentile": "bootstrap percentile", "bca": "bootstrap BCa"}
-    if c.intervals:
-        names = ", ".join(kinds[i] for i in c.intervals)
-        boot = any(i != "t" for i in c.intervals)
-        extra = f" ({c.n_resamples:,} resamples; seed {c.seed})" if boot else ""
-        out.append(f"Mean differences have {conf} confidence intervals: {names}{extra}.")
-    return out
+    method = c.describe(command_line=command_line)
+    at = len(method) - 1 if c.intervals else len(method)
+    return [*method[:at], legend(c), *method[at:]]
 
 
 # --------------------------------------------------------------------------- cells
@@ -271,7 +194,7 @@ def print_table(
 ) -> None:
     """Print the means table (and the pair details) with rich; colour only on a terminal.
 
-    ``command_line=True`` words the notes for the command line (:func:`describe`).
+    ``command_line=True`` words the notes for the command line (:func:`notes`).
     """
     from rich.console import Console
     from rich.table import Table
@@ -298,7 +221,7 @@ def print_table(
         console.print(_table(d_header, d_rows, 3))
         console.print("mean diff = treatment - control; p adj. = adjusted p-value, * significant.")
     console.print()
-    for line in describe(c, command_line=command_line):
+    for line in notes(c, command_line=command_line):
         console.print(_rich_escape(line), soft_wrap=True)
 
 
@@ -354,7 +277,21 @@ def to_text(c: Comparison, *, width: int | None = None, details: bool = False) -
 
 
 def to_markdown(c: Comparison) -> str:
-    """A Markdown (GFM) table with significance superscripts, followed by the method notes."""
+    """A Markdown (GFM) table with significance superscripts, followed by the notes.
+
+    Examples
+    --------
+    >>> from cranfield.report.comparison import to_markdown
+    >>> from cranfield.stats import compare_scores
+    >>> c = compare_scores({"bm25": {"AP": [0.20, 0.30, 0.10, 0.40, 0.25, 0.35]},
+    ...                     "dense": {"AP": [0.35, 0.45, 0.20, 0.60, 0.40, 0.50]}})
+    >>> for line in to_markdown(c).splitlines()[:4]:
+    ...     print(line)
+    |  | run | AP |
+    | --- | --- | ---: |
+    | a | bm25 | 0.2667 |
+    | b | dense | **0.4167**<sup>a</sup> |
+    """
     header, rows, _ = _cells(c, style="markdown")
     align = ["---"] * (len(header) - len(c.measures)) + ["---:"] * len(c.measures)
     table = [
@@ -362,8 +299,8 @@ def to_markdown(c: Comparison) -> str:
         "| " + " | ".join(align) + " |",
         *("| " + " | ".join(r) + " |" for r in rows),
     ]
-    notes = [_md_escape(s) for s in describe(c)]
-    return "\n\n".join(["\n".join(table), *notes]) + "\n"
+    sentences = [_md_escape(s) for s in notes(c)]
+    return "\n\n".join(["\n".join(table), *sentences]) + "\n"
 
 
 def to_latex(
@@ -402,148 +339,7 @@ def to_latex(
 
 
 def _latex_notes(c: Comparison) -> list[str]:
-    notes = describe(c)
+    sentences = notes(c)
     measures = ", ".join(c.measures)
-    first = f"Mean {measures} of {len(c.runs)} runs. {notes[0]}"
-    return [first, *notes[1:]]
-
-
-# --------------------------------------------------------------------------- programs
-
-
-_TEST_COLUMNS: Final = {
-    "t-test": "t_test",
-    "wilcoxon": "wilcoxon",
-    "sign": "sign",
-    "randomization": "randomization",
-    "bootstrap": "bootstrap",
-    "tukey-hsd": "tukey_hsd",
-    "randomized-tukey-hsd": "randomized_tukey_hsd",
-}
-
-
-def _pair_record(c: Comparison, p: PairComparison) -> dict[str, Any]:
-    rec: dict[str, Any] = {
-        "measure": p.measure,
-        "control": p.control,
-        "treatment": p.treatment,
-        "control_mean": p.control_mean,
-        "treatment_mean": p.treatment_mean,
-        "mean_difference": p.mean_difference,
-    }
-    for kind in c.intervals:
-        lo, hi = p.intervals[kind]
-        rec[f"ci_{kind}_low"] = lo
-        rec[f"ci_{kind}_high"] = hi
-    rec.update(
-        cohens_dz=p.cohens_dz,
-        wins=p.wins,
-        ties=p.ties,
-        losses=p.losses,
-        improved=p.improved,
-        hurt=p.hurt,
-        urisk=p.urisk,
-        trisk=p.trisk,
-    )
-    for test in c.tests:
-        o = p.tests[test]
-        col = _TEST_COLUMNS[test]
-        rec[f"{col}_statistic"] = o.statistic
-        rec[f"{col}_p"] = o.p_value
-        rec[f"{col}_p_adjusted"] = o.p_adjusted
-        rec[f"{col}_significant"] = o.significant
-    return rec
-
-
-def to_polars(c: Comparison) -> pl.DataFrame:
-    """One row per compared pair and measure (see :func:`to_csv` for the columns)."""
-    import polars as pl
-
-    records = [_pair_record(c, p) for p in c.pairs]
-    return pl.DataFrame(records, infer_schema_length=None)
-
-
-def to_csv(c: Comparison) -> str:
-    """CSV of :func:`to_polars`: measure, control, treatment, means, difference, intervals,
-    effects, and per test ``<test>_statistic, _p, _p_adjusted, _significant``."""
-    return to_polars(c).write_csv()
-
-
-def to_dict(c: Comparison, *, per_query: bool = False) -> dict[str, Any]:
-    """Every number and the method as plain JSON-ready data (non-finite numbers as ``None``)."""
-    k = len(c.runs)
-    family = {t: (k * (k - 1) // 2 if t in FAMILYWISE else len(c.pairs)) for t in c.tests}
-    method: dict[str, Any] = {
-        "queries": len(c.topics),
-        "missing_policy": c.missing_policy,
-        "tests": list(c.tests),
-        "primary_test": c.primary_test,
-        "correction": c.correction,
-        "correction_family_size": family,
-        "alpha": c.alpha,
-        "confidence": 1.0 - c.alpha,
-        "intervals": list(c.intervals),
-        "n_resamples": c.n_resamples,
-        "seed": c.seed,
-        "randomization": (
-            None
-            if "randomization" not in c.tests
-            else ("exact" if c.exact_randomization else "monte-carlo")
-        ),
-        "risk_aversion": c.risk_aversion,
-        "notes": describe(c),
-    }
-    comparisons = []
-    for p in c.pairs:
-        comparisons.append(
-            {
-                "measure": p.measure,
-                "control": p.control,
-                "treatment": p.treatment,
-                "control_mean": _num(p.control_mean),
-                "treatment_mean": _num(p.treatment_mean),
-                "mean_difference": _num(p.mean_difference),
-                "intervals": {kind: [_num(lo), _num(hi)] for kind, (lo, hi) in p.intervals.items()},
-                "cohens_dz": _num(p.cohens_dz),
-                "wins": p.wins,
-                "ties": p.ties,
-                "losses": p.losses,
-                "improved": p.improved,
-                "hurt": p.hurt,
-                "urisk": _num(p.urisk),
-                "trisk": _num(p.trisk),
-                "tests": {
-                    t: {
-                        "statistic": _num(o.statistic),
-                        "p_value": o.p_value,
-                        "p_adjusted": o.p_adjusted,
-                        "significant": o.significant,
-                    }
-                    for t, o in p.tests.items()
-                },
-            }
-        )
-    out: dict[str, Any] = {
-        "method": method,
-        "runs": list(c.runs),
-        "baseline": c.baseline,
-        "measures": list(c.measures),
-        "means": {m: {r: _num(v) for r, v in c.means[m].items()} for m in c.measures},
-        "missing_topics": {r: list(t) for r, t in c.missing_topics.items()},
-        "dropped_topics": list(c.dropped_topics),
-        "comparisons": comparisons,
-    }
-    if per_query:
-        out["per_query"] = {
-            "topics": list(c.topics),
-            "scores": {
-                m: {r: [float(v) for v in c.scores[m][:, j]] for j, r in enumerate(c.runs)}
-                for m in c.measures
-            },
-        }
-    return out
-
-
-def to_json(c: Comparison, *, per_query: bool = False, indent: int | None = 2) -> str:
-    """:func:`to_dict` as JSON text."""
-    return c.to_json(per_query=per_query, indent=indent)
+    first = f"Mean {measures} of {len(c.runs)} runs. {sentences[0]}"
+    return [first, *sentences[1:]]

@@ -40,12 +40,13 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Unpack
 
 import numpy as np
 
 from cranfield.curves import STANDARD_LEVELS, Interpolation, mean_gain_curves, mean_interpolated_pr
-from cranfield.report.comparison import _details_rows, describe, letters
+from cranfield.evaluation.options import EvalOptions, options_from
+from cranfield.report.comparison import _details_rows, letters, notes
 from cranfield.report.numbers import best_shown, four_places
 from cranfield.report.plots import RunsLike, named_runs
 from cranfield.stats.comparison import TEST_LABELS
@@ -53,12 +54,13 @@ from cranfield.stats.comparison import TEST_LABELS
 if TYPE_CHECKING:
     import polars as pl
 
+    from cranfield._types import RunNaming
     from cranfield.data.qrels import Qrels
-    from cranfield.data.ranking import MissingPolicy
     from cranfield.data.run import Run
     from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.options import EvalKwargs
     from cranfield.io.load import QrelsLike
-    from cranfield.stats.comparison import Comparison, RunNames, TestName
+    from cranfield.stats.comparison import Comparison, TestName
     from cranfield.stats.corrections import Correction
     from cranfield.stats.resampling import RngLike
 
@@ -351,7 +353,7 @@ def _summary(c: Comparison) -> str:
                 f"{sup}{rel}</td>"
             )
         body.append(f'<tr data-run="{_e(run)}">' + "".join(cells) + "</tr>")
-    notes = "".join(f"<li>{_e(s)}</li>" for s in describe(c))
+    notes_html = "".join(f"<li>{_e(s)}</li>" for s in notes(c))
     d_head, d_rows = _details_rows(c)
     details = (
         '<details><summary>Every pairwise test</summary><div class="scroll">'
@@ -379,7 +381,7 @@ def _summary(c: Comparison) -> str:
         + "".join(head)
         + "</tr></thead><tbody>"
         + "".join(body)
-        + f'</tbody></table></div><ul class="notes">{notes}</ul>{details}</section>'
+        + f'</tbody></table></div><ul class="notes">{notes_html}</ul>{details}</section>'
     )
 
 
@@ -635,20 +637,19 @@ def html_report(
     tests: TestName | Sequence[TestName] = "t-test",
     correction: Correction = "holm",
     alpha: float = 0.05,
-    rng: RngLike = None,
+    seed: RngLike = None,
     n_resamples: int = 10_000,
-    names: RunNames | Sequence[str] = "auto",
-    missing: MissingPolicy = "zero",
-    relevance_level: int = 1,
-    judged_only: bool = False,
-    depth: int | None = None,
-    float32: bool = False,
+    names: RunNaming | Sequence[str] = "file",
+    options: EvalOptions | None = None,
+    known: QrelsLike | None = None,
+    intents: Any = None,
     curves: bool = True,
     levels: Sequence[float] = STANDARD_LEVELS,
     rule: Interpolation = "exact",
     gain_depth: int = 20,
     title: str | None = None,
     page_size: int = 50,
+    **kwargs: Unpack[EvalKwargs],
 ) -> str:
     """Compare runs and write everything into one self-contained HTML page.
 
@@ -657,11 +658,12 @@ def html_report(
     qrels, runs, measures:
         As in :func:`cranfield.compare` (``runs``: a list of runs or a ``{name: run}``
         mapping).
-    baseline, tests, correction, alpha, rng, n_resamples, names:
+    baseline, tests, correction, alpha, seed, n_resamples, names:
         As in :func:`cranfield.compare`; the first test marks the summary table and the
         seed actually used is written in the parameters.
-    missing, relevance_level, judged_only, depth, float32:
-        As in :func:`cranfield.evaluate`; the curves use the same queries as the tests.
+    options, known, intents, **kwargs:
+        The evaluation options and extra inputs of :func:`cranfield.evaluate`, whole or as
+        keywords; the curves use the same queries as the tests.
     curves:
         Draw the interpolated precision–recall curve and the nDCG@k curve (default).
     levels, rule:
@@ -710,6 +712,7 @@ def html_report(
         items = list(runs)
     else:
         items = [runs]
+    opts = options_from(options, kwargs, caller="html_report")
     named: list[tuple[str, Run]] = named_runs(runs, names)
     c = compare(
         judgments,
@@ -719,21 +722,20 @@ def html_report(
         tests=tests,
         correction=correction,
         alpha=alpha,
-        rng=rng,
+        seed=seed,
         n_resamples=n_resamples,
-        missing=missing,
-        relevance_level=relevance_level,
-        judged_only=judged_only,
-        depth=depth,
-        float32=float32,
+        options=opts,
+        known=known,
+        intents=intents,
     )
+    relevance_level, judged_only, depth = opts.relevance_level, opts.judged_only, opts.depth
     charts: list[_Chart] = []
     rows: list[tuple[str, str]] = [
         ("qrels", _source(qrels)),
         ("relevance level", f"{relevance_level} (binary measures count levels ≥ it relevant)"),
         ("judged documents only", "yes" if judged_only else "no"),
         ("depth", "every retrieved document" if depth is None else f"top {depth}"),
-        ("float32 scores", "yes" if float32 else "no"),
+        ("float32 scores", "yes" if opts.float32 else "no"),
     ]
     if curves:
         curve_qrels = judgments
@@ -741,26 +743,16 @@ def html_report(
             curve_qrels = Qrels(
                 judgments.frame.filter(pl.col("query_id").is_in(c.topics)), judgments.name
             )
-        options: dict[str, Any] = {
-            "missing": missing,
-            "depth": depth,
-            "judged_only": judged_only,
-            "float32": float32,
-        }
+        curve_opts = opts.replace(aggregate=None)
         pr = {
             name: mean_interpolated_pr(
-                curve_qrels,
-                run,
-                levels=tuple(levels),
-                rule=rule,
-                relevance_level=relevance_level,
-                **options,
+                curve_qrels, run, levels=tuple(levels), rule=rule, options=curve_opts
             )
             for name, run in named
         }
         gain = {
             name: mean_gain_curves(
-                curve_qrels, run, k=gain_depth, normalise="mean_of_ratios", **options
+                curve_qrels, run, k=gain_depth, normalise="mean_of_ratios", options=curve_opts
             )
             for name, run in named
         }

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, Unpack
 
 import numpy as np
 
@@ -38,7 +37,9 @@ from cranfield.curves import (
     mean_interpolated_pr,
     pr_points,
 )
-from cranfield.io.load import QrelsLike, RunLike, load_qrels, load_run
+from cranfield.evaluation.options import EvalOptions, options_from
+from cranfield.io.load import QrelsLike, RunLike, load_qrels
+from cranfield.io.runset import RunSet
 
 if TYPE_CHECKING:
     import polars as pl
@@ -47,10 +48,11 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from numpy.typing import NDArray
 
-    from cranfield.data.ranking import MissingPolicy
+    from cranfield._types import RunNaming
     from cranfield.data.run import Run
+    from cranfield.evaluation.options import EvalKwargs
     from cranfield.evaluation.results import Results
-    from cranfield.stats.comparison import Comparison, RunNames
+    from cranfield.stats.comparison import Comparison
     from cranfield.stats.histogram import QueryDifferences, SortBy
 
 __all__ = [
@@ -133,8 +135,8 @@ def _legend(ax: Axes, handles: list[Artist], labels: list[str]) -> None:
         ax.legend(handles, [literal(x) for x in labels], loc="best", fontsize="small")
 
 
-def named_runs(runs: RunsLike, names: RunNames | Sequence[str] = "auto") -> list[tuple[str, Run]]:
-    """Load one or several runs and name them as :func:`cranfield.compare` does.
+def named_runs(runs: RunsLike, names: RunNaming | Sequence[str] = "file") -> list[tuple[str, Run]]:
+    """Load one or several runs, named by the one run-naming rule (:mod:`cranfield.io.runset`).
 
     Parameters
     ----------
@@ -143,8 +145,7 @@ def named_runs(runs: RunsLike, names: RunNames | Sequence[str] = "auto") -> list
         mapping (anything :func:`cranfield.load_run` accepts). A dict is always read as
         named runs: put a single ``{query_id: {doc_id: score}}`` run in a list.
     names:
-        For a list: ``"auto"`` (distinct run tags, else file names), ``"tag"``, ``"file"``
-        or one name per run.
+        For a list: ``"file"`` (default), ``"tag"`` or one name per run.
 
     Returns
     -------
@@ -156,21 +157,8 @@ def named_runs(runs: RunsLike, names: RunNames | Sequence[str] = "auto") -> list
     >>> [name for name, _ in named_runs({"bm25": {"q": {"d": 1.0}}})]
     ['bm25']
     """
-    from cranfield.stats.comparison import _names
-
-    if isinstance(runs, Mapping):
-        given = [str(k) for k in runs]
-        loaded = [load_run(r, name=n) for n, r in zip(given, runs.values(), strict=True)]
-        chosen = _names(loaded, given)
-    else:
-        items: Sequence[RunLike] = (
-            runs if isinstance(runs, Sequence) and not isinstance(runs, (str, Path)) else [runs]
-        )
-        if not items:
-            raise ValueError("runs must give at least one run, got an empty list.")
-        loaded = [load_run(r) for r in items]
-        chosen = _names(loaded, names)
-    return list(zip(chosen, loaded, strict=True))
+    run_set = RunSet.of(runs, names)
+    return [(name, run_set.load(i)) for i, name in enumerate(run_set.names)]
 
 
 def _finish(fig: Figure, ax: Axes, title: str | None, default: str) -> Figure:
@@ -190,15 +178,12 @@ def pr_curve(
     *,
     levels: Sequence[float] = STANDARD_LEVELS,
     rule: Interpolation = "exact",
-    names: RunNames | Sequence[str] = "auto",
-    relevance_level: int = 1,
-    missing: MissingPolicy = "zero",
-    depth: int | None = None,
-    judged_only: bool = False,
-    float32: bool = False,
+    names: RunNaming | Sequence[str] = "file",
+    options: EvalOptions | None = None,
     title: str | None = None,
     ax: Axes | None = None,
     figsize: tuple[float, float] = (6.4, 4.8),
+    **kwargs: Unpack[EvalKwargs],
 ) -> Figure:
     """Interpolated precision–recall curves of one or more runs, averaged over queries.
 
@@ -215,8 +200,8 @@ def pr_curve(
         (measure ``IPrec``), as in :func:`cranfield.curves.interpolated_pr`.
     names:
         How to name runs given as a list (see :func:`cranfield.compare`).
-    relevance_level, missing, depth, judged_only, float32:
-        As in :func:`cranfield.evaluate`.
+    options, **kwargs:
+        The evaluation options of :func:`cranfield.evaluate`, whole or as keywords.
     title:
         Axes title (default: says what is plotted).
     ax:
@@ -242,22 +227,13 @@ def pr_curve(
     >>> fig.axes[0].lines[0].get_ydata().round(3).tolist()[-3:]
     [0.583, 0.583, 0.583]
     """
+    opts = options_from(options, kwargs, caller="pr_curve")
     fig, axes = _figure(ax, figsize)
     judgments = load_qrels(qrels)
     handles: list[Artist] = []
     labels: list[str] = []
     for i, (name, run) in enumerate(named_runs(runs, names)):
-        curve = mean_interpolated_pr(
-            judgments,
-            run,
-            levels=tuple(levels),
-            rule=rule,
-            relevance_level=relevance_level,
-            missing=missing,
-            depth=depth,
-            judged_only=judged_only,
-            float32=float32,
-        )
+        curve = mean_interpolated_pr(judgments, run, levels=tuple(levels), rule=rule, options=opts)
         color, style = _style(i)
         (line,) = axes.plot(
             curve.get_column("recall").to_numpy(),
@@ -294,14 +270,12 @@ def gain_curve(
     normalise: Normalisation = "mean_of_ratios",
     gains: Mapping[int, float] | None = None,
     exp: bool = False,
-    names: RunNames | Sequence[str] = "auto",
-    missing: MissingPolicy = "zero",
-    depth: int | None = None,
-    judged_only: bool = False,
-    float32: bool = False,
+    names: RunNaming | Sequence[str] = "file",
+    options: EvalOptions | None = None,
     title: str | None = None,
     ax: Axes | None = None,
     figsize: tuple[float, float] = (6.4, 4.8),
+    **kwargs: Unpack[EvalKwargs],
 ) -> Figure:
     """nDCG@k (or DCG@k, nCG@k, CG@k) for k = 1..``k``, averaged over queries, with the ideal.
 
@@ -326,7 +300,7 @@ def gain_curve(
         Gain of each relevance level and exponential gain, as in
         :func:`cranfield.curves.gain_curves` (default: the level itself, discount
         ``log2(i + 1)``).
-    names, missing, depth, judged_only, float32:
+    names, options, **kwargs:
         As in :func:`pr_curve`.
     title, ax, figsize:
         As in :func:`pr_curve`.
@@ -362,22 +336,15 @@ def gain_curve(
         raise ValueError(f"kind must be 'ndcg', 'dcg', 'ncg' or 'cg', got {kind!r}.")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise ValueError(f"k must be an integer >= 1, got {k!r}.")
+    opts = options_from(options, kwargs, caller="gain_curve")
     fig, axes = _figure(ax, figsize)
     judgments = load_qrels(qrels)
-    options: dict[str, Any] = {
-        "k": int(k),
-        "gains": gains,
-        "exp": exp,
-        "missing": missing,
-        "depth": depth,
-        "judged_only": judged_only,
-        "float32": float32,
-    }
+    curve_options: dict[str, Any] = {"k": int(k), "gains": gains, "exp": exp, "options": opts}
     handles: list[Artist] = []
     labels: list[str] = []
     ideals: list[tuple[str, str, NDArray[np.float64], NDArray[np.float64]]] = []
     for i, (name, run) in enumerate(named_runs(runs, names)):
-        curve = mean_gain_curves(judgments, run, normalise=normalise, **options)
+        curve = mean_gain_curves(judgments, run, normalise=normalise, **curve_options)
         ranks = curve.get_column("rank").to_numpy()
         color, style = _style(i)
         (line,) = axes.plot(
@@ -395,7 +362,7 @@ def gain_curve(
         if ideal:
             per_topic = None
             if normalise == "mean_of_ratios":
-                per_topic = partial(gain_curves, judgments, run, **options)
+                per_topic = partial(gain_curves, judgments, run, **curve_options)
             ideals.append((name, color, ranks, _ideal_curve(curve, kind, per_topic)))
     if ideals:
         same = all(np.array_equal(ideals[0][3], other[3]) for other in ideals[1:])
@@ -637,14 +604,12 @@ def query_pr_curve(
     query_id: str,
     *,
     interpolated: bool = True,
-    names: RunNames | Sequence[str] = "auto",
-    relevance_level: int = 1,
-    depth: int | None = None,
-    judged_only: bool = False,
-    float32: bool = False,
+    names: RunNaming | Sequence[str] = "file",
+    options: EvalOptions | None = None,
     title: str | None = None,
     ax: Axes | None = None,
     figsize: tuple[float, float] = (6.4, 4.8),
+    **kwargs: Unpack[EvalKwargs],
 ) -> Figure:
     """The precision–recall points of one query for one or more runs.
 
@@ -658,8 +623,8 @@ def query_pr_curve(
         Join each run's points with its interpolated step curve (precision at recall r =
         the best precision at any rank with recall >= r; 0 past the last relevant document
         retrieved). ``False`` joins the points in rank order.
-    names, relevance_level, depth, judged_only, float32:
-        As in :func:`pr_curve`.
+    names, options, **kwargs:
+        As in :func:`pr_curve` (the query is scored whatever ``missing`` says).
     title, ax, figsize:
         As in :func:`pr_curve`.
 
@@ -686,6 +651,8 @@ def query_pr_curve(
     """
     import polars as pl
 
+    opts = options_from(options, kwargs, caller="query_pr_curve").replace(missing="zero")
+    relevance_level = opts.relevance_level
     judgments = load_qrels(qrels)
     if query_id not in set(judgments.topics):
         raise ValueError(f"query {query_id!r} has no judgments in the qrels.")
@@ -698,15 +665,7 @@ def query_pr_curve(
     handles: list[Artist] = []
     labels: list[str] = []
     for i, (name, run) in enumerate(named_runs(runs, names)):
-        points = pr_points(
-            judgments,
-            run,
-            relevance_level=relevance_level,
-            missing="zero",
-            depth=depth,
-            judged_only=judged_only,
-            float32=float32,
-        ).filter(pl.col("query_id") == query_id)
+        points = pr_points(judgments, run, options=opts).filter(pl.col("query_id") == query_id)
         recall = points.get_column("recall").to_numpy()
         precision = points.get_column("precision").to_numpy()
         color, style = _style(i)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from cranfield.evaluation.results import Results
-    from cranfield.measures._spec import Measure
+    from cranfield.measures import Measure
 
 
 def _num(v: float) -> Any:

@@ -13,7 +13,7 @@ effects and intervals     :func:`effect_sizes`, :func:`confidence_interval`
 per-query differences     :func:`query_differences`, ``Comparison.differences``
 ========================  =====================================================
 
-Every random procedure takes ``rng`` (an integer seed or a ``numpy.random.Generator``) and
+Every random procedure takes ``seed`` (an integer or a ``numpy.random.Generator``) and
 gives bit-identical results for the same seed whatever the number of threads.
 """
 

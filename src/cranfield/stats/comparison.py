@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import json
-import re
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal, get_args
+from typing import TYPE_CHECKING, Any, Final, Literal, Unpack, get_args
 
 import numpy as np
 
-from cranfield.errors import EvaluationError
+from cranfield.errors import EvaluationError, OptionError
 from cranfield.evaluation.aggregate import aggregate
 from cranfield.stats.corrections import (
     Correction,
     adjust_p_values,
     check_correction,
+    correction_label,
 )
 from cranfield.stats.effects import (
     INTERVALS,
@@ -56,10 +57,11 @@ if TYPE_CHECKING:
     import polars as pl
     from numpy.typing import ArrayLike, NDArray
 
-    from cranfield.data.ranking import MissingPolicy
-    from cranfield.data.run import Run
+    from cranfield._types import RunNaming
     from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.options import EvalKwargs, EvalOptions
     from cranfield.io.load import QrelsLike, RunLike
+    from cranfield.io.runset import RunSet
 
 __all__ = [
     "TESTS",
@@ -75,7 +77,6 @@ TestName = Literal[
     "t-test", "wilcoxon", "sign", "randomization", "bootstrap", "tukey-hsd", "randomized-tukey-hsd"
 ]
 TESTS: Final[tuple[str, ...]] = get_args(TestName)
-RunNames = Literal["auto", "tag", "file"]
 
 _TEST_ALIASES: Final[dict[str, str]] = {
     "t": "t-test",
@@ -102,8 +103,6 @@ TEST_LABELS: Final[dict[str, str]] = {
 }
 FAMILYWISE: Final = frozenset({"tukey-hsd", "randomized-tukey-hsd"})
 _RANDOM_TESTS: Final = frozenset({"randomization", "bootstrap", "randomized-tukey-hsd"})
-_COMPRESSION = re.compile(r"\.(gz|bz2|xz|zst|zstd)$")
-_RUN_SUFFIX = re.compile(r"\.(txt|run|runs|trec|res|tsv|parquet|pq)$")
 
 
 def check_tests(tests: str | Iterable[str]) -> list[str]:
@@ -236,19 +235,23 @@ class Comparison:
     dropped_topics:
         Judged queries left out of the comparison (``missing="skip"`` only).
 
+    Notes
+    -----
+    A comparison is data: :meth:`to_dict`, :meth:`to_json`, :meth:`to_polars` and
+    :meth:`to_csv` export it for programs, and :mod:`cranfield.report.comparison` renders it
+    for people (a terminal table, Markdown, LaTeX).
+
     Examples
     --------
     >>> from cranfield.stats import compare_scores
     >>> c = compare_scores({"bm25": {"AP": [0.20, 0.30, 0.10, 0.40, 0.25, 0.35]},
     ...                     "dense": {"AP": [0.35, 0.45, 0.20, 0.60, 0.40, 0.50]}})
-    >>> for line in c.to_markdown().splitlines()[:4]:
-    ...     print(line)
-    |  | run | AP |
-    | --- | --- | ---: |
-    | a | bm25 | 0.2667 |
-    | b | dense | **0.4167**<sup>a</sup> |
+    >>> {run: round(mean, 4) for run, mean in c.means["AP"].items()}
+    {'bm25': 0.2667, 'dense': 0.4167}
     >>> c.significant()[0].tests["t-test"].p_value < 0.001
     True
+    >>> c.to_polars().select("control", "treatment", "mean_difference").rows()
+    [('bm25', 'dense', 0.15)]
     """
 
     runs: list[str]
@@ -277,9 +280,6 @@ class Comparison:
             f"correction={self.correction!r}, seed={self.seed})"
         )
 
-    def __str__(self) -> str:
-        return self.to_text()
-
     @property
     def primary_test(self) -> str:
         """The test whose significance the tables mark (the first requested)."""
@@ -295,7 +295,7 @@ class Comparison:
         if name in self.measures:
             return name
         from cranfield.evaluation.evaluator import resolve_measures
-        from cranfield.measures._spec import Measure
+        from cranfield.measures import Measure
 
         try:
             parsed = resolve_measures(measure if isinstance(measure, Measure) else name)
@@ -374,55 +374,258 @@ class Comparison:
             treatment_scores=X[:, j].copy(),
         )
 
-    def describe(self) -> list[str]:
-        """Sentences stating the query set, tests, correction, level, intervals and seed."""
-        from cranfield.report.comparison import describe
+    def describe(self, *, command_line: bool = False) -> list[str]:
+        """The method in sentences: query set, runs missing queries, tests, intervals.
 
-        return describe(self)
+        One sentence on the queries compared, one per run that misses judged queries, one per
+        test with its correction, and, last, one on the intervals when there are any. These
+        are the ``notes`` of :meth:`to_dict`; a table adds the legend of its marks
+        (:func:`cranfield.report.comparison.notes`). ``command_line=True`` names the
+        missing-query policy by its flag (``--missing zero``, not ``missing=zero``).
+
+        Examples
+        --------
+        >>> from cranfield.stats import compare_scores
+        >>> c = compare_scores({"a": {"AP": [0.2, 0.5, 0.1]}, "b": {"AP": [0.4, 0.5, 0.0]}})
+        >>> for sentence in c.describe():
+        ...     print(sentence)
+        3 queries, scores as given.
+        Test: paired t-test (two-sided, 2 degrees of freedom); Holm correction over
+        1 comparison (1 pair × 1 measure).
+        Mean differences have 95% confidence intervals: t.
+        """
+        n = len(self.topics)
+        out: list[str] = []
+        policy = (
+            f"--missing {self.missing_policy}" if command_line else f"missing={self.missing_policy}"
+        )
+        if self.missing_policy == "zero":
+            out.append(
+                f"{n:,} {'query' if n == 1 else 'queries'}: every judged query, "
+                f"a run missing a query scores 0 on it ({policy})."
+            )
+        elif self.missing_policy == "skip":
+            out.append(
+                f"{n:,} queries: the judged queries every run retrieved ({policy}); "
+                f"{len(self.dropped_topics):,} judged queries left out."
+            )
+        elif self.missing_policy == "error":
+            out.append(f"{n:,} queries: every judged query, retrieved by every run ({policy}).")
+        else:
+            out.append(f"{n:,} queries, scores as given.")
+        judged = n + len(self.dropped_topics)
+        for run, miss in self.missing_topics.items():
+            fate = "scored 0" if self.missing_policy == "zero" else "left out of every comparison"
+            out.append(
+                f"† {run} has no ranking for {len(miss):,} of the {judged:,} judged queries "
+                f"({fate})."
+            )
+        out.extend(_test_sentence(self, test) for test in self.tests)
+        if self.intervals:
+            kinds = {"t": "t", "percentile": "bootstrap percentile", "bca": "bootstrap BCa"}
+            names = ", ".join(kinds[i] for i in self.intervals)
+            boot = any(i != "t" for i in self.intervals)
+            extra = f" ({self.n_resamples:,} resamples; seed {self.seed})" if boot else ""
+            out.append(
+                f"Mean differences have {(1 - self.alpha) * 100:g}% confidence intervals: "
+                f"{names}{extra}."
+            )
+        return out
 
     def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
-        """Plain data (JSON-ready, non-finite numbers as ``None``): method, means and every pair."""
-        from cranfield.report.comparison import to_dict
+        """Plain data (JSON-ready, non-finite numbers as ``None``): method, means and every pair.
 
-        return to_dict(self, per_query=per_query)
+        ``per_query=True`` adds the per-query scores of every run.
+        """
+        k = len(self.runs)
+        family = {t: (k * (k - 1) // 2 if t in FAMILYWISE else len(self.pairs)) for t in self.tests}
+        method: dict[str, Any] = {
+            "queries": len(self.topics),
+            "missing_policy": self.missing_policy,
+            "tests": list(self.tests),
+            "primary_test": self.primary_test,
+            "correction": self.correction,
+            "correction_family_size": family,
+            "alpha": self.alpha,
+            "confidence": 1.0 - self.alpha,
+            "intervals": list(self.intervals),
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "randomization": (
+                None
+                if "randomization" not in self.tests
+                else ("exact" if self.exact_randomization else "monte-carlo")
+            ),
+            "risk_aversion": self.risk_aversion,
+            "notes": self.describe(),
+        }
+        out: dict[str, Any] = {
+            "method": method,
+            "runs": list(self.runs),
+            "baseline": self.baseline,
+            "measures": list(self.measures),
+            "means": {m: {r: _finite(v) for r, v in self.means[m].items()} for m in self.measures},
+            "missing_topics": {r: list(t) for r, t in self.missing_topics.items()},
+            "dropped_topics": list(self.dropped_topics),
+            "comparisons": [_pair_dict(p) for p in self.pairs],
+        }
+        if per_query:
+            out["per_query"] = {
+                "topics": list(self.topics),
+                "scores": {
+                    m: {
+                        r: [float(v) for v in self.scores[m][:, j]] for j, r in enumerate(self.runs)
+                    }
+                    for m in self.measures
+                },
+            }
+        return out
 
     def to_json(self, *, per_query: bool = False, indent: int | None = 2) -> str:
         """:meth:`to_dict` as JSON text (deterministic: same inputs and seed, same bytes)."""
         return json.dumps(self.to_dict(per_query=per_query), indent=indent, allow_nan=False) + "\n"
 
     def to_polars(self) -> pl.DataFrame:
-        """One row per compared pair and measure with every number (means, effects, p-values)."""
-        from cranfield.report.comparison import to_polars
+        """One row per compared pair and measure with every number.
 
-        return to_polars(self)
+        Columns: measure, control, treatment, the two means and their difference, the
+        intervals (``ci_<kind>_low``, ``ci_<kind>_high``), the effects (``cohens_dz``, wins,
+        ties, losses, improved, hurt, ``urisk``, ``trisk``) and per test
+        ``<test>_statistic``, ``_p``, ``_p_adjusted``, ``_significant``.
+        """
+        import polars as pl
+
+        records = [_pair_record(self, p) for p in self.pairs]
+        return pl.DataFrame(records, infer_schema_length=None)
 
     def to_csv(self) -> str:
         """:meth:`to_polars` as CSV text."""
-        from cranfield.report.comparison import to_csv
+        return self.to_polars().write_csv()
 
-        return to_csv(self)
 
-    def to_markdown(self) -> str:
-        """A Markdown table of the means with significance marks, followed by the method notes."""
-        from cranfield.report.comparison import to_markdown
+def _finite(v: float) -> float | None:
+    return v if math.isfinite(v) else None
 
-        return to_markdown(self)
 
-    def to_latex(self, *, caption: str | None = None, label: str | None = "tab:comparison") -> str:
-        """A booktabs LaTeX table (best value bold, significance superscripts, method caption)."""
-        from cranfield.report.comparison import to_latex
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
-        return to_latex(self, caption=caption, label=label)
 
-    def to_text(self, *, width: int | None = None, details: bool = False) -> str:
-        """The terminal table (rich) and the method notes as plain text.
+def _test_sentence(c: Comparison, test: str) -> str:
+    """How ``test`` was run and corrected, in one sentence."""
+    n = len(c.topics)
+    B = c.n_resamples
+    label = TEST_LABELS[test]
+    if test == "t-test":
+        how = f"{label} (two-sided, {n - 1} degrees of freedom)"
+    elif test == "wilcoxon":
+        how = f"{label} (two-sided; queries with equal scores dropped, as scipy)"
+    elif test == "sign":
+        how = f"{label} (two-sided exact binomial; queries with equal scores dropped)"
+    elif test == "randomization":
+        if c.exact_randomization:
+            how = f"{label} (two-sided; exact, all {2**n:,} sign assignments)"
+        else:
+            how = (
+                f"{label} (two-sided; {B:,} random sign assignments, p = (1 + count) / "
+                f"{B + 1:,}; seed {c.seed})"
+            )
+    elif test == "bootstrap":
+        how = f"{label} (two-sided shift method; {B:,} resamples of the queries; seed {c.seed})"
+    elif test == "tukey-hsd":
+        how = f"{label} (two-way ANOVA of {len(c.runs)} runs blocked by query)"
+    else:
+        how = f"{label} ({B:,} permutations of the runs within each query; seed {c.seed})"
+    k = len(c.runs)
+    if test in FAMILYWISE:
+        corr = f"adjusted for all {k * (k - 1) // 2:,} pairs of runs within each measure"
+    else:
+        npairs = len(c.pairs) // max(1, len(c.measures))
+        family = (
+            f"{_count(len(c.pairs), 'comparison')} ({_count(npairs, 'pair')} × "
+            f"{_count(len(c.measures), 'measure')})"
+        )
+        corr = (
+            f"no correction for the {family}"
+            if c.correction == "none"
+            else f"{correction_label(c.correction)} over {family}"
+        )
+    return f"Test: {how}; {corr}."
 
-        ``details=True`` adds one row per pair and measure with the mean difference, intervals,
-        p-values, win/tie/loss counts, Cohen's d_z and URisk.
-        """
-        from cranfield.report.comparison import to_text
 
-        return to_text(self, width=width, details=details)
+def _pair_dict(p: PairComparison) -> dict[str, Any]:
+    """One pair for :meth:`Comparison.to_dict` (nested: intervals and tests as objects)."""
+    return {
+        "measure": p.measure,
+        "control": p.control,
+        "treatment": p.treatment,
+        "control_mean": _finite(p.control_mean),
+        "treatment_mean": _finite(p.treatment_mean),
+        "mean_difference": _finite(p.mean_difference),
+        "intervals": {kind: [_finite(lo), _finite(hi)] for kind, (lo, hi) in p.intervals.items()},
+        "cohens_dz": _finite(p.cohens_dz),
+        "wins": p.wins,
+        "ties": p.ties,
+        "losses": p.losses,
+        "improved": p.improved,
+        "hurt": p.hurt,
+        "urisk": _finite(p.urisk),
+        "trisk": _finite(p.trisk),
+        "tests": {
+            t: {
+                "statistic": _finite(o.statistic),
+                "p_value": o.p_value,
+                "p_adjusted": o.p_adjusted,
+                "significant": o.significant,
+            }
+            for t, o in p.tests.items()
+        },
+    }
+
+
+_TEST_COLUMNS: Final = {
+    "t-test": "t_test",
+    "wilcoxon": "wilcoxon",
+    "sign": "sign",
+    "randomization": "randomization",
+    "bootstrap": "bootstrap",
+    "tukey-hsd": "tukey_hsd",
+    "randomized-tukey-hsd": "randomized_tukey_hsd",
+}
+
+
+def _pair_record(c: Comparison, p: PairComparison) -> dict[str, Any]:
+    """One flat row of :meth:`Comparison.to_polars`."""
+    rec: dict[str, Any] = {
+        "measure": p.measure,
+        "control": p.control,
+        "treatment": p.treatment,
+        "control_mean": p.control_mean,
+        "treatment_mean": p.treatment_mean,
+        "mean_difference": p.mean_difference,
+    }
+    for kind in c.intervals:
+        lo, hi = p.intervals[kind]
+        rec[f"ci_{kind}_low"] = lo
+        rec[f"ci_{kind}_high"] = hi
+    rec.update(
+        cohens_dz=p.cohens_dz,
+        wins=p.wins,
+        ties=p.ties,
+        losses=p.losses,
+        improved=p.improved,
+        hurt=p.hurt,
+        urisk=p.urisk,
+        trisk=p.trisk,
+    )
+    for test in c.tests:
+        o = p.tests[test]
+        col = _TEST_COLUMNS[test]
+        rec[f"{col}_statistic"] = o.statistic
+        rec[f"{col}_p"] = o.p_value
+        rec[f"{col}_p_adjusted"] = o.p_adjusted
+        rec[f"{col}_significant"] = o.significant
+    return rec
 
 
 # --------------------------------------------------------------------------- the engine
@@ -448,7 +651,7 @@ def _analyse(
     tests: list[str],
     correction: Correction,
     alpha: float,
-    rng: RngLike,
+    seed: RngLike,
     n_resamples: int,
     intervals: list[str],
     risk_aversion: float,
@@ -488,7 +691,7 @@ def _analyse(
     exact = "randomization" in tests and use_exact(n, n_resamples, None)
     random_tests = _RANDOM_TESTS.intersection(tests) - ({"randomization"} if exact else set())
     needs_seed = bool(random_tests) or any(i != "t" for i in intervals)
-    seed = resolve_seed(rng) if needs_seed else None
+    seed = resolve_seed(seed) if needs_seed else None
     stream_seed = 0 if seed is None else seed  # only read when needs_seed
     sums_in_order = sequential_sums(X)
     total = sums_in_order[ia] - sums_in_order[ib]
@@ -606,9 +809,9 @@ def _options(
     n_resamples: int,
     intervals: str | Iterable[str],
     risk_aversion: float,
-    rng: RngLike,
+    seed: RngLike,
 ) -> tuple[list[str], Correction, float, int, list[str], float]:
-    check_rng(rng)
+    check_rng(seed)
     return (
         check_tests(tests),
         check_correction(correction),
@@ -619,72 +822,27 @@ def _options(
     )
 
 
-# --------------------------------------------------------------------------- run names
-
-
-def file_stem(name: str) -> str:
-    """A run's file name without compression and run-file suffixes (``bm25.txt.gz`` -> ``bm25``)."""
-    base = Path(name).name
-    base = _COMPRESSION.sub("", base)
-    return _RUN_SUFFIX.sub("", base) or base
-
-
-def _names(loaded: list[Run], names: RunNames | Sequence[str]) -> list[str]:
-    k = len(loaded)
-    if not isinstance(names, str):
-        given = [str(n) for n in names]
-        if len(given) != k:
-            raise ValueError(f"names must give one name per run ({k}), got {len(given)}.")
-        chosen = given
-    elif names == "tag":
-        chosen = [r.tag for r in loaded]
-    elif names == "file":
-        chosen = [file_stem(r.name) for r in loaded]
-    elif names == "auto":
-        tags = [r.tag for r in loaded]
-        stems = [file_stem(r.name) for r in loaded]
-        if len(set(tags)) == k and "run" not in tags and all(tags):
-            chosen = tags
-        elif len(set(stems)) == k and all(stems):
-            chosen = stems
-        else:
-            chosen = [f"run{i + 1}" for i in range(k)]
-    else:
-        raise ValueError(f"names must be 'auto', 'tag', 'file' or a list of names, got {names!r}.")
-    seen: set[str] = set()
-    for name in chosen:
-        if not name:
-            raise ValueError("run names must not be empty; pass names=[...] to name the runs.")
-        if name in seen:
-            raise ValueError(
-                f"run name {name!r} is used by more than one run; pass names=[...] or a dict."
-            )
-        seen.add(name)
-    return chosen
-
-
 # --------------------------------------------------------------------------- public API
 
 
 def compare(
     qrels: QrelsLike,
-    runs: Sequence[RunLike] | Mapping[str, RunLike],
+    runs: RunSet | Sequence[RunLike] | Mapping[str, RunLike],
     measures: MeasureLike | Iterable[MeasureLike] = ("AP", "nDCG@10"),
     *,
     baseline: str | int | None = None,
     tests: TestName | Sequence[TestName] = "t-test",
     correction: Correction = "holm",
     alpha: float = 0.05,
-    rng: RngLike = None,
+    seed: RngLike = None,
     n_resamples: int = 10_000,
     intervals: Interval | Sequence[Interval] = ("t",),
     risk_aversion: float = 1.0,
-    names: RunNames | Sequence[str] = "auto",
-    missing: MissingPolicy = "zero",
-    relevance_level: int = 1,
-    judged_only: bool = False,
-    depth: int | None = None,
-    float32: bool = False,
+    names: RunNaming | Sequence[str] = "file",
+    options: EvalOptions | None = None,
+    known: QrelsLike | None = None,
+    intents: Any = None,
+    **kwargs: Unpack[EvalKwargs],
 ) -> Comparison:
     """Evaluate several runs on the same queries and test their differences pairwise.
 
@@ -698,8 +856,8 @@ def compare(
     measures:
         Measure names or ``Measure`` objects (default ``AP`` and ``nDCG@10``).
     baseline:
-        Name (or index) of the run every other run is compared with; ``None`` (default)
-        compares every pair.
+        Name, path or index of the run every other run is compared with; ``None``
+        (default) compares every pair.
     tests:
         One or more of ``"t-test"`` (default), ``"wilcoxon"``, ``"sign"``, ``"randomization"``,
         ``"bootstrap"``, ``"tukey-hsd"``, ``"randomized-tukey-hsd"`` (aliases: ``"t"``,
@@ -711,7 +869,7 @@ def compare(
         pairs of runs and are not corrected again.
     alpha:
         Significance level; intervals have confidence ``1 - alpha``.
-    rng:
+    seed:
         Seed or ``numpy.random.Generator`` for the random procedures (randomization,
         bootstrap, randomized Tukey, bootstrap intervals). ``None`` draws a fresh seed; the
         seed used is always stored in :attr:`Comparison.seed`.
@@ -722,20 +880,22 @@ def compare(
     risk_aversion:
         URisk's weight on losses (default 1).
     names:
-        How to name runs given as a list: ``"auto"`` (run tags if they differ, else file
-        names without suffixes), ``"tag"``, ``"file"``, or a list of names.
-    missing, relevance_level, judged_only, depth, float32:
-        As in :func:`cranfield.evaluate`. Every run is scored on the same queries: with
-        ``"zero"`` (default) all judged queries, a run's missing query scoring 0; with
-        ``"skip"`` the judged queries that every run retrieved; ``"error"`` refuses runs
-        that miss judged queries.
+        How to name runs given as a list: ``"file"`` (default: the run-naming rule of
+        :mod:`cranfield.io.runset`, file names without folders and suffixes), ``"tag"``
+        (run tags), or a list of names.
+    options, known, intents, **kwargs:
+        Every evaluation option and extra input of :func:`cranfield.evaluate`
+        (:class:`~cranfield.evaluation.options.EvalOptions`). Every run is scored on the
+        same queries: with ``missing="zero"`` (default) all judged queries, a run's missing
+        query scoring 0; with ``"skip"`` the judged queries that every run retrieved;
+        ``"error"`` refuses runs that miss judged queries.
 
     Returns
     -------
     Comparison
         Per-query scores, means, and for each pair and measure the tests, effects and
-        intervals, with renderers (``to_text``, ``to_markdown``, ``to_latex``, ``to_csv``,
-        ``to_json``).
+        intervals, with data exports (``to_dict``, ``to_json``, ``to_polars``, ``to_csv``);
+        :mod:`cranfield.report.comparison` renders it as text, Markdown or LaTeX.
 
     Raises
     ------
@@ -766,7 +926,7 @@ def compare(
     ...          "q3": {"d5": 2.0, "x": 1.0}, "q4": {"x": 2.0, "d6": 1.5, "d7": 1.0},
     ...          "q5": {"d8": 1.0}}
     >>> c = compare(qrels, {"bm25": bm25, "dense": dense}, ["AP", "P@1"],
-    ...             tests=["randomization", "t-test"], rng=42)
+    ...             tests=["randomization", "t-test"], seed=42)
     >>> p = c.pair("bm25", "dense", "AP")
     >>> round(p.mean_difference, 4), (p.wins, p.ties, p.losses)
     (0.125, (4, 0, 2))
@@ -778,8 +938,8 @@ def compare(
     Test: paired randomization test (two-sided; exact, all 64 sign assignments);
     Holm correction over 2 comparisons (1 pair × 2 measures).
     """
-    from cranfield.evaluation.evaluator import evaluate, resolve_measures
-    from cranfield.io.load import load_qrels, load_run
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.io.runset import RunSet
 
     opts = _options(
         tests=tests,
@@ -788,66 +948,29 @@ def compare(
         n_resamples=n_resamples,
         intervals=intervals,
         risk_aversion=risk_aversion,
-        rng=rng,
+        seed=seed,
     )
-    wanted = resolve_measures(measures)
+    evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **kwargs)
+    wanted = evaluator.measures
     if not wanted:
-        raise ValueError("measures must name at least one measure, got none.")
-    judgments = load_qrels(qrels)
-    if isinstance(runs, Mapping):
-        run_names = [str(k) for k in runs]
-        loaded = [load_run(r, name=nm) for nm, r in zip(run_names, runs.values(), strict=True)]
-        run_names = _names(loaded, run_names)
-    else:
-        if isinstance(runs, (str, Path)) or not isinstance(runs, Sequence):
-            raise ValueError(
-                f"runs must be a list or a dict of at least 2 runs, got {type(runs).__name__}."
-            )
-        loaded = [load_run(r) for r in runs]
-        run_names = _names(loaded, names)
-    if len(loaded) < 2:
-        raise ValueError(f"compare needs at least 2 runs, got {len(loaded)}.")
-
-    results = [
-        evaluate(
-            judgments,
-            r,
-            wanted,
-            missing=missing,
-            relevance_level=relevance_level,
-            judged_only=judged_only,
-            depth=depth,
-            float32=float32,
-            run_name=nm,
-        )
-        for nm, r in zip(run_names, loaded, strict=True)
-    ]
-    if missing == "skip":
-        common = set.intersection(*(set(r.topics) for r in results))
-        topics = sorted(common, key=lambda t: t.encode())
-    else:
-        topics = list(results[0].topics)
-    judged = judgments.topics
-    keep = set(topics)
-    dropped = [t for t in judged if t not in keep]
-    cubes: list[NDArray[np.float64]] = []
-    means: dict[str, dict[str, float]] = {}
-    for m in wanted:
-        cols = []
-        for r in results:
-            where = {t: i for i, t in enumerate(r.topics)}
-            rows = np.fromiter((where[t] for t in topics), dtype=np.intp, count=len(topics))
-            cols.append(np.asarray(r.values[m], dtype=np.float64)[rows])
-        cube = np.ascontiguousarray(np.column_stack(cols)) if topics else np.zeros((0, len(cols)))
-        cubes.append(cube)
-        means[str(m)] = {
-            nm: aggregate(cube[:, j], m.spec.aggregate) for j, nm in enumerate(run_names)
-        }
-    missing_topics = {
-        nm: list(r.missing_topics)
-        for nm, r in zip(run_names, results, strict=True)
-        if r.missing_topics
+        raise OptionError("measures", "at least one measure", measures)
+    if isinstance(runs, (str, Path)) or not isinstance(runs, (Sequence, Mapping, RunSet)):
+        raise OptionError("runs", "a list or a dict of at least 2 runs", type(runs).__name__)
+    run_set = RunSet.of(runs, names)
+    if len(run_set) < 2:
+        raise OptionError("runs", "at least 2 runs", len(run_set))
+    if isinstance(baseline, (str, Path)):
+        baseline = run_set.names[run_set.find(baseline)]
+    table = evaluator.many(run_set)
+    topics = table.topics
+    run_names = table.names
+    cubes = [table.matrix(m) for m in wanted]
+    means = {
+        str(m): {nm: aggregate(cube[:, j], m.spec.aggregate) for j, nm in enumerate(run_names)}
+        for m, cube in zip(wanted, cubes, strict=True)
     }
+    missing_topics = {r.run_name: list(r.missing_topics) for r in table if r.missing_topics}
+    dropped = table.dropped_topics
     return _analyse(
         run_names,
         [str(m) for m in wanted],
@@ -858,11 +981,11 @@ def compare(
         tests=opts[0],
         correction=opts[1],
         alpha=opts[2],
-        rng=rng,
+        seed=seed,
         n_resamples=opts[3],
         intervals=opts[4],
         risk_aversion=opts[5],
-        missing_policy=missing,
+        missing_policy=evaluator.options.missing,
         missing_topics=missing_topics,
         dropped_topics=dropped,
     )
@@ -876,7 +999,7 @@ def compare_scores(
     tests: TestName | Sequence[TestName] = "t-test",
     correction: Correction = "holm",
     alpha: float = 0.05,
-    rng: RngLike = None,
+    seed: RngLike = None,
     n_resamples: int = 10_000,
     intervals: Interval | Sequence[Interval] = ("t",),
     risk_aversion: float = 1.0,
@@ -890,7 +1013,7 @@ def compare_scores(
         vector of the same length in the same query order.
     topics:
         Query ids of the positions (default ``"1"``, ``"2"``, ...).
-    baseline, tests, correction, alpha, rng, n_resamples, intervals, risk_aversion:
+    baseline, tests, correction, alpha, seed, n_resamples, intervals, risk_aversion:
         As in :func:`compare`. Means are arithmetic means.
 
     Returns
@@ -912,7 +1035,7 @@ def compare_scores(
         n_resamples=n_resamples,
         intervals=intervals,
         risk_aversion=risk_aversion,
-        rng=rng,
+        seed=seed,
     )
     run_names = [str(r) for r in scores]
     if not run_names:
@@ -965,7 +1088,7 @@ def compare_scores(
         tests=opts[0],
         correction=opts[1],
         alpha=opts[2],
-        rng=rng,
+        seed=seed,
         n_resamples=opts[3],
         intervals=opts[4],
         risk_aversion=opts[5],

@@ -203,7 +203,7 @@ def confidence_interval(
     method: Interval = "t",
     confidence: float = 0.95,
     n_resamples: int = 10_000,
-    rng: RngLike = None,
+    seed: RngLike = None,
 ) -> tuple[float, float]:
     """Confidence interval of the mean per-query difference ``mean(x - y)``.
 
@@ -217,7 +217,7 @@ def confidence_interval(
         resamples of the queries).
     confidence:
         Coverage, strictly between 0 and 1.
-    n_resamples, rng:
+    n_resamples, seed:
         Bootstrap resamples and their seed or generator (ignored by ``"t"``).
 
     Returns
@@ -231,7 +231,7 @@ def confidence_interval(
     Quantiles interpolate linearly between order statistics. BCa's bias correction is
     ``z0 = Phi^-1((#{theta* < theta} + #{theta* = theta} / 2) / B)`` and its acceleration the
     jackknife value for a mean, ``sum(d_i - mean)^3 / (6 (sum(d_i - mean)^2)^1.5)`` [1]_.
-    The resamples are those of :func:`bootstrap_test` for the same ``rng``.
+    The resamples are those of :func:`bootstrap_test` for the same ``seed``.
 
     References
     ----------
@@ -244,7 +244,7 @@ def confidence_interval(
     >>> y = [0.40, 0.50, 0.30, 0.60, 0.10, 0.30, 0.50, 0.50]
     >>> [round(v, 4) for v in confidence_interval(x, y)]
     [0.0236, 0.2764]
-    >>> lo, hi = confidence_interval(x, y, method="bca", rng=0)
+    >>> lo, hi = confidence_interval(x, y, method="bca", seed=0)
     >>> bool(lo < 0.15 < hi)
     True
     """
@@ -258,7 +258,7 @@ def confidence_interval(
         lo, hi = t_intervals((a - b)[:, None], alpha)[0]
         return float(lo), float(hi)
     X = np.column_stack((a, b))
-    sums = bootstrap_sums(X, n_resamples=check_resamples(n_resamples), seed=resolve_seed(rng))
+    sums = bootstrap_sums(X, n_resamples=check_resamples(n_resamples), seed=resolve_seed(seed))
     _, cis = bootstrap_analysis(
         X, sums, np.array([0]), np.array([1]), alpha=alpha, intervals=(method,)
     )

@@ -6,7 +6,7 @@ systems and many measures at once.
 
 Reproducibility contract
 ------------------------
-* Every procedure takes ``rng``: an ``int`` seed, a :class:`numpy.random.Generator` (one
+* Every procedure takes ``seed``: an ``int``, a :class:`numpy.random.Generator` (one
   63-bit seed is drawn from it) or ``None`` (a fresh seed is drawn from the operating system).
   The seed actually used is returned, so any result can be repeated.
 * Each procedure draws from its own stream, ``PCG64(SeedSequence(seed, spawn_key=(k,)))``
@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
+from cranfield.errors import OptionError
 from cranfield.stats.paired import MatrixTestResult, TestResult, as_matrix, as_pair
 
 if TYPE_CHECKING:
@@ -65,8 +66,8 @@ _EPS: Final = float(np.finfo(np.float64).eps)
 # --------------------------------------------------------------------------- randomness
 
 
-def resolve_seed(rng: RngLike) -> int:
-    """The integer seed a procedure will use for ``rng``.
+def resolve_seed(seed: RngLike) -> int:
+    """The integer seed a procedure will use for ``seed``.
 
     Examples
     --------
@@ -77,22 +78,21 @@ def resolve_seed(rng: RngLike) -> int:
     >>> resolve_seed(np.random.default_rng(0)) == resolve_seed(np.random.default_rng(0))
     True
     """
-    check_rng(rng)
-    if rng is None:
+    check_rng(seed)
+    if seed is None:
         return secrets.randbits(32)
-    if isinstance(rng, np.random.Generator):
-        return int(rng.integers(0, 2**63))
-    return int(rng)
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(0, 2**63))
+    return int(seed)
 
 
-def check_rng(rng: RngLike) -> None:
-    """Raise ``ValueError`` unless ``rng`` is None, a Generator or a non-negative integer."""
-    if rng is None or isinstance(rng, np.random.Generator):
+def check_rng(seed: RngLike) -> None:
+    """Raise :class:`~cranfield.errors.OptionError` unless ``seed`` is None, a Generator or a
+    non-negative integer."""
+    if seed is None or isinstance(seed, np.random.Generator):
         return
-    if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
-        raise ValueError(f"rng must be an integer seed, a numpy Generator or None, got {rng!r}.")
-    if rng < 0:
-        raise ValueError(f"rng seed must be a non-negative integer, got {rng!r}.")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise OptionError("seed", "an integer >= 0, a numpy Generator or None", seed)
 
 
 def stream(seed: int, procedure: str) -> np.random.Generator:
@@ -217,7 +217,7 @@ def randomization_test(
     *,
     n_resamples: int = 10_000,
     exact: bool | None = None,
-    rng: RngLike = None,
+    seed: RngLike = None,
 ) -> TestResult:
     """Fisher's paired randomization (permutation) test, two-sided, on the mean difference.
 
@@ -231,7 +231,7 @@ def randomization_test(
         ``None`` (default): enumerate all ``2**n`` assignments when that is no more than
         ``n_resamples``, else Monte Carlo. ``True`` forces enumeration (``n <= 24``),
         ``False`` forces Monte Carlo.
-    rng:
+    seed:
         Seed or generator (see :func:`resolve_seed`); ignored by exact enumeration.
 
     Returns
@@ -266,23 +266,23 @@ def randomization_test(
     >>> r = randomization_test(x, y)        # 2**6 = 64 assignments: exact
     >>> round(r.statistic, 4), r.p_value
     (0.1333, 0.1875)
-    >>> randomization_test(x, y, exact=False, rng=1).p_value == randomization_test(
-    ...     x, y, exact=False, rng=1).p_value
+    >>> randomization_test(x, y, exact=False, seed=1).p_value == randomization_test(
+    ...     x, y, exact=False, seed=1).p_value
     True
     """
     a, b = as_pair(x, y)
     resamples = check_resamples(n_resamples)
-    seed = resolve_seed(rng)
+    seed_used = resolve_seed(seed)
     ex = use_exact(a.size, resamples, exact)
     stat, p = randomization_counts(
         np.column_stack((a, b)),
         np.array([0]),
         np.array([1]),
         n_resamples=resamples,
-        seed=seed,
+        seed=seed_used,
         exact=ex,
     )
-    return TestResult(float(stat[0]), float(p[0]), None if ex else seed)
+    return TestResult(float(stat[0]), float(p[0]), None if ex else seed_used)
 
 
 # --------------------------------------------------------------------------- bootstrap
@@ -382,7 +382,7 @@ def _quantile_sorted(
 
 
 def bootstrap_test(
-    x: ArrayLike, y: ArrayLike, *, n_resamples: int = 10_000, rng: RngLike = None
+    x: ArrayLike, y: ArrayLike, *, n_resamples: int = 10_000, seed: RngLike = None
 ) -> TestResult:
     """Paired bootstrap test (two-sided) of a zero mean difference.
 
@@ -392,7 +392,7 @@ def bootstrap_test(
         Per-query scores of two systems on the same queries, in the same order.
     n_resamples:
         Bootstrap resamples of the queries.
-    rng:
+    seed:
         Seed or generator (see :func:`resolve_seed`).
 
     Returns
@@ -418,19 +418,19 @@ def bootstrap_test(
     >>> from cranfield.stats import bootstrap_test
     >>> x = [0.50, 0.70, 0.20, 0.90, 0.40, 0.30, 0.80, 0.60]
     >>> y = [0.40, 0.50, 0.30, 0.60, 0.10, 0.30, 0.50, 0.50]
-    >>> r = bootstrap_test(x, y, rng=7)
+    >>> r = bootstrap_test(x, y, seed=7)
     >>> round(r.statistic, 4), r.p_value < 0.05
     (0.15, True)
     """
     a, b = as_pair(x, y)
     resamples = check_resamples(n_resamples)
-    seed = resolve_seed(rng)
+    seed_used = resolve_seed(seed)
     X = np.column_stack((a, b))
-    sums = bootstrap_sums(X, n_resamples=resamples, seed=seed)
+    sums = bootstrap_sums(X, n_resamples=resamples, seed=seed_used)
     ia, ib = np.array([0]), np.array([1])
     p, _ = bootstrap_analysis(X, sums, ia, ib, alpha=0.05, intervals=())
     total = sequential_sums(X)
-    return TestResult(float((total[0] - total[1]) / a.size), float(p[0]), seed)
+    return TestResult(float((total[0] - total[1]) / a.size), float(p[0]), seed_used)
 
 
 # --------------------------------------------------------------------------- randomized Tukey
@@ -480,7 +480,7 @@ def randomized_tukey_pvalues(
 
 
 def randomized_tukey_hsd(
-    scores: ArrayLike, *, n_resamples: int = 10_000, rng: RngLike = None
+    scores: ArrayLike, *, n_resamples: int = 10_000, seed: RngLike = None
 ) -> MatrixTestResult:
     """Randomized Tukey HSD: all pairs of systems, family-wise error controlled by permutation.
 
@@ -490,7 +490,7 @@ def randomized_tukey_hsd(
         ``(queries, systems)`` matrix of per-query scores.
     n_resamples:
         Random permutations.
-    rng:
+    seed:
         Seed or generator (see :func:`resolve_seed`).
 
     Returns
@@ -515,19 +515,19 @@ def randomized_tukey_hsd(
     --------
     >>> from cranfield.stats import randomized_tukey_hsd
     >>> s = [[0.5, 0.4, 0.1], [0.7, 0.5, 0.2], [0.2, 0.3, 0.1], [0.9, 0.6, 0.3], [0.6, 0.6, 0.2]]
-    >>> r = randomized_tukey_hsd(s, n_resamples=2000, rng=3)
+    >>> r = randomized_tukey_hsd(s, n_resamples=2000, seed=3)
     >>> bool(r.p_value[0, 2] < 0.05), bool(r.p_value[0, 1] > 0.05)
     (True, True)
     """
     m = as_matrix(scores)
     resamples = check_resamples(n_resamples)
-    seed = resolve_seed(rng)
+    seed_used = resolve_seed(seed)
     k = m.shape[1]
     ia, ib = np.triu_indices(k, 1)
-    ranges = randomized_tukey_ranges([m], n_resamples=resamples, seed=seed)[0]
+    ranges = randomized_tukey_ranges([m], n_resamples=resamples, seed=seed_used)[0]
     stat, p = randomized_tukey_pvalues(m, ranges, ia, ib)
     sm = np.zeros((k, k))
     pm = np.ones((k, k))
     sm[ia, ib], sm[ib, ia] = stat, -stat
     pm[ia, ib] = pm[ib, ia] = p
-    return MatrixTestResult(sm, pm, seed)
+    return MatrixTestResult(sm, pm, seed_used)

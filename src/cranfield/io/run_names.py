@@ -1,0 +1,94 @@
+"""The run-naming rule, stated once: how every command and function names a run.
+
+Used by :class:`~cranfield.io.runset.RunSet` (several runs) and by the readers (a run read
+alone carries the same name):
+
+* a run in a ``{name: run}`` mapping is called by its key;
+* a run file is called by its file name without folders, a compression suffix (``.gz``,
+  ``.bz2``, ``.xz``, ``.zst``) and a run-file suffix (``.txt``, ``.run``, ``.res``, ``.trec``,
+  ``.tsv``, ``.parquet`` ...): ``runs/input.pircRBa1.gz`` is ``input.pircRBa1``; standard
+  input (``-``) is ``stdin``;
+* a :class:`~cranfield.data.run.Run` keeps its name (:func:`cranfield.read_run` names it by
+  the rule above);
+* any other in-memory run (a DataFrame, a dict) is ``run1``, ``run2`` ... by its position;
+* two run files with the same name in different folders are told apart by as many parent
+  folders as it takes (``a/bm25``, ``b/bm25``);
+* ``names="tag"`` names each run by its run tag instead, and a list names them explicitly.
+
+Two runs may never share a name: an :class:`~cranfield.errors.OptionError` says which.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from cranfield.errors import OptionError
+
+__all__ = ["default_name", "file_names", "run_name", "same_file"]
+
+_COMPRESSION = re.compile(r"\.(gz|bz2|xz|zst|zstd)$")
+_RUN_SUFFIX = re.compile(r"\.(txt|run|runs|trec|res|tsv|csv|parquet|pq)$")
+
+
+def run_name(source: str | Path) -> str:
+    """The name of a run file by the naming rule: ``runs/bm25.txt.gz`` -> ``bm25``.
+
+    >>> run_name("runs/input.pircRBa1.gz"), run_name("bm25.run"), run_name("-")
+    ('input.pircRBa1', 'bm25', 'stdin')
+    """
+    if str(source) == "-":
+        return "stdin"
+    base = Path(source).name
+    stem = _RUN_SUFFIX.sub("", _COMPRESSION.sub("", base))
+    return stem or base
+
+
+def _is_path(source: object) -> bool:
+    return isinstance(source, (str, Path))
+
+
+def default_name(source: Any, position: int) -> str:
+    if _is_path(source):
+        return run_name(source)
+    from cranfield.data.run import Run  # polars: not needed to name files
+
+    if isinstance(source, Run):
+        return source.name
+    return f"run{position + 1}"
+
+
+def file_names(items: list[Any]) -> tuple[str, ...]:
+    """Names by the rule, with same-named files told apart by their folders."""
+    names = [default_name(r, i) for i, r in enumerate(items)]
+    for _ in range(64):  # each round adds one folder to the files that still collide
+        clashes = {n for n in names if names.count(n) > 1}
+        if not clashes:
+            break
+        grown = False
+        for i, source in enumerate(items):
+            if names[i] in clashes and _is_path(source):
+                parts = Path(os.path.normpath(os.path.abspath(source))).parent.parts
+                depth = names[i].count("/") + 1
+                if depth <= len(parts) - 1:
+                    names[i] = "/".join((*parts[len(parts) - depth :], run_name(source)))
+                    grown = True
+        if not grown:
+            break
+    for i, source in enumerate(items):
+        if names.count(names[i]) > 1 and _is_path(source):
+            twins = [
+                j for j, other in enumerate(items) if _is_path(other) and same_file(other, source)
+            ]
+            if len(twins) > 1:
+                raise OptionError("runs", "distinct runs, each given once", str(source))
+    return tuple(names)
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return os.path.abspath(a) == os.path.abspath(b)

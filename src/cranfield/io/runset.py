@@ -1,0 +1,146 @@
+"""Several runs, one rule: :class:`RunSet` loads and names a set of runs for every command.
+
+The names follow the one run-naming rule of :mod:`cranfield.io.run_names`; a run can be
+referred to by its name or by its path (:meth:`RunSet.find`), so
+``cranfield compare -b runs/bm25.gz`` and ``-b bm25`` are the same baseline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cranfield._types import RUN_NAMINGS, RunNaming
+from cranfield.errors import OptionError
+from cranfield.io.run_names import default_name, file_names, run_name, same_file
+
+if TYPE_CHECKING:
+    from cranfield.data.run import Run
+
+__all__ = ["RunSet", "run_name"]  # run_name: re-exported, the rule itself
+
+
+def _is_path(source: object) -> bool:
+    return isinstance(source, (str, Path))
+
+
+@dataclass(frozen=True)
+class RunSet:
+    """Runs and their names, in the order given; loaded one at a time, when used.
+
+    Build it with :meth:`of`. ``sources[i]`` is what the user gave (a path, a ``Run``, a
+    DataFrame, a dict) and ``names[i]`` its name by the module's rule.
+
+    Examples
+    --------
+    >>> runs = RunSet.of(["a/bm25.run", "b/bm25.run", "dense.txt.gz"])
+    >>> runs.names
+    ('a/bm25', 'b/bm25', 'dense')
+    >>> runs.find("b/bm25.run"), runs.find("dense")
+    (1, 2)
+    """
+
+    names: tuple[str, ...]
+    sources: tuple[Any, ...]
+
+    @classmethod
+    def of(
+        cls,
+        runs: Any,
+        names: RunNaming | Sequence[str] = "file",
+    ) -> RunSet:
+        """Name ``runs`` (one run, a list, or a ``{name: run}`` mapping) by the rule.
+
+        Parameters
+        ----------
+        runs:
+            A path, ``Run``, DataFrame; a list of them; or a mapping from name to run. A
+            mapping is always read as named runs: put a single ``{query_id: {doc_id:
+            score}}`` run in a list.
+        names:
+            ``"file"`` (default: the naming rule of the module), ``"tag"`` (the run tag of
+            each run; runs are loaded to read it), or one name per run.
+
+        Raises
+        ------
+        OptionError
+            For an empty set, names that are not one per run, or two runs with one name.
+        """
+        if isinstance(runs, RunSet):
+            return runs
+        if isinstance(runs, Mapping):
+            keys = [str(k) for k in runs]
+            return cls._checked(tuple(keys), tuple(runs.values()))
+        items: list[Any] = (
+            list(runs) if isinstance(runs, Sequence) and not _is_path(runs) else [runs]
+        )
+        if not items:
+            raise OptionError("runs", "at least one run", runs)
+        if isinstance(names, str):
+            if names not in RUN_NAMINGS:
+                raise OptionError(
+                    "names", "one of " + ", ".join(map(repr, RUN_NAMINGS)) + " or a list", names
+                )
+            if names == "tag":
+                from cranfield.io.load import load_run
+
+                loaded = [load_run(r, name=default_name(r, i)) for i, r in enumerate(items)]
+                return cls._checked(tuple(r.tag for r in loaded), tuple(loaded))
+            return cls._checked(file_names(items), tuple(items))
+        given = tuple(str(n) for n in names)
+        if len(given) != len(items):
+            raise OptionError("names", f"one name per run ({len(items)})", list(names))
+        return cls._checked(given, tuple(items))
+
+    @classmethod
+    def _checked(cls, names: tuple[str, ...], sources: tuple[Any, ...]) -> RunSet:
+        if not names:
+            raise OptionError("runs", "at least one run", [])
+        seen: set[str] = set()
+        for name in names:
+            if not name:
+                raise OptionError("names", "non-empty names (pass names=[...])", name)
+            if name in seen:
+                raise OptionError(
+                    "names", "a different name for each run (pass names=[...] or a dict)", name
+                )
+            seen.add(name)
+        return cls(names, sources)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        return iter(zip(self.names, self.sources, strict=True))
+
+    def load(self, index: int) -> Run:
+        """Run ``index``, loaded (if it is not a ``Run`` yet) and carrying its name."""
+        from cranfield.data.run import Run
+        from cranfield.io.load import load_run
+
+        source, name = self.sources[index], self.names[index]
+        run = load_run(source, name=name)
+        if isinstance(run, Run) and run.name != name:
+            run = Run(run.frame, name=name, tag=run.tag)
+        return run
+
+    def find(self, ref: str | int | Path) -> int:
+        """The position of the run called ``ref``, or given by the path ``ref``.
+
+        Raises
+        ------
+        OptionError
+            When no run has that name or path.
+        """
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            if -len(self) <= ref < len(self):
+                return ref % len(self)
+        elif str(ref) in self.names:
+            return self.names.index(str(ref))
+        elif not isinstance(ref, bool):
+            for i, source in enumerate(self.sources):
+                if _is_path(source) and same_file(source, ref):
+                    return i
+        raise OptionError("baseline", "a run's name or path (" + ", ".join(self.names) + ")", ref)
