@@ -272,8 +272,9 @@ class _ListAction(argparse.Action):
         setattr(namespace, self.dest, items)
 
 
-_TREC_PARAMETERS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.")  # map_cut.  P.  ndcg.
-_PARAMETER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[A-Za-z0-9_]+=[^,]*")
+# Compiled on first use (by re's cache): most command lines have no comma list.
+_TREC_PARAMETERS: Final = r"[A-Za-z_][A-Za-z0-9_]*\."  # map_cut.  P.  ndcg.
+_PARAMETER: Final = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[A-Za-z0-9_]+=[^,]*"
 
 
 def split_list(text: str) -> list[str]:
@@ -304,7 +305,7 @@ def split_list(text: str) -> list[str]:
     pieces.append(text[start:])
     out: list[str] = []
     for piece in pieces:
-        if out and _TREC_PARAMETERS.match(out[-1]) and _PARAMETER.fullmatch(piece):
+        if out and re.match(_TREC_PARAMETERS, out[-1]) and re.fullmatch(_PARAMETER, piece):
             out[-1] += "," + piece
         else:
             out.append(piece)
