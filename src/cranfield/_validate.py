@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Literal, TypeVar, overload
 
 from cranfield.errors import OptionError
 
@@ -25,12 +25,36 @@ __all__ = ["check_bool", "check_choice", "check_choices", "check_float", "check_
 T = TypeVar("T")
 
 
-def _bounds(minimum: float | None, maximum: float | None, *, open_min: bool = False) -> str:
+def _bounds(
+    minimum: float | None, maximum: float | None, *, open_min: bool = False, open_max: bool = False
+) -> str:
     low = "" if minimum is None else f"{'>' if open_min else '>='} {minimum:g}"
-    high = "" if maximum is None else f"<= {maximum:g}"
+    high = "" if maximum is None else f"{'<' if open_max else '<='} {maximum:g}"
     if low and high:
         return f" {low} and {high}"
     return f" {low or high}" if (low or high) else ""
+
+
+@overload
+def check_int(
+    option: str,
+    value: object,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    none: Literal[False] = False,
+) -> int: ...
+
+
+@overload
+def check_int(
+    option: str,
+    value: object,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    none: bool,
+) -> int | None: ...
 
 
 def check_int(
@@ -61,8 +85,10 @@ def check_float(
     minimum: float | None = None,
     maximum: float | None = None,
     above: bool = False,
+    below: bool = False,
 ) -> float:
-    """``value`` as a finite ``float`` within the bounds (``above``: strictly above ``minimum``)."""
+    """``value`` as a finite ``float`` within the bounds (``above``: strictly above
+    ``minimum``; ``below``: strictly below ``maximum``)."""
     number = (
         float(value)
         if isinstance(value, (int, float)) and not isinstance(value, bool)
@@ -72,9 +98,10 @@ def check_float(
     if not bad and minimum is not None:
         bad = number <= minimum if above else number < minimum
     if not bad and maximum is not None:
-        bad = number > maximum
+        bad = number >= maximum if below else number > maximum
     if bad:
-        raise OptionError(option, "a number" + _bounds(minimum, maximum, open_min=above), value)
+        what = "a number" + _bounds(minimum, maximum, open_min=above, open_max=below)
+        raise OptionError(option, what, value)
     return number
 
 

@@ -125,7 +125,7 @@ def test_report_errors(inputs: list[str], tmp_path: Path) -> None:
     assert code == 1
     code, _, err = _run(report_cli.main, [*inputs, "-o", "r.html", "--page-size", "0"])
     assert code == 1
-    assert "page_size must be an integer >= 1, got 0." in err
+    assert "The --page-size option must be an integer >= 1, got 0." in err
     missing = str(tmp_path / "missing.run")
     code, _, err = _run(report_cli.main, [inputs[0], inputs[1], missing, "-o", "r.html"])
     assert code == 2

@@ -112,10 +112,10 @@ def test_baseline_details_and_differences(files: dict[str, str]) -> None:
     ("extra", "code", "message"),
     [
         (["-m", "nDGC@10"], 1, "nDGC"),
-        (["-t", "z-test"], 1, "tests must be among"),
-        (["-c", "sidak"], 1, "correction must be one of"),
+        (["-t", "z-test"], 1, "The --tests option must be among"),
+        (["-c", "sidak"], 1, "The --correction option must be one of"),
         (["-b", "gamma_run"], 1, "The --baseline option must be a run's name or path"),
-        (["-a", "2"], 1, "alpha must be a number strictly between 0 and 1, got 2.0"),
+        (["-a", "2"], 1, "The --alpha option must be a number > 0 and < 1, got 2.0"),
         (["--missing", "error"], 2, "have no line in the run"),
         (["-f", "json", "--differences", "alpha_run", "beta_run"], 1, "needs -f table or markdown"),
         (["--format", "html"], 1, "invalid choice"),

@@ -122,7 +122,7 @@ def test_seed_validation() -> None:
         resolve_seed("42")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="The 'seed' option must be"):
         resolve_seed(True)
-    with pytest.raises(ValueError, match="n_resamples must be an integer >= 1, got 0"):
+    with pytest.raises(ValueError, match="The 'n_resamples' option must be an integer >= 1, got 0"):
         randomization_test([0.1, 0.2, 0.3], [0.2, 0.1, 0.0], n_resamples=0, exact=False)
 
 

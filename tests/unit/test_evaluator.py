@@ -198,3 +198,33 @@ def test_to_pandas_without_pyarrow_names_the_extra(monkeypatch: pytest.MonkeyPat
         "to_pandas() needs pyarrow, which is not installed: pip install 'cranfield[pandas]'"
     )
     assert exc.value.name == "pyarrow"
+
+
+def test_the_test_options_are_one_plan_validated_once() -> None:
+    from cranfield.report.html import html_report
+    from cranfield.stats.comparison import CompareKwargs
+    from cranfield.stats.plan import TestKwargs, TestPlan
+
+    fields = {f.name for f in dataclasses.fields(TestPlan)}
+    assert set(typing.get_type_hints(TestKwargs)) == fields
+    both = set(typing.get_type_hints(CompareKwargs, localns={"Measure": cranfield.Measure}))
+    assert both == fields | {f.name for f in dataclasses.fields(EvalOptions)}
+    runs = {"a": RUN_A, "b": RUN_B}
+    plan = TestPlan(tests=["fisher", "t"], seed=3, intervals=["t", "percentile"])
+    by_plan = compare(QRELS, runs, "AP", plan=plan)
+    by_keywords = compare(
+        QRELS, runs, "AP", tests=["randomization", "t-test"], seed=3, intervals=["t", "percentile"]
+    )
+    assert by_plan.to_json() == by_keywords.to_json()
+    # html_report now takes every test option, intervals and risk aversion included.
+    page = html_report(QRELS, runs, "AP", intervals=["bca"], risk_aversion=2.0, seed=1)
+    assert page.startswith("<!DOCTYPE html>")
+    for call in (
+        lambda: compare(QRELS, runs, "AP", alpha=0),
+        lambda: html_report(QRELS, runs, "AP", alpha=0),
+        lambda: TestPlan(alpha=0),
+    ):
+        with pytest.raises(OptionError, match=r"The 'alpha' option must be a number > 0 and < 1"):
+            call()
+    with pytest.raises(OptionError, match="Accepted: tests, correction"):
+        compare(QRELS, runs, "AP", test="t-test")  # type: ignore[call-arg]

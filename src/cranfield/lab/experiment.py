@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
@@ -225,8 +225,12 @@ class Experiment:
             )
         self.workdir = Path(workdir) if workdir is not None else Path(f"lab-{collection.name}")
         self.name = name or collection.name
-        self.tests = [tests] if isinstance(tests, str) else list(tests)
-        self.correction, self.alpha, self.seed = correction, alpha, seed
+        from cranfield.stats.plan import TestPlan
+
+        self.plan = TestPlan(
+            tests=cast("Any", tests), correction=cast("Any", correction), alpha=alpha, seed=seed
+        )
+        self.seed = seed
         self.warmup, self.repetitions = warmup, repetitions
         self.concurrency = tuple(concurrency)
         self.throughput_passes = throughput_passes
@@ -481,10 +485,7 @@ class Experiment:
                 runs,
                 self.measures,
                 baseline=self.baseline,
-                tests=self.tests,  # type: ignore[arg-type]
-                correction=self.correction,  # type: ignore[arg-type]
-                alpha=self.alpha,
-                seed=self.seed,
+                plan=self.plan,
                 options=self.options,
             )
             means = {m: dict(comparison.means[m]) for m in comparison.measures}
@@ -540,10 +541,8 @@ class Experiment:
             dict(runs),
             self.measures,
             baseline=self.baseline,
-            tests=self.tests,  # type: ignore[arg-type]
-            correction=self.correction,  # type: ignore[arg-type]
-            alpha=self.alpha,
-            seed=self.seed,
+            plan=self.plan,
+            options=self.options,
             title=f"{self.name}: effectiveness of {len(runs)} systems",
         )
         path = self.workdir / "comparison.html"

@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from cranfield.report.numbers import best_shown, four_places
-from cranfield.stats.comparison import TEST_LABELS
+from cranfield.stats.plan import TEST_LABELS
 
 if TYPE_CHECKING:
     from cranfield.stats.comparison import Comparison, PairComparison

@@ -44,12 +44,13 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 
 import numpy as np
 
+from cranfield._validate import check_int
 from cranfield.curves import STANDARD_LEVELS, Interpolation, mean_gain_curves, mean_interpolated_pr
 from cranfield.evaluation.options import EvalOptions, options_from
 from cranfield.report.comparison import _details_rows, letters, notes
 from cranfield.report.numbers import best_shown, four_places
 from cranfield.report.plots import RunsLike, named_runs
-from cranfield.stats.comparison import TEST_LABELS
+from cranfield.stats.plan import TEST_LABELS
 
 if TYPE_CHECKING:
     import polars as pl
@@ -58,11 +59,9 @@ if TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
     from cranfield.evaluation.evaluator import MeasureLike
-    from cranfield.evaluation.options import EvalKwargs
     from cranfield.io.load import QrelsLike
-    from cranfield.stats.comparison import Comparison, TestName
-    from cranfield.stats.corrections import Correction
-    from cranfield.stats.resampling import RngLike
+    from cranfield.stats.comparison import CompareKwargs, Comparison
+    from cranfield.stats.plan import TestPlan
 
 __all__ = ["comparison_html", "html_report"]
 
@@ -500,8 +499,7 @@ def _payload(c: Comparison, page_size: int) -> dict[str, Any]:
 
 
 def _check_page_size(page_size: object) -> None:
-    if isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1:
-        raise ValueError(f"page_size must be an integer >= 1, got {page_size!r}.")
+    check_int("page_size", page_size, minimum=1)
 
 
 def _document(
@@ -634,12 +632,8 @@ def html_report(
     measures: MeasureLike | Iterable[MeasureLike] = ("AP", "nDCG@10"),
     *,
     baseline: str | int | None = None,
-    tests: TestName | Sequence[TestName] = "t-test",
-    correction: Correction = "holm",
-    alpha: float = 0.05,
-    seed: RngLike = None,
-    n_resamples: int = 10_000,
     names: RunNaming | Sequence[str] = "file",
+    plan: TestPlan | None = None,
     options: EvalOptions | None = None,
     known: QrelsLike | None = None,
     intents: Any = None,
@@ -649,7 +643,7 @@ def html_report(
     gain_depth: int = 20,
     title: str | None = None,
     page_size: int = 50,
-    **kwargs: Unpack[EvalKwargs],
+    **kwargs: Unpack[CompareKwargs],
 ) -> str:
     """Compare runs and write everything into one self-contained HTML page.
 
@@ -658,12 +652,13 @@ def html_report(
     qrels, runs, measures:
         As in :func:`cranfield.compare` (``runs``: a list of runs or a ``{name: run}``
         mapping).
-    baseline, tests, correction, alpha, seed, n_resamples, names:
+    baseline, names, plan:
         As in :func:`cranfield.compare`; the first test marks the summary table and the
         seed actually used is written in the parameters.
     options, known, intents, **kwargs:
-        The evaluation options and extra inputs of :func:`cranfield.evaluate`, whole or as
-        keywords; the curves use the same queries as the tests.
+        The evaluation options and extra inputs of :func:`cranfield.evaluate` and the test
+        options of :func:`cranfield.compare`, whole or as keywords; the curves use the same
+        queries as the tests.
     curves:
         Draw the interpolated precision–recall curve and the nDCG@k curve (default).
     levels, rule:
@@ -699,10 +694,9 @@ def html_report(
 
     from cranfield.data.qrels import Qrels
     from cranfield.io.load import load_qrels
-    from cranfield.stats.comparison import compare
+    from cranfield.stats.comparison import compare, split_options
 
-    if isinstance(gain_depth, bool) or not isinstance(gain_depth, int) or gain_depth < 1:
-        raise ValueError(f"gain_depth must be an integer >= 1, got {gain_depth!r}.")
+    check_int("gain_depth", gain_depth, minimum=1)
     _check_page_size(page_size)
     judgments = load_qrels(qrels)
     items: list[object]
@@ -712,18 +706,15 @@ def html_report(
         items = list(runs)
     else:
         items = [runs]
-    opts = options_from(options, kwargs, caller="html_report")
+    test_plan, eval_kwargs = split_options(plan, kwargs, caller="html_report")
+    opts = options_from(options, eval_kwargs, caller="html_report")
     named: list[tuple[str, Run]] = named_runs(runs, names)
     c = compare(
         judgments,
         dict(named),
         measures,
         baseline=baseline,
-        tests=tests,
-        correction=correction,
-        alpha=alpha,
-        seed=seed,
-        n_resamples=n_resamples,
+        plan=test_plan,
         options=opts,
         known=known,
         intents=intents,

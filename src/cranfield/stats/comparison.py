@@ -7,23 +7,18 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal, Unpack, get_args
+from typing import TYPE_CHECKING, Any, Final, Unpack, cast
 
 import numpy as np
 
 from cranfield.errors import EvaluationError, OptionError
 from cranfield.evaluation.aggregate import aggregate
+from cranfield.evaluation.options import OPTION_NAMES, EvalKwargs
 from cranfield.stats.corrections import (
-    Correction,
     adjust_p_values,
-    check_correction,
     correction_label,
 )
 from cranfield.stats.effects import (
-    INTERVALS,
-    Interval,
-    check_alpha,
-    check_risk_aversion,
     cohens_dz,
     risk,
     t_intervals,
@@ -37,12 +32,21 @@ from cranfield.stats.paired import (
     tukey_pairs,
     wilcoxon_pairs,
 )
+from cranfield.stats.plan import (
+    FAMILYWISE,
+    PLAN_NAMES,
+    RANDOM_TESTS,
+    TEST_LABELS,
+    TESTS,
+    TestKwargs,
+    TestName,
+    TestPlan,
+    check_tests,
+    plan_from,
+)
 from cranfield.stats.resampling import (
-    RngLike,
     bootstrap_analysis,
     bootstrap_sums,
-    check_resamples,
-    check_rng,
     randomization_counts,
     randomized_tukey_pvalues,
     randomized_tukey_ranges,
@@ -59,7 +63,7 @@ if TYPE_CHECKING:
 
     from cranfield._types import RunNaming
     from cranfield.evaluation.evaluator import MeasureLike
-    from cranfield.evaluation.options import EvalKwargs, EvalOptions
+    from cranfield.evaluation.options import EvalOptions
     from cranfield.io.load import QrelsLike, RunLike
     from cranfield.io.runset import RunSet
 
@@ -72,67 +76,6 @@ __all__ = [
     "compare",
     "compare_scores",
 ]
-
-TestName = Literal[
-    "t-test", "wilcoxon", "sign", "randomization", "bootstrap", "tukey-hsd", "randomized-tukey-hsd"
-]
-TESTS: Final[tuple[str, ...]] = get_args(TestName)
-
-_TEST_ALIASES: Final[dict[str, str]] = {
-    "t": "t-test",
-    "ttest": "t-test",
-    "student": "t-test",
-    "paired-t": "t-test",
-    "signed-rank": "wilcoxon",
-    "fisher": "randomization",
-    "permutation": "randomization",
-    "tukey": "tukey-hsd",
-    "hsd": "tukey-hsd",
-    "randomized-tukey": "randomized-tukey-hsd",
-    "randomised-tukey-hsd": "randomized-tukey-hsd",
-    "randomised-tukey": "randomized-tukey-hsd",
-}
-TEST_LABELS: Final[dict[str, str]] = {
-    "t-test": "paired t-test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "randomization": "paired randomization test",
-    "bootstrap": "paired bootstrap test",
-    "tukey-hsd": "Tukey HSD",
-    "randomized-tukey-hsd": "randomized Tukey HSD",
-}
-FAMILYWISE: Final = frozenset({"tukey-hsd", "randomized-tukey-hsd"})
-_RANDOM_TESTS: Final = frozenset({"randomization", "bootstrap", "randomized-tukey-hsd"})
-
-
-def check_tests(tests: str | Iterable[str]) -> list[str]:
-    """Canonical test names, in order, without repeats; ``ValueError`` names an unknown one."""
-    items = [tests] if isinstance(tests, str) else list(tests)
-    if not items:
-        raise ValueError("tests must name at least one test, got an empty list.")
-    out: list[str] = []
-    for item in items:
-        key = item.lower().replace("_", "-") if isinstance(item, str) else item
-        name = _TEST_ALIASES.get(key, key) if isinstance(key, str) else None
-        if name not in TESTS:
-            raise ValueError(f"tests must be among {', '.join(map(repr, TESTS))}, got {item!r}.")
-        if name not in out:
-            out.append(name)
-    return out
-
-
-def _check_intervals(intervals: str | Iterable[str]) -> list[str]:
-    items = [intervals] if isinstance(intervals, str) else list(intervals)
-    out: list[str] = []
-    for item in items:
-        if item not in INTERVALS:
-            raise ValueError(
-                f"intervals must be among {', '.join(map(repr, INTERVALS))}, got {item!r}."
-            )
-        if item not in out:
-            out.append(item)
-    return out
-
 
 # --------------------------------------------------------------------------- result types
 
@@ -648,17 +591,15 @@ def _analyse(
     means: dict[str, dict[str, float]],
     *,
     baseline: str | int | None,
-    tests: list[str],
-    correction: Correction,
-    alpha: float,
-    seed: RngLike,
-    n_resamples: int,
-    intervals: list[str],
-    risk_aversion: float,
+    plan: TestPlan,
     missing_policy: str,
     missing_topics: dict[str, list[str]],
     dropped_topics: list[str],
 ) -> Comparison:
+    tests: list[str] = list(plan.tests)
+    intervals: list[str] = list(plan.intervals)
+    correction, alpha, n_resamples = plan.correction, plan.alpha, plan.n_resamples
+    risk_aversion = plan.risk_aversion
     k = len(runs)
     n = len(topics)
     if k < 2:
@@ -689,9 +630,9 @@ def _analyse(
     d = X[:, ia] - X[:, ib]
 
     exact = "randomization" in tests and use_exact(n, n_resamples, None)
-    random_tests = _RANDOM_TESTS.intersection(tests) - ({"randomization"} if exact else set())
+    random_tests = RANDOM_TESTS.intersection(tests) - ({"randomization"} if exact else set())
     needs_seed = bool(random_tests) or any(i != "t" for i in intervals)
-    seed = resolve_seed(seed) if needs_seed else None
+    seed = resolve_seed(plan.seed) if needs_seed else None
     stream_seed = 0 if seed is None else seed  # only read when needs_seed
     sums_in_order = sequential_sums(X)
     total = sums_in_order[ia] - sums_in_order[ib]
@@ -801,27 +742,6 @@ def _analyse(
     )
 
 
-def _options(
-    *,
-    tests: str | Iterable[str],
-    correction: str,
-    alpha: float,
-    n_resamples: int,
-    intervals: str | Iterable[str],
-    risk_aversion: float,
-    seed: RngLike,
-) -> tuple[list[str], Correction, float, int, list[str], float]:
-    check_rng(seed)
-    return (
-        check_tests(tests),
-        check_correction(correction),
-        check_alpha(alpha),
-        check_resamples(n_resamples),
-        _check_intervals(intervals),
-        check_risk_aversion(risk_aversion),
-    )
-
-
 # --------------------------------------------------------------------------- public API
 
 
@@ -831,18 +751,12 @@ def compare(
     measures: MeasureLike | Iterable[MeasureLike] = ("AP", "nDCG@10"),
     *,
     baseline: str | int | None = None,
-    tests: TestName | Sequence[TestName] = "t-test",
-    correction: Correction = "holm",
-    alpha: float = 0.05,
-    seed: RngLike = None,
-    n_resamples: int = 10_000,
-    intervals: Interval | Sequence[Interval] = ("t",),
-    risk_aversion: float = 1.0,
     names: RunNaming | Sequence[str] = "file",
+    plan: TestPlan | None = None,
     options: EvalOptions | None = None,
     known: QrelsLike | None = None,
     intents: Any = None,
-    **kwargs: Unpack[EvalKwargs],
+    **kwargs: Unpack[CompareKwargs],
 ) -> Comparison:
     """Evaluate several runs on the same queries and test their differences pairwise.
 
@@ -858,31 +772,16 @@ def compare(
     baseline:
         Name, path or index of the run every other run is compared with; ``None``
         (default) compares every pair.
-    tests:
-        One or more of ``"t-test"`` (default), ``"wilcoxon"``, ``"sign"``, ``"randomization"``,
-        ``"bootstrap"``, ``"tukey-hsd"``, ``"randomized-tukey-hsd"`` (aliases: ``"t"``,
-        ``"student"``, ``"fisher"``, ``"permutation"``, ``"tukey"``). The first is the
-        primary test the tables mark.
-    correction:
-        ``"holm"`` (default), ``"bonferroni"``, ``"bh"`` or ``"none"``; applied separately to
-        each test over all compared pairs x measures. Tukey tests are already adjusted over all
-        pairs of runs and are not corrected again.
-    alpha:
-        Significance level; intervals have confidence ``1 - alpha``.
-    seed:
-        Seed or ``numpy.random.Generator`` for the random procedures (randomization,
-        bootstrap, randomized Tukey, bootstrap intervals). ``None`` draws a fresh seed; the
-        seed used is always stored in :attr:`Comparison.seed`.
-    n_resamples:
-        Resamples of each random procedure (default 10,000).
-    intervals:
-        Intervals of the mean difference: ``"t"`` (default), ``"percentile"``, ``"bca"``.
-    risk_aversion:
-        URisk's weight on losses (default 1).
     names:
         How to name runs given as a list: ``"file"`` (default: the run-naming rule of
         :mod:`cranfield.io.runset`, file names without folders and suffixes), ``"tag"``
         (run tags), or a list of names.
+    plan, **kwargs:
+        The test options (:class:`~cranfield.stats.plan.TestPlan`), whole or as keywords:
+        ``tests`` (default ``"t-test"``; also ``"wilcoxon"``, ``"sign"``,
+        ``"randomization"``, ``"bootstrap"``, ``"tukey-hsd"``, ``"randomized-tukey-hsd"``),
+        ``correction`` (``"holm"``), ``alpha`` (0.05), ``seed``, ``n_resamples`` (10,000),
+        ``intervals`` (``"t"``), ``risk_aversion`` (1).
     options, known, intents, **kwargs:
         Every evaluation option and extra input of :func:`cranfield.evaluate`
         (:class:`~cranfield.evaluation.options.EvalOptions`). Every run is scored on the
@@ -941,16 +840,8 @@ def compare(
     from cranfield.evaluation.evaluator import Evaluator
     from cranfield.io.runset import RunSet
 
-    opts = _options(
-        tests=tests,
-        correction=correction,
-        alpha=alpha,
-        n_resamples=n_resamples,
-        intervals=intervals,
-        risk_aversion=risk_aversion,
-        seed=seed,
-    )
-    evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **kwargs)
+    test_plan, eval_kwargs = split_options(plan, kwargs)
+    evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **eval_kwargs)
     wanted = evaluator.measures
     if not wanted:
         raise OptionError("measures", "at least one measure", measures)
@@ -978,13 +869,7 @@ def compare(
         cubes,
         means,
         baseline=baseline,
-        tests=opts[0],
-        correction=opts[1],
-        alpha=opts[2],
-        seed=seed,
-        n_resamples=opts[3],
-        intervals=opts[4],
-        risk_aversion=opts[5],
+        plan=test_plan,
         missing_policy=evaluator.options.missing,
         missing_topics=missing_topics,
         dropped_topics=dropped,
@@ -996,13 +881,8 @@ def compare_scores(
     *,
     topics: Sequence[str] | None = None,
     baseline: str | int | None = None,
-    tests: TestName | Sequence[TestName] = "t-test",
-    correction: Correction = "holm",
-    alpha: float = 0.05,
-    seed: RngLike = None,
-    n_resamples: int = 10_000,
-    intervals: Interval | Sequence[Interval] = ("t",),
-    risk_aversion: float = 1.0,
+    plan: TestPlan | None = None,
+    **kwargs: Unpack[TestKwargs],
 ) -> Comparison:
     """:func:`compare` on per-query scores computed elsewhere.
 
@@ -1013,8 +893,8 @@ def compare_scores(
         vector of the same length in the same query order.
     topics:
         Query ids of the positions (default ``"1"``, ``"2"``, ...).
-    baseline, tests, correction, alpha, seed, n_resamples, intervals, risk_aversion:
-        As in :func:`compare`. Means are arithmetic means.
+    baseline, plan, **kwargs:
+        As in :func:`compare` (the test options). Means are arithmetic means.
 
     Returns
     -------
@@ -1028,15 +908,7 @@ def compare_scores(
     >>> round(c.pair("bm25", "dense", "AP").tests["t-test"].p_value, 4)
     0.0796
     """
-    opts = _options(
-        tests=tests,
-        correction=correction,
-        alpha=alpha,
-        n_resamples=n_resamples,
-        intervals=intervals,
-        risk_aversion=risk_aversion,
-        seed=seed,
-    )
+    test_plan = plan_from(plan, kwargs)
     run_names = [str(r) for r in scores]
     if not run_names:
         raise ValueError("scores must hold at least 2 runs, got none.")
@@ -1085,14 +957,32 @@ def compare_scores(
         cubes,
         means,
         baseline=baseline,
-        tests=opts[0],
-        correction=opts[1],
-        alpha=opts[2],
-        seed=seed,
-        n_resamples=opts[3],
-        intervals=opts[4],
-        risk_aversion=opts[5],
+        plan=test_plan,
         missing_policy="scores",
         missing_topics={},
         dropped_topics=[],
     )
+
+
+class CompareKwargs(EvalKwargs, TestKwargs, total=False):
+    """The keyword options of :func:`compare`: the evaluation options
+    (:class:`~cranfield.evaluation.options.EvalOptions`) and the test options
+    (:class:`~cranfield.stats.plan.TestPlan`)."""
+
+
+def split_options(
+    plan: TestPlan | None, kwargs: Mapping[str, Any], *, caller: str = "compare"
+) -> tuple[TestPlan, EvalKwargs]:
+    """The test plan and the evaluation keywords in the ``**kwargs`` of :func:`compare` (and
+    of the functions built on it, such as ``html_report``)."""
+    tests = {k: v for k, v in kwargs.items() if k in PLAN_NAMES}
+    rest = {k: v for k, v in kwargs.items() if k not in PLAN_NAMES}
+    for key, value in rest.items():
+        if key not in OPTION_NAMES:
+            raise OptionError(
+                key,
+                "an option of " + caller,
+                value,
+                note="Accepted: " + ", ".join((*PLAN_NAMES, *OPTION_NAMES)) + ".",
+            )
+    return plan_from(plan, tests), cast("EvalKwargs", rest)

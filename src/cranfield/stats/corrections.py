@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Final, Literal, get_args
 
 import numpy as np
 
+from cranfield.errors import OptionError
+
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
@@ -34,16 +36,14 @@ _ALIASES: Final[dict[str, str]] = {
 
 
 def check_correction(correction: str) -> Correction:
-    """Return the canonical correction name or raise ``ValueError`` naming the bad value."""
+    """Return the canonical correction name or raise :class:`~cranfield.errors.OptionError`."""
     name = (
         _ALIASES.get(correction.lower(), correction.lower())
         if isinstance(correction, str)
         else None
     )
     if name not in CORRECTIONS:
-        raise ValueError(
-            f"correction must be one of {', '.join(map(repr, CORRECTIONS))}, got {correction!r}."
-        )
+        raise OptionError("correction", "one of " + ", ".join(map(repr, CORRECTIONS)), correction)
     return name  # type: ignore[return-value]
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final, Literal, get_args
 
 import numpy as np
 
+from cranfield._validate import check_float
 from cranfield.stats.paired import as_pair, flat_differences
 from cranfield.stats.resampling import (
     RngLike,
@@ -32,21 +33,12 @@ INTERVALS: Final[tuple[str, ...]] = get_args(Interval)
 
 def check_alpha(alpha: float, name: str = "alpha") -> float:
     """Validate a significance level in (0, 1)."""
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0.0 < alpha < 1.0:
-        raise ValueError(f"{name} must be a number strictly between 0 and 1, got {alpha!r}.")
-    return float(alpha)
+    return check_float(name, alpha, minimum=0, maximum=1, above=True, below=True)
 
 
 def check_risk_aversion(risk_aversion: float) -> float:
     """Validate URisk's risk-aversion weight (>= 0)."""
-    if (
-        isinstance(risk_aversion, bool)
-        or not isinstance(risk_aversion, (int, float))
-        or not math.isfinite(risk_aversion)
-        or risk_aversion < 0
-    ):
-        raise ValueError(f"risk_aversion must be a finite number >= 0, got {risk_aversion!r}.")
-    return float(risk_aversion)
+    return check_float("risk_aversion", risk_aversion, minimum=0)
 
 
 def t_intervals(d: NDArray[np.float64], alpha: float) -> NDArray[np.float64]:

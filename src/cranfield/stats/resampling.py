@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
+from cranfield._validate import check_int
 from cranfield.errors import OptionError
 from cranfield.stats.paired import MatrixTestResult, TestResult, as_matrix, as_pair
 
@@ -102,12 +103,8 @@ def stream(seed: int, procedure: str) -> np.random.Generator:
 
 
 def check_resamples(n_resamples: int) -> int:
-    """Validate a number of resamples."""
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
-        raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}.")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}.")
-    return int(n_resamples)
+    """Validate a number of resamples (an integer >= 1)."""
+    return check_int("n_resamples", n_resamples, minimum=1)
 
 
 def _random_bits(gen: np.random.Generator, rows: int, n: int) -> NDArray[np.uint8]:
