@@ -133,18 +133,22 @@ class OptionError(CranfieldError, ValueError, TypeError):
         what = self.expected if expected is None else expected
         return f"The {label} option must be {what}, got {self.value!r}.{tail}"
 
-    def for_command_line(self) -> str:
+    def for_command_line(self, flag: str | None = None) -> str:
         """The message with the option named by its flag: ``The --depth option ...``.
 
-        A flag left out is the default, so "or None" is not said of it.
+        ``flag`` is the command's flag for the option when it is not the option's name
+        spelled as a flag (``--test`` for ``tests``). A flag left out is the default, so
+        "or None" is not said of it.
 
         Examples
         --------
         >>> OptionError("depth", "an integer >= 0 or None", -1).for_command_line()
         'The --depth option must be an integer >= 0, got -1.'
+        >>> OptionError("n_resamples", "an integer >= 1", 0).for_command_line("--resamples")
+        'The --resamples option must be an integer >= 1, got 0.'
         """
-        flag = "--" + self.option.replace("_", "-")
-        return self.worded(flag, expected=self.expected.removesuffix(" or None"))
+        label = flag or "--" + self.option.replace("_", "-")
+        return self.worded(label, expected=self.expected.removesuffix(" or None"))
 
 
 class MeasureError(CranfieldError, ValueError):

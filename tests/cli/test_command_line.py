@@ -200,6 +200,18 @@ def test_compare_words_option_errors_with_flags(capsys: pytest.CaptureFixture[st
     assert "The --depth option must be an integer >= 0, got -3." in err
 
 
+def test_an_option_error_names_the_flag_the_command_declares(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The library's option is ``n_resamples``; the command's flag is ``--resamples``."""
+    code, _, err = cli(capsys, "compare", QRELS, BM25, NEURAL, "-B", "0", "-t", "randomization")
+    assert code == 1
+    assert "The --resamples option must be" in err
+    code, _, err = cli(capsys, "compare", QRELS, BM25, NEURAL, "-t", "z-test")
+    assert code == 1
+    assert "The --test option must be" in err
+
+
 def test_a_missing_topic_is_worded_with_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = cli(capsys, "evaluate", QRELS, NEURAL, "--missing", "error")
     assert code == 2

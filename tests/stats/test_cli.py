@@ -112,7 +112,7 @@ def test_baseline_details_and_differences(files: dict[str, str]) -> None:
     ("extra", "code", "message"),
     [
         (["-m", "nDGC@10"], 1, "nDGC"),
-        (["-t", "z-test"], 1, "The --tests option must be among"),
+        (["-t", "z-test"], 1, "The --test option must be among"),
         (["-c", "sidak"], 1, "The --correction option must be one of"),
         (["-b", "gamma_run"], 1, "The --baseline option must be a run's name or path"),
         (["-a", "2"], 1, "The --alpha option must be a number > 0 and < 1, got 2.0"),

@@ -117,7 +117,7 @@ def comparison_options(args: argparse.Namespace) -> dict[str, Any]:
         "correction": args.correction,
         "alpha": args.alpha,
         "seed": args.seed,
-        "n_resamples": args.resamples,
+        "n_resamples": args.n_resamples,
         "names": args.names,
         "options": eval_options(args),
         "known": args.known,

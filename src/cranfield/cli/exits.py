@@ -79,8 +79,11 @@ def exit_code(exc: BaseException) -> int | None:
     return None
 
 
-def message(exc: BaseException) -> str:
-    """``exc`` as one line for the command line, options named by their flags."""
+def message(exc: BaseException, parser: Parser | None = None) -> str:
+    """``exc`` as one line for the command line, options named by their flags (as
+    ``parser`` spells them, when it declares the option)."""
+    if isinstance(exc, OptionError):
+        return exc.for_command_line(parser.flag_for(exc.option) if parser else None)
     if isinstance(exc, CranfieldError):
         return exc.for_command_line()
     if isinstance(exc, ImportError):
@@ -150,8 +153,10 @@ def run_command(
     out = sys.stdout if stdout is None else stdout
     err = sys.stderr if stderr is None else stderr
     args: argparse.Namespace | None = None
+    the_parser: Parser | None = None
     try:
-        args = parser(out, err).parse_args(list(argv))
+        the_parser = parser(out, err)
+        args = the_parser.parse_args(list(argv))
         return body(args, out, err)
     except Exception as exc:
         code = exit_code(exc)
@@ -162,5 +167,5 @@ def run_command(
             if exc.message:
                 err.write(f"{name}: error: {exc.message}\n")
         else:
-            err.write(f"{name}: {message(exc)}\n")
+            err.write(f"{name}: {message(exc, the_parser)}\n")
         return code

@@ -136,6 +136,20 @@ class Parser(argparse.ArgumentParser):
             parsed.command_prog = self.prog
         return parsed, extras
 
+    def flag_for(self, dest: str) -> str | None:
+        """The long flag (else the short one) of the option stored in ``dest``, searched in
+        this parser and its sub-command parsers; ``None`` if no option stores there."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    found = sub.flag_for(dest) if isinstance(sub, Parser) else None
+                    if found is not None:
+                        return found
+            elif action.dest == dest and action.option_strings:
+                flags = action.option_strings
+                return next((f for f in flags if f.startswith("--")), flags[0])
+        return None
+
     # ------------------------------------------------------------------ lists after the files
 
     def _spread_lists(self, words: list[str]) -> list[str]:
@@ -459,5 +473,10 @@ def add_test_options(p: Parser, default_measures: Sequence[str]) -> None:
     p.add_argument("-a", "--alpha", type=float, default=0.05, help="significance level (0.05)")
     p.add_argument("-s", "--seed", type=int, help="seed of the random procedures (default: fresh)")
     p.add_argument(
-        "-B", "--resamples", type=int, default=10_000, help="resamples per random test (10000)"
+        "-B",
+        "--resamples",
+        dest="n_resamples",
+        type=int,
+        default=10_000,
+        help="resamples per random test (10000)",
     )
