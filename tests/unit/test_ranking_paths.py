@@ -18,6 +18,7 @@ import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cranfield.data import qrels as qrels_module
 from cranfield.data import ranking
 from cranfield.data import run as run_module
 from cranfield.data.qrels import Qrels
@@ -185,7 +186,10 @@ def test_judged_rows_found_by_key_equal_the_join_on_ids(
     def seven(ids: pl.Series) -> np.ndarray:
         return np.full(ids.len(), 7, dtype=np.uint32)
 
-    with mock.patch.object(run_module, "doc_keys", seven):
+    with (
+        mock.patch.object(run_module, "doc_keys", seven),
+        mock.patch.object(qrels_module, "doc_keys", seven),
+    ):
         by_join = ranking.rank(
             Run(_frame(lines), name="r"), _qrels(qrels), depth=depth, missing="skip"
         )

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cranfield import evaluate
-from cranfield.data import columns, ranking
+from cranfield.data import ranking, row_index
 from cranfield.errors import InputError
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.io import trec_numpy
@@ -331,10 +331,10 @@ def test_qrels_columns_are_read_once_while_the_file_is_unchanged(tmp_path: Path)
 
 def test_id_hashes_are_equal_for_equal_ids_in_arrays_of_any_width() -> None:
     ids = np.array([b"a", b"b", b"a", b"abcdefghij", b"abcdefghij"], dtype="S16")
-    hashes = columns.id_hashes(ids)
-    wide = columns.id_hashes(ids.astype("S32"))
+    hashes = row_index.id_hashes(ids)
+    wide = row_index.id_hashes(ids.astype("S32"))
     assert wide.tolist() == hashes.tolist()
-    assert columns.id_hashes(ids[:3].astype("S8")).tolist() == hashes[:3].tolist()
+    assert row_index.id_hashes(ids[:3].astype("S8")).tolist() == hashes[:3].tolist()
     assert hashes[0] == hashes[2]
     assert hashes[3] == hashes[4]
     assert len({hashes[0], hashes[1], hashes[3]}) == 3

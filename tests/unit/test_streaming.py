@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import bz2
 import gzip
+import lzma
+import os
 import random
+import subprocess
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +21,7 @@ from hypothesis import strategies as st
 import cranfield
 from cranfield.errors import InputError, MissingTopicError
 from cranfield.evaluation.evaluator import evaluate_stream
-from cranfield.evaluation.streaming import _one_ahead
+from cranfield.io.trec_blocks import one_ahead
 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "Bpref", "infAP", "R@20", "IPrec@0.3", "RBP", "G",
             "RnDCG", "NumRet", "Judged@5", "Unjudged@10", "RBPResid", "SetF"]  # fmt: skip
@@ -157,7 +162,7 @@ def test_the_next_block_is_made_while_one_is_used() -> None:
             yield k
 
     used = []
-    for k in _one_ahead(blocks()):
+    for k in one_ahead(blocks()):
         if k < 2:  # the next one is made meanwhile (a serial loop would wait here forever)
             assert made[k + 1].wait(timeout=30)
         used.append(k)
@@ -170,7 +175,176 @@ def test_an_error_making_a_block_surfaces_after_the_blocks_before_it() -> None:
         yield 1
         raise InputError("run.txt", 9, "score must be a number, got 'x'")
 
-    made = _one_ahead(blocks())
+    made = one_ahead(blocks())
     assert [next(made), next(made)] == [0, 1]
     with pytest.raises(InputError, match=r"run\.txt:9"):
         next(made)
+
+
+# --------------------------------------------------------------------------- the file opener
+# Streaming reads its file through cranfield.io's one opener, so every source that
+# cranfield.evaluate reads is streamed the same way, and every bad one is the same InputError.
+
+QRELS = {"BZh1": {"d": 1}, "q2": {"e": 1, "f": 1}}
+RUN = b"BZh1 Q0 d 1 1.0 t\nq2 Q0 x 1 3.0 t\nq2 Q0 e 2 2.0 t\nq2 Q0 f 3 1.0 t\n"
+
+
+def _same_as_evaluate(streamed: cranfield.Results, path: Path) -> None:
+    whole = cranfield.evaluate(QRELS, path, MEASURES)
+    assert streamed.topics == whole.topics
+    for m in whole.values:
+        np.testing.assert_array_equal(streamed.values[m], whole.values[m], err_msg=str(m))
+
+
+def test_a_plain_run_starting_with_bzh_is_text(tmp_path: Path) -> None:
+    """The letters "BZh" alone do not make a bzip2 file: the block magic must follow."""
+    path = tmp_path / "run.txt"
+    path.write_bytes(RUN)
+    _same_as_evaluate(cranfield.evaluate_stream(QRELS, path, MEASURES), path)
+
+
+def _zstd(data: bytes) -> bytes:
+    zstandard = pytest.importorskip("zstandard")
+    return bytes(zstandard.ZstdCompressor().compress(data))
+
+
+COMPRESSORS: dict[str, Callable[[bytes], bytes]] = {
+    "gzip": gzip.compress,
+    "bz2": bz2.compress,
+    "xz": lzma.compress,
+    "zstd": _zstd,
+}
+
+
+@pytest.mark.parametrize("kind", list(COMPRESSORS))
+@pytest.mark.parametrize("block", [7, 1 << 20])
+def test_every_compression_streams(tmp_path: Path, kind: str, block: int) -> None:
+    """Two concatenated streams, read by their magic bytes whatever the name."""
+    pack = COMPRESSORS[kind]
+    path = tmp_path / "run.bin"
+    path.write_bytes(pack(RUN[:40]) + pack(RUN[40:]))
+    streamed = cranfield.evaluate_stream(QRELS, path, MEASURES, block_bytes=block)
+    plain = tmp_path / "run.txt"
+    plain.write_bytes(RUN)
+    _same_as_evaluate(streamed, plain)
+
+
+def _damaged(kind: str, damage: str) -> bytes:
+    body = b"".join(b"q%d Q0 d%d 1 %d t\n" % (i // 50, i, 1000 - i) for i in range(3000))
+    pack = COMPRESSORS[kind]
+    if damage == "truncated":
+        whole = pack(body)
+        return whole[: len(whole) // 2]
+    if damage == "trailing garbage":
+        return pack(body) + b"garbage"
+    if damage == "corrupt second stream":
+        second = bytearray(pack(body[:5000]))
+        for i in range(24, 64):
+            second[i] ^= 0x5A
+        return pack(body[5000:]) + bytes(second)
+    return pack(body)[:12]  # header only
+
+
+DAMAGES = ["truncated", "trailing garbage", "corrupt second stream", "header only"]
+
+
+@pytest.mark.parametrize("kind", list(COMPRESSORS))
+@pytest.mark.parametrize("damage", DAMAGES)
+@pytest.mark.parametrize("block", [64, 1 << 20])
+def test_a_damaged_compressed_run_is_an_input_error(
+    tmp_path: Path, kind: str, damage: str, block: int
+) -> None:
+    """As when it is read whole: never a traceback, never the queries before the damage
+    scored and the others counted as missing."""
+    path = tmp_path / "damaged.run"
+    path.write_bytes(_damaged(kind, damage))
+    with pytest.raises(InputError) as whole:
+        cranfield.evaluate({"q0": {"d1": 1}}, path, ["AP"])
+    with pytest.raises(InputError) as streamed:
+        cranfield.evaluate_stream({"q0": {"d1": 1}}, path, ["AP"], block_bytes=block)
+    assert streamed.value.source == str(path)
+    assert streamed.value.problem.startswith(f"is not a valid {kind} file")
+    assert whole.value.problem.startswith(f"is not a valid {kind} file")
+
+
+def test_zstd_without_zstandard_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "run.zst"
+    path.write_bytes(_zstd(RUN))
+    monkeypatch.setitem(sys.modules, "zstandard", None)
+    with pytest.raises(InputError, match=r"run\.zst: .*pip install 'cranfield\[zstd\]'"):
+        cranfield.evaluate_stream(QRELS, path, MEASURES)
+
+
+def _loop(tmp_path: Path) -> Path:
+    loop = tmp_path / "loop.run"
+    loop.symlink_to(loop)
+    return loop
+
+
+@pytest.mark.parametrize(
+    "where",
+    [lambda tmp: tmp / "absent.run", lambda tmp: tmp, _loop],
+    ids=["missing", "directory", "symlink loop"],
+)
+def test_an_unreadable_run_is_an_input_error(tmp_path: Path, where: Callable[[Path], Path]) -> None:
+    path = where(tmp_path)
+    with pytest.raises(InputError) as whole:
+        cranfield.evaluate(QRELS, path, ["AP"])
+    with pytest.raises(InputError) as streamed:
+        cranfield.evaluate_stream(QRELS, path, ["AP"])
+    assert str(streamed.value) == str(whole.value)
+    assert streamed.value.problem.startswith("cannot read file (")
+
+
+def _cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    command = [str(Path(sys.executable).parent / "cranfield"), *args]
+    return subprocess.run(command, input=stdin, capture_output=True, check=False, timeout=120)
+
+
+def test_the_command_line_reports_an_unreadable_stream_in_one_line(tmp_path: Path) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q2 0 e 1\n")
+    proc = _cli("evaluate", "--stream", str(qrels), str(tmp_path / "absent.run"))
+    assert proc.returncode == 2
+    lines = proc.stderr.decode().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("cranfield evaluate: ")
+    assert "absent.run: cannot read file" in lines[0]
+
+
+def test_stdin_streams_whole(tmp_path: Path) -> None:
+    """``-`` is standard input, read once: no byte goes to a probe."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("BZh1 0 d 1\nq2 0 e 1\nq2 0 f 1\n")
+    run = tmp_path / "run.txt"
+    run.write_bytes(RUN)
+    args = ["evaluate", str(qrels), "-m", "AP", "NumRet", "-q", "-f", "tsv"]
+    whole = _cli(*args[:2], str(run), *args[2:])
+    for data in (RUN, gzip.compress(RUN)):
+        streamed = _cli(*args[:2], "-", *args[2:], "--stream", stdin=data)
+        assert streamed.returncode == whole.returncode == 0, streamed.stderr
+        assert streamed.stdout.replace(b"stdin\t", b"run\t") == whole.stdout  # the names
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_streams_whole(tmp_path: Path) -> None:
+    """``cranfield evaluate --stream qrels <(zcat run.gz)``: a pipe can be opened once."""
+    fifo = tmp_path / "run.pipe"
+    os.mkfifo(fifo)
+    got: list[cranfield.Results] = []
+    writer = threading.Thread(target=fifo.write_bytes, args=(RUN,), daemon=True)
+    reader = threading.Thread(
+        target=lambda: got.append(cranfield.evaluate_stream(QRELS, fifo, MEASURES)), daemon=True
+    )
+    writer.start()
+    reader.start()
+    reader.join(timeout=30)
+    if reader.is_alive():  # waiting for a second writer that will never come: release it
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(timeout=5)
+    assert got, "the pipe was opened twice: the first bytes went to a probe"
+    plain = tmp_path / "run.txt"
+    plain.write_bytes(RUN)
+    _same_as_evaluate(got[0], plain)

@@ -27,7 +27,7 @@ from cranfield.data.ranking import (
 from cranfield.errors import EvaluationError, InputError, MeasureError
 from cranfield.evaluation.aggregate import aggregate, sequential_sum
 from cranfield.evaluation.evaluator import compute, rank_small_files
-from cranfield.io._bytes import read_bytes, source_name
+from cranfield.io.source import read_bytes, source_name
 from cranfield.io.trec_eval_text import format_line
 from cranfield.kernels.binary import log_clamped
 from cranfield.kernels.context import EvalContext

@@ -8,7 +8,8 @@ in one go is split by :mod:`cranfield.io.trec_numpy` into these columns instead,
 
 Ids are fixed-width ``bytes`` arrays (numpy ``S`` dtype) of UTF-8 text without NUL bytes,
 padded with NULs to a multiple of 8 bytes: numpy compares them bytewise, which is C
-``strcmp`` order, and :func:`id_hashes` reads them 8 bytes at a time.
+``strcmp`` order, and :func:`~cranfield.data.row_index.id_hashes` reads them 8 bytes at a
+time.
 """
 
 from __future__ import annotations
@@ -51,34 +52,3 @@ def distinct(ids: NDArray[np.bytes_]) -> tuple[NDArray[np.bytes_], NDArray[np.in
 def names(ids: NDArray[np.bytes_]) -> list[str]:
     """The distinct ids as text, in bytewise order."""
     return [value.decode() for value in distinct(ids)[0].tolist()]
-
-
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-
-
-def id_hashes(ids: NDArray[np.bytes_]) -> NDArray[np.uint64]:
-    """A 64-bit hash of each id: equal ids hash equal, whatever the width of their arrays;
-    different ids rarely do.
-
-    The ids' bytes are read as 64-bit words (their width is a multiple of 8) and folded
-    with a xor, a multiply and a xor-shift per word. Words of padding alone are skipped (an
-    id has no NUL, so only padding makes a zero word): an id hashes the same in a column of
-    any width.
-    """
-    width = ids.dtype.itemsize
-    words = np.ascontiguousarray(ids).view(np.uint64).reshape(ids.size, width // 8)
-    hashes = np.zeros(ids.size, dtype=np.uint64)
-    for j in range(words.shape[1]):
-        word = words[:, j]
-        folded = (hashes ^ word) * _MIX
-        folded ^= folded >> np.uint64(29)
-        hashes = np.where(word != 0, folded, hashes)
-    return hashes
-
-
-def mixed_keys(group: NDArray[np.integer], hashes: NDArray[np.uint64]) -> NDArray[np.uint64]:
-    """One number per (group, id hash) pair: equal pairs give equal keys."""
-    keys = group.astype(np.uint64)
-    keys *= _MIX
-    keys ^= hashes
-    return keys

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
+from cranfield.data.row_index import doc_keys
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
@@ -53,10 +55,8 @@ class Qrels:
 
     @cached_property
     def doc_keys(self) -> NDArray[np.uint32]:
-        """:func:`~cranfield.data.run.doc_keys` of every row's doc id (kept: every ranking
-        against these qrels looks its judged rows up by them)."""
-        from cranfield.data.run import doc_keys
-
+        """:func:`~cranfield.data.row_index.doc_keys` of every row's doc id (kept: every
+        ranking against these qrels looks its judged rows up by them)."""
         return doc_keys(self.frame.get_column("doc_id"))
 
     def to_dict(self) -> dict[str, dict[str, int]]:

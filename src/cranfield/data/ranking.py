@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from cranfield.data.columns import distinct, id_hashes, mixed_keys
+from cranfield.data.columns import distinct
+from cranfield.data.row_index import TieOrder, id_hashes, mixed_keys, stretches
 from cranfield.errors import EvaluationError, MissingTopicError
 
 if TYPE_CHECKING:
@@ -481,8 +482,6 @@ def _ranked_order(
     if not grouped:
         import polars as pl
 
-        from cranfield.data.run import stretches
-
         # Lines of a query are scattered: group them (stable, so ties keep input order).
         qid = frame.get_column("query_id")
         grouping = (
@@ -508,7 +507,7 @@ def _ranked_order(
         ties = (
             tie_order(_scores(run, float32), frame.get_column("doc_id"), lens)
             if float32
-            else run.tie_order
+            else tie_order_of(run)
         )
         if ties.descending:
             if ties.positions.size:
@@ -549,25 +548,31 @@ def _by_score_then_doc(
     return order
 
 
-@dataclass(frozen=True, eq=False)
-class TieOrder:
-    """trec_eval's order inside each stretch of one query of a run, judgments aside.
+# The tie order of each run ranked, unless its reader worked it out: ranking a run again
+# (another measure, depth or qrels) reuses it.
+_TIE_ORDERS: weakref.WeakKeyDictionary[Run, TieOrder] = weakref.WeakKeyDictionary()
 
-    When ``descending`` (scores never increase inside any stretch of
-    :attr:`~cranfield.data.run.Run.query_stretches`), trec_eval's order within a stretch is
-    the file order except inside runs of equal scores, which go by doc id descending: row
-    ``rows[k]`` of the frame goes to row ``positions[k]``. Otherwise both arrays are empty.
-    """
 
-    descending: bool
-    positions: NDArray[np.int64]
-    rows: NDArray[np.int64]
+def tie_order_of(run: Run) -> TieOrder:
+    """The :class:`~cranfield.data.row_index.TieOrder` of ``run``'s rows (scores as read):
+    the one its reader worked out (:attr:`~cranfield.data.run.Run.known_tie_order`), else
+    computed once per run and kept while the run lives."""
+    if run.known_tie_order is not None:
+        return run.known_tie_order
+    ties = _TIE_ORDERS.get(run)
+    if ties is None:
+        frame = run.frame
+        scores = frame.get_column("score").to_numpy()
+        ties = tie_order(scores, frame.get_column("doc_id"), run.query_stretches[1])
+        _TIE_ORDERS[run] = ties
+    return ties
 
 
 def tie_order(
     scores: NDArray[np.float64], doc_id: pl.Series, lengths: NDArray[np.int64]
 ) -> TieOrder:
-    """The :class:`TieOrder` of rows with these scores, doc ids and stretch lengths."""
+    """The :class:`~cranfield.data.row_index.TieOrder` of rows with these scores, doc ids
+    and stretch lengths."""
     empty = np.zeros(0, dtype=np.int64)
     last = np.cumsum(lengths)[:-1] - 1  # the last row of every stretch but the last one
     # Scores may rise only from the last row of a stretch to the next stretch's first.
@@ -586,7 +591,8 @@ def tie_order(
 def joined_tie_orders(
     parts: list[TieOrder], starts: list[int], frame: pl.DataFrame, lengths: NDArray[np.int64]
 ) -> TieOrder:
-    """The :class:`TieOrder` of a frame from those of its consecutive pieces.
+    """The :class:`~cranfield.data.row_index.TieOrder` of a frame from those of its
+    consecutive pieces.
 
     Piece ``k`` holds rows ``starts[k]`` onwards (its positions and rows count from there);
     ``lengths`` are the stretch lengths of the whole frame. Only a stretch that crosses

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
 
+from cranfield.data.row_index import TieOrder, doc_keys, stretches
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from cranfield.data.ranking import TieOrder
+__all__ = ["RUN_SCHEMA", "Run"]
 
 RUN_SCHEMA = {
     "query_id": pl.String,
@@ -35,6 +37,30 @@ class Run:
     frame: pl.DataFrame
     name: str = "run"
     tag: str = "run"
+    known_tie_order: TieOrder | None = field(default=None, init=False, repr=False)
+    """trec_eval's order inside each stretch, when the run's reader worked it out (see
+    :meth:`indexed`); :func:`cranfield.data.ranking.tie_order_of` computes it otherwise."""
+
+    @classmethod
+    def indexed(
+        cls,
+        frame: pl.DataFrame,
+        *,
+        name: str = "run",
+        tag: str = "run",
+        query_stretches: tuple[list[str], NDArray[np.int64]],
+        doc_keys: NDArray[np.uint32],
+        tie_order: TieOrder | None = None,
+    ) -> Run:
+        """A run with the row indexes its reader worked out while reading ``frame``, so
+        that nothing computes them again: :attr:`query_stretches`, :attr:`doc_keys` and,
+        if known, :attr:`known_tie_order`. The caller vouches that they are ``frame``'s."""
+        run = cls(frame, name=name, tag=tag)
+        known = vars(run)  # the instance's own cache of its cached properties
+        known["query_stretches"] = query_stretches
+        known["doc_keys"] = doc_keys
+        object.__setattr__(run, "known_tie_order", tie_order)
+        return run
 
     def __len__(self) -> int:
         return self.frame.height
@@ -61,17 +87,6 @@ class Run:
         """A 32-bit hash of each row's doc id (:func:`doc_keys`), to find judged rows fast."""
         return doc_keys(self.frame.get_column("doc_id"))
 
-    @cached_property
-    def tie_order(self) -> TieOrder:
-        """trec_eval's order inside each stretch: a :class:`~cranfield.data.ranking.TieOrder`."""
-        from cranfield.data.ranking import tie_order  # ranking builds on runs
-
-        return tie_order(
-            self.frame.get_column("score").to_numpy(),
-            self.frame.get_column("doc_id"),
-            self.query_stretches[1],
-        )
-
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{query_id: {doc_id: score}}`` in input order."""
         out: dict[str, dict[str, float]] = {}
@@ -86,22 +101,3 @@ class Run:
     def to_pandas(self) -> object:
         """The table as a pandas DataFrame (needs pandas and pyarrow)."""
         return self.frame.to_pandas()
-
-
-def stretches(column: pl.Series) -> tuple[list[str], NDArray[np.int64]]:
-    """Run-length encoding of a string column: the value of each stretch and its length."""
-    runs = column.rle()
-    return runs.struct.field("value").to_list(), runs.struct.field("len").to_numpy().astype(
-        np.int64
-    )
-
-
-def doc_keys(doc_id: pl.Series) -> NDArray[np.uint32]:
-    """The low 32 bits of polars' hash of each doc id: equal ids give equal keys, in any
-    series and any process; different ids rarely do."""
-    return hashed_keys(doc_id.hash().to_numpy())
-
-
-def hashed_keys(hashes: NDArray[np.uint64]) -> NDArray[np.uint32]:
-    """:func:`doc_keys` from hashes already computed with ``Series.hash()``."""
-    return hashes.astype(np.uint32)  # the low 32 bits (unsigned casts wrap around)

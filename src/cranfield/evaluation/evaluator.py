@@ -433,8 +433,7 @@ def _stream_results(
 
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import RUN_SCHEMA, Run
-    from cranfield.evaluation.streaming import query_blocks_ahead
-    from cranfield.io._bytes import source_name
+    from cranfield.io.trec_blocks import query_blocks
 
     check_int("block_bytes", block_bytes, minimum=1)
     options = evaluator.options
@@ -447,12 +446,11 @@ def _stream_results(
         )
     judgments = evaluator.qrels
     wanted = evaluator.measures
-    label = source_name(run)
     blockwise = evaluator.with_options(missing="skip", aggregate=None)
     topics: list[str] = []
     parts: dict[Measure, list[NDArray[np.float64]]] = {m: [] for m in wanted}
     tag = name
-    for frame, tag in query_blocks_ahead(run, label, block_bytes):
+    for frame, tag in query_blocks(run, block_bytes):  # the next block read while one is scored
         block = blockwise.evaluate(Run(frame, name=name, tag=tag), name=name)
         topics.extend(block.topics)
         for m in wanted:

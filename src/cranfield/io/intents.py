@@ -19,7 +19,8 @@ import polars as pl
 from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError
 from cranfield.io import trec
-from cranfield.io._bytes import read_bytes, source_name
+from cranfield.io.lines import BOM, INT64_RANGE, INTEGER, data_lines, no_bad_line
+from cranfield.io.source import read_bytes, source_name
 
 __all__ = ["IntentQrels", "load_intents", "read_intents"]
 
@@ -94,7 +95,7 @@ def read_intents(source: str | Path, *, name: str | None = None) -> IntentQrels:
     3
     """
     label = source_name(source)
-    data = read_bytes(source).removeprefix(b"\xef\xbb\xbf")
+    data = read_bytes(source).removeprefix(BOM)
     try:
         table = trec._parse(data, label, "qrels")
     except InputError:
@@ -115,15 +116,7 @@ def read_intents(source: str | Path, *, name: str | None = None) -> IntentQrels:
 def _diagnose(data: bytes, label: str) -> NoReturn:
     """Find the first bad line (slow path, only after the columnar parse failed)."""
     seen: dict[tuple[bytes, bytes, bytes], int] = {}
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            text = raw.strip().decode("utf-8")
-        except UnicodeDecodeError:
-            shown = raw.strip().decode("utf-8", "replace")
-            raise InputError(label, number, "is not valid UTF-8", shown) from None
-        fields = raw.split()
-        if not fields or fields[0].startswith(b"#"):
-            continue
+    for number, fields, text in data_lines(data, label):
         if len(fields) != 4:
             raise InputError(
                 label,
@@ -132,7 +125,7 @@ def _diagnose(data: bytes, label: str) -> NoReturn:
                 text,
             )
         rel = fields[3].decode()
-        if not trec._INT.match(rel) or not trec._INT64[0] <= int(rel) <= trec._INT64[1]:
+        if not INTEGER.match(rel) or not INT64_RANGE[0] <= int(rel) <= INT64_RANGE[1]:
             raise InputError(
                 label, number, f"relevance must be a 64-bit integer, got {rel!r}", text
             )
@@ -146,9 +139,7 @@ def _diagnose(data: bytes, label: str) -> NoReturn:
                 text,
             )
         seen[key] = number
-    if not seen:
-        raise InputError(label, None, "contains no intent qrels lines")
-    raise InputError(label, None, "could not be parsed (no single bad line found)")
+    no_bad_line(label, bool(seen), "intent qrels")
 
 
 def load_intents(source: IntentQrels | str | Path | Any, *, name: str | None = None) -> IntentQrels:

@@ -14,9 +14,11 @@ trec_eval's ``-R qrels_prefs`` reads an ordinary qrels file as prefs (group = se
 column, one sub-group ``"0"`` per group, level = relevance); :func:`prefs_from_qrels` does
 that conversion on a table already read.
 
-Reading policy (as in :mod:`cranfield.io.trec`): fields are split on ASCII blanks, blank
-lines and lines whose first non-blank character is ``#`` are skipped (a ``#`` inside a
-field is data), files may be compressed, ``-`` is standard input. Deliberately stricter
+Reading policy (as in :mod:`cranfield.io.trec`, through the same :mod:`cranfield.io.lines`
+and :mod:`cranfield.io.source`): fields are split on ASCII blanks, blank lines and lines
+whose first non-blank character is ``#`` are skipped (a ``#`` inside a field is data), the
+text must be UTF-8 throughout (comment lines included) and a byte-order mark at its start is
+dropped, files may be compressed, ``-`` is standard input. Deliberately stricter
 than trec_eval, which parses numbers with ``atof``/``atol``: a ``rel_level`` that is not a
 decimal number (or is NaN), a qrels_jg relevance that is not an integer, a wrong number of
 fields and a repeated line key are errors naming the file, the line and its text.
@@ -25,14 +27,14 @@ fields and a repeated line key are errors naming the file, the line and its text
 from __future__ import annotations
 
 import math
-import re
 from typing import TYPE_CHECKING
 
 import polars as pl
 
 from cranfield.data.qrels import QRELS_SCHEMA, Qrels
 from cranfield.errors import InputError
-from cranfield.io._bytes import read_bytes, source_name
+from cranfield.io.lines import BOM, INTEGER, NUMBER, data_lines
+from cranfield.io.source import read_bytes, source_name
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -53,13 +55,6 @@ PREFS_SCHEMA = {
     "doc_id": pl.String,
     "rel_level": pl.Float64,
 }
-
-_INT = re.compile(r"[+-]?[0-9]+\Z")
-_FLOAT = re.compile(
-    r"[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?"
-    r"|inf|infinity|nan)\Z",
-    re.IGNORECASE,
-)
 
 
 def read_prefs(source: str | Path) -> pl.DataFrame:
@@ -102,7 +97,7 @@ def read_prefs(source: str | Path) -> pl.DataFrame:
     label = source_name(source)
     rows: list[tuple[str, str, str, str, float]] = []
     seen: dict[tuple[str, str, str, str], int] = {}
-    for number, fields, text in _data_lines(read_bytes(source), label):
+    for number, fields, text in _data_lines(source, label):
         if len(fields) != 5:
             raise InputError(
                 label,
@@ -111,7 +106,7 @@ def read_prefs(source: str | Path) -> pl.DataFrame:
                 text,
             )
         qid, jg, jsg, docno, level_text = fields
-        if not _FLOAT.match(level_text):
+        if not NUMBER.match(level_text):
             raise InputError(label, number, f"rel_level must be a number, got {level_text!r}", text)
         level = float(level_text)
         if math.isnan(level):
@@ -160,13 +155,13 @@ def read_qrels_jg(source: str | Path) -> pl.DataFrame:
     label = source_name(source)
     rows: list[tuple[str, str, str, int]] = []
     seen: dict[tuple[str, str, str], int] = {}
-    for number, fields, text in _data_lines(read_bytes(source), label):
+    for number, fields, text in _data_lines(source, label):
         if len(fields) != 4:
             raise InputError(
                 label, number, f"expected 4 fields (qid jg docno rel), got {len(fields)}", text
             )
         qid, jg, docno, rel_text = fields
-        if not _INT.match(rel_text):
+        if not INTEGER.match(rel_text):
             raise InputError(label, number, f"relevance must be an integer, got {rel_text!r}", text)
         key = (qid, jg, docno)
         if key in seen:
@@ -240,16 +235,8 @@ def prefs_from_qrels(qrels: pl.DataFrame | Qrels) -> pl.DataFrame:
     ).sort("query_id", maintain_order=True)
 
 
-def _data_lines(data: bytes, label: str) -> Iterator[tuple[int, list[str], str]]:
-    """Yield ``(line number, fields, stripped text)`` for each non-blank, non-comment line."""
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        parts = raw.split()  # ASCII blanks only, like C isspace
-        if not parts or parts[0].startswith(b"#"):
-            continue
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InputError(
-                label, number, "is not valid UTF-8", raw.decode("utf-8", "replace")
-            ) from None
-        yield number, [p.decode("utf-8") for p in parts], text.strip()
+def _data_lines(source: str | Path, label: str) -> Iterator[tuple[int, list[str], str]]:
+    """``(line number, fields, stripped text)`` of each data line of ``source``."""
+    data = read_bytes(source).removeprefix(BOM)
+    for number, fields, text in data_lines(data, label):
+        yield number, [field.decode() for field in fields], text

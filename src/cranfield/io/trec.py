@@ -32,7 +32,6 @@ import codecs
 import itertools
 import math
 import os
-import re
 import stat
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -44,25 +43,18 @@ import numpy as np
 import polars as pl
 
 from cranfield.data.qrels import Qrels
-from cranfield.data.ranking import TieOrder, joined_tie_orders, tie_order
-from cranfield.data.run import Run, hashed_keys, stretches
+from cranfield.data.ranking import joined_tie_orders, tie_order
+from cranfield.data.row_index import MIX, TieOrder, hashed_keys, mixed_keys, stretches
+from cranfield.data.run import Run
 from cranfield.errors import InputError
-from cranfield.io._bytes import compression, read_bytes, source_name
+from cranfield.io.lines import BLANKS, BOM, INT64_RANGE, INTEGER, NUMBER, data_lines, no_bad_line
 from cranfield.io.run_names import run_name
+from cranfield.io.source import MAGIC_BYTES, compression, read_bytes, source_name
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = ["read_qrels", "read_run", "write_qrels", "write_run"]
-
-_INT = re.compile(r"[+-]?[0-9]+\Z")
-_FLOAT = re.compile(
-    r"[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z",
-    re.IGNORECASE,
-)
-_BLANKS = b" \t\r\x0b\x0c"
-_BOM = b"\xef\xbb\xbf"
-_INT64 = (-(2**63), 2**63 - 1)
 
 Kind = Literal["qrels", "run"]
 
@@ -83,7 +75,7 @@ def read_qrels(source: str | Path, *, name: str | None = None) -> Qrels:
         On any malformed line, naming file, line number and text.
     """
     label = source_name(source)
-    data = read_bytes(source).removeprefix(_BOM)
+    data = read_bytes(source).removeprefix(BOM)
     table = _parse(data, label, "qrels")
     frame = table.select(
         pl.col("f0").alias("query_id"),
@@ -120,17 +112,19 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
     label = source_name(source)
     blocks = None if label == "<stdin>" else _fast_run_blocks(Path(source))
     if blocks is None:
-        data = read_bytes(source).removeprefix(_BOM)
+        data = read_bytes(source).removeprefix(BOM)
         return read_run_bytes(data, label, name=name, float32=float32)
     if blocks.faulty:
-        _diagnose(read_bytes(source).removeprefix(_BOM), label, "run")
-    run = _run(blocks.frame, blocks.tag, label, name, float32)
-    # Known from the blocks: fill in the cached properties.
-    vars(run)["query_stretches"] = blocks.query_stretches
-    vars(run)["doc_keys"] = blocks.doc_keys
-    if not float32:
-        vars(run)["tie_order"] = blocks.tie_order
-    return run
+        _diagnose(read_bytes(source).removeprefix(BOM), label, "run")
+    # What the blocks' checks learnt is handed on; the tie order is that of the scores read.
+    return Run.indexed(
+        _rounded(blocks.frame, float32),
+        name=name or run_name(label),
+        tag=blocks.tag,
+        query_stretches=blocks.query_stretches,
+        doc_keys=blocks.doc_keys,
+        tie_order=None if float32 else blocks.tie_order,
+    )
 
 
 def read_run_bytes(
@@ -160,9 +154,14 @@ def _run_is_faulty(frame: pl.DataFrame) -> bool:
 
 
 def _run(frame: pl.DataFrame, tag: str, label: str, name: str | None, float32: bool) -> Run:
+    return Run(_rounded(frame, float32), name=name or run_name(label), tag=tag)
+
+
+def _rounded(frame: pl.DataFrame, float32: bool) -> pl.DataFrame:
+    """``frame``, its scores rounded to float32 if asked."""
     if float32:
-        frame = frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64))
-    return Run(frame, name=name or run_name(label), tag=tag)
+        return frame.with_columns(pl.col("score").cast(pl.Float32).cast(pl.Float64))
+    return frame
 
 
 # Plain run files are parsed this many bytes at a time, so the whole text is never in memory
@@ -178,7 +177,7 @@ class _BlockRead:
     tag: str  # of the last line
     faulty: bool  # a (query, document) pair repeats, or a score is NaN
     query_stretches: tuple[list[str], NDArray[np.int64]]  # see Run.query_stretches
-    tie_order: TieOrder  # see Run.tie_order
+    tie_order: TieOrder  # see Run.known_tie_order
     doc_keys: NDArray[np.uint32]  # see Run.doc_keys
 
 
@@ -205,7 +204,7 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
         return None
     frames: list[pl.DataFrame] = []
     with handle:
-        if compression(handle.read(8)) is not None:
+        if compression(handle.read(MAGIC_BYTES)) is not None:
             return None
         # Cut points: the first line end at or after every multiple of the block size, found
         # by short reads, so that each block is read once and never copied.
@@ -234,7 +233,7 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
             for start, end in itertools.pairwise(cuts):
                 block = handle.read(end - start)
                 if start == 0:
-                    block = block.removeprefix(_BOM)
+                    block = block.removeprefix(BOM)
                 parsing.append((block, parsers.submit(_parse_plain, block)))
                 while len(parsing) > 1 or (parsing and end == cuts[-1]):
                     text, parse = parsing.popleft()
@@ -325,9 +324,6 @@ def _rows_of(
     return rows
 
 
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-
-
 def _repeats_in(
     frame: pl.DataFrame,
     queries: list[str],
@@ -341,9 +337,9 @@ def _repeats_in(
     equal neighbours after sorting the keys are the only candidates for the exact check.
     """
     number = {query: k for k, query in enumerate(dict.fromkeys(queries))}
-    key = np.repeat(np.array([number[q] for q in queries], dtype=np.uint64), lengths)
-    key *= _MIX
-    key ^= frame.get_column("doc_id").hash().to_numpy() if doc_hash is None else doc_hash
+    group = np.array([number[q] for q in queries], dtype=np.uint64)
+    hashes = frame.get_column("doc_id").hash().to_numpy() if doc_hash is None else doc_hash
+    key = mixed_keys(group, hashes, lengths)
     key.sort()
     if not (key[1:] == key[:-1]).any():
         return False
@@ -489,7 +485,7 @@ def _has_duplicates(frame: pl.DataFrame) -> bool:
     queries, lengths = stretches(frame.get_column("query_id"))
     if 8 * len(queries) <= frame.height:
         return _repeats_in(frame, queries, lengths)
-    mixed = pl.col("query_id").hash() * 0x9E3779B97F4A7C15 ^ pl.col("doc_id").hash()
+    mixed = pl.col("query_id").hash() * int(MIX) ^ pl.col("doc_id").hash()
     if frame.select(mixed.n_unique()).item() == frame.height:
         return False  # all hashes differ, so all pairs differ
     return bool(frame.select(pl.struct("query_id", "doc_id").is_duplicated().any()).item())
@@ -583,7 +579,7 @@ def _canonical(data: bytes) -> tuple[str, bytes]:
 
 
 _IS_BLANK = np.zeros(256, dtype=bool)
-_IS_BLANK[list(_BLANKS)] = True
+_IS_BLANK[list(BLANKS)] = True
 
 
 def _collapse_blanks(data: bytes) -> bytes:
@@ -621,19 +617,8 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
     """
     seen: dict[tuple[bytes, bytes], int] = {}
     any_line = False
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = raw.strip().decode("utf-8", "replace")
-            raise InputError(label, number, "is not valid UTF-8", text) from None
-        # bytes.split() splits on exactly the ASCII blanks C's isspace() knows; str.split()
-        # would also split on no-break spaces and other Unicode blanks inside a docno.
-        fields = raw.split()
-        if not fields or fields[0].startswith(b"#"):
-            continue
+    for number, fields, text in data_lines(data, label):
         any_line = True
-        text = raw.strip().decode("utf-8")
         if kind == "qrels":
             if len(fields) != 4:
                 raise InputError(
@@ -643,9 +628,9 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
                     text,
                 )
             rel = fields[3].decode()
-            if not _INT.match(rel):
+            if not INTEGER.match(rel):
                 raise InputError(label, number, f"relevance must be an integer, got {rel!r}", text)
-            if not _INT64[0] <= int(rel) <= _INT64[1]:
+            if not INT64_RANGE[0] <= int(rel) <= INT64_RANGE[1]:
                 raise InputError(
                     label, number, f"relevance {rel} does not fit in a 64-bit integer", text
                 )
@@ -658,7 +643,7 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
                     text,
                 )
             score = fields[4].decode()
-            if not _FLOAT.match(score):
+            if not NUMBER.match(score):
                 raise InputError(label, number, f"score must be a number, got {score!r}", text)
             if math.isnan(float(score)):
                 raise InputError(label, number, "score is NaN", text)
@@ -672,9 +657,7 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
                 text,
             )
         seen[key] = number
-    if not any_line:
-        raise InputError(label, None, f"contains no {kind} lines")
-    raise InputError(label, None, "could not be parsed (no single bad line found)")
+    no_bad_line(label, any_line, kind)
 
 
 def write_run(run: Run, path: str | Path, *, tag: str | None = None) -> None:
@@ -723,7 +706,7 @@ def write_qrels(qrels: Qrels, path: str | Path) -> None:
     _write_lines(frame, path)
 
 
-_BLANK_CLASS = "[" + "".join(f"\\x{b:02x}" for b in _BLANKS + b"\n") + "]"
+_BLANK_CLASS = "[" + "".join(f"\\x{b:02x}" for b in BLANKS + b"\n") + "]"
 
 
 def _check_writable(frame: pl.DataFrame, path: str | Path, what: str) -> None:

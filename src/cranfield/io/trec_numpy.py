@@ -36,7 +36,7 @@ import numpy as np
 
 from cranfield.data.columns import QrelsColumns, RunColumns
 from cranfield.errors import InputError
-from cranfield.io._bytes import compression, decompressed
+from cranfield.io.source import MAGIC_BYTES, compression, decompressed
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -125,7 +125,7 @@ def _small_text(path: str | Path) -> NDArray[np.uint8] | None:
                 return None  # the file changed size while read
     except OSError:
         return None
-    head = buffer[:16].tobytes()  # enough for every magic number (bzip2 needs 10)
+    head = buffer[:MAGIC_BYTES].tobytes()
     if compression(head) is not None:
         unpacked = _unpacked(buffer[:size], str(path))
         if unpacked is None:

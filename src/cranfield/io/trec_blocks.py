@@ -1,55 +1,76 @@
-"""Evaluating runs larger than memory: blocks of whole queries, one at a time.
+"""A TREC run read in blocks of whole queries, for evaluating runs larger than memory.
 
-:func:`~cranfield.evaluation.evaluator.evaluate_stream` reads a TREC run file in blocks of
-about ``block_bytes`` bytes, cut at line ends; the lines of the query that a block ends in
-are carried into the next block, so every query is evaluated whole, with the same ranking rules and kernels as
-:func:`cranfield.evaluate`. The next block is read and parsed on a second thread while one is
-evaluated, so two blocks are held at a time. Memory therefore grows with the block size and
-the number of queries (one float per query and measure), not with the file.
+:func:`query_blocks` reads a run through :func:`~cranfield.io.source.open_source` (a path or
+``-``, compressed or not) about ``block_bytes`` bytes at a time, cut at line ends, and parses
+each block exactly as :func:`cranfield.read_run` parses a whole file; the lines of the query
+that a block ends in are carried into the next block, so each block holds whole queries.
 
-What streaming requires, and checks: **the lines of each query are contiguous** (the file is
-grouped by query, in any query order; lines inside a query may be in any order). A query whose
-lines reappear after another query's is an :class:`~cranfield.errors.InputError` naming the
-file, the data line and the query. Everything else (ties, unsorted scores, duplicates,
-malformed lines with their physical line numbers, comment and blank lines) behaves exactly as
-in :func:`cranfield.read_run`.
+What blocks require, and check: **the lines of each query are contiguous** (the file is
+grouped by query, in any query order; lines inside a query may be in any order). A query
+whose lines reappear after another query's is an :class:`~cranfield.errors.InputError`
+naming the file, the data line and the query. Everything else (ties, unsorted scores,
+duplicates, malformed lines with their physical line numbers, comment and blank lines)
+behaves exactly as in :func:`cranfield.read_run`.
 """
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import lzma
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import polars as pl
 
-from cranfield.data.run import RUN_SCHEMA, Run, stretches
+from cranfield.data.row_index import stretches
+from cranfield.data.run import RUN_SCHEMA, Run
 from cranfield.errors import InputError
-from cranfield.io.trec import _BOM, _fast_run, _has_duplicates, _run_is_faulty, read_run_bytes
+from cranfield.io.lines import BOM
+from cranfield.io.source import open_source, source_name
+from cranfield.io.trec import _fast_run, _has_duplicates, _run_is_faulty, read_run_bytes
 
 if TYPE_CHECKING:
-    pass
+    from collections.abc import Iterator
+    from pathlib import Path
 
-__all__ = ["query_blocks_ahead"]
+__all__ = ["one_ahead", "query_blocks"]
 
 T = TypeVar("T")
 
 
-def _query_blocks(
-    path: str | Path, label: str, block_bytes: int
-) -> Iterator[tuple[pl.DataFrame, str]]:
-    """Parsed blocks holding whole queries, with the tag of each block's last line."""
+def query_blocks(source: str | Path, block_bytes: int) -> Iterator[tuple[pl.DataFrame, str]]:
+    """The run ``source`` in parsed blocks of whole queries, each with the tag of the last
+    line read so far (which may belong to the next block's query; with the last block, the
+    run's tag, as trec_eval reports it).
+
+    Each block is read and parsed on a helper thread while the one before is used (see
+    :func:`one_ahead`), so two blocks of about ``block_bytes`` bytes are held at a time.
+
+    Raises
+    ------
+    InputError
+        When the source cannot be read, on a malformed line, when a query's lines are not
+        contiguous, and when the file holds no run line; raised where the block holding the
+        problem would have been.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
+    >>> _ = path.write_text("q1 Q0 a 1 2.0 t\\nq1 Q0 b 2 1.0 t\\nq2 Q0 c 1 1.0 u\\n")
+    >>> [(frame.height, tag) for frame, tag in query_blocks(path, 16)]
+    [(2, 'u'), (1, 'u')]
+    """
+    return one_ahead(_query_blocks(source, block_bytes))
+
+
+def _query_blocks(source: str | Path, block_bytes: int) -> Iterator[tuple[pl.DataFrame, str]]:
+    label = source_name(source)
     finished: set[str] = set()
     pending = pl.DataFrame(schema=RUN_SCHEMA)
     pending_tag = ""
     rows_before = 0  # data lines in earlier blocks, for error messages
     lines_before = 0  # physical lines in earlier blocks
-    for data in _byte_blocks(path, block_bytes):
-        text = data.removeprefix(_BOM) if lines_before == 0 else data
+    for data in _byte_blocks(source, block_bytes):
+        text = data.removeprefix(BOM) if lines_before == 0 else data
         fast = _fast_run(text)
         if fast is not None and not _run_is_faulty(fast[0]):
             # A clean block has one run line per line: no need to count them.
@@ -105,7 +126,7 @@ def _query_blocks(
 _DONE = object()
 
 
-def _one_ahead(items: Iterator[T]) -> Iterator[T]:
+def one_ahead(items: Iterator[T]) -> Iterator[T]:
     """The items of ``items``, each made on a helper thread while the one before is used.
 
     Reading and parsing the next block (polars releases the GIL) overlaps the evaluation of
@@ -119,31 +140,11 @@ def _one_ahead(items: Iterator[T]) -> Iterator[T]:
             yield cast("T", item)
 
 
-def _byte_blocks(path: str | Path, size: int) -> Iterator[bytes]:
+def _byte_blocks(source: str | Path, size: int) -> Iterator[bytes]:
     """About ``size`` bytes at a time, each block running to the end of its last line."""
-    with _open(path) as fh:
-        while chunk := fh.read(size):
+    with open_source(source) as text:
+        while chunk := text.read(size):
             if not chunk.endswith(b"\n"):
-                chunk += fh.readline()  # the rest of the line (the file may end without \n)
+                chunk += text.readline()  # the rest of the line (the file may end without \n)
             if chunk.endswith(b"\n") or chunk.strip():
                 yield chunk
-
-
-def _open(path: str | Path) -> IO[bytes]:
-    with open(path, "rb") as probe:
-        magic = probe.read(6)
-    if magic.startswith(b"\x1f\x8b"):
-        return gzip.open(path, "rb")  # type: ignore[return-value]
-    if magic.startswith(b"BZh"):
-        return bz2.open(path, "rb")
-    if magic.startswith(b"\xfd7zXZ\x00"):
-        return lzma.open(path, "rb")
-    return open(path, "rb")
-
-
-def query_blocks_ahead(
-    path: str | Path, label: str, block_bytes: int
-) -> Iterator[tuple[pl.DataFrame, str]]:
-    """The blocks of whole queries of a run file, each read on a helper thread while the one
-    before is evaluated."""
-    return _one_ahead(_query_blocks(path, label, block_bytes))

@@ -1,0 +1,71 @@
+"""Lines of TREC-style text: the tokenizer and the number grammars every text reader shares.
+
+A line is split into fields on runs of ASCII blanks (space, tab, CR, VT, FF: the blanks of
+C's ``isspace``; a no-break space or other Unicode blank is part of a field). A blank line,
+or one whose first field starts with ``#``, is not a data line. The text must be UTF-8
+throughout, comment lines included.
+
+The readers parse whole files with polars; these are their slow, exact counterparts, run
+only to name the first bad line once a fast parse has found that something is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, NoReturn
+
+from cranfield.errors import InputError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+__all__ = ["BLANKS", "BOM", "INT64_RANGE", "INTEGER", "NUMBER", "data_lines", "no_bad_line"]
+
+BLANKS = b" \t\r\x0b\x0c"
+"""The bytes that separate fields (C's ``isspace`` without the newline)."""
+
+BOM = b"\xef\xbb\xbf"
+"""A UTF-8 byte-order mark: at the very start of a file it is not text, and is dropped."""
+
+INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+"""A decimal integer (an integer relevance)."""
+
+NUMBER = re.compile(
+    r"[+-]?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\Z",
+    re.IGNORECASE,
+)
+"""A decimal number, ``inf`` or ``nan`` (a score or a preference level)."""
+
+INT64_RANGE = (-(2**63), 2**63 - 1)
+"""The smallest and largest integers an integer column holds."""
+
+
+def data_lines(data: bytes, label: str) -> Iterator[tuple[int, list[bytes], str]]:
+    """Each data line of ``data``: its physical line number (1-based, counting blank and
+    comment lines), its fields, and its text without the blanks around it.
+
+    Raises
+    ------
+    InputError
+        At the first line, data or not, that is not valid UTF-8.
+    """
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.strip().decode("utf-8", "replace")
+            raise InputError(label, number, "is not valid UTF-8", text) from None
+        # bytes.split() splits on exactly the ASCII blanks C's isspace() knows; str.split()
+        # would also split on no-break spaces and other Unicode blanks inside a docno.
+        fields = raw.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        yield number, fields, raw.strip().decode("utf-8")
+
+
+def no_bad_line(label: str, any_line: bool, kind: str) -> NoReturn:
+    """The error of a file whose lines were all read without finding a bad one: it has no
+    data line (``kind`` says which lines it should hold), or the problem is not in a line."""
+    if not any_line:
+        raise InputError(label, None, f"contains no {kind} lines")
+    raise InputError(label, None, "could not be parsed (no single bad line found)")

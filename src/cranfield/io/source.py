@@ -1,0 +1,322 @@
+"""The one file opener: the text of a path or of ``-`` (standard input), compressed or not.
+
+Every reader of :mod:`cranfield.io` gets its bytes here, whole (:func:`read_bytes`) or as a
+stream read piece by piece (:func:`open_source`, for :func:`cranfield.evaluate_stream`), with
+the same rules both ways:
+
+* Compression is recognised by the first bytes, never by the file's name: gzip, bzip2, xz,
+  or zstd (with the optional ``zstandard`` package, ``pip install 'cranfield[zstd]'``).
+* The source is opened once and read once: the first bytes are kept, not probed by a
+  second open, so a pipe (``-``, ``<(zcat run.gz)``, a named pipe) loses nothing.
+* A compressed file must decompress completely: a truncated or corrupt stream, or bytes
+  after the last stream that are not another stream, are an
+  :class:`~cranfield.errors.InputError` (concatenated streams, as written by
+  ``cat a.gz b.gz``, are read in full; zero bytes of padding between gzip members or xz
+  streams are allowed).
+* A source that cannot be opened or read (missing, a folder, a loop of symbolic links, no
+  standard input) is an :class:`~cranfield.errors.InputError` naming it.
+"""
+
+from __future__ import annotations
+
+import bz2
+import contextlib
+import io
+import lzma
+import re
+import sys
+import zlib
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO, Protocol, cast
+
+from cranfield.errors import InputError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from _typeshed import WriteableBuffer
+
+__all__ = [
+    "MAGIC_BYTES",
+    "compression",
+    "decompressed",
+    "open_source",
+    "read_bytes",
+    "source_name",
+]
+
+# bzip2: "BZh", the block size digit, then the magic of a first block (pi) or of an empty
+# stream's end (sqrt(pi)); the three letters alone could start a plain text file.
+_BZ2 = re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)")
+_GZIP = b"\x1f\x8b"
+_MAGIC = {
+    _GZIP: "gzip",
+    b"\xfd7zXZ\x00": "xz",
+    b"\x28\xb5\x2f\xfd": "zstd",
+}
+MAGIC_BYTES = 16
+"""How many first bytes :func:`compression` needs to recognise every format (bzip2: 10)."""
+_CHUNK = 1 << 20  # compressed bytes decompressed at a time by open_source
+
+
+def source_name(source: str | Path) -> str:
+    """How a source is named in messages: its path, or ``<stdin>`` for ``-``."""
+    return "<stdin>" if str(source) == "-" else str(source)
+
+
+def compression(head: bytes) -> str | None:
+    """``"gzip"``, ``"bz2"``, ``"xz"`` or ``"zstd"`` if ``head`` starts like one, else None."""
+    for magic, kind in _MAGIC.items():
+        if head.startswith(magic):
+            return kind
+    if _BZ2.match(head):
+        return "bz2"
+    return None
+
+
+def read_bytes(source: str | Path) -> bytes:
+    """All bytes of ``source`` (a path, or ``-`` for standard input), decompressed if they
+    are gzip, bzip2, xz or zstd.
+
+    Raises
+    ------
+    InputError
+        If the source cannot be read, or is compressed and does not decompress completely.
+    """
+    name = source_name(source)
+    try:
+        raw = bytes(_stdin().read()) if str(source) == "-" else Path(source).read_bytes()
+    except OSError as exc:
+        raise _unreadable(name, exc) from exc
+    return decompressed(raw, name)
+
+
+def decompressed(raw: bytes, name: str) -> bytes:
+    """``raw`` decompressed if it starts like a gzip, bzip2, xz or zstd stream, else itself;
+    ``name`` names the source in the :class:`~cranfield.errors.InputError` of a bad stream."""
+    kind = compression(raw)
+    if kind is None:
+        return raw
+    streams = _Streams(kind, name)
+    data = streams.decompress(raw)
+    streams.finish()
+    return data
+
+
+@contextlib.contextmanager
+def open_source(source: str | Path) -> Iterator[BinaryIO]:
+    """``source`` (a path, or ``-`` for standard input) as a binary stream of its text,
+    decompressed on the fly (see the module notes).
+
+    The stream raises :class:`~cranfield.errors.InputError` where the source cannot be
+    read or a compressed stream turns out truncated, corrupt or followed by garbage, which
+    may be after much of the text was read. Standard input is not closed at the end.
+
+    Examples
+    --------
+    >>> import gzip, pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
+    >>> _ = path.write_bytes(gzip.compress(b"q1 Q0 a 1 2.0 t\\n"))
+    >>> with open_source(path) as text:
+    ...     text.readline()
+    b'q1 Q0 a 1 2.0 t\\n'
+    """
+    name = source_name(source)
+    with contextlib.ExitStack() as stack:
+        try:
+            raw = _stdin() if str(source) == "-" else stack.enter_context(open(source, "rb"))
+        except OSError as exc:
+            raise _unreadable(name, exc) from exc
+        head = _read(raw, MAGIC_BYTES, name)
+        kind = compression(head)
+        streams = None if kind is None else _Streams(kind, name)
+        text = io.BufferedReader(_Decoded(raw, head, streams, name), buffer_size=_CHUNK)
+        yield stack.enter_context(text)  # closing it leaves standard input open
+
+
+def _unreadable(name: str, exc: OSError) -> InputError:
+    return InputError(name, None, f"cannot read file ({exc.strerror or exc})")
+
+
+def _stdin() -> _Binary:
+    """Standard input as a binary stream; a text-only one (a notebook's, a test double) is
+    read and encoded."""
+    stream = sys.stdin
+    if stream is None:
+        raise OSError("there is no standard input")
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        return cast("_Binary", buffer)
+    return io.BytesIO(str(stream.read()).encode("utf-8"))
+
+
+def _read(raw: _Binary, size: int, name: str) -> bytes:
+    """Up to ``size`` bytes of ``raw`` (fewer only at its end)."""
+    try:
+        return raw.read(size)
+    except OSError as exc:
+        raise _unreadable(name, exc) from exc
+
+
+class _Binary(Protocol):
+    """An open binary file, standard input's buffer or a BytesIO."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+    def readinto(self, buffer: WriteableBuffer, /) -> int | None: ...
+
+
+class _Decoded(io.RawIOBase):
+    """The text of an open source: its first bytes (already read), then the rest, through
+    the decompressor of its format if it has one."""
+
+    def __init__(self, raw: _Binary, head: bytes, streams: _Streams | None, name: str) -> None:
+        super().__init__()
+        self._raw = raw
+        self._streams = streams
+        self._name = name
+        self._out = head  # text ready to be handed out (compressed: input ready to decode)
+        self._pos = 0
+        self._ended = False
+        if streams is not None:
+            self._out = streams.decompress(head)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: WriteableBuffer, /) -> int | None:
+        view = memoryview(buffer).cast("B")
+        while self._pos >= len(self._out):
+            if self._ended:
+                return 0
+            if self._streams is None:  # plain text: straight into the caller's buffer
+                self._out = b""
+                try:
+                    got = self._raw.readinto(view)
+                except OSError as exc:
+                    raise _unreadable(self._name, exc) from exc
+                self._ended = got == 0
+                return got
+            self._pos = 0
+            chunk = _read(self._raw, _CHUNK, self._name)
+            if chunk:
+                self._out = self._streams.decompress(chunk)
+            else:
+                self._out = b""
+                self._ended = True
+                self._streams.finish()
+        n = min(len(view), len(self._out) - self._pos)
+        view[:n] = memoryview(self._out)[self._pos : self._pos + n]
+        self._pos += n
+        return n
+
+
+class _Decompressor(Protocol):
+    @property
+    def eof(self) -> bool: ...
+
+    @property
+    def unused_data(self) -> bytes: ...
+
+    def decompress(self, data: bytes, /) -> bytes: ...
+
+
+# What a stream that stops short is told: gzip's own words, and ours for the others.
+_ENDED_EARLY = {
+    "gzip": "Compressed file ended before the end-of-stream marker was reached",
+    "bz2": "compressed data ended before the end-of-stream marker",
+    "xz": "compressed data ended before the end-of-stream marker",
+    "zstd": "compressed data ended before the end-of-stream marker",
+}
+
+
+class _Streams:
+    """The concatenated streams of one format, decompressed piece by piece as the
+    compressed bytes come: every stream must end, and whatever follows one must start
+    another (after zero bytes of padding, for gzip and xz).
+
+    The module-level ``bz2.decompress`` and ``lzma.decompress`` silently drop bytes after
+    the last stream, and ``bz2.open``/``lzma.open`` do so after the first; here they are
+    an error, in whichever piece they come.
+    """
+
+    def __init__(self, kind: str, name: str) -> None:
+        self.kind = kind
+        self.name = name
+        self._new, errors = _decompressors(kind, name)
+        self._errors: tuple[type[Exception], ...] = (EOFError, *errors)
+        self._stream: _Decompressor | None = None
+        self._started = False
+        self._between = b""  # gzip: the start of what follows a member, not yet 2 bytes
+
+    def decompress(self, data: bytes) -> bytes:
+        """The text of the next piece of compressed bytes."""
+        parts: list[bytes] = []
+        try:
+            while data:
+                if self._stream is None:
+                    data = self._next_stream(data)
+                    if not data:
+                        break
+                if self._stream is None:
+                    self._stream = self._new()
+                    self._started = True
+                stream = self._stream
+                parts.append(stream.decompress(data))
+                if not stream.eof:
+                    break
+                data = stream.unused_data
+                self._stream = None
+        except self._errors as exc:
+            raise self._invalid(exc) from exc
+        return b"".join(parts)
+
+    def finish(self) -> None:
+        """Check that the compressed bytes ended where a stream does."""
+        if self._stream is not None:
+            raise self._invalid(EOFError(_ENDED_EARLY[self.kind]))
+        if self._between:
+            raise self._invalid(OSError(f"Not a gzipped file ({self._between!r})"))
+
+    def _next_stream(self, data: bytes) -> bytes:
+        """What is left of ``data`` once the padding before a next stream is skipped (and,
+        for gzip, once its magic is checked)."""
+        if not self._started:
+            return data
+        if self.kind in ("gzip", "xz") and not self._between:
+            data = data.lstrip(b"\x00")
+        if self.kind == "gzip" and data:
+            data = self._between + data
+            if len(data) < len(_GZIP):
+                self._between = data
+                return b""
+            self._between = b""
+            if not data.startswith(_GZIP):
+                raise OSError(f"Not a gzipped file ({data[:2]!r})")
+        return data
+
+    def _invalid(self, exc: Exception) -> InputError:
+        return InputError(self.name, None, f"is not a valid {self.kind} file ({exc})")
+
+
+def _decompressors(
+    kind: str, name: str
+) -> tuple[Callable[[], _Decompressor], tuple[type[Exception], ...]]:
+    """A maker of one stream's decompressor, and the errors it raises on bad data."""
+    if kind == "gzip":
+        # wbits 31: a gzip member, header and trailer (CRC and length) checked by zlib.
+        return lambda: zlib.decompressobj(wbits=31), (OSError, zlib.error)
+    if kind == "bz2":
+        return bz2.BZ2Decompressor, (OSError, ValueError)
+    if kind == "xz":
+        return lzma.LZMADecompressor, (lzma.LZMAError,)
+    try:
+        import zstandard
+    except ImportError as exc:
+        raise InputError(
+            name,
+            None,
+            "is zstd-compressed; install the zstd extra: pip install 'cranfield[zstd]'",
+        ) from exc
+    dctx = zstandard.ZstdDecompressor()
+    return dctx.decompressobj, (zstandard.ZstdError,)
