@@ -40,8 +40,15 @@ FRONT_DOOR: Final = "cranfield"
 LAYERS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
     (
         "foundation",
-        ("cranfield.errors", "cranfield._types", "cranfield._validate", "cranfield._lazy"),
-        "the error classes, the option Literals, option checks, names imported on first use",
+        (
+            "cranfield.errors",
+            "cranfield._types",
+            "cranfield._validate",
+            "cranfield._lazy",
+            "cranfield._version",
+        ),
+        "the error classes, the option Literals, option checks, names imported on first use, "
+        "the version",
     ),
     ("data", ("cranfield.data",), "Qrels, Run, and THE ranking rules (sort, ties, duplicates)"),
     ("io", ("cranfield.io",), "every reader and writer"),
@@ -72,13 +79,6 @@ ACCEPTED_BACK_EDGES: Final[dict[tuple[str, str], str]] = {
 # that removes its import.
 TRANSITIONAL: Final[dict[tuple[str, str], str]] = {
     # rule 1, layers
-    ("cranfield.report.html", "cranfield"): (
-        "__version__ read from the front door; by the lead (provenance, issue 17 item 5)"
-    ),
-    ("cranfield.cli.commands", "cranfield"): (
-        "cranfield --version reads __version__ from the front door (importlib.metadata costs "
-        "more than the rest of the start-up); moves with the version's home, by the lead"
-    ),
     # measures imported through its facade (review 7.1), by whoever owns the importer
     ("cranfield", "cranfield.measures._parse"): "by the lead",
     ("cranfield", "cranfield.measures._spec"): "by the lead",

@@ -13,6 +13,7 @@ import typing
 from cranfield import data as _data
 from cranfield import io as _io
 from cranfield._lazy import lazy_names as _lazy_names
+from cranfield._version import __version__
 from cranfield.errors import (
     CranfieldError,
     EngineError,
@@ -34,7 +35,6 @@ if typing.TYPE_CHECKING:
     from cranfield.measures._spec import Measure, MeasureSpec
     from cranfield.stats import Comparison, compare
 
-__version__ = "0.1.0"
 
 # Imported on first use: every CLI call imports this package, and only some need them.
 # `cranfield --version` and `--help` need none of them (they would import numpy); polars is

@@ -61,7 +61,7 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
         out.write(_help())
         return 0
     if first in ("-V", "--version"):
-        from cranfield import __version__
+        from cranfield._version import __version__
 
         out.write(f"cranfield {__version__}\n")
         return 0

@@ -3,7 +3,7 @@ runs aligned by query: runs × queries × measures)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from cranfield.evaluation.options import EvalOptions
+    from cranfield.evaluation.provenance import Provenance
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,6 +52,9 @@ class Results:
     options:
         The evaluation options the run was scored with (``None`` for results assembled
         by hand).
+    sources:
+        ``{role: path or None}``: where the qrels, the run and any extra judgments were
+        read from (``None``: an object in memory); what :meth:`provenance` hashes.
     """
 
     run_name: str
@@ -62,6 +66,7 @@ class Results:
     micro: dict[Measure, float] = field(default_factory=dict)
     epsilon: float = MIN_GEO_MEAN
     options: EvalOptions | None = None
+    sources: dict[str, str | None] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         """A short summary: the run, the number of queries, the policy and each aggregate
@@ -75,6 +80,23 @@ class Results:
     @property
     def measures(self) -> list[Measure]:
         return list(self.values)
+
+    def provenance(self) -> Provenance:
+        """What produced these results: version, inputs and their SHA-256, measures,
+        options and tie rule (:mod:`cranfield.evaluation.provenance`).
+
+        Computed when called: every input file is read and hashed then.
+
+        Examples
+        --------
+        >>> from cranfield.evaluation.evaluator import evaluate
+        >>> res = evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, "AP")
+        >>> res.provenance().to_dict()["inputs"]["run"]
+        {'source': '<in memory>', 'sha256': None}
+        """
+        from cranfield.evaluation.provenance import Provenance
+
+        return Provenance.of(self.sources, self.values, self.options)
 
     def _key(self, measure: Measure | str) -> Measure:
         if isinstance(measure, Measure):
@@ -313,3 +335,36 @@ class ScoreTable:
         for m in self.measures:
             data[str(m)] = self.matrix(m).T.reshape(-1) if topics else np.zeros(0)
         return pl.DataFrame(data)
+
+    def provenance(self) -> Provenance:
+        """What produced the table: version, the qrels and every run (role ``run:NAME``)
+        with their SHA-256, measures, options and tie rule.
+
+        Computed when called: every input file is read and hashed then.
+        """
+        return provenance_of(self.results, self.measures)
+
+
+def provenance_of(
+    results: Iterable[Results], measures: Iterable[Measure] | None = None
+) -> Provenance:
+    """The provenance of several runs' results scored together: the shared inputs (qrels,
+    extra judgments) once, each run as ``run:NAME``; the measures (default: the first
+    result's) and options of the first result.
+
+    Every input file is read and hashed when this is called.
+    """
+    from cranfield.evaluation.provenance import Provenance
+
+    given = list(results)
+    inputs: dict[str, str | None] = {}
+    for r in given:
+        for role, path in r.sources.items():
+            if role == "run":
+                inputs[f"run:{r.run_name}"] = path
+            else:
+                inputs.setdefault(role, path)
+    first = given[0] if given else None
+    if measures is None:
+        measures = first.measures if first is not None else []
+    return Provenance.of(inputs, measures, first.options if first is not None else None)

@@ -346,6 +346,7 @@ def load_config(
             measures,
             workdir=chosen,
             cross_validation=cv,
+            config_file=cfg_path,
             **options,
             **overrides,
         )

@@ -51,6 +51,7 @@ from cranfield.lab.systems import EngineError, PrecomputedRun, System
 if TYPE_CHECKING:
     from cranfield.evaluation.evaluator import MeasureLike
     from cranfield.evaluation.options import EvalOptions
+    from cranfield.evaluation.provenance import Provenance
     from cranfield.lab.collections import Collection, QueryField
 
 __all__ = ["Experiment"]
@@ -131,6 +132,11 @@ class Experiment:
         Progress bars (after one second) on standard error; default when it is a terminal.
     log:
         Called with one line per step (what was built, reused or measured).
+    options:
+        The evaluation options (:class:`~cranfield.evaluation.options.EvalOptions`).
+    config_file:
+        The configuration file the experiment was described in (set by
+        :func:`~cranfield.lab.load_config`); its SHA-256 goes into the provenance.
 
     Examples
     --------
@@ -174,6 +180,7 @@ class Experiment:
         progress: bool | None = None,
         log: Callable[[str], None] | None = None,
         options: EvalOptions | None = None,
+        config_file: str | Path | None = None,
     ) -> None:
         from cranfield.evaluation.evaluator import resolve_measures
         from cranfield.evaluation.options import options_from
@@ -240,6 +247,7 @@ class Experiment:
         self.cross_validation = dict(cross_validation) if cross_validation else None
         self.progress = progress_enabled(progress)
         self._log = log or (lambda line: None)
+        self.config_file = Path(config_file) if config_file is not None else None
 
     def __repr__(self) -> str:
         return (
@@ -520,6 +528,7 @@ class Experiment:
             workdir=self.workdir,
             seconds=(time.perf_counter_ns() - start) / 1e9,
             cross_validation=cv,
+            provenance=self._provenance(results),
         )
         if report:
             _write_json(self.workdir / "results.json", result.to_dict())
@@ -529,6 +538,22 @@ class Experiment:
             path.write_text(to_html(result), encoding="utf-8")
             result = replace(result, report_path=path)
         return result
+
+    def _provenance(self, systems: Sequence[SystemResult]) -> Provenance:
+        """Version, inputs and their SHA-256, measures, options and tie rule of this run."""
+        from cranfield._version import __version__
+        from cranfield.evaluation.provenance import InputFile, Provenance
+
+        inputs = [InputFile("collection", self.collection.name, self.collection.fingerprint)]
+        if self.config_file is not None:
+            inputs.append(InputFile.of("config", self.config_file))
+        inputs += [InputFile.of(f"run:{s.name}", s.run_path) for s in systems]
+        return Provenance(
+            version=__version__,
+            inputs=tuple(inputs),
+            measures=tuple(self.measures),
+            options=self.options.to_dict(),
+        )
 
     def _comparison_report(self, runs: Mapping[str, Run]) -> Path | None:
         """Write the shared HTML comparison report (:mod:`cranfield.report.html`) of 2+ runs."""

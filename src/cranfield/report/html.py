@@ -420,7 +420,7 @@ def _per_query(c: Comparison, page_size: int) -> str:
 
 
 def _parameters(c: Comparison, rows: Sequence[tuple[str, str]], runs_table: str) -> str:
-    from cranfield import __version__
+    from cranfield._version import __version__
 
     seed = (
         str(c.seed)
@@ -609,6 +609,23 @@ def _source(item: object) -> str:
     return f"<{type(item).__name__}>"
 
 
+def _provenance_rows(
+    qrels: object, runs: Sequence[tuple[str, object]], options: EvalOptions
+) -> list[tuple[str, str]]:
+    """Parameter rows of the provenance: each input's SHA-256, the options, the tie rule."""
+    from cranfield.evaluation.provenance import TIE_RULE, InputFile, source_path
+
+    def digest(role: str, item: object) -> str:
+        found = InputFile.of(role, source_path(item))
+        return found.sha256 or found.source
+
+    rows = [("qrels sha256", digest("qrels", qrels))]
+    rows += [(f"run sha256: {name}", digest("run", item)) for name, item in runs]
+    shown = "; ".join(f"{k} = {json.dumps(v)}" for k, v in options.to_dict().items())
+    rows += [("options", shown), ("ties", TIE_RULE)]
+    return rows
+
+
 def _ideal_ndcg(judgments: Qrels, topics: Iterable[str], gain_depth: int) -> list[float]:
     """Mean ideal nDCG@k: the share of the queries with a relevant document, at every k."""
     import polars as pl
@@ -756,6 +773,9 @@ def html_report(
                 f"interpolation); nDCG@k for k = 1…{gain_depth} (mean of per-query values)",
             )
         )
+    rows += _provenance_rows(
+        qrels, [(name, item) for (name, _), item in zip(named, items, strict=True)], opts
+    )
     sources = [_source(x) for x in items]
     tags = [run.tag for _, run in named]
     retrieved = [len(run.topics) for _, run in named]

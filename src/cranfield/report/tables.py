@@ -55,12 +55,15 @@ def render(
     """Write ``results`` to ``out`` as a table, TSV, CSV, JSON or JSON lines."""
     rows = _rows(results, measures, per_query)
     if fmt == "json":
+        from cranfield.evaluation.results import provenance_of
+
         doc = {
             "results": rows,
             "policy": {
                 r.run_name: {"missing": r.missing_policy, "missing_queries": r.missing_topics}
                 for r in results
             },
+            "provenance": provenance_of(results, measures).to_dict(),
         }
         out.write(json.dumps(doc, indent=2) + "\n")
         return
