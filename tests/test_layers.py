@@ -82,9 +82,6 @@ TRANSITIONAL: Final[dict[tuple[str, str], str]] = {
     # measures imported through its facade (review 7.1), by whoever owns the importer
     ("cranfield", "cranfield.measures._parse"): "by the lead",
     ("cranfield", "cranfield.measures._spec"): "by the lead",
-    ("cranfield.cli.commands", "cranfield.measures._parse"): "by the cli helper",
-    ("cranfield.cli.commands", "cranfield.measures._spec"): "by the cli helper (lookup)",
-    ("cranfield.report.tables", "cranfield.measures._spec"): "unowned so far",
 }
 # Not listed because it breaks no rule here, though it puts a concept in the wrong home:
 # evaluation.aggregate imports kernels.binary.MIN_GEO_MEAN (an aggregation constant).

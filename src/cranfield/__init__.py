@@ -23,26 +23,32 @@ from cranfield.errors import (
     MissingTopicError,
     OptionError,
 )
-from cranfield.evaluation.evaluator import evaluate
-from cranfield.evaluation.results import Results
-from cranfield.measures._parse import parse_measure, parse_measures
-from cranfield.measures._spec import Measure, MeasureSpec
 
 if typing.TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
-    from cranfield.evaluation.evaluator import evaluate_stream
+    from cranfield.evaluation.evaluator import evaluate, evaluate_stream
+    from cranfield.evaluation.results import Results
     from cranfield.io.load import load_qrels, load_run
     from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
+    from cranfield.measures._parse import parse_measure, parse_measures
+    from cranfield.measures._spec import Measure, MeasureSpec
     from cranfield.stats import Comparison, compare
 
 
-# Imported on first use: every CLI call imports this package, and only some need them (the
-# ones below import polars, which a command on small clean files never needs).
+# Imported on first use: every CLI call imports this package, and only some need them.
+# `cranfield --version` and `--help` need none of them (they would import numpy); polars is
+# needed neither by them nor by a command on small clean files.
 _LAZY = {
     "Comparison": "cranfield.stats",
+    "Measure": "cranfield.measures._spec",
+    "MeasureSpec": "cranfield.measures._spec",
+    "Results": "cranfield.evaluation.results",
     "compare": "cranfield.stats",
+    "evaluate": "cranfield.evaluation.evaluator",
     "evaluate_stream": "cranfield.evaluation.evaluator",
+    "parse_measure": "cranfield.measures._parse",
+    "parse_measures": "cranfield.measures._parse",
     **dict.fromkeys(_data.__all__, "cranfield.data"),  # lazy there too
     **dict.fromkeys(_io.__all__, "cranfield.io"),
 }

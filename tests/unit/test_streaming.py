@@ -310,7 +310,7 @@ def test_the_command_line_reports_an_unreadable_stream_in_one_line(tmp_path: Pat
     assert proc.returncode == 2
     lines = proc.stderr.decode().splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("cranfield: ")
+    assert lines[0].startswith("cranfield evaluate: ")
     assert "absent.run: cannot read file" in lines[0]
 
 

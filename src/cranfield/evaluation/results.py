@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cranfield._lazy import require
-from cranfield.errors import MeasureError
+from cranfield.errors import MeasureError, spelled
 from cranfield.evaluation.aggregate import AGGREGATIONS, How, aggregate
 from cranfield.kernels.binary import MIN_GEO_MEAN
 from cranfield.measures import Measure
@@ -196,17 +196,21 @@ class Results:
             "per_query": {str(m): self.per_query(m) for m in self.values},
         }
 
-    def policy_note(self) -> str:
-        """One line stating how topics were averaged (printed with every result)."""
+    def policy_note(self, *, command_line: bool = False) -> str:
+        """One line stating how topics were averaged (printed with every result).
+
+        ``command_line=True`` names the policy as the command line sets it (``--missing zero``
+        rather than ``missing='zero'``).
+        """
         n = len(self.topics)
         k = len(self.missing_topics)
         if k == 0:
             return f"{n} topics, every judged topic retrieved."
         if self.missing_policy == "zero":
-            return f"{n} topics; {k} judged topic(s) absent from the run scored 0 (missing='zero')."
-        return (
-            f"{n} topics; {k} judged topic(s) absent from the run were left out (missing='skip')."
-        )
+            zero = spelled("missing", "zero", command_line=command_line)
+            return f"{n} topics; {k} judged topic(s) absent from the run scored 0 ({zero})."
+        skip = spelled("missing", "skip", command_line=command_line)
+        return f"{n} topics; {k} judged topic(s) absent from the run were left out ({skip})."
 
     def to_trec_eval(self, *, per_query: bool = False) -> str:
         """The results in trec_eval's text format (``name<TAB>qid<TAB>value``).

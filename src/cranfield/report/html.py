@@ -48,6 +48,7 @@ from cranfield._validate import check_int
 from cranfield.curves import STANDARD_LEVELS, Interpolation, mean_gain_curves, mean_interpolated_pr
 from cranfield.evaluation.options import EvalOptions, options_from
 from cranfield.report.comparison import _details_rows, letters, notes
+from cranfield.report.numbers import best_shown, four_places
 from cranfield.report.plots import RunsLike, named_runs
 from cranfield.stats.plan import TEST_LABELS
 
@@ -316,10 +317,7 @@ def _charts(
 def _summary(c: Comparison) -> str:
     labels = letters(len(c.runs))
     all_pairs = c.baseline is None
-    best = {
-        m: max((v for v in c.means[m].values() if math.isfinite(v)), default=math.nan)
-        for m in c.measures
-    }
+    best = {m: best_shown(c.means[m].values()) for m in c.measures}  # ties: all marked
     by_pair = {(p.measure, p.control, p.treatment): p for p in c.pairs}
     head = ['<th scope="col" class="letter"></th>'] if all_pairs else []
     head.append('<th scope="col">run</th>')
@@ -346,10 +344,11 @@ def _summary(c: Comparison) -> str:
                 base = p.control_mean
                 if base != 0 and math.isfinite(base):
                     rel = f'<span class="rel">{(v - base) / abs(base) * 100:+.1f}%</span>'
-            cls = "num best" if v == best[m] else "num"
+            shown = four_places(v)
+            cls = "num best" if shown == best[m] else "num"
             sup = f'<sup class="marks">{_e(marks)}</sup>'
             cells.append(
-                f'<td class="{cls}" data-measure="{_e(m)}"><span class="value">{v:.4f}</span>'
+                f'<td class="{cls}" data-measure="{_e(m)}"><span class="value">{shown}</span>'
                 f"{sup}{rel}</td>"
             )
         body.append(f'<tr data-run="{_e(run)}">' + "".join(cells) + "</tr>")

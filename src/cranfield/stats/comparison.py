@@ -317,13 +317,14 @@ class Comparison:
             treatment_scores=X[:, j].copy(),
         )
 
-    def describe(self) -> list[str]:
+    def describe(self, *, command_line: bool = False) -> list[str]:
         """The method in sentences: query set, runs missing queries, tests, intervals.
 
         One sentence on the queries compared, one per run that misses judged queries, one per
         test with its correction, and, last, one on the intervals when there are any. These
         are the ``notes`` of :meth:`to_dict`; a table adds the legend of its marks
-        (:func:`cranfield.report.comparison.notes`).
+        (:func:`cranfield.report.comparison.notes`). ``command_line=True`` names the
+        missing-query policy by its flag (``--missing zero``, not ``missing=zero``).
 
         Examples
         --------
@@ -338,20 +339,21 @@ class Comparison:
         """
         n = len(self.topics)
         out: list[str] = []
+        policy = (
+            f"--missing {self.missing_policy}" if command_line else f"missing={self.missing_policy}"
+        )
         if self.missing_policy == "zero":
             out.append(
                 f"{n:,} {'query' if n == 1 else 'queries'}: every judged query, "
-                "a run missing a query scores 0 on it (missing=zero)."
+                f"a run missing a query scores 0 on it ({policy})."
             )
         elif self.missing_policy == "skip":
             out.append(
-                f"{n:,} queries: the judged queries every run retrieved (missing=skip); "
+                f"{n:,} queries: the judged queries every run retrieved ({policy}); "
                 f"{len(self.dropped_topics):,} judged queries left out."
             )
         elif self.missing_policy == "error":
-            out.append(
-                f"{n:,} queries: every judged query, retrieved by every run (missing=error)."
-            )
+            out.append(f"{n:,} queries: every judged query, retrieved by every run ({policy}).")
         else:
             out.append(f"{n:,} queries, scores as given.")
         judged = n + len(self.dropped_topics)
