@@ -4,7 +4,7 @@
 * :func:`interpolated_pr` / :func:`mean_interpolated_pr`: interpolated precision at the 11
   standard recall levels (or any levels) per topic, and averaged over topics;
 * :func:`gain_curves` / :func:`mean_gain_curves`: the CG, DCG, ideal CG/DCG and nCG/nDCG
-  vectors at every rank 1..k per topic, and averaged over topics (normalised as a ratio of
+  vectors at every rank 1..max_rank per topic, and averaged over topics (normalised as a ratio of
   averages, as Järvelin & Kekäläinen and Baeza-Yates & Ribeiro-Neto do, or as an average
   of ratios);
 * :func:`precision_histogram`: per-topic differences of a measure between two runs;
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Unpack
 import numpy as np
 import polars as pl
 
-from cranfield.errors import EvaluationError
+from cranfield.errors import EvaluationError, OptionError
 from cranfield.evaluation.evaluator import Evaluator, evaluate
 from cranfield.evaluation.options import EvalKwargs, EvalOptions
 from cranfield.kernels.binary import interpolated_precision
@@ -167,7 +167,7 @@ def _gain_matrices(
     qrels: QrelsLike,
     run: RunLike,
     *,
-    k: int | None,
+    max_rank: int | None,
     gains: Mapping[int, float] | None,
     exp: bool,
     retrieved_ideal: bool,
@@ -177,9 +177,9 @@ def _gain_matrices(
     ctx = evaluator.ranking(run).ctx
     pairs = None if gains is None else tuple((int(lv), float(g)) for lv, g in gains.items())
     row, ideal, offsets = variant_gains(ctx, pairs, exp, retrieved_ideal)
-    width = int(ctx.lengths.max(initial=0)) if k is None else k
+    width = int(ctx.lengths.max(initial=0)) if max_rank is None else max_rank
     if width < 1:
-        raise ValueError(f"The depth k of a gain curve must be an integer >= 1, got {width}.")
+        raise OptionError("max_rank", "an integer >= 1", width)
     run_g = np.zeros((ctx.n_topics, width))
     keep = ctx.position < width
     run_g[ctx.topic_of[keep], ctx.position[keep]] = row[keep]
@@ -202,7 +202,7 @@ def gain_curves(
     qrels: QrelsLike,
     run: RunLike,
     *,
-    k: int | None = None,
+    max_rank: int | None = None,
     gains: Mapping[int, float] | None = None,
     exp: bool = False,
     base: float = 2.0,
@@ -211,11 +211,11 @@ def gain_curves(
     options: EvalOptions | None = None,
     **kwargs: Unpack[EvalKwargs],
 ) -> pl.DataFrame:
-    """CG, DCG, ideal CG/DCG and nCG/nDCG at every rank 1..k, per topic.
+    """CG, DCG, ideal CG/DCG and nCG/nDCG at every rank 1..max_rank, per topic.
 
     Parameters
     ----------
-    k:
+    max_rank:
         Last rank of the curves (default: the longest ranked list); shorter lists are
         padded with zero gains.
     gains, exp, base, jk, retrieved_ideal:
@@ -235,7 +235,7 @@ def gain_curves(
     topics, run_g, ideal_g = _gain_matrices(
         qrels,
         run,
-        k=k,
+        max_rank=max_rank,
         gains=gains,
         exp=exp,
         retrieved_ideal=retrieved_ideal,

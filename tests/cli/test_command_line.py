@@ -320,7 +320,7 @@ def test_file_errors_name_the_file() -> None:
         ["evaluate", QRELS, BM25, NEURAL, "-q", "-f", "tsv"],
         ["measures"],
         ["trec-eval", "-q", "-m", "all_trec", QRELS, BM25],
-        ["lab", "folds", QRELS, "-k", "2"],
+        ["lab", "folds", QRELS, "--folds", "2"],
         ["--help"],
     ],
     ids=lambda argv: "-".join(a for a in argv[:2] if not a.startswith("/")),

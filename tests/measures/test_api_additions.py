@@ -170,7 +170,7 @@ def test_curves_have_tidy_columns() -> None:
         "recall",
         "precision",
     ]
-    g = curves.gain_curves(QRELS, RUN, k=4)
+    g = curves.gain_curves(QRELS, RUN, max_rank=4)
     assert g.columns == [
         "query_id",
         "rank",
@@ -184,7 +184,7 @@ def test_curves_have_tidy_columns() -> None:
         "ndcg",
     ]
     assert g.height == 2 * 4
-    assert curves.mean_gain_curves(QRELS, RUN, k=4).columns == [
+    assert curves.mean_gain_curves(QRELS, RUN, max_rank=4).columns == [
         "rank",
         "cg",
         "dcg",
@@ -196,7 +196,7 @@ def test_curves_have_tidy_columns() -> None:
 
 
 def test_gain_curves_end_at_the_measures() -> None:
-    g = curves.gain_curves(QRELS, RUN, k=3, exp=True)
+    g = curves.gain_curves(QRELS, RUN, max_rank=3, exp=True)
     res = cranfield.evaluate(QRELS, RUN, ["nDCGx(exp=True)@3", "CG(exp=True)@3", "nCG(exp=True)@3"])
     last = g.filter(pl.col("rank") == 3)
     assert last["ndcg"].to_list() == pytest.approx(
@@ -214,7 +214,7 @@ def test_gain_curves_end_at_the_measures() -> None:
             "Recall levels must be in [0, 1]",
         ),
         (lambda: curves.interpolated_pr(QRELS, RUN, rule="nearest"), "interpolation rule"),  # type: ignore[arg-type]
-        (lambda: curves.gain_curves(QRELS, RUN, k=0), "integer >= 1"),
+        (lambda: curves.gain_curves(QRELS, RUN, max_rank=0), "integer >= 1"),
         (lambda: curves.mean_gain_curves(QRELS, RUN, normalise="max"), "normalisation must be"),  # type: ignore[arg-type]
     ],
 )

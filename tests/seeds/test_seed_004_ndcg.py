@@ -30,7 +30,7 @@ G = (3, 2, 3, 0, 0, 1, 2, 2, 3, 0)
 @pytest.fixture(scope="module")
 def jk() -> pl.DataFrame:
     qrels, run = from_grades(G, extra=(1, 1, 1))
-    return curves.gain_curves(qrels, run, k=13, jk=True, base=2.0)
+    return curves.gain_curves(qrels, run, max_rank=13, jk=True, base=2.0)
 
 
 def test_seed_004_cumulated_gain(jk: pl.DataFrame) -> None:
@@ -70,7 +70,7 @@ def test_seed_004_second_example() -> None:
     res = cranfield.evaluate(qrels, run, ["CG@6", "DCG@6", "IDCG@6", "nDCG@6"])
     assert res["CG@6"] == 11
     assert printed(res["DCG@6"], "6.86")
-    per_rank = curves.gain_curves(qrels, run, k=6)
+    per_rank = curves.gain_curves(qrels, run, max_rank=6)
     gains = per_rank["gain"].to_list()
     dcg = per_rank["dcg"].to_list()
     contributions = [dcg[0]] + [b - a for a, b in itertools.pairwise(dcg)]

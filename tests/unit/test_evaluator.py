@@ -228,3 +228,43 @@ def test_the_test_options_are_one_plan_validated_once() -> None:
             call()
     with pytest.raises(OptionError, match="Accepted: tests, correction"):
         compare(QRELS, runs, "AP", test="t-test")  # type: ignore[call-arg]
+
+
+def test_one_word_per_concept_in_public_signatures() -> None:
+    """seed (never rng), per_query (never per_topic), n_folds and max_rank (k is a cutoff)."""
+    import importlib
+    import inspect
+
+    modules = [
+        "cranfield",
+        "cranfield.stats",
+        "cranfield.curves",
+        "cranfield.plot",
+        "cranfield.lab",
+    ]
+    # k is the cutoff of a search or of a measure (@k): these take it in that sense.
+    cutoffs = {"judged_at_k", "Experiment", "measure_latency", "measure_throughput"}
+    cutoffs |= {"LatencyStats", "ThroughputStats"}  # the search cutoff the timings used
+    cutoffs.add("studentized_range_sf")  # k groups: scipy.stats.studentized_range's own name
+    seen = 0
+    for name in modules:
+        module = importlib.import_module(name)
+        for attr in getattr(module, "__all__", []):
+            obj = getattr(module, attr)
+            if not callable(obj) or (isinstance(obj, type) and issubclass(obj, BaseException)):
+                continue
+            try:
+                params = inspect.signature(obj).parameters
+            except (TypeError, ValueError):
+                continue
+            seen += 1
+            where = f"{name}.{attr}"
+            assert "rng" not in params, where
+            assert "gain_depth" not in params, where
+            assert not any(p.startswith("per_topic") for p in params), where
+            if "k" in params:
+                assert attr in cutoffs, f"{where} takes k in another sense than a cutoff"
+            for method in ("per_topic",):
+                assert not hasattr(obj, method), f"{where}.{method}"
+    assert seen > 40
+    assert compare(QRELS, {"a": RUN_A, "b": RUN_B}, "AP", tests="bootstrap", seed=42).seed == 42

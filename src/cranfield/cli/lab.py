@@ -6,8 +6,8 @@ Sub-commands::
     cranfield lab pool RUN [RUN ...] [--depth 100] [--qrels QRELS] [--measure AP]
                        [--judged-k 10] [--export FILE --seed N] [--json]
     cranfield lab merge QRELS NEW -o OUT [--on-conflict error|new|old]
-    cranfield lab folds QRELS -k 5 --seed 0
-    cranfield lab cv QRELS RUN RUN [...] [-m AP] [-k 5] [--seed 0]
+    cranfield lab folds QRELS --folds 5 --seed 0
+    cranfield lab cv QRELS RUN RUN [...] [-m AP] [--folds 5] [--seed 0]
 
 Exit codes: 0 success, 1 usage error (bad option or value, an engine's package not
 installed), 2 bad input data (unreadable or malformed file, invalid configuration, a failing
@@ -105,16 +105,16 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     merge.add_argument("-o", "--output", type=Path, required=True)
     merge.add_argument("--on-conflict", choices=["error", "new", "old"], default="error")
 
-    folds = add("folds", "Print a seeded k-fold split of the judged topics.")
+    folds = add("folds", "Print a seeded split of the judged topics into folds.")
     folds.add_argument("qrels", type=Path)
-    folds.add_argument("-k", type=_positive, default=5)
+    folds.add_argument("-n", "--folds", dest="n_folds", type=_positive, default=5)
     folds.add_argument("--seed", type=int, default=0)
 
     cv = add("cv", "Cross-validated choice among runs: held-out score of the choice.")
     cv.add_argument("qrels", type=Path)
     cv.add_argument("runs", nargs="+", metavar="RUN")
     cv.add_argument("-m", "--measure", default="AP")
-    cv.add_argument("-k", type=_positive, default=5)
+    cv.add_argument("-n", "--folds", dest="n_folds", type=_positive, default=5)
     cv.add_argument("--seed", type=int, default=0)
     add_run_names(cv)
     add_evaluation_options(cv)
@@ -196,7 +196,7 @@ def _folds(args: argparse.Namespace, out: TextIO) -> int:
     from cranfield.io.load import load_qrels
     from cranfield.lab.folds import kfold
 
-    for i, fold in enumerate(kfold(load_qrels(args.qrels).topics, args.k, seed=args.seed)):
+    for i, fold in enumerate(kfold(load_qrels(args.qrels).topics, args.n_folds, seed=args.seed)):
         out.write(f"{i}\t{' '.join(fold)}\n")
     return 0
 
@@ -207,7 +207,12 @@ def _cv(args: argparse.Namespace, out: TextIO) -> int:
 
     runs = load_runs([str(r) for r in args.runs], args.names)
     result = cross_validate(
-        args.qrels, runs, args.measure, k=args.k, seed=args.seed, options=eval_options(args)
+        args.qrels,
+        runs,
+        args.measure,
+        n_folds=args.n_folds,
+        seed=args.seed,
+        options=eval_options(args),
     )
     out.write(result.to_text() + "\n")
     return 0

@@ -103,7 +103,9 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     gain = add("gain", "nDCG@k / DCG@k curves with the ideal")
     _common(gain, runs_help="one or more run files")
-    gain.add_argument("-k", type=int, default=20, help="last rank (default 20)")
+    gain.add_argument(
+        "--max-rank", type=int, default=20, metavar="K", help="last rank k plotted (default 20)"
+    )
     gain.add_argument(
         "--kind", dest="gain_kind", choices=["ndcg", "dcg", "ncg", "cg"], default="ndcg"
     )
@@ -165,7 +167,7 @@ def _figure(args: argparse.Namespace) -> Figure:
         return plot.gain_curve(
             args.qrels,
             args.runs,
-            k=args.k,
+            max_rank=args.max_rank,
             kind=args.gain_kind,
             ideal=not args.no_ideal,
             normalise=args.normalise,

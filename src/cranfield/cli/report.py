@@ -74,7 +74,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="interpolation of the precision-recall curve (default exact)",
     )
     p.add_argument(
-        "--gain-depth",
+        "--max-rank",
         type=int,
         default=20,
         metavar="K",
@@ -110,7 +110,7 @@ def _report(args: argparse.Namespace) -> str:
         **comparison_options(args),
         curves=not args.no_curves,
         rule=args.rule,
-        gain_depth=args.gain_depth,
+        max_rank=args.max_rank,
         title=args.title,
         page_size=args.page_size,
     )

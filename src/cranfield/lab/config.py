@@ -28,7 +28,7 @@ relative to the configuration file::
 
     [cross_validation]                # optional
     measure = "AP"
-    k = 5
+    n_folds = 5
     seed = 0
 
 Engines and their keys: ``bm25s`` (``k1``, ``b``, ``method``, ``stopwords``, ``stemmer``),
@@ -338,7 +338,7 @@ def load_config(
     if cv is not None:
         if not isinstance(cv, Mapping):
             raise src.error("[cross_validation]", "must be a table")
-        _unknown(src, "[cross_validation]", cv, ("measure", "k", "seed"))
+        _unknown(src, "[cross_validation]", cv, ("measure", "n_folds", "seed"))
     try:
         return Experiment(
             collection,

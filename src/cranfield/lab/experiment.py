@@ -126,7 +126,7 @@ class Experiment:
     reuse:
         Reuse up-to-date indexes, runs and efficiency figures of earlier runs.
     cross_validation:
-        ``{"measure": ..., "k": ..., "seed": ...}`` to add a cross-validated selection among
+        ``{"measure": ..., "n_folds": ..., "seed": ...}`` to add a cross-validated selection among
         the systems to the result.
     progress:
         Progress bars (after one second) on standard error; default when it is a terminal.
@@ -510,7 +510,7 @@ class Experiment:
                 qrels,
                 runs,
                 opts.get("measure", self.measures[0]),
-                k=int(opts.get("k", 5)),
+                n_folds=int(opts.get("n_folds", 5)),
                 seed=int(opts.get("seed", self.seed)),
                 options=self.options,
             )

@@ -2,7 +2,7 @@
 
 Choosing the best of several runs (parameter settings, system configurations) on a set of
 topics and reporting its score *on the same topics* overstates how well the choice will do
-on new topics. :func:`cross_validate` splits the topics into ``k`` folds; for each fold it
+on new topics. :func:`cross_validate` splits the topics into ``n_folds`` folds; for each fold it
 chooses the candidate with the best mean on the *other* folds and scores that choice on the
 held-out fold, so every topic's score comes from a choice made without it.
 :func:`select` chooses on given training topics and warns (:class:`SelectionBiasWarning`)
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
 
+from cranfield._validate import check_int
 from cranfield.errors import OptionError
 from cranfield.evaluation.options import EvalOptions
 
@@ -48,8 +49,8 @@ def _order(topic: str) -> bytes:
     return topic.encode()
 
 
-def kfold(topics: Iterable[str], k: int, *, seed: int) -> list[tuple[str, ...]]:
-    """Split ``topics`` into ``k`` folds of near-equal size, reproducibly for ``seed``.
+def kfold(topics: Iterable[str], n_folds: int, *, seed: int) -> list[tuple[str, ...]]:
+    """Split ``topics`` into ``n_folds`` folds of near-equal size, reproducibly for ``seed``.
 
     Topics are first put in bytewise order (so the input order and repeats do not matter),
     then permuted by ``numpy.random.default_rng(seed)`` and dealt round-robin. Each fold is
@@ -58,26 +59,23 @@ def kfold(topics: Iterable[str], k: int, *, seed: int) -> list[tuple[str, ...]]:
     Raises
     ------
     ValueError
-        ``k`` below 2 or above the number of topics, or a seed that is not an integer.
+        ``n_folds`` below 2 or above the number of topics, or a seed that is not an integer.
 
     Examples
     --------
-    >>> kfold(["q1", "q2", "q3", "q4", "q5"], 2, seed=0) == kfold(["q5", "q4", "q3", "q2", "q1"], 2, seed=0)
+    >>> topics = ["q1", "q2", "q3", "q4", "q5"]
+    >>> kfold(topics, 2, seed=0) == kfold(topics[::-1], 2, seed=0)
     True
     >>> sorted(len(f) for f in kfold(["q1", "q2", "q3", "q4", "q5"], 2, seed=0))
     [2, 3]
     """
     ids = sorted({str(t) for t in topics}, key=_order)
-    if isinstance(k, bool) or not isinstance(k, int) or not 2 <= k <= max(len(ids), 2):
-        raise ValueError(
-            f"k must be an integer in [2, {max(len(ids), 2)}] (the topics), got {k!r}."
-        )
-    if len(ids) < k:
-        raise ValueError(f"cannot split {len(ids)} topic(s) into {k} folds.")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an integer, got {seed!r}.")
+    check_int("n_folds", n_folds, minimum=2, maximum=max(len(ids), 2))
+    if len(ids) < n_folds:
+        raise ValueError(f"cannot split {len(ids)} topic(s) into {n_folds} folds.")
+    check_int("seed", int(seed) if isinstance(seed, np.integer) else seed)
     perm = np.random.default_rng(int(seed)).permutation(len(ids))
-    return [tuple(sorted((ids[j] for j in perm[i::k]), key=_order)) for i in range(k)]
+    return [tuple(sorted((ids[j] for j in perm[i::n_folds]), key=_order)) for i in range(n_folds)]
 
 
 @dataclass(frozen=True)
@@ -234,7 +232,7 @@ class CrossValidation:
     ----------
     measure:
         Measure the candidates were compared on.
-    k, seed:
+    n_folds, seed:
         Folds and the seed that made them.
     candidates:
         Candidate names, in the order given.
@@ -250,7 +248,7 @@ class CrossValidation:
     """
 
     measure: str
-    k: int
+    n_folds: int
     seed: int
     candidates: list[str]
     folds: list[FoldOutcome]
@@ -278,7 +276,7 @@ class CrossValidation:
         """Plain JSON-ready data."""
         return {
             "measure": self.measure,
-            "k": self.k,
+            "n_folds": self.n_folds,
             "seed": self.seed,
             "candidates": list(self.candidates),
             "score": self.score,
@@ -300,7 +298,7 @@ class CrossValidation:
     def to_text(self) -> str:
         """A small plain-text table and the held-out estimate."""
         lines = [
-            f"{self.k}-fold cross-validation on {self.measure} (seed {self.seed}), "
+            f"{self.n_folds}-fold cross-validation on {self.measure} (seed {self.seed}), "
             f"{len(self.held_out)} topics, {len(self.candidates)} candidates",
             f"{'fold':>4}  {'topics':>6}  {'chosen':<24} {'train':>8} {'held-out':>9}",
         ]
@@ -320,7 +318,7 @@ class CrossValidation:
 def cross_validate_scores(
     scores: Mapping[str, Mapping[str, float]],
     *,
-    k: int = 5,
+    n_folds: int = 5,
     seed: int = 0,
     measure: str = "score",
     folds: Sequence[Sequence[str]] | None = None,
@@ -339,7 +337,7 @@ def cross_validate_scores(
     """
     names, topics, X = _matrix(scores)
     if folds is None:
-        parts = kfold(topics, k, seed=seed)
+        parts = kfold(topics, n_folds, seed=seed)
     else:
         parts = [tuple(str(t) for t in f) for f in folds]
         flat = [t for f in parts for t in f]
@@ -347,7 +345,7 @@ def cross_validate_scores(
             raise ValueError(
                 "folds must be non-empty and partition the scored topics exactly (each once)."
             )
-        k = len(parts)
+        n_folds = len(parts)
     where = {t: i for i, t in enumerate(topics)}
     held = np.full(len(topics), np.nan)
     outcomes: list[FoldOutcome] = []
@@ -373,7 +371,7 @@ def cross_validate_scores(
     top = int(np.argmax(overall))
     return CrossValidation(
         measure=measure,
-        k=k,
+        n_folds=n_folds,
         seed=seed,
         candidates=names,
         folds=outcomes,
@@ -389,7 +387,7 @@ def cross_validate(
     candidates: Mapping[str, RunLike],
     measure: MeasureLike = "AP",
     *,
-    k: int = 5,
+    n_folds: int = 5,
     seed: int = 0,
     options: EvalOptions | None = None,
     **kwargs: Unpack[EvalKwargs],
@@ -404,7 +402,7 @@ def cross_validate(
         ``{name: run}``: one run per configuration.
     measure:
         The measure to choose on and report (one).
-    k:
+    n_folds:
         Number of folds.
     seed:
         Seed of the fold assignment (:func:`kfold`).
@@ -439,4 +437,4 @@ def cross_validate(
         name: dict(zip(table.topics, scores[:, j].tolist(), strict=True))
         for j, name in enumerate(table.names)
     }
-    return cross_validate_scores(per_topic, k=k, seed=seed, measure=str(wanted[0]))
+    return cross_validate_scores(per_topic, n_folds=n_folds, seed=seed, measure=str(wanted[0]))

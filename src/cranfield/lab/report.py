@@ -298,7 +298,7 @@ def to_html(result: ExperimentResult) -> str:
             for f in c.folds
         )
         cv = (
-            f"<h2>Cross-validated selection ({c.k} folds, seed {c.seed}, "
+            f"<h2>Cross-validated selection ({c.n_folds} folds, seed {c.seed}, "
             f"{e(measure_label(c.measure))})</h2>"
             "<table><tr><th>fold</th><th>held-out topics</th><th>chosen on the other folds</th>"
             f"<th>training</th><th>held-out</th></tr>{rows}</table>"

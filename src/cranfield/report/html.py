@@ -243,7 +243,7 @@ def _charts(
     ideal: Sequence[float] | None,
     *,
     rule: Interpolation,
-    gain_depth: int,
+    max_rank: int,
 ) -> list[_Chart]:
     charts: list[_Chart] = []
     if pr:
@@ -287,7 +287,7 @@ def _charts(
                     frame.get_column("ndcg").to_list(),
                     color,
                     dash,
-                    markers=gain_depth <= 30,
+                    markers=max_rank <= 30,
                 )
             )
         if ideal is not None:
@@ -296,15 +296,15 @@ def _charts(
         charts.append(
             _Chart(
                 key="gain-chart",
-                title=f"nDCG@k, k = 1…{gain_depth}",
+                title=f"nDCG@k, k = 1…{max_rank}",
                 caption=(
                     "Mean over the queries of nDCG@k (linear gain, log2 discount), the number "
                     "evaluate reports for nDCG@k; dashed: the ideal ranking."
                 ),
                 x_label="Rank k",
                 y_label="nDCG@k",
-                x_range=(0.5, gain_depth + 0.5),
-                x_ticks=_int_ticks(1, gain_depth),
+                x_range=(0.5, max_rank + 0.5),
+                x_ticks=_int_ticks(1, max_rank),
                 series=series,
             )
         )
@@ -626,13 +626,13 @@ def _provenance_rows(
     return rows
 
 
-def _ideal_ndcg(judgments: Qrels, topics: Iterable[str], gain_depth: int) -> list[float]:
+def _ideal_ndcg(judgments: Qrels, topics: Iterable[str], max_rank: int) -> list[float]:
     """Mean ideal nDCG@k: the share of the queries with a relevant document, at every k."""
     import polars as pl
 
     wanted = list(topics)
     if not wanted:
-        return [0.0] * gain_depth
+        return [0.0] * max_rank
     with_rel = (
         judgments.frame.filter(pl.col("relevance") > 0)
         .get_column("query_id")
@@ -640,7 +640,7 @@ def _ideal_ndcg(judgments: Qrels, topics: Iterable[str], gain_depth: int) -> lis
         .is_in(wanted)
         .sum()
     )
-    return [float(with_rel) / len(wanted)] * gain_depth
+    return [float(with_rel) / len(wanted)] * max_rank
 
 
 def html_report(
@@ -657,7 +657,7 @@ def html_report(
     curves: bool = True,
     levels: Sequence[float] = STANDARD_LEVELS,
     rule: Interpolation = "exact",
-    gain_depth: int = 20,
+    max_rank: int = 20,
     title: str | None = None,
     page_size: int = 50,
     **kwargs: Unpack[CompareKwargs],
@@ -681,7 +681,7 @@ def html_report(
     levels, rule:
         Recall levels and interpolation of the precision–recall curve (see
         :func:`cranfield.curves.interpolated_pr`).
-    gain_depth:
+    max_rank:
         Last rank k of the nDCG@k curve.
     title:
         Heading and window title.
@@ -696,7 +696,7 @@ def html_report(
     Raises
     ------
     ValueError, cranfield.errors.CranfieldError
-        As :func:`cranfield.compare`; also for a ``gain_depth`` or ``page_size`` below 1.
+        As :func:`cranfield.compare`; also for a ``max_rank`` or ``page_size`` below 1.
 
     Examples
     --------
@@ -713,7 +713,7 @@ def html_report(
     from cranfield.io.load import load_qrels
     from cranfield.stats.comparison import compare, split_options
 
-    check_int("gain_depth", gain_depth, minimum=1)
+    check_int("max_rank", max_rank, minimum=1)
     _check_page_size(page_size)
     judgments = load_qrels(qrels)
     items: list[object]
@@ -760,17 +760,17 @@ def html_report(
         }
         gain = {
             name: mean_gain_curves(
-                curve_qrels, run, k=gain_depth, normalise="mean_of_ratios", options=curve_opts
+                curve_qrels, run, max_rank=max_rank, normalise="mean_of_ratios", options=curve_opts
             )
             for name, run in named
         }
-        ideal = _ideal_ndcg(curve_qrels, c.topics, gain_depth)
-        charts = _charts(pr, gain, ideal, rule=rule, gain_depth=gain_depth)
+        ideal = _ideal_ndcg(curve_qrels, c.topics, max_rank)
+        charts = _charts(pr, gain, ideal, rule=rule, max_rank=max_rank)
         rows.append(
             (
                 "curves",
                 f"precision–recall at {len(tuple(levels))} recall levels ({rule} "
-                f"interpolation); nDCG@k for k = 1…{gain_depth} (mean of per-query values)",
+                f"interpolation); nDCG@k for k = 1…{max_rank} (mean of per-query values)",
             )
         )
     rows += _provenance_rows(

@@ -7,7 +7,7 @@ pyplot's global state, so they work in scripts, notebooks and servers alike:
 
 * :func:`pr_curve`: interpolated precision–recall curves of several runs, averaged over
   queries (11 standard recall levels, or any levels);
-* :func:`gain_curve`: nDCG@k, DCG@k, nCG@k or CG@k for k = 1..K with the ideal ranking's
+* :func:`gain_curve`: nDCG@k, DCG@k, nCG@k or CG@k for k = 1..max_rank with the ideal ranking's
   curve;
 * :func:`difference_bars`: one bar per query, the difference of a measure between two runs
   sorted by difference (the "precision histogram");
@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Unpack
 
 import numpy as np
 
+from cranfield._validate import check_int
 from cranfield.curves import (
     STANDARD_LEVELS,
     Interpolation,
@@ -264,7 +265,7 @@ def gain_curve(
     qrels: QrelsLike,
     runs: RunsLike,
     *,
-    k: int = 20,
+    max_rank: int = 20,
     kind: GainKind = "ndcg",
     ideal: bool = True,
     normalise: Normalisation = "mean_of_ratios",
@@ -277,13 +278,14 @@ def gain_curve(
     figsize: tuple[float, float] = (6.4, 4.8),
     **kwargs: Unpack[EvalKwargs],
 ) -> Figure:
-    """nDCG@k (or DCG@k, nCG@k, CG@k) for k = 1..``k``, averaged over queries, with the ideal.
+    """nDCG@k (or DCG@k, nCG@k, CG@k) for k = 1..``max_rank``, averaged over queries, with
+    the ideal.
 
     Parameters
     ----------
     qrels, runs:
         Judgments and one run, a list of runs or a ``{name: run}`` mapping.
-    k:
+    max_rank:
         Last rank plotted.
     kind:
         ``"ndcg"`` (default), ``"dcg"``, ``"ncg"`` or ``"cg"``: a column of
@@ -316,7 +318,7 @@ def gain_curve(
     ModuleNotFoundError
         If matplotlib is not installed.
     ValueError
-        If ``kind`` is not one of the four curves, or ``k`` is not an integer >= 1.
+        If ``kind`` is not one of the four curves, or ``max_rank`` is not an integer >= 1.
 
     Notes
     -----
@@ -328,18 +330,24 @@ def gain_curve(
     --------
     >>> qrels = {"q1": {"a": 2, "b": 1}, "q2": {"c": 1}}
     >>> run = {"q1": {"b": 2.0, "a": 1.0}, "q2": {"y": 2.0, "c": 1.0}}
-    >>> fig = gain_curve(qrels, {"bm25": run}, k=3, kind="dcg")
+    >>> fig = gain_curve(qrels, {"bm25": run}, max_rank=3, kind="dcg")
     >>> [line.get_label() for line in fig.axes[0].lines]
     ['bm25', 'ideal']
     """
     if kind not in _GAIN_LABELS:
         raise ValueError(f"kind must be 'ndcg', 'dcg', 'ncg' or 'cg', got {kind!r}.")
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k must be an integer >= 1, got {k!r}.")
+    max_rank = check_int(
+        "max_rank", int(max_rank) if isinstance(max_rank, np.integer) else max_rank, minimum=1
+    )
     opts = options_from(options, kwargs, caller="gain_curve")
     fig, axes = _figure(ax, figsize)
     judgments = load_qrels(qrels)
-    curve_options: dict[str, Any] = {"k": int(k), "gains": gains, "exp": exp, "options": opts}
+    curve_options: dict[str, Any] = {
+        "max_rank": max_rank,
+        "gains": gains,
+        "exp": exp,
+        "options": opts,
+    }
     handles: list[Artist] = []
     labels: list[str] = []
     ideals: list[tuple[str, str, NDArray[np.float64], NDArray[np.float64]]] = []
@@ -352,7 +360,7 @@ def gain_curve(
             curve.get_column(kind).to_numpy(),
             color=color,
             linestyle=style,
-            marker="o" if k <= 30 else None,
+            marker="o" if max_rank <= 30 else None,
             markersize=3,
             linewidth=1.5,
             label=name,
@@ -381,7 +389,7 @@ def gain_curve(
     from matplotlib.ticker import MaxNLocator
 
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_xlim(0.5, k + 0.5)
+    axes.set_xlim(0.5, max_rank + 0.5)
     axes.set_ylim(bottom=0.0)
     axes.set_xlabel("Rank k")
     axes.set_ylabel(_GAIN_LABELS[kind])
