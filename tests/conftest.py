@@ -12,6 +12,9 @@ SHARED = Path(os.environ.get("CRANFIELD_SHARED", REPO.parent / "shared"))
 CONFORMANCE = SHARED / "conformance" / "trec_eval"
 REAL = SHARED / "data" / "real"
 
+# matplotlib without a screen, for every test that draws (the report, `cranfield plot`)
+os.environ.setdefault("MPLBACKEND", "Agg")
+
 
 def require(path: Path) -> Path:
     """Fail (never skip) when shared test data is missing: a silent skip would hide it."""

@@ -1,0 +1,157 @@
+"""Fixtures of the report tests: Debian's Chromium driven by
+Playwright with networking off, and a folder for artifacts (screenshots).
+
+The browser is the system's ``/usr/bin/chromium`` (Debian packages ``chromium`` and
+``chromium-driver``); Playwright never downloads one. When it is missing the session
+installs it with apt-get (CI runs as root on a Debian machine); when that is impossible the
+browser tests fail with the reason, never skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.conftest import REPO
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+APT_TIMEOUT = 900  # seconds for each apt-get step
+ARTIFACTS = Path(os.environ.get("CRANFIELD_ARTIFACTS", REPO / "test-artifacts")) / "report"
+
+
+def _apt(args: list[str]) -> None:
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    try:
+        proc = subprocess.run(
+            ["apt-get", *args],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=APT_TIMEOUT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"'apt-get {' '.join(args)}' did not finish in {APT_TIMEOUT} s.")
+    if proc.returncode != 0:
+        pytest.fail(
+            f"'apt-get {' '.join(args)}' failed with exit code {proc.returncode}: "
+            f"{(proc.stderr or proc.stdout)[-2000:]}"
+        )
+
+
+def ensure_chromium() -> Path:
+    """``/usr/bin/chromium``, installed with apt-get if missing; fails the test if impossible."""
+    if CHROMIUM.exists():
+        return CHROMIUM
+    if shutil.which("apt-get") is None:
+        pytest.fail(
+            f"the browser tests need Debian's chromium at {CHROMIUM}, and this machine has "
+            "no apt-get to install it (apt-get install chromium chromium-driver)."
+        )
+    if os.geteuid() != 0:
+        pytest.fail(
+            f"the browser tests need Debian's chromium at {CHROMIUM}; install it as root "
+            "with: apt-get update && apt-get install -y chromium chromium-driver"
+        )
+    _apt(["update"])
+    _apt(["install", "-y", "chromium", "chromium-driver"])
+    if not CHROMIUM.exists():
+        pytest.fail(f"apt-get installed chromium but {CHROMIUM} is still missing.")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Headless Debian Chromium, shared by the browser tests of the session."""
+    executable = ensure_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(executable), args=CHROMIUM_FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@dataclass
+class Watched:
+    """A page and what it did that a report must never do."""
+
+    page: Page
+    errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+    def open(self, path: Path) -> None:
+        """Open a report from disk and wait until its per-query table has rendered."""
+        self.page.goto(path.resolve().as_uri(), wait_until="load")
+        self.page.wait_for_selector("#query-table[data-ready='true']", state="attached")
+
+    def check(self) -> None:
+        """Fail on a JavaScript error, a console error, a network request or a dialog."""
+        assert self.errors == [], f"console errors: {self.errors}"
+        assert self.requests == [], f"network requests: {self.requests}"
+        assert self.dialogs == [], f"dialogs opened: {self.dialogs}"
+
+
+@pytest.fixture
+def watched(browser: Browser) -> Iterator[Watched]:
+    """A fresh offline page whose errors, requests and dialogs fail the test."""
+    context = browser.new_context(offline=True, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    w = Watched(page)
+
+    def on_console(msg: Any) -> None:
+        if msg.type in ("error", "assert"):
+            w.errors.append(msg.text)
+
+    def on_route(route: Any) -> None:
+        url = route.request.url
+        if url.startswith(("file:", "data:", "about:")):
+            route.continue_()
+        else:
+            w.requests.append(url)
+            route.abort()
+
+    def on_dialog(dialog: Any) -> None:
+        w.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda exc: w.errors.append(f"uncaught: {exc}"))
+    page.on("dialog", on_dialog)
+    context.route("**/*", on_route)
+    try:
+        yield w
+        w.check()
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where screenshots are kept after the run (``test-artifacts/report``, git-ignored)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
