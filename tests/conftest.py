@@ -24,3 +24,11 @@ def require(path: Path) -> Path:
             "or set CRANFIELD_SHARED"
         )
     return path
+
+
+def one_sentence(exc: pytest.ExceptionInfo[BaseException]) -> None:
+    """The error message is one sentence: one line, a capital first, a full stop last."""
+    msg = str(exc.value)
+    assert "\n" not in msg
+    assert msg[0].isupper()
+    assert msg.endswith(".")
