@@ -1,10 +1,14 @@
-"""Every per-topic value of every native measure equals the slow oracle in ``tests/reference.py``.
+"""Every per-topic value of every measure equals the slow oracle in ``tests/reference.py``.
 
-Inputs are adversarial collections (see :mod:`tests.properties`); options cover the
+Inputs are adversarial collections (see :mod:`tests.properties.strategies`); options cover the
 relevance level, ``judged_only``, ``depth``, both missing-topic policies, both compat
 versions and the collection size; custom gains are drawn per example (integers only, the
 oracle's documented limit). Also checked: the input order of run lines (ties included)
 never matters, and ``float32=True`` is the oracle on float32-rounded scores.
+
+The measures beyond trec_eval are compared the same way with the extended oracle
+(:func:`tests.reference.extended_value`), on collections that also carry the documents the
+user knows and subtopic judgments (:func:`tests.properties.strategies.extended_collections`).
 
 Deviations found by this comparison and since fixed are kept in :data:`REGRESSIONS`, each a
 minimal reproduction asserted against both the oracle and the library.
@@ -26,10 +30,19 @@ from hypothesis import strategies as st
 
 from cranfield import evaluate
 from cranfield.kernels import graded, incomplete
-from cranfield.measures import Measure, all_specs
+from cranfield.measures import Measure, all_specs, parse_measure
 from cranfield.measures._spec import make
 from tests import reference
-from tests.properties import Collection, collections, integer_gains, options, same_values
+from tests.properties.strategies import (
+    Collection,
+    ExtendedCollection,
+    collections,
+    extended_collections,
+    extended_options,
+    integer_gains,
+    options,
+    same_values,
+)
 
 CUTOFF_MEASURES = (
     "AP", "RR", "P", "R", "RelP", "Success", "nDCG", "DCG", "IDCG", "Judged", "Unjudged",
@@ -337,3 +350,101 @@ def test_input_order_of_run_lines_never_matters(
     for m in measures:
         np.testing.assert_array_equal(first.values[m], second.values[m], err_msg=str(m))
         np.testing.assert_array_equal(first.values[m], third.values[m], err_msg=str(m))
+
+
+# --------------------------------------------------------------------------- beyond trec_eval
+# The measures beyond trec_eval (set and utility measures with every option, AP variants,
+# ERR, DCG variants, user-oriented and diversity measures) against the extended oracle,
+# on collections with known documents and subtopic judgments.
+
+EXTENDED_CUTS = ("", "@1", "@3", "@10")
+EXTENDED_MEASURE_NAMES = [
+    *(
+        f"{m}{c}"
+        for m in ("SetP", "SetR", "SetAP", "SetF", "SetFallout", "SetE", "SetAccuracy")
+        for c in EXTENDED_CUTS
+    ),
+    "SetP(relative=True)@3",
+    "SetF(beta=0.5)",
+    "SetF(beta=0)",
+    "SetF(alpha=0.25)@3",
+    "SetE(b=2)",
+    "T11U",
+    "T11SU",
+    "T11F",
+    *(
+        f"{m}{c}"
+        for m in ("AP_min", "AP_ret", "ERR", "CG", "nCG", "DCGx", "IDCGx", "nDCGx")
+        for c in EXTENDED_CUTS
+    ),
+    "AP_min(rel=2)@3",
+    "ERR(max_level=2)@3",
+    "AP11",
+    "AP11(levels=(0.25,0.5))",
+    *(f"IntPrec@{p}" for p in (0, 0.1, 0.25, 1 / 3, 0.5, 0.6, 2 / 3, 1)),
+    "BprefR",
+    "Bpref10",
+    "BprefR(rel=2)",
+    "RBPResid(tail=True)",
+    "RBPResid(p=0.5,tail=True)",
+    "nDCGx(exp=True)@3",
+    "nDCGx(jk=True)",
+    "nDCGx(base=3,jk=True)@3",
+    "nDCGx(retrieved_ideal=True)@3",
+    "nDCGx(base=10)",
+    "nDCGx(exp=True,jk=True,retrieved_ideal=True)",
+    "nCG(exp=True,retrieved_ideal=True)@3",
+    "DCGx(exp=True,jk=True)@3",
+    "IDCGx(retrieved_ideal=True)",
+    *(f"{m}{c}" for m in ("Coverage", "Novelty", "RelRecall", "RecallEffect") for c in ("", "@2")),
+    "alpha_nDCG",
+    "alpha_nDCG@1",
+    "alpha_nDCG@3",
+    "alpha_nDCG(alpha=0)@5",
+    "alpha_nDCG(alpha=1)",
+    "alpha_nDCG(rel=2)@3",
+]
+EXTENDED_MEASURES: list[Measure] = [parse_measure(n) for n in EXTENDED_MEASURE_NAMES]
+EXTENDED_SETTINGS = settings(
+    deadline=None, max_examples=120, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def test_every_measure_beyond_trec_eval_has_an_oracle() -> None:
+    trec = {"SetP", "SetR", "SetAP", "SetF", "Utility"}
+    new = {s.name for s in all_specs() if s.name in reference.EXTENDED_NAMES or not s.trec} - trec
+    covered = {m.name for m in EXTENDED_MEASURES}
+    assert new - {"Judged", "RBPResid"} <= covered | {"Judged"}
+
+
+@EXTENDED_SETTINGS
+@given(data=extended_collections(), opts=extended_options())
+def test_measures_beyond_trec_eval_equal_the_reference(
+    data: ExtendedCollection, opts: dict[str, Any]
+) -> None:
+    qrels, run, known, intents = data
+    res = evaluate(qrels, run, EXTENDED_MEASURES, known=known, intents=intents, **opts)
+    topics = reference.prepare_extended(
+        qrels,
+        run,
+        missing=opts["missing"],
+        depth=opts["depth"],
+        judged_only=opts["judged_only"],
+        known=known,
+        intents=intents,
+    )
+    assert res.topics == [t.qid for t in topics]
+    for m in EXTENDED_MEASURES:
+        params = {p.name: m.get(p.name) for p in m.spec.params}
+        if params.get("rel") is None:
+            params.pop("rel", None)
+        params.pop("gains", None)
+        expected = [
+            reference.extended_value(
+                t, m.name, params, m.at, rel=opts["relevance_level"], num_docs=opts["num_docs"]
+            )
+            for t in topics
+        ]
+        got = res.values[m]
+        assert np.allclose(got, expected, rtol=1e-12, atol=1e-12), f"{m}: {got} != {expected}"
+        assert not any(math.isnan(v) for v in got), m
