@@ -80,8 +80,6 @@ ACCEPTED_BACK_EDGES: Final[dict[tuple[str, str], str]] = {
 TRANSITIONAL: Final[dict[tuple[str, str], str]] = {
     # rule 1, layers
     # measures imported through its facade (review 7.1), by whoever owns the importer
-    ("cranfield", "cranfield.measures._parse"): "by the lead",
-    ("cranfield", "cranfield.measures._spec"): "by the lead",
 }
 # Not listed because it breaks no rule here, though it puts a concept in the wrong home:
 # evaluation.aggregate imports kernels.binary.MIN_GEO_MEAN (an aggregation constant).

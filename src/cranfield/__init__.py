@@ -27,13 +27,15 @@ from cranfield.errors import (
 if typing.TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
-    from cranfield.evaluation.evaluator import evaluate, evaluate_stream
-    from cranfield.evaluation.results import Results
+    from cranfield.evaluation.evaluator import Evaluator, evaluate, evaluate_stream
+    from cranfield.evaluation.options import EvalOptions
+    from cranfield.evaluation.results import Results, ScoreTable
     from cranfield.io.load import load_qrels, load_run
+    from cranfield.io.runset import RunSet
     from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
-    from cranfield.measures._parse import parse_measure, parse_measures
-    from cranfield.measures._spec import Measure, MeasureSpec
+    from cranfield.measures import Measure, MeasureSpec, parse_measure, parse_measures
     from cranfield.stats import Comparison, compare
+    from cranfield.stats.plan import TestPlan
 
 
 # Imported on first use: every CLI call imports this package, and only some need them.
@@ -41,14 +43,19 @@ if typing.TYPE_CHECKING:
 # needed neither by them nor by a command on small clean files.
 _LAZY = {
     "Comparison": "cranfield.stats",
-    "Measure": "cranfield.measures._spec",
-    "MeasureSpec": "cranfield.measures._spec",
+    "EvalOptions": "cranfield.evaluation.options",
+    "Evaluator": "cranfield.evaluation.evaluator",
+    "Measure": "cranfield.measures",
+    "MeasureSpec": "cranfield.measures",
     "Results": "cranfield.evaluation.results",
+    "RunSet": "cranfield.io.runset",
+    "ScoreTable": "cranfield.evaluation.results",
+    "TestPlan": "cranfield.stats.plan",
     "compare": "cranfield.stats",
     "evaluate": "cranfield.evaluation.evaluator",
     "evaluate_stream": "cranfield.evaluation.evaluator",
-    "parse_measure": "cranfield.measures._parse",
-    "parse_measures": "cranfield.measures._parse",
+    "parse_measure": "cranfield.measures",
+    "parse_measures": "cranfield.measures",
     **dict.fromkeys(_data.__all__, "cranfield.data"),  # lazy there too
     **dict.fromkeys(_io.__all__, "cranfield.io"),
 }
@@ -60,7 +67,9 @@ __all__ = [
     "Comparison",
     "CranfieldError",
     "EngineError",
+    "EvalOptions",
     "EvaluationError",
+    "Evaluator",
     "InputError",
     "Measure",
     "MeasureError",
@@ -70,6 +79,9 @@ __all__ = [
     "Qrels",
     "Results",
     "Run",
+    "RunSet",
+    "ScoreTable",
+    "TestPlan",
     "__version__",
     "compare",
     "evaluate",

@@ -198,7 +198,7 @@ def _ratio(num: NDArray[np.float64], den: NDArray[np.float64]) -> NDArray[np.flo
     return out
 
 
-def gain_curves(
+def gain_curves(  # noqa: PLR0913 -- the gain, discount and ideal of measure nDCGx, then the options
     qrels: QrelsLike,
     run: RunLike,
     *,

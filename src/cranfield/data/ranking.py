@@ -265,7 +265,7 @@ def _check_options(depth: int | None, missing: MissingPolicy) -> None:
         raise ValueError(f"The missing policy must be 'zero', 'skip' or 'error', got {missing!r}.")
 
 
-def _assembled(
+def _assembled(  # noqa: PLR0913 -- hot path: the arrays of one ranking, handed on without a wrapper
     present: list[str],
     qrels_topics: list[str],
     order: NDArray[np.signedinteger[Any]],
@@ -348,7 +348,7 @@ def _assembled(
     )
 
 
-def rank_columns(
+def rank_columns(  # noqa: PLR0915 -- hot path: the numpy ranking in one pass, read top to bottom
     run: RunColumns,
     qrels: QrelsColumns,
     *,

@@ -197,7 +197,7 @@ class Results:
         }
 
     def policy_note(self, *, command_line: bool = False) -> str:
-        """One line stating how topics were averaged (printed with every result).
+        """One line stating how queries were averaged (printed with every result).
 
         ``command_line=True`` names the policy as the command line sets it (``--missing zero``
         rather than ``missing='zero'``).
@@ -205,12 +205,12 @@ class Results:
         n = len(self.topics)
         k = len(self.missing_topics)
         if k == 0:
-            return f"{n} topics, every judged topic retrieved."
+            return f"{n} queries, every judged query retrieved."
         if self.missing_policy == "zero":
             zero = spelled("missing", "zero", command_line=command_line)
-            return f"{n} topics; {k} judged topic(s) absent from the run scored 0 ({zero})."
+            return f"{n} queries; {k} judged query(ies) absent from the run scored 0 ({zero})."
         skip = spelled("missing", "skip", command_line=command_line)
-        return f"{n} topics; {k} judged topic(s) absent from the run were left out ({skip})."
+        return f"{n} queries; {k} judged query(ies) absent from the run left out ({skip})."
 
     def to_trec_eval(self, *, per_query: bool = False) -> str:
         """The results in trec_eval's text format (``name<TAB>qid<TAB>value``).

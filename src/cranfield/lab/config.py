@@ -142,7 +142,7 @@ def _object(spec: Any, src: _Source, where: str) -> Any:
     return obj
 
 
-def make_system(
+def make_system(  # noqa: C901, PLR0912 -- one branch per engine kind of the config file
     spec: Mapping[str, Any], *, base: Path = Path(), source: str | Path = "<config>"
 ) -> System | PrecomputedRun:
     """A system from one ``[[systems]]`` table (keys as in the module documentation).

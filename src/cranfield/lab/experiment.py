@@ -153,7 +153,7 @@ class Experiment:
     {'fts5': 1.0, 'd1': 0.5}
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913, PLR0912 -- the lab's settings: to be grouped (ExperimentConfig)
         self,
         collection: Collection,
         systems: Sequence[System | PrecomputedRun] | Mapping[str, System | PrecomputedRun],
@@ -327,7 +327,7 @@ class Experiment:
         run = load_run(frame, name=system.name)
         return Run(frame=run.frame, name=system.name, tag=system.name), seconds
 
-    def _system(
+    def _system(  # noqa: PLR0915 -- one system's steps (index, run, efficiency) in order
         self, system: System | PrecomputedRun, machine: Machine
     ) -> tuple[SystemResult, Run]:
         runs_dir = self.workdir / "runs"

@@ -120,7 +120,7 @@ def notes(c: Comparison, *, command_line: bool = False) -> list[str]:
 # --------------------------------------------------------------------------- cells
 
 
-def _cells(c: Comparison, *, style: str) -> tuple[list[str], list[list[str]], set[tuple[int, int]]]:
+def _cells(c: Comparison, *, style: str) -> tuple[list[str], list[list[str]], set[tuple[int, int]]]:  # noqa: PLR0912 -- a table renderer: one branch per column kind
     """Header, rows and best-mean cells of the means table (``text``, ``markdown``, ``latex``).
 
     Markdown and LaTeX cells carry their own bold markup; the ``(row, column)`` set tells the

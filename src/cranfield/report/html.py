@@ -643,7 +643,7 @@ def _ideal_ndcg(judgments: Qrels, topics: Iterable[str], max_rank: int) -> list[
     return [float(with_rel) / len(wanted)] * max_rank
 
 
-def html_report(
+def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options, **kwargs
     qrels: QrelsLike,
     runs: RunsLike,
     measures: MeasureLike | Iterable[MeasureLike] = ("AP", "nDCG@10"),

@@ -173,7 +173,7 @@ def _finish(fig: Figure, ax: Axes, title: str | None, default: str) -> Figure:
 # --------------------------------------------------------------------------- curves
 
 
-def pr_curve(
+def pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figsize
     qrels: QrelsLike,
     runs: RunsLike,
     *,
@@ -261,7 +261,7 @@ def pr_curve(
     )
 
 
-def gain_curve(
+def gain_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figsize
     qrels: QrelsLike,
     runs: RunsLike,
     *,
@@ -606,7 +606,7 @@ def _per_query(
     return [r.run_name for r in results], vectors, str(results[0]._key(m_name))
 
 
-def query_pr_curve(
+def query_pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figsize
     qrels: QrelsLike,
     runs: RunsLike,
     query_id: str,

@@ -791,7 +791,7 @@ def _analyse(scores: _Scores, *, baseline: str | int | None, plan: TestPlan) -> 
 # --------------------------------------------------------------------------- public API
 
 
-def compare(
+def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, inputs
     qrels: QrelsLike,
     runs: RunSet | Sequence[RunLike] | Mapping[str, RunLike],
     measures: MeasureLike | Iterable[MeasureLike] = ("AP", "nDCG@10"),

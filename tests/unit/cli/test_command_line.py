@@ -223,10 +223,11 @@ def test_a_missing_topic_is_worded_with_the_flag(capsys: pytest.CaptureFixture[s
 def test_policy_notes_are_worded_with_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = cli(capsys, "evaluate", QRELS, NEURAL, "-m", "AP")
     assert (
-        "neural: 8 topics; 1 judged topic(s) absent from the run scored 0 (--missing zero)." in out
+        "neural: 8 queries; 1 judged query(ies) absent from the run scored 0 (--missing zero)."
+        in out
     )
     _, _, err = cli(capsys, "evaluate", QRELS, NEURAL, "-m", "AP", "--missing", "skip", "-f", "csv")
-    assert "were left out (--missing skip)." in err
+    assert "absent from the run left out (--missing skip)." in err
     result = cranfield.evaluate(QRELS, NEURAL, "AP")
     assert result.policy_note().endswith("scored 0 (missing='zero').")
 

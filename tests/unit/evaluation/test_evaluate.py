@@ -459,13 +459,13 @@ def test_to_trec_eval_labels_are_distinct(res: Results) -> None:
 def test_policy_note() -> None:
     zero = evaluate(QRELS, RUN, "AP")
     assert zero.policy_note() == (
-        "4 topics; 1 judged topic(s) absent from the run scored 0 (missing='zero')."
+        "4 queries; 1 judged query(ies) absent from the run scored 0 (missing='zero')."
     )
     skip = evaluate(QRELS, RUN, "AP", missing="skip")
     assert skip.policy_note() == (
-        "3 topics; 1 judged topic(s) absent from the run were left out (missing='skip')."
+        "3 queries; 1 judged query(ies) absent from the run left out (missing='skip')."
     )
     complete = {q: d for q, d in QRELS.items() if q != "q4"}
     assert evaluate(complete, RUN, "AP").policy_note() == (
-        "3 topics, every judged topic retrieved."
+        "3 queries, every judged query retrieved."
     )
