@@ -81,7 +81,10 @@ class OptionError(CranfieldError, ValueError, TypeError):
     def worded(self, label: str) -> str:
         """The message with the option called ``label`` (``'depth'`` or ``--depth``)."""
         tail = f" {self.note}" if self.note else ""
-        return f"The {label} option must be {self.expected}, got {self.value!r}.{tail}"
+        shown = repr(self.value)
+        if len(shown) > 120:  # a long list or mapping: its start says enough
+            shown = shown[:117] + "..."
+        return f"The {label} option must be {self.expected}, got {shown}.{tail}"
 
     def for_command_line(self) -> str:
         """The message with the option named by its flag: ``The --depth option ...``."""
