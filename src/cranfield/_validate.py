@@ -85,14 +85,16 @@ def check_int(
     """
     if value is None and none:
         return None
+    number = int(value) if isinstance(value, numbers.Integral) else None
     if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Integral)
-        or ((minimum is not None and value < minimum) or (maximum is not None and value > maximum))
+        number is None
+        or isinstance(value, bool)
+        or (minimum is not None and number < minimum)
+        or (maximum is not None and number > maximum)
     ):
         what = "an integer" + _bounds(minimum, maximum) + (" or None" if none else "")
         raise OptionError(option, what, value)
-    return int(value)
+    return number
 
 
 def check_float(
