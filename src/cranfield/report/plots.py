@@ -536,7 +536,9 @@ def score_distribution(
     ModuleNotFoundError
         If matplotlib is not installed.
     cranfield.errors.OptionError
-        If ``kind`` is unknown or ``measure`` was not compared.
+        If ``kind`` is unknown.
+    cranfield.errors.MeasureError
+        If ``measure`` was not compared or evaluated.
     ValueError
         If ``scores`` is empty.
 

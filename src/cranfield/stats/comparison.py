@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final, Unpack, cast
 import numpy as np
 
 from cranfield._validate import check_choice, check_int
-from cranfield.errors import EvaluationError, OptionError
+from cranfield.errors import EvaluationError, MeasureError, OptionError
 from cranfield.evaluation.aggregate import aggregate
 from cranfield.evaluation.options import OPTION_NAMES, EvalKwargs
 from cranfield.stats.corrections import (
@@ -247,7 +247,7 @@ class Comparison:
             parsed = []
         if len(parsed) == 1 and str(parsed[0]) in self.measures:
             return str(parsed[0])
-        raise OptionError("measure", "a compared measure (" + ", ".join(self.measures) + ")", name)
+        raise MeasureError(f"{name} was not compared; compared: {', '.join(self.measures)}.")
 
     def _run(self, run: str, option: str = "run") -> int:
         return self.runs.index(check_choice(option, run, self.runs))
