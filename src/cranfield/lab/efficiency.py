@@ -455,6 +455,8 @@ def measure_indexing(
     >>> stats.documents, stats.index_bytes > 0
     (1, True)
     """
+    check_int("collection_bytes", collection_bytes, minimum=0, none=True)
+    check_int("total", total, minimum=0, none=True)
     target = Path(directory)
     target.mkdir(parents=True, exist_ok=True)
     if any(target.iterdir()):

@@ -418,6 +418,7 @@ class Comparison:
 
     def to_json(self, *, per_query: bool = False, indent: int | None = 2) -> str:
         """:meth:`to_dict` as JSON text (deterministic: same inputs and seed, same bytes)."""
+        check_int("indent", indent, minimum=0, none=True)
         return json.dumps(self.to_dict(per_query=per_query), indent=indent, allow_nan=False) + "\n"
 
     def to_polars(self) -> pl.DataFrame:
