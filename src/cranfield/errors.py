@@ -16,6 +16,11 @@ Every message is one sentence that says what was wrong and where:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 __all__ = [
     "CranfieldError",
     "EngineError",
@@ -86,9 +91,17 @@ class OptionError(CranfieldError, ValueError, TypeError):
             shown = shown[:117] + "..."
         return f"The {label} option must be {self.expected}, got {shown}.{tail}"
 
-    def for_command_line(self) -> str:
-        """The message with the option named by its flag: ``The --depth option ...``."""
-        return self.worded("--" + self.option.replace("_", "-"))
+    def for_command_line(self, flags: Mapping[str, str] | None = None) -> str:
+        """The message with the option named by its flag: ``The --depth option ...``.
+
+        ``flags`` names the flag of an option whose flag is not ``--`` and its name with
+        dashes: ``{"k": "-k", "query_id": "--query"}`` (argparse: ``dest`` to flag).
+
+        >>> OptionError("k", "an integer >= 1", 0).for_command_line({"k": "-k"})
+        'The -k option must be an integer >= 1, got 0.'
+        """
+        flag = (flags or {}).get(self.option) or "--" + self.option.replace("_", "-")
+        return self.worded(flag)
 
 
 class MeasureError(CranfieldError, ValueError):
