@@ -13,6 +13,7 @@ import typing
 from cranfield import data as _data
 from cranfield import io as _io
 from cranfield._lazy import lazy_names as _lazy_names
+from cranfield._version import __version__
 from cranfield.errors import (
     CranfieldError,
     EngineError,
@@ -22,27 +23,39 @@ from cranfield.errors import (
     MissingTopicError,
     OptionError,
 )
-from cranfield.evaluation.evaluator import evaluate
-from cranfield.evaluation.results import Results
-from cranfield.measures._parse import parse_measure, parse_measures
-from cranfield.measures._spec import Measure, MeasureSpec
 
 if typing.TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
-    from cranfield.evaluation.evaluator import evaluate_stream
+    from cranfield.evaluation.evaluator import Evaluator, evaluate, evaluate_stream
+    from cranfield.evaluation.options import EvalOptions
+    from cranfield.evaluation.results import Results, ScoreTable
     from cranfield.io.load import load_qrels, load_run
+    from cranfield.io.runset import RunSet
     from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
+    from cranfield.measures import Measure, MeasureSpec, parse_measure, parse_measures
     from cranfield.stats import Comparison, compare
+    from cranfield.stats.plan import TestPlan
 
-__version__ = "0.1.0"
 
-# Imported on first use: every CLI call imports this package, and only some need them (the
-# ones below import polars, which a command on small clean files never needs).
+# Imported on first use: every CLI call imports this package, and only some need them.
+# `cranfield --version` and `--help` need none of them (they would import numpy); polars is
+# needed neither by them nor by a command on small clean files.
 _LAZY = {
     "Comparison": "cranfield.stats",
+    "EvalOptions": "cranfield.evaluation.options",
+    "Evaluator": "cranfield.evaluation.evaluator",
+    "Measure": "cranfield.measures",
+    "MeasureSpec": "cranfield.measures",
+    "Results": "cranfield.evaluation.results",
+    "RunSet": "cranfield.io.runset",
+    "ScoreTable": "cranfield.evaluation.results",
+    "TestPlan": "cranfield.stats.plan",
     "compare": "cranfield.stats",
+    "evaluate": "cranfield.evaluation.evaluator",
     "evaluate_stream": "cranfield.evaluation.evaluator",
+    "parse_measure": "cranfield.measures",
+    "parse_measures": "cranfield.measures",
     **dict.fromkeys(_data.__all__, "cranfield.data"),  # lazy there too
     **dict.fromkeys(_io.__all__, "cranfield.io"),
 }
@@ -54,7 +67,9 @@ __all__ = [
     "Comparison",
     "CranfieldError",
     "EngineError",
+    "EvalOptions",
     "EvaluationError",
+    "Evaluator",
     "InputError",
     "Measure",
     "MeasureError",
@@ -64,6 +79,9 @@ __all__ = [
     "Qrels",
     "Results",
     "Run",
+    "RunSet",
+    "ScoreTable",
+    "TestPlan",
     "__version__",
     "compare",
     "evaluate",

@@ -4,7 +4,7 @@
 * :func:`interpolated_pr` / :func:`mean_interpolated_pr`: interpolated precision at the 11
   standard recall levels (or any levels) per topic, and averaged over topics;
 * :func:`gain_curves` / :func:`mean_gain_curves`: the CG, DCG, ideal CG/DCG and nCG/nDCG
-  vectors at every rank 1..k per topic, and averaged over topics (normalised as a ratio of
+  vectors at every rank 1..max_rank per topic, and averaged over topics (normalised as a ratio of
   averages, as Järvelin & Kekäläinen and Baeza-Yates & Ribeiro-Neto do, or as an average
   of ratios);
 * :func:`precision_histogram`: per-topic differences of a measure between two runs;
@@ -167,20 +167,20 @@ def _gain_matrices(
     qrels: QrelsLike,
     run: RunLike,
     *,
-    k: int | None,
+    max_rank: int | None,
     gains: Mapping[int, float] | None,
     exp: bool,
     retrieved_ideal: bool,
     evaluator: Evaluator,
 ) -> tuple[list[str], NDArray[np.float64], NDArray[np.float64]]:
-    """Topics, and dense (topics × k) matrices of the run's and the ideal ranking's gains."""
+    """Topics, and dense (topics × max_rank) matrices of the run's and the ideal ranking's gains."""
     ctx = evaluator.ranking(run).ctx
     pairs = None if gains is None else tuple((int(lv), float(g)) for lv, g in gains.items())
     row, ideal, offsets = variant_gains(ctx, pairs, exp, retrieved_ideal)
-    width = int(ctx.lengths.max(initial=0)) if k is None else k
+    width = int(ctx.lengths.max(initial=0)) if max_rank is None else max_rank
     if width < 1:
         raise ValueError(
-            "The run ranks no document of a judged query, so its gain curves need k (the last rank)."
+            "The run ranks no document of a judged query, so its gain curves need max_rank."
         )
     run_g = np.zeros((ctx.n_topics, width))
     keep = ctx.position < width
@@ -200,11 +200,11 @@ def _ratio(num: NDArray[np.float64], den: NDArray[np.float64]) -> NDArray[np.flo
     return out
 
 
-def gain_curves(
+def gain_curves(  # noqa: PLR0913 -- the gain, discount and ideal of measure nDCGx, then the options
     qrels: QrelsLike,
     run: RunLike,
     *,
-    k: int | None = None,
+    max_rank: int | None = None,
     gains: Mapping[int, float] | None = None,
     exp: bool = False,
     base: float = 2.0,
@@ -213,11 +213,11 @@ def gain_curves(
     options: EvalOptions | None = None,
     **kwargs: Unpack[EvalKwargs],
 ) -> pl.DataFrame:
-    """CG, DCG, ideal CG/DCG and nCG/nDCG at every rank 1..k, per topic.
+    """CG, DCG, ideal CG/DCG and nCG/nDCG at every rank 1..max_rank, per topic.
 
     Parameters
     ----------
-    k:
+    max_rank:
         Last rank of the curves (default: the longest ranked list); shorter lists are
         padded with zero gains.
     gains, exp, base, jk, retrieved_ideal:
@@ -233,13 +233,13 @@ def gain_curves(
         ``idcg``, ``ncg`` (= cg/icg) and ``ndcg`` (= dcg/idcg); ratios are 0 where the ideal
         is 0.
     """
-    check_int("k", k, minimum=1, none=True)
+    check_int("max_rank", max_rank, minimum=1, none=True)
     check_float("base", base, minimum=1, above=True)
     evaluator = Evaluator(qrels, [], options, **kwargs)
     topics, run_g, ideal_g = _gain_matrices(
         qrels,
         run,
-        k=k,
+        max_rank=max_rank,
         gains=gains,
         exp=exp,
         retrieved_ideal=retrieved_ideal,
@@ -335,8 +335,8 @@ def precision_histogram(a: Results, b: Results, measure: str = "Rprec") -> pl.Da
     EvaluationError
         If the two results share no topic.
     """
-    left = pl.DataFrame({"query_id": a.topics, "a": list(a.per_topic(measure).values())})
-    right = pl.DataFrame({"query_id": b.topics, "b": list(b.per_topic(measure).values())})
+    left = pl.DataFrame({"query_id": a.topics, "a": list(a.per_query(measure).values())})
+    right = pl.DataFrame({"query_id": b.topics, "b": list(b.per_query(measure).values())})
     both = left.join(right, on="query_id", how="inner").sort("query_id")
     if both.height == 0:
         raise EvaluationError(f"Runs {a.run_name!r} and {b.run_name!r} share no evaluated topic.")

@@ -12,14 +12,13 @@
 
 Every message is one sentence that says what was wrong and where:
 ``qrels.txt:12: expected 4 fields (qid iter docno rel), got 3: '301 0 DOC1'``.
+
+A message that names an option names it as the caller writes it: ``missing='zero'`` in
+Python, ``--missing zero`` on the command line (:meth:`CranfieldError.for_command_line`,
+built with :func:`spelled`), so the library never imports the command line.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
 
 __all__ = [
     "CranfieldError",
@@ -32,8 +31,40 @@ __all__ = [
 ]
 
 
+def spelled(option: str, value: object, *, command_line: bool = False) -> str:
+    """An option set to a value, as a Python caller or a command-line user writes it.
+
+    Examples
+    --------
+    >>> spelled("on_conflict", "new")
+    "on_conflict='new'"
+    >>> spelled("on_conflict", "new", command_line=True)
+    '--on-conflict new'
+    """
+    if command_line:
+        return f"--{option.replace('_', '-')} {value}"
+    return f"{option}={value!r}"
+
+
 class CranfieldError(Exception):
-    """Base class of every error cranfield raises on purpose."""
+    """Base class of every error cranfield raises on purpose.
+
+    Parameters
+    ----------
+    *args:
+        The message (as for any exception).
+    command_line:
+        The same message worded for the command line, when the message names an option
+        (``--missing zero`` instead of ``missing='zero'``); by default the message itself.
+    """
+
+    def __init__(self, *args: object, command_line: str | None = None) -> None:
+        super().__init__(*args)
+        self._command_line = command_line
+
+    def for_command_line(self) -> str:
+        """The message as the command line prints it, options named by their flags."""
+        return str(self) if self._command_line is None else self._command_line
 
 
 class InputError(CranfieldError, ValueError):
@@ -47,17 +78,30 @@ class InputError(CranfieldError, ValueError):
         1-based physical line number (or row number for in-memory data), if known.
     """
 
-    def __init__(self, source: str, line: int | None, problem: str, text: str | None = None):
+    def __init__(
+        self,
+        source: str,
+        line: int | None,
+        problem: str,
+        text: str | None = None,
+        *,
+        command_line_problem: str | None = None,
+    ):
         self.source = source
         self.line = line
         self.problem = problem
         self.text = text
-        where = f"{source}:{line}" if line is not None else source
+        cli = None if command_line_problem is None else self._message(command_line_problem)
+        super().__init__(self._message(problem), command_line=cli)
+
+    def _message(self, problem: str) -> str:
+        where = f"{self.source}:{self.line}" if self.line is not None else self.source
         msg = f"{where}: {problem}"
-        if text is not None:
+        if self.text is not None:
+            text = self.text
             shown = text if len(text) <= 120 else text[:117] + "..."
             msg += f": {shown!r}"
-        super().__init__(msg)
+        return msg
 
 
 class OptionError(CranfieldError, ValueError, TypeError):
@@ -83,25 +127,31 @@ class OptionError(CranfieldError, ValueError, TypeError):
         self.note = note
         super().__init__(self.worded(f"'{option}'"))
 
-    def worded(self, label: str) -> str:
+    def worded(self, label: str, *, expected: str | None = None) -> str:
         """The message with the option called ``label`` (``'depth'`` or ``--depth``)."""
         tail = f" {self.note}" if self.note else ""
+        what = self.expected if expected is None else expected
         shown = repr(self.value)
         if len(shown) > 120:  # a long list or mapping: its start says enough
             shown = shown[:117] + "..."
-        return f"The {label} option must be {self.expected}, got {shown}.{tail}"
+        return f"The {label} option must be {what}, got {shown}.{tail}"
 
-    def for_command_line(self, flags: Mapping[str, str] | None = None) -> str:
+    def for_command_line(self, flag: str | None = None) -> str:
         """The message with the option named by its flag: ``The --depth option ...``.
 
-        ``flags`` names the flag of an option whose flag is not ``--`` and its name with
-        dashes: ``{"k": "-k", "query_id": "--query"}`` (argparse: ``dest`` to flag).
+        ``flag`` is the command's flag for the option when it is not the option's name
+        spelled as a flag (``--test`` for ``tests``). A flag left out is the default, so
+        "or None" is not said of it.
 
-        >>> OptionError("k", "an integer >= 1", 0).for_command_line({"k": "-k"})
-        'The -k option must be an integer >= 1, got 0.'
+        Examples
+        --------
+        >>> OptionError("depth", "an integer >= 0 or None", -1).for_command_line()
+        'The --depth option must be an integer >= 0, got -1.'
+        >>> OptionError("n_resamples", "an integer >= 1", 0).for_command_line("--resamples")
+        'The --resamples option must be an integer >= 1, got 0.'
         """
-        flag = (flags or {}).get(self.option) or "--" + self.option.replace("_", "-")
-        return self.worded(flag)
+        label = flag or "--" + self.option.replace("_", "-")
+        return self.worded(label, expected=self.expected.removesuffix(" or None"))
 
 
 class MeasureError(CranfieldError, ValueError):
@@ -119,10 +169,16 @@ class MissingTopicError(EvaluationError):
         self.topics = topics
         shown = ", ".join(repr(t) for t in topics[:5])
         more = f" and {len(topics) - 5} more" if len(topics) > 5 else ""
-        super().__init__(
-            f"{len(topics)} judged topic(s) have no line in the run: {shown}{more}; "
-            "use missing='zero' to score them 0 or missing='skip' to leave them out."
-        )
+
+        def message(command_line: bool) -> str:
+            zero = spelled("missing", "zero", command_line=command_line)
+            skip = spelled("missing", "skip", command_line=command_line)
+            return (
+                f"{len(topics)} judged topic(s) have no line in the run: {shown}{more}; "
+                f"use {zero} to score them 0 or {skip} to leave them out."
+            )
+
+        super().__init__(message(False), command_line=message(True))
 
 
 class EngineError(CranfieldError):

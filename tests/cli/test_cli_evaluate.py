@@ -68,13 +68,13 @@ def test_table(capsys: pytest.CaptureFixture[str]) -> None:
         assert f"{r['AP']:.4f}" in row
         assert f"{r['nDCG@10']:.4f}" in row
         assert f" {len(r.topics)} " in row
-        assert f"{r.run_name}: {r.policy_note()}" in lines
+        assert f"{r.run_name}: {r.policy_note(command_line=True)}" in lines
 
 
 def test_table_policy_notes_mention_the_missing_topic(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = cli(capsys, *evaluate_argv())
     missing_somewhere = any(r.missing_topics for r in api())
-    assert ("missing='zero'" in out) == missing_somewhere
+    assert ("(--missing zero)" in out) == missing_somewhere
     assert "bm25: " in out
     assert "neural: " in out
 
@@ -103,7 +103,7 @@ def test_delimited(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
             assert float(row[m]) == r[m]  # written with repr: exact
     # the policy notes go to stderr so stdout stays machine-readable
     for r in expected:
-        assert f"{r.run_name}: {r.policy_note()}" in err.splitlines()
+        assert f"{r.run_name}: {r.policy_note(command_line=True)}" in err.splitlines()
 
 
 def test_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -146,7 +146,7 @@ def test_per_query(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
             i += 1
             assert (row["run"], row["query_id"]) == (r.run_name, t)
             for m in MEASURES:
-                assert float(row[m]) == r.per_topic(m)[t]  # type: ignore[arg-type]
+                assert float(row[m]) == r.per_query(m)[t]  # type: ignore[arg-type]
 
 
 def test_per_query_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -156,7 +156,7 @@ def test_per_query_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert [c.strip() for c in header.split("┃")] == ["run", "query_id", *MEASURES]
     cells = [[c.strip() for c in line.split("│")] for line in body]
     expected = [
-        [r.run_name, t, *(f"{r.per_topic(m)[t]:.4f}" for m in MEASURES)]
+        [r.run_name, t, *(f"{r.per_query(m)[t]:.4f}" for m in MEASURES)]
         for r in api()
         for t in r.topics
     ]
@@ -172,7 +172,7 @@ def test_missing_skip(capsys: pytest.CaptureFixture[str]) -> None:
         assert row == {"run": r.run_name, "num_queries": len(r.topics), **r.means()}
         assert doc["policy"][r.run_name] == {"missing": "skip", "missing_queries": r.missing_topics}
     for r in expected:
-        assert f"{r.run_name}: {r.policy_note()}" in err.splitlines()
+        assert f"{r.run_name}: {r.policy_note(command_line=True)}" in err.splitlines()
     # the examples have a run with a missing topic: skip must change its topic count
     zero = api("zero")
     assert any(len(s.topics) < len(z.topics) for s, z in zip(expected, zero, strict=True))
@@ -183,7 +183,7 @@ def test_missing_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = cli(capsys, *evaluate_argv("--missing", "error"))
     if expected_missing:
         assert code == 2
-        assert err.startswith("cranfield: ")
+        assert err.startswith("cranfield evaluate: ")
         assert repr(expected_missing[0]) in err
     else:  # pragma: no cover - depends on the examples
         assert code == 0
@@ -203,7 +203,7 @@ def test_unknown_measure(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = cli(capsys, "evaluate", QRELS, RUNS[0], "-m", "nDGC@10")
     assert code == 1
     assert out == ""
-    assert err.startswith("cranfield: Unknown measure 'nDGC@10'.")
+    assert err.startswith("cranfield evaluate: Unknown measure 'nDGC@10'.")
     assert "Did you mean nDCG" in err
     assert err.count("\n") == 1
 
@@ -249,7 +249,7 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_negative_depth_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = cli(capsys, "evaluate", QRELS, RUNS[0], "-m", "AP", "-M", "-1")
     assert code == 1
-    assert err.startswith("cranfield: ")
+    assert err.startswith("cranfield evaluate: ")
 
 
 @pytest.mark.parametrize("argv", [["-h"], ["evaluate", "-h"], ["measures", "-h"]])
@@ -332,7 +332,7 @@ def test_console_script() -> None:
     (row,) = json.loads(proc.stdout)["results"]
     r = cranfield.evaluate(QRELS, RUNS[0], MEASURES)
     assert row == {"run": "bm25", "num_queries": len(r.topics), **r.means()}
-    assert proc.stderr == f"bm25: {r.policy_note()}\n"
+    assert proc.stderr == f"bm25: {r.policy_note(command_line=True)}\n"
 
 
 def test_console_script_exits_with_the_commands_code(
@@ -484,7 +484,7 @@ def test_a_bad_qrels_file_is_reported_before_a_bad_large_run(
     qrels.write_text("1 0 d1 1\n1 0 d2 x\n")
     run = tmp_path / "bad.run"
     run.write_text("1 Q0 d1 1 1.0 r\n1 Q0 d1 2 0.5 r\n")
-    prefix = " trec-eval" if command == "trec-eval" else ""
+    prefix = " trec-eval" if command == "trec-eval" else " evaluate"
     with mock.patch.object(trec_numpy, "MAX_BYTES", 0):  # the run is loaded next to the qrels
         code, _, err = cli(capsys, command, qrels, run)
         assert code == 2

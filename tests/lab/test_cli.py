@@ -123,13 +123,13 @@ def test_lab_merge_folds_and_cv(tmp_path: Path) -> None:
     code, _, err = run("merge", str(qrels), str(new), "-o", str(out_path))
     assert code == 2
     assert "judges topic q0 document d1 as 0 but the qrels say 1" in err
-    code, out, _ = run("folds", str(qrels), "-k", "3", "--seed", "1")
+    code, out, _ = run("folds", str(qrels), "--folds", "3", "--seed", "1")
     assert code == 0
     assert len(out.splitlines()) == 3
     a, b = tmp_path / "a.run", tmp_path / "b.run"
     a.write_text("".join(f"q{i} Q0 d1 1 2 a\nq{i} Q0 d2 2 1 a\n" for i in range(6)))
     b.write_text("".join(f"q{i} Q0 d2 1 2 b\nq{i} Q0 d1 2 1 b\n" for i in range(6)))
-    code, out, err = run("cv", str(qrels), str(a), str(b), "-k", "3")
+    code, out, err = run("cv", str(qrels), str(a), str(b), "--folds", "3")
     assert code == 0, err
     assert "held-out AP: 1.0000" in out
     code, _, err = run("cv", str(qrels), str(a), "-m", "NoSuchMeasure")

@@ -139,14 +139,14 @@ def test_significance_and_cross_validation_reach_the_report(
         ["AP"],
         workdir=tmp_path / "w",
         efficiency=False,
-        cross_validation={"measure": "AP", "k": 2},
+        cross_validation={"measure": "AP", "n_folds": 2},
         progress=False,
     ).run()
     assert result.significance("fts5", "AP") is None
     p, _ = result.significance("oracle", "AP")  # type: ignore[misc]
     assert 0 <= p <= 1
     assert result.cross_validation is not None
-    assert result.cross_validation.k == 2
+    assert result.cross_validation.n_folds == 2
     assert "Cross-validated selection" in to_html(result)
     frame = result.to_polars()
     assert frame.columns[:3] == ["system", "AP", "AP p"]

@@ -31,7 +31,9 @@ def test_folds_are_deterministic_for_a_seed_and_partition_the_topics() -> None:
 
 
 def test_fold_arguments_are_checked() -> None:
-    with pytest.raises(OptionError, match="The 'k' option must be an integer >= 2 and <= 3, got 4"):
+    with pytest.raises(
+        OptionError, match="The 'n_folds' option must be an integer >= 2 and <= 3, got 4"
+    ):
         kfold(["a", "b", "c"], 4, seed=0)
     with pytest.raises(OptionError, match=r"The 'seed' option must be an integer >= 0, got 0\.5"):
         kfold(["a", "b"], 2, seed=0.5)  # type: ignore[arg-type]
@@ -52,7 +54,7 @@ def _scores() -> dict[str, dict[str, float]]:
 def test_held_out_scores_never_use_their_own_fold() -> None:
     scores = _scores()
     folds = kfold(TOPICS, 4, seed=1)
-    cv = cross_validate_scores(scores, k=4, seed=1, measure="AP")
+    cv = cross_validate_scores(scores, n_folds=4, seed=1, measure="AP")
     assert [f.test_topics for f in cv.folds] == folds
     for f in cv.folds:
         assert not set(f.train_topics) & set(f.test_topics)
@@ -83,12 +85,12 @@ def test_choice_for_a_fold_ignores_that_folds_scores(
         name: dict(zip(topics, values[i * 12 : (i + 1) * 12], strict=True))
         for i, name in enumerate(["a", "b", "c"])
     }
-    cv = cross_validate_scores(scores, k=3, seed=seed)
+    cv = cross_validate_scores(scores, n_folds=3, seed=seed)
     for f in cv.folds:
         changed = {n: dict(s) for n, s in scores.items()}
         for j, t in enumerate(f.test_topics):
             changed["a"][t] = noise[j]  # rewrite the held-out fold only
-        again = cross_validate_scores(changed, k=3, seed=seed)
+        again = cross_validate_scores(changed, n_folds=3, seed=seed)
         assert again.folds[f.fold].chosen == f.chosen
 
 
@@ -116,12 +118,12 @@ def test_cross_validate_runs() -> None:
         "hit": {f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(6)},
         "miss": {f"q{i}": {"bad": 2.0, "good": 1.0} for i in range(6)},
     }
-    cv = cross_validate(qrels, runs, "AP", k=3, seed=0)
+    cv = cross_validate(qrels, runs, "AP", n_folds=3, seed=0)
     assert cv.measure == "AP"
     assert cv.score == 1.0
     assert {f.chosen for f in cv.folds} == {"hit"}
     assert "held-out AP: 1.0000" in cv.to_text()
     assert cv.to_polars().height == 3
-    assert cv.to_dict()["k"] == 3
+    assert cv.to_dict()["n_folds"] == 3
     with pytest.raises(ValueError, match="every candidate must be scored on the same topics"):
-        cross_validate_scores({"a": {"x": 1.0, "y": 0.0}, "b": {"x": 1.0}}, k=2)
+        cross_validate_scores({"a": {"x": 1.0, "y": 0.0}, "b": {"x": 1.0}}, n_folds=2)

@@ -178,7 +178,7 @@ def test_curves_have_tidy_columns() -> None:
         "recall",
         "precision",
     ]
-    g = curves.gain_curves(QRELS, RUN, k=4)
+    g = curves.gain_curves(QRELS, RUN, max_rank=4)
     assert g.columns == [
         "query_id",
         "rank",
@@ -192,7 +192,7 @@ def test_curves_have_tidy_columns() -> None:
         "ndcg",
     ]
     assert g.height == 2 * 4
-    assert curves.mean_gain_curves(QRELS, RUN, k=4).columns == [
+    assert curves.mean_gain_curves(QRELS, RUN, max_rank=4).columns == [
         "rank",
         "cg",
         "dcg",
@@ -204,14 +204,14 @@ def test_curves_have_tidy_columns() -> None:
 
 
 def test_gain_curves_end_at_the_measures() -> None:
-    g = curves.gain_curves(QRELS, RUN, k=3, exp=True)
+    g = curves.gain_curves(QRELS, RUN, max_rank=3, exp=True)
     res = cranfield.evaluate(QRELS, RUN, ["nDCGx(exp=True)@3", "CG(exp=True)@3", "nCG(exp=True)@3"])
     last = g.filter(pl.col("rank") == 3)
     assert last["ndcg"].to_list() == pytest.approx(
-        list(res.per_topic("nDCGx(exp=True)@3").values())
+        list(res.per_query("nDCGx(exp=True)@3").values())
     )
-    assert last["cg"].to_list() == pytest.approx(list(res.per_topic("CG(exp=True)@3").values()))
-    assert last["ncg"].to_list() == pytest.approx(list(res.per_topic("nCG(exp=True)@3").values()))
+    assert last["cg"].to_list() == pytest.approx(list(res.per_query("CG(exp=True)@3").values()))
+    assert last["ncg"].to_list() == pytest.approx(list(res.per_query("nCG(exp=True)@3").values()))
 
 
 @pytest.mark.parametrize(
@@ -226,12 +226,12 @@ def test_gain_curves_end_at_the_measures() -> None:
             "The 'rule' option must be one of 'exact', 'trec_eval', got 'nearest'.",
         ),  # type: ignore[arg-type]
         (
-            lambda: curves.gain_curves(QRELS, RUN, k=0),
-            "The 'k' option must be an integer >= 1 or None, got 0.",
+            lambda: curves.gain_curves(QRELS, RUN, max_rank=0),
+            "The 'max_rank' option must be an integer >= 1 or None, got 0.",
         ),
         (
             lambda: curves.gain_curves({"q": {"a": 1}}, {"x": {"a": 1.0}}, missing="skip"),
-            "The run ranks no document of a judged query, so its gain curves need k (the last rank).",
+            "The run ranks no document of a judged query, so its gain curves need max_rank.",
         ),
         (
             lambda: curves.mean_gain_curves(QRELS, RUN, normalise="max"),

@@ -73,7 +73,7 @@ def test_gdeval_through_ir_measures(
     measure = ir_measures.parse_measure(theirs)
     peer = {r.query_id: r.value for r in ir_measures.iter_calc([measure], q, s)}
     res = cranfield.evaluate(qrels, run, [ours], missing="skip")
-    assert _max_diff(res.per_topic(ours), peer) < 5e-6
+    assert _max_diff(res.per_query(ours), peer) < 5e-6
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_ndeval_alpha_ndcg_through_ir_measures(ours: str, theirs: str) -> None:
         for r in ir_measures.iter_calc([ir_measures.parse_measure(theirs)], q, s)
     }
     res = cranfield.evaluate(qrels, run, [ours], intents=intents, missing="skip")
-    assert _max_diff(res.per_topic(ours), peer) < 1e-12
+    assert _max_diff(res.per_query(ours), peer) < 1e-12
 
 
 RANX_SCRIPT = """
@@ -134,8 +134,8 @@ def test_ranx_ndcg_variants(dl19: tuple[cranfield.Qrels, dict]) -> None:
     )
     peer = json.loads(done.stdout)
     res = cranfield.evaluate(qrels, run, ["nDCGx(exp=True)@10", "nDCG@10"], missing="skip")
-    assert _max_diff(res.per_topic("nDCGx(exp=True)@10"), peer["ndcg_burges@10"]) < 1e-12
-    assert _max_diff(res.per_topic("nDCG@10"), peer["ndcg@10"]) < 1e-12
+    assert _max_diff(res.per_query("nDCGx(exp=True)@10"), peer["ndcg_burges@10"]) < 1e-12
+    assert _max_diff(res.per_query("nDCG@10"), peer["ndcg@10"]) < 1e-12
 
 
 def test_scikit_learn_ndcg_score(dl19: tuple[cranfield.Qrels, dict]) -> None:
@@ -155,8 +155,8 @@ def test_scikit_learn_ndcg_score(dl19: tuple[cranfield.Qrels, dict]) -> None:
         labels_all = labels + [judged[q][d] for d in others]
         scores_all = scores + [-1.0 - i for i in range(len(others))]
         all_labels[q] = float(metrics.ndcg_score([labels_all], [scores_all], k=10))
-    assert _max_diff(res.per_topic("nDCGx(retrieved_ideal=True)@10"), retrieved_only) < 1e-12
-    assert _max_diff(res.per_topic("nDCG@10"), all_labels) < 1e-12
+    assert _max_diff(res.per_query("nDCGx(retrieved_ideal=True)@10"), retrieved_only) < 1e-12
+    assert _max_diff(res.per_query("nDCG@10"), all_labels) < 1e-12
 
 
 def _trec_eval_rows(text: str, label: str) -> dict[str, float]:
@@ -174,7 +174,7 @@ def test_trec_eval_custom_gain_table() -> None:
         CONFORMANCE / "qrels.test", CONFORMANCE / "results.test", [m], missing="skip"
     )
     assert (
-        _max_diff({q: round(v, 4) for q, v in res.per_topic(m).items()}, expected, topics=3) == 0.0
+        _max_diff({q: round(v, 4) for q, v in res.per_query(m).items()}, expected, topics=3) == 0.0
     )
 
 
@@ -204,7 +204,7 @@ def test_variant_kernel_reproduces_trec_eval_9_on_dl_hard(ours: str, label: str)
         )
         expected = _trec_eval_rows(text.decode(), label)
         res = cranfield.evaluate(qrels, run, [ours], float32=True, depth=1000)
-        got = {q: v for q, v in res.per_topic(ours).items() if q in expected}
+        got = {q: v for q, v in res.per_query(ours).items() if q in expected}
         assert _max_diff(got, expected) <= 5e-5 + 1e-12
 
 

@@ -167,7 +167,7 @@ def test_fixed_deviation_stays_fixed(bug: KnownBug) -> None:
     assert all(same_values(ref[q], want) for q, want in bug.expected.items()), (
         "the oracle disagrees"
     )
-    got = evaluate(bug.qrels, bug.run, [bug.measure], **bug.options).per_topic(bug.measure)
+    got = evaluate(bug.qrels, bug.run, [bug.measure], **bug.options).per_query(bug.measure)
     assert got.keys() == bug.expected.keys()
     for q, want in bug.expected.items():
         assert same_values(got[q], want), (

@@ -156,7 +156,7 @@ def _equal(a: np.ndarray, b: np.ndarray, what: str) -> None:
 
 def column(res: Results, name: str) -> np.ndarray:
     """Per-topic values of one measure, aligned with ``res.topics``."""
-    return np.array([res.per_topic(name)[t] for t in res.topics])
+    return np.array([res.per_query(name)[t] for t in res.topics])
 
 
 @SETTINGS

@@ -41,7 +41,7 @@ MAGIC = {"png": b"\x89PNG", "svg": b"<?xml", "pdf": b"%PDF"}
     ("kind", "fmt", "extra"),
     [
         ("pr", "png", ["-l", "2", "--levels", "0", "0.5", "1"]),
-        ("gain", "svg", ["-k", "10", "--kind", "dcg"]),
+        ("gain", "svg", ["--max-rank", "10", "--kind", "dcg"]),
         ("differences", "pdf", ["-m", "nDCG@10"]),
         ("scores", "png", ["-m", "RR", "--kind", "box", "--size", "5", "3"]),
         ("query", "svg", ["-q", "1037798", "-l", "2"]),

@@ -207,5 +207,5 @@ def test_bad_options() -> None:
     c = compare_scores({"a": {"AP": [0.1, 0.2]}, "b": {"AP": [0.2, 0.3]}})
     with pytest.raises(ValueError, match="The 'page_size' option must be an integer >= 1, got 0"):
         comparison_html(c, page_size=0)
-    with pytest.raises(ValueError, match="The 'gain_depth' option must be an integer >= 1, got 0"):
-        html_report({"q": {"a": 1}}, [{"q": {"a": 1.0}}, {"q": {"a": 1.0}}], gain_depth=0)
+    with pytest.raises(ValueError, match="The 'max_rank' option must be an integer >= 1, got 0"):
+        html_report({"q": {"a": 1}}, [{"q": {"a": 1.0}}, {"q": {"a": 1.0}}], max_rank=0)

@@ -87,17 +87,17 @@ def test_gain_curve_points_and_ideal(
     qrels: cranfield.Qrels, runs: dict[str, cranfield.Run], kind: str
 ) -> None:
     subset = {name: runs[name] for name in RUNS[:3]}
-    fig = plot.gain_curve(qrels, subset, k=15, kind=kind)  # type: ignore[arg-type]
+    fig = plot.gain_curve(qrels, subset, max_rank=15, kind=kind)  # type: ignore[arg-type]
     lines = fig.axes[0].get_lines()
     assert [x.get_label() for x in lines] == [*subset, "ideal"]
     for line, run in zip(lines[:-1], subset.values(), strict=True):
-        expected = mean_gain_curves(qrels, run, k=15, normalise="mean_of_ratios")
+        expected = mean_gain_curves(qrels, run, max_rank=15, normalise="mean_of_ratios")
         np.testing.assert_array_equal(line.get_xdata(), np.arange(1, 16))
         np.testing.assert_array_equal(line.get_ydata(), expected[kind].to_numpy())
     ideal = lines[-1].get_ydata()
     if kind in ("dcg", "cg"):
         column = "idcg" if kind == "dcg" else "icg"
-        expected_ideal = mean_gain_curves(qrels, runs["bm25"], k=15)[column].to_numpy()
+        expected_ideal = mean_gain_curves(qrels, runs["bm25"], max_rank=15)[column].to_numpy()
         np.testing.assert_array_equal(ideal, expected_ideal)
     else:
         np.testing.assert_array_equal(ideal, np.ones(15))  # every DL19 query has a relevant doc
@@ -106,7 +106,7 @@ def test_gain_curve_points_and_ideal(
 def test_ndcg_curve_passes_through_evaluate(
     qrels: cranfield.Qrels, runs: dict[str, cranfield.Run]
 ) -> None:
-    fig = plot.gain_curve(qrels, {"tasb": runs["tasb"]}, k=10)
+    fig = plot.gain_curve(qrels, {"tasb": runs["tasb"]}, max_rank=10)
     _render(fig)
     y = fig.axes[0].get_lines()[0].get_ydata()
     res = cranfield.evaluate(qrels, runs["tasb"], ["nDCG@5", "nDCG@10"])
@@ -117,14 +117,14 @@ def test_ndcg_curve_passes_through_evaluate(
 def test_gain_curve_ratio_of_means_and_skip_policy(
     qrels: cranfield.Qrels, runs: dict[str, cranfield.Run]
 ) -> None:
-    fig = plot.gain_curve(qrels, runs["bm25"], k=5, normalise="ratio_of_means")
+    fig = plot.gain_curve(qrels, runs["bm25"], max_rank=5, normalise="ratio_of_means")
     (line, ideal) = fig.axes[0].get_lines()
-    expected = mean_gain_curves(qrels, runs["bm25"], k=5, normalise="ratio_of_means")
+    expected = mean_gain_curves(qrels, runs["bm25"], max_rank=5, normalise="ratio_of_means")
     np.testing.assert_array_equal(line.get_ydata(), expected["ndcg"].to_numpy())
     np.testing.assert_array_equal(ideal.get_ydata(), np.ones(5))
     short = runs["tasb"].frame.filter(pl.col("query_id") != qrels.topics[0])
     both = {"bm25": runs["bm25"], "short": short}
-    fig = plot.gain_curve(qrels, both, k=5, kind="dcg", missing="skip")
+    fig = plot.gain_curve(qrels, both, max_rank=5, kind="dcg", missing="skip")
     labels = [x.get_label() for x in fig.axes[0].get_lines()]
     assert labels == ["bm25", "short", "ideal (bm25)", "ideal (short)"]
 
@@ -273,8 +273,8 @@ def test_bad_options() -> None:
     run = {"q": {"a": 1.0}}
     with pytest.raises(OptionError, match="The 'kind' option must be one of 'ndcg', 'dcg'"):
         plot.gain_curve(qrels, [run], kind="err")  # type: ignore[arg-type]
-    with pytest.raises(OptionError, match="The 'k' option must be an integer >= 1, got 0"):
-        plot.gain_curve(qrels, [run], k=0)
+    with pytest.raises(OptionError, match="The 'max_rank' option must be an integer >= 1, got 0"):
+        plot.gain_curve(qrels, [run], max_rank=0)
     with pytest.raises(ValueError, match=r"The .runs. option must be at least one run"):
         plot.pr_curve(qrels, [])
     q = query_differences(["a", "b"], [0.1, 0.4], [0.3, 0.2])

@@ -16,7 +16,7 @@ def test_seed_000_reciprocal_rank_table() -> None:
         qrels[f"r{r:02d}"], run[f"r{r:02d}"] = q, s
     res = cranfield.evaluate(qrels, run, ["RR"])
     assert_printed(
-        list(res.per_topic("RR").values()), "1 0.50 0.33 0.25 0.20 0.17 0.14 0.13 0.11 0.10"
+        list(res.per_query("RR").values()), "1 0.50 0.33 0.25 0.20 0.17 0.14 0.13 0.11 0.10"
     )
 
 

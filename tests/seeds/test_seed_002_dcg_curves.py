@@ -31,12 +31,12 @@ def _topic(frame: pl.DataFrame, q: str, column: str) -> list[float]:
 
 @pytest.fixture(scope="module")
 def per_topic() -> pl.DataFrame:
-    return curves.gain_curves(*graded(), k=15, jk=True, base=2.0)
+    return curves.gain_curves(*graded(), max_rank=15, jk=True, base=2.0)
 
 
 @pytest.fixture(scope="module")
 def mean() -> pl.DataFrame:
-    return curves.mean_gain_curves(*graded(), k=15, jk=True, base=2.0)
+    return curves.mean_gain_curves(*graded(), max_rank=15, jk=True, base=2.0)
 
 
 def test_seed_002_gain_vectors(per_topic: pl.DataFrame) -> None:
@@ -122,8 +122,8 @@ def test_seed_002_ncg_and_ndcg_as_ratio_of_averages(mean: pl.DataFrame) -> None:
 
 
 def test_seed_002_mean_of_ratios_is_the_documented_alternative() -> None:
-    ratio = curves.mean_gain_curves(*graded(), k=15, jk=True, normalise="mean_of_ratios")
-    per_topic = curves.gain_curves(*graded(), k=15, jk=True)
+    ratio = curves.mean_gain_curves(*graded(), max_rank=15, jk=True, normalise="mean_of_ratios")
+    per_topic = curves.gain_curves(*graded(), max_rank=15, jk=True)
     expected = per_topic.group_by("rank").agg(pl.col("ndcg").mean()).sort("rank")["ndcg"].to_list()
     assert ratio["ndcg"].to_list() == pytest.approx(expected)
     assert ratio["ndcg"][14] != pytest.approx(

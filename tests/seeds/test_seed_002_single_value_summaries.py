@@ -22,7 +22,7 @@ def test_seed_002_map_example() -> None:
 def test_seed_002_r_precision() -> None:
     """Precision at rank R: example 3.2 (R = 10) 4/10, example 3.3 (R = 3) 1/3."""
     res = cranfield.evaluate(*binary(), ["Rprec", "BEP"])
-    assert res.per_topic("Rprec") == pytest.approx({"q1": 0.4, "q2": 1 / 3})
+    assert res.per_query("Rprec") == pytest.approx({"q1": 0.4, "q2": 1 / 3})
 
 
 def test_seed_002_precision_histogram() -> None:

@@ -18,7 +18,7 @@ N = 1_000_000_000 + 102
 
 
 def _q(res: cranfield.Results, m: str) -> float:
-    return res.per_topic(m)["q"]
+    return res.per_query(m)["q"]
 
 
 def test_seed_004_t11_measures() -> None:

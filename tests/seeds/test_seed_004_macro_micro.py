@@ -57,7 +57,7 @@ def test_seed_004_macro_and_micro_averages(
 ) -> None:
     res = cranfield.evaluate(QRELS, _system(system), MEASURES)
     for m, (q1, q2) in per_query.items():
-        got = res.per_topic(m)
+        got = res.per_query(m)
         assert (frac(got["1"]), frac(got["2"])) == (Fraction(q1), Fraction(q2)), m
     for m, text in macro.items():
         assert frac(res[m]) == Fraction(text), m  # the default: arithmetic mean over queries

@@ -30,7 +30,7 @@ G = (3, 2, 3, 0, 0, 1, 2, 2, 3, 0)
 @pytest.fixture(scope="module")
 def jk() -> pl.DataFrame:
     qrels, run = from_grades(G, extra=(1, 1, 1))
-    return curves.gain_curves(qrels, run, k=13, jk=True, base=2.0)
+    return curves.gain_curves(qrels, run, max_rank=13, jk=True, base=2.0)
 
 
 def test_seed_004_cumulated_gain(jk: pl.DataFrame) -> None:
@@ -70,7 +70,7 @@ def test_seed_004_second_example() -> None:
     res = cranfield.evaluate(qrels, run, ["CG@6", "DCG@6", "IDCG@6", "nDCG@6"])
     assert res["CG@6"] == 11
     assert printed(res["DCG@6"], "6.86")
-    per_rank = curves.gain_curves(qrels, run, k=6)
+    per_rank = curves.gain_curves(qrels, run, max_rank=6)
     gains = per_rank["gain"].to_list()
     dcg = per_rank["dcg"].to_list()
     contributions = [dcg[0]] + [b - a for a, b in itertools.pairwise(dcg)]
@@ -87,7 +87,7 @@ def test_seed_004_exponential_gain_formula_averages_over_queries() -> None:
     q1, r1 = from_grades((3, 2, 3, 0, 1, 2), query="a")
     q2, r2 = from_grades((0, 1, 2), extra=(3,), query="b")
     res = cranfield.evaluate(q1 | q2, r1 | r2, ["nDCGx(exp=True)@3"])
-    per = res.per_topic("nDCGx(exp=True)@3")
+    per = res.per_query("nDCGx(exp=True)@3")
     assert res["nDCGx(exp=True)@3"] == pytest.approx((per["a"] + per["b"]) / 2)
     assert per["b"] == pytest.approx(
         (1 / 1.5849625007211562 + 3 / 2) / (7 + 3 / 1.5849625007211562 + 1 / 2)

@@ -26,7 +26,7 @@ def test_seed_004_interpolation_example() -> None:
     """R_q = {d3, d56, d129}: 0%–30% -> 0.33, 40%–60% -> 0.25, 70% and above -> 0.2. (The
     figure annotates d129 with R=0.66 where the table says 0.67: 2/3 truncated, a slip.)"""
     res = cranfield.evaluate(*binary(), [f"IntPrec@{p / 10}" for p in range(11)])
-    got = [res.per_topic(f"IntPrec@{p / 10}")["q2"] for p in range(11)]
+    got = [res.per_query(f"IntPrec@{p / 10}")["q2"] for p in range(11)]
     assert_printed(got, ("0.33 " * 4 + "0.25 " * 3 + "0.2 " * 4))
 
 
@@ -34,19 +34,19 @@ def test_seed_004_break_even_point() -> None:
     """The P-R curve's P = R point: at rank R both are rr(R)/R, so BEP = R-precision."""
     res = cranfield.evaluate(*binary(), ["BEP", "P@10", "R@10", "P@3", "R@3"])
     assert (
-        res.per_topic("BEP")["q1"]
-        == res.per_topic("P@10")["q1"]
-        == res.per_topic("R@10")["q1"]
+        res.per_query("BEP")["q1"]
+        == res.per_query("P@10")["q1"]
+        == res.per_query("R@10")["q1"]
         == 0.4
     )
-    assert res.per_topic("BEP")["q2"] == res.per_topic("P@3")["q2"] == res.per_topic("R@3")["q2"]
+    assert res.per_query("BEP")["q2"] == res.per_query("P@3")["q2"] == res.per_query("R@3")["q2"]
 
 
 def test_seed_004_eleven_point_average_is_interpolated_ap() -> None:
     res = cranfield.evaluate(*binary(), ["AP11"] + [f"IntPrec@{p / 10}" for p in range(11)])
     for q in ("q1", "q2"):
-        mean = sum(res.per_topic(f"IntPrec@{p / 10}")[q] for p in range(11)) / 11
-        assert res.per_topic("AP11")[q] == pytest.approx(mean)
+        mean = sum(res.per_query(f"IntPrec@{p / 10}")[q] for p in range(11)) / 11
+        assert res.per_query("AP11")[q] == pytest.approx(mean)
 
 
 def test_seed_004_average_precision_variants() -> None:
@@ -89,7 +89,7 @@ def test_seed_004_precision_at_n() -> None:
     for s in ("1", "2"):
         res = cranfield.evaluate(QRELS, _system(s), ["P@2", "P@5"])
         for q in ("1", "2"):
-            assert (res.per_topic("P@2")[q], res.per_topic("P@5")[q]) == pytest.approx(
+            assert (res.per_query("P@2")[q], res.per_query("P@5")[q]) == pytest.approx(
                 expected[(s, q)]
             )
 

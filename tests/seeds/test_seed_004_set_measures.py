@@ -59,7 +59,7 @@ def test_seed_004_exercise_precision_recall_f1_accuracy() -> None:
     F1 = 0.3, accuracy = (18 + 10⁹)/(10⁹ + 102) ≈ 0.99999992."""
     n = 1_000_000_000 + 102
     res = cranfield.evaluate(*_exercise(18), ["SetP", "SetR", "SetF", "SetAccuracy"], num_docs=n)
-    q = {m: res.per_topic(m)["q"] for m in res.means()}
+    q = {m: res.per_query(m)["q"] for m in res.means()}
     assert q["SetP"] == pytest.approx(0.9)
     assert q["SetR"] == pytest.approx(0.18)
     assert q["SetF"] == pytest.approx(0.3)
@@ -72,7 +72,7 @@ def test_seed_004_returning_nothing_has_high_accuracy() -> None:
     accuracy is not used in IR."""
     n = 1_000_000_000 + 102
     res = cranfield.evaluate(*_exercise(0), ["SetP", "SetR", "SetF", "SetAccuracy"], num_docs=n)
-    q = {m: res.per_topic(m)["q"] for m in res.means()}
+    q = {m: res.per_query(m)["q"] for m in res.means()}
     assert (q["SetP"], q["SetR"], q["SetF"]) == (0.0, 0.0, 0.0)
     assert q["SetAccuracy"] == pytest.approx((n - 100) / n, rel=1e-15)
     assert q["SetAccuracy"] > 0.9999998

@@ -64,6 +64,15 @@ def test_table_and_flags(files: dict[str, str]) -> None:
     assert "† beta_run has no ranking for 1 of the 4 judged queries (scored 0)." in out
 
 
+def test_the_table_names_the_policy_by_its_flag(files: dict[str, str]) -> None:
+    runs = [files["qrels"], files["alpha_run.txt"], files["beta_run.txt"]]
+    code, out, _ = run([*runs, "--missing", "skip"])
+    assert code == 0
+    assert "the judged queries every run retrieved (--missing skip);" in out
+    code, out, _ = run([*runs, "-f", "markdown"])
+    assert "a run missing a query scores 0 on it (missing=zero)." in out  # a document
+
+
 @pytest.mark.parametrize("fmt", ["markdown", "latex", "csv", "json"])
 def test_formats(files: dict[str, str], fmt: str) -> None:
     argv = [
@@ -103,7 +112,7 @@ def test_baseline_details_and_differences(files: dict[str, str]) -> None:
     ("extra", "code", "message"),
     [
         (["-m", "nDGC@10"], 1, "nDGC"),
-        (["-t", "z-test"], 1, "The --tests option must be among"),
+        (["-t", "z-test"], 1, "The --test option must be among"),
         (["-c", "sidak"], 1, "The --correction option must be one of"),
         (["-b", "gamma_run"], 1, "The --baseline option must be a run's name or path"),
         (["-a", "2"], 1, "The --alpha option must be a number > 0 and < 1, got 2.0"),

@@ -41,7 +41,7 @@ def test_scores_aligned_by_query_id_never_by_position() -> None:
     assert c.topics == ["q1", "q2", "q3", "q4", "q5"]
     for m in c.measures:
         for j, run in enumerate(c.runs):
-            per_topic = cranfield.evaluate(QRELS, {"A": A, "B": B}[run], m).per_topic(m)
+            per_topic = cranfield.evaluate(QRELS, {"A": A, "B": B}[run], m).per_query(m)
             assert c.scores[m][:, j].tolist() == [per_topic[t] for t in c.topics]
     # Reversing the dict order of a run changes nothing.
     rev = compare(QRELS, {"A": dict(reversed(A.items())), "B": B}, ["AP", "P@1"], tests="t-test")
@@ -270,8 +270,8 @@ def test_robust03_t_test_p_values_equal_scipy(robust03: Comparison) -> None:
                 if a >= b:
                     continue
                 p = robust03.pair(a, b, m)
-                x = per_run[p.treatment].per_topic(m)
-                y = per_run[p.control].per_topic(m)
+                x = per_run[p.treatment].per_query(m)
+                y = per_run[p.control].per_query(m)
                 topics = sorted(x)
                 ref = stats.ttest_rel([x[t] for t in topics], [y[t] for t in topics])
                 assert p.tests["t-test"].p_value == ref.pvalue

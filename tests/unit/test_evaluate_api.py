@@ -107,7 +107,7 @@ def res() -> Results:
 
 @pytest.mark.parametrize("measure", MEASURES)
 def test_hand_computed_per_topic(res: Results, measure: str) -> None:
-    got = res.per_topic(measure)
+    got = res.per_query(measure)
     assert list(got) == ["q1", "q2", "q3", "q4"]
     assert got == pytest.approx(EXPECTED[measure], rel=1e-12, abs=1e-15)
 
@@ -147,7 +147,7 @@ def test_no_relevant_document_retrieved_scores_zero() -> None:
 
 
 def _all_numbers(r: Results) -> dict[str, dict[str, float]]:
-    return {str(m): r.per_topic(m) for m in r.measures}
+    return {str(m): r.per_query(m) for m in r.measures}
 
 
 def test_paths_frames_and_dicts_agree(tmp_path: Path) -> None:
@@ -246,7 +246,7 @@ def test_missing_zero_counts_the_topic(res: Results) -> None:
     assert res.missing_policy == "zero"
     assert res.topics == ["q1", "q2", "q3", "q4"]
     assert res.missing_topics == ["q4"]
-    assert all(res.per_topic(m)["q4"] == 0.0 for m in MEASURES)
+    assert all(res.per_query(m)["q4"] == 0.0 for m in MEASURES)
     assert res["AP"] == pytest.approx(_mean(EXPECTED["AP"], ["q1", "q2", "q3", "q4"]))
 
 
@@ -261,7 +261,7 @@ def test_missing_skip_drops_the_topic() -> None:
     assert res.topics == ["q1", "q2", "q3"]
     assert res.missing_topics == ["q4"]
     for m in MEASURES:
-        assert "q4" not in res.per_topic(m)
+        assert "q4" not in res.per_query(m)
         assert res[m] == pytest.approx(_mean(EXPECTED[m], ["q1", "q2", "q3"]), rel=1e-12)
 
 
@@ -321,24 +321,24 @@ def test_unknown_missing_policy_is_rejected() -> None:
 def test_relevance_level_applies_to_measures_without_rel() -> None:
     res = evaluate(QRELS, RUN, ["AP", "P@5", "P(rel=2)@5", "nDCG@3"], relevance_level=2)
     # at level 2 only q1/d3 is relevant: AP(q1) = (1/3) / 1; other topics have R = 0
-    assert res.per_topic("AP") == pytest.approx({"q1": 1 / 3, "q2": 0.0, "q3": 0.0, "q4": 0.0})
-    assert res.per_topic("P@5") == pytest.approx(EXPECTED["P(rel=2)@5"])
+    assert res.per_query("AP") == pytest.approx({"q1": 1 / 3, "q2": 0.0, "q3": 0.0, "q4": 0.0})
+    assert res.per_query("P@5") == pytest.approx(EXPECTED["P(rel=2)@5"])
     # an explicit rel keeps its value
-    assert res.per_topic("P(rel=2)@5") == pytest.approx(EXPECTED["P(rel=2)@5"])
+    assert res.per_query("P(rel=2)@5") == pytest.approx(EXPECTED["P(rel=2)@5"])
     # nDCG has no rel parameter: unchanged
-    assert res.per_topic("nDCG@3") == pytest.approx(EXPECTED["nDCG@3"])
+    assert res.per_query("nDCG@3") == pytest.approx(EXPECTED["nDCG@3"])
 
 
 def test_explicit_rel_wins_over_relevance_level() -> None:
     res = evaluate(QRELS, RUN, ["P(rel=2)@5"], relevance_level=3)
-    assert res.per_topic("P(rel=2)@5") == pytest.approx(EXPECTED["P(rel=2)@5"])
+    assert res.per_query("P(rel=2)@5") == pytest.approx(EXPECTED["P(rel=2)@5"])
     assert evaluate(QRELS, RUN, ["P@5"], relevance_level=3)["P@5"] == 0.0
 
 
 def test_explicit_default_rel_wins_over_relevance_level() -> None:
     res = evaluate(QRELS, RUN, ["P(rel=1)@5", "P@5"], relevance_level=2)
     assert len(res.measures) == 2
-    assert res.per_topic("P(rel=1)@5") == pytest.approx(EXPECTED["P@5"])
+    assert res.per_query("P(rel=1)@5") == pytest.approx(EXPECTED["P@5"])
 
 
 # --------------------------------------------------------------------------- Results API
@@ -364,9 +364,9 @@ def test_getitem_unknown_name(res: Results) -> None:
 
 
 def test_per_topic(res: Results) -> None:
-    assert res.per_topic("RR") == pytest.approx(EXPECTED["RR"])
-    assert res.per_topic(parse_measure("RR")) == res.per_topic("MRR")
-    assert all(isinstance(v, float) for v in res.per_topic("RR").values())
+    assert res.per_query("RR") == pytest.approx(EXPECTED["RR"])
+    assert res.per_query(parse_measure("RR")) == res.per_query("MRR")
+    assert all(isinstance(v, float) for v in res.per_query("RR").values())
 
 
 def test_means(res: Results) -> None:
@@ -387,7 +387,7 @@ def test_to_polars(res: Results) -> None:
     assert frame.schema["query_id"] == pl.String
     for m in MEASURES:
         assert frame.schema[m] == pl.Float64
-        assert dict(zip(frame["query_id"], frame[m], strict=True)) == res.per_topic(m)
+        assert dict(zip(frame["query_id"], frame[m], strict=True)) == res.per_query(m)
 
 
 def test_to_pandas(res: Results) -> None:
@@ -397,7 +397,7 @@ def test_to_pandas(res: Results) -> None:
     assert list(frame.index) == ["q1", "q2", "q3", "q4"]
     assert list(frame.columns) == MEASURES
     for m in MEASURES:
-        assert frame[m].to_dict() == res.per_topic(m)
+        assert frame[m].to_dict() == res.per_query(m)
 
 
 def test_to_dict(res: Results) -> None:
@@ -406,9 +406,9 @@ def test_to_dict(res: Results) -> None:
         "run": "run",
         "missing_policy": "zero",
         "missing_topics": ["q4"],
-        "num_topics": 4,
+        "num_queries": 4,
         "means": res.means(),
-        "per_query": {m: res.per_topic(m) for m in MEASURES},
+        "per_query": {m: res.per_query(m) for m in MEASURES},
     }
     d["missing_topics"].append("zz")  # a copy, not the Results' own list
     assert res.missing_topics == ["q4"]
@@ -459,13 +459,13 @@ def test_to_trec_eval_labels_are_distinct(res: Results) -> None:
 def test_policy_note() -> None:
     zero = evaluate(QRELS, RUN, "AP")
     assert zero.policy_note() == (
-        "4 topics; 1 judged topic(s) absent from the run scored 0 (missing='zero')."
+        "4 queries; 1 judged query(ies) absent from the run scored 0 (missing='zero')."
     )
     skip = evaluate(QRELS, RUN, "AP", missing="skip")
     assert skip.policy_note() == (
-        "3 topics; 1 judged topic(s) absent from the run were left out (missing='skip')."
+        "3 queries; 1 judged query(ies) absent from the run left out (missing='skip')."
     )
     complete = {q: d for q, d in QRELS.items() if q != "q4"}
     assert evaluate(complete, RUN, "AP").policy_note() == (
-        "3 topics, every judged topic retrieved."
+        "3 queries, every judged query retrieved."
     )

@@ -88,7 +88,7 @@ def test_compare_accepts_every_evaluation_option_and_input() -> None:
     options = EvalOptions(missing="skip", depth=1)
     c2 = compare(QRELS, runs, ["AP"], options=options)
     assert c2.topics == ["q1", "q2"]
-    alone_a = cranfield.evaluate(QRELS, RUN_A, "AP", options=options).per_topic("AP")
+    alone_a = cranfield.evaluate(QRELS, RUN_A, "AP", options=options).per_query("AP")
     assert c2.means["AP"]["a"] == pytest.approx((alone_a["q1"] + alone_a["q2"]) / 2)
 
 
@@ -98,7 +98,7 @@ def test_evaluate_with_a_list_returns_the_aligned_table() -> None:
     assert table.names == ["run1", "run2"]
     assert table.topics == ["q1", "q2", "q3"]
     assert table.matrix("AP").shape == (3, 2)
-    assert table["run2"].per_topic("AP")["q3"] == 0.0  # missing="zero": scored 0
+    assert table["run2"].per_query("AP")["q3"] == 0.0  # missing="zero": scored 0
     frame = table.to_polars()
     assert frame.columns == ["run", "query_id", "AP", "P@2"]
     assert frame.height == 6
@@ -228,3 +228,43 @@ def test_the_test_options_are_one_plan_validated_once() -> None:
             call()
     with pytest.raises(OptionError, match="Accepted: tests, correction"):
         compare(QRELS, runs, "AP", test="t-test")  # type: ignore[call-arg]
+
+
+def test_one_word_per_concept_in_public_signatures() -> None:
+    """seed (never rng), per_query (never per_topic), n_folds and max_rank (k is a cutoff)."""
+    import importlib
+    import inspect
+
+    modules = [
+        "cranfield",
+        "cranfield.stats",
+        "cranfield.curves",
+        "cranfield.plot",
+        "cranfield.lab",
+    ]
+    # k is the cutoff of a search or of a measure (@k): these take it in that sense.
+    cutoffs = {"judged_at_k", "Experiment", "measure_latency", "measure_throughput"}
+    cutoffs |= {"LatencyStats", "ThroughputStats"}  # the search cutoff the timings used
+    cutoffs.add("studentized_range_sf")  # k groups: scipy.stats.studentized_range's own name
+    seen = 0
+    for name in modules:
+        module = importlib.import_module(name)
+        for attr in getattr(module, "__all__", []):
+            obj = getattr(module, attr)
+            if not callable(obj) or (isinstance(obj, type) and issubclass(obj, BaseException)):
+                continue
+            try:
+                params = inspect.signature(obj).parameters
+            except (TypeError, ValueError):
+                continue
+            seen += 1
+            where = f"{name}.{attr}"
+            assert "rng" not in params, where
+            assert "gain_depth" not in params, where
+            assert not any(p.startswith("per_topic") for p in params), where
+            if "k" in params:
+                assert attr in cutoffs, f"{where} takes k in another sense than a cutoff"
+            for method in ("per_topic",):
+                assert not hasattr(obj, method), f"{where}.{method}"
+    assert seen > 40
+    assert compare(QRELS, {"a": RUN_A, "b": RUN_B}, "AP", tests="bootstrap", seed=42).seed == 42

@@ -77,6 +77,17 @@ def test_heavy_modules_are_imported_on_first_use() -> None:
     assert _fresh(code).split() == ["False", "True"]
 
 
+def test_importing_the_package_imports_neither_numpy_nor_polars() -> None:
+    """``cranfield --version`` and ``--help`` import the package: it must stay light."""
+    code = (
+        "import sys, cranfield\n"
+        "print(sorted(m for m in ('numpy', 'polars', 'scipy', 'rich') if m in sys.modules))\n"
+        "cranfield.evaluate, cranfield.Results, cranfield.Measure, cranfield.parse_measures\n"
+        "print('numpy' in sys.modules)"
+    )
+    assert _fresh(code).split("\n")[:2] == ["[]", "True"]
+
+
 def test_version() -> None:
     assert cranfield.__version__ == importlib.metadata.version("cranfield")
 

@@ -84,8 +84,8 @@ def test_missing_policy_error_and_zero(tmp_path: Path) -> None:
         evaluate_stream(qrels, path, ["AP"], missing="error")
     res = evaluate_stream(qrels, path, ["AP", "NumRet"], missing="zero")
     assert res.topics == ["1", "2"]
-    assert res.per_topic("AP") == {"1": 1.0, "2": 0.0}
-    assert res.per_topic("NumRet") == {"1": 1.0, "2": 0.0}
+    assert res.per_query("AP") == {"1": 1.0, "2": 0.0}
+    assert res.per_query("NumRet") == {"1": 1.0, "2": 0.0}
     assert res.missing_topics == ["2"]
 
 
@@ -310,7 +310,7 @@ def test_the_command_line_reports_an_unreadable_stream_in_one_line(tmp_path: Pat
     assert proc.returncode == 2
     lines = proc.stderr.decode().splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("cranfield: ")
+    assert lines[0].startswith("cranfield evaluate: ")
     assert "absent.run: cannot read file" in lines[0]
 
 

@@ -6,49 +6,45 @@ Sub-commands::
     cranfield lab pool RUN [RUN ...] [--depth 100] [--qrels QRELS] [--measure AP]
                        [--judged-k 10] [--export FILE --seed N] [--json]
     cranfield lab merge QRELS NEW -o OUT [--on-conflict error|new|old]
-    cranfield lab folds QRELS -k 5 --seed 0
-    cranfield lab cv QRELS RUN RUN [...] [-m AP] [-k 5] [--seed 0]
+    cranfield lab folds QRELS --folds 5 --seed 0
+    cranfield lab cv QRELS RUN RUN [...] [-m AP] [--folds 5] [--seed 0]
 
-Exit codes: 0 success, 1 usage error (bad option or value), 2 bad input data (unreadable or
-malformed file, invalid configuration, a failing engine).
+Exit codes: 0 success, 1 usage error (bad option or value, an engine's package not
+installed), 2 bad input data (unreadable or malformed file, invalid configuration, a failing
+engine).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 
-from cranfield.errors import CranfieldError, InputError, MeasureError
+from cranfield.cli.exits import run_command
+from cranfield.cli.parser import Parser, add_evaluation_options, add_run_names, eval_options
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+PROG: Final = "cranfield lab"
 
 
-class _UsageError(Exception):
-    def __init__(self, status: int) -> None:
-        self.status = status
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield lab`` with ``argv`` (the arguments after ``lab``)."""
+    return run_command(PROG, _parser, _run_command, argv, stdout=stdout, stderr=stderr)
 
 
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser that writes to the given streams and never calls ``sys.exit``."""
-
-    def __init__(self, *args: object, out: TextIO, err: TextIO, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self._out = out
-        self._err = err
-
-    def _print_message(self, message: str, file: object = None) -> None:
-        if message:
-            (self._out if file is None or file is sys.stdout else self._err).write(message)
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        if message:
-            self._err.write(message)
-        raise _UsageError(status)
-
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(self._err)
-        self.exit(1, f"{self.prog}: error: {message}\n")
+def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.command == "run":
+        return _run(args, out, err)
+    if args.command == "pool":
+        return _pool(args, out)
+    if args.command == "merge":
+        return _merge(args, out)
+    if args.command == "folds":
+        return _folds(args, out)
+    return _cv(args, out)
 
 
 def _positive(text: str) -> int:
@@ -61,9 +57,9 @@ def _positive(text: str) -> int:
     return value
 
 
-def _parser(out: TextIO, err: TextIO) -> _Parser:
-    p = _Parser(
-        prog="cranfield lab",
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    p = Parser(
+        prog=PROG,
         description="Laboratory experiments: run engines on a collection and measure "
         "effectiveness and efficiency; build pools; cross-validate configurations.",
         out=out,
@@ -71,8 +67,8 @@ def _parser(out: TextIO, err: TextIO) -> _Parser:
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def add(name: str, help_: str) -> _Parser:
-        sp: _Parser = sub.add_parser(name, help=help_, description=help_, out=out, err=err)
+    def add(name: str, help_: str) -> Parser:
+        sp: Parser = sub.add_parser(name, help=help_, description=help_, out=out, err=err)
         return sp
 
     run = add("run", "Run the experiment a TOML file describes and write its report.")
@@ -89,6 +85,7 @@ def _parser(out: TextIO, err: TextIO) -> _Parser:
 
     pool = add("pool", "Depth-k pool of runs: sizes, unique contributions, judged@k, bias.")
     pool.add_argument("runs", nargs="+", metavar="RUN", help="run files")
+    add_run_names(pool)
     pool.add_argument("--depth", type=_positive, default=100, help="pool depth (default 100)")
     pool.add_argument("--qrels", type=Path, help="judgments, for judged@k and leave-one-out")
     pool.add_argument(
@@ -108,17 +105,19 @@ def _parser(out: TextIO, err: TextIO) -> _Parser:
     merge.add_argument("-o", "--output", type=Path, required=True)
     merge.add_argument("--on-conflict", choices=["error", "new", "old"], default="error")
 
-    folds = add("folds", "Print a seeded k-fold split of the judged topics.")
+    folds = add("folds", "Print a seeded split of the judged topics into folds.")
     folds.add_argument("qrels", type=Path)
-    folds.add_argument("-k", type=_positive, default=5)
+    folds.add_argument("-n", "--folds", dest="n_folds", type=_positive, default=5)
     folds.add_argument("--seed", type=int, default=0)
 
     cv = add("cv", "Cross-validated choice among runs: held-out score of the choice.")
     cv.add_argument("qrels", type=Path)
     cv.add_argument("runs", nargs="+", metavar="RUN")
     cv.add_argument("-m", "--measure", default="AP")
-    cv.add_argument("-k", type=_positive, default=5)
+    cv.add_argument("-n", "--folds", dest="n_folds", type=_positive, default=5)
     cv.add_argument("--seed", type=int, default=0)
+    add_run_names(cv)
+    add_evaluation_options(cv)
     return p
 
 
@@ -147,7 +146,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _pool(args: argparse.Namespace, out: TextIO) -> int:
     from cranfield.lab.pooling import judged_at_k, leave_one_out, load_runs, pool
 
-    runs = load_runs([str(r) for r in args.runs])
+    runs = load_runs([str(r) for r in args.runs], args.names)
     p = pool(runs, args.depth)
     data = p.to_dict()
     if args.export is not None:
@@ -197,7 +196,7 @@ def _folds(args: argparse.Namespace, out: TextIO) -> int:
     from cranfield.io.load import load_qrels
     from cranfield.lab.folds import kfold
 
-    for i, fold in enumerate(kfold(load_qrels(args.qrels).topics, args.k, seed=args.seed)):
+    for i, fold in enumerate(kfold(load_qrels(args.qrels).topics, args.n_folds, seed=args.seed)):
         out.write(f"{i}\t{' '.join(fold)}\n")
     return 0
 
@@ -206,45 +205,14 @@ def _cv(args: argparse.Namespace, out: TextIO) -> int:
     from cranfield.lab.folds import cross_validate
     from cranfield.lab.pooling import load_runs
 
-    runs = load_runs([str(r) for r in args.runs])
-    result = cross_validate(args.qrels, runs, args.measure, k=args.k, seed=args.seed)
+    runs = load_runs([str(r) for r in args.runs], args.names)
+    result = cross_validate(
+        args.qrels,
+        runs,
+        args.measure,
+        n_folds=args.n_folds,
+        seed=args.seed,
+        options=eval_options(args),
+    )
     out.write(result.to_text() + "\n")
     return 0
-
-
-def main(
-    argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
-) -> int:
-    """Run ``cranfield lab`` with ``argv`` (without ``lab``); returns the exit code."""
-    out = stdout if stdout is not None else sys.stdout
-    err = stderr if stderr is not None else sys.stderr
-    parser = _parser(out, err)
-    try:
-        args = parser.parse_args(sys.argv[2:] if argv is None else argv)
-    except _UsageError as exc:
-        return exc.status
-    try:
-        if args.command == "run":
-            return _run(args, out, err)
-        if args.command == "pool":
-            return _pool(args, out)
-        if args.command == "merge":
-            return _merge(args, out)
-        if args.command == "folds":
-            return _folds(args, out)
-        return _cv(args, out)
-    except (InputError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
-        err.write(f"cranfield lab {args.command}: error: {exc}\n")
-        return 2
-    except MeasureError as exc:
-        err.write(f"cranfield lab {args.command}: error: {exc}\n")
-        return 1
-    except CranfieldError as exc:
-        err.write(f"cranfield lab {args.command}: error: {exc}\n")
-        return 2
-    except ImportError as exc:
-        err.write(f"cranfield lab {args.command}: error: {exc}\n")
-        return 2
-    except ValueError as exc:
-        err.write(f"cranfield lab {args.command}: error: {exc}\n")
-        return 1

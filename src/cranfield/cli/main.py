@@ -35,16 +35,29 @@ def _exit(code: int) -> NoReturn:
 
     if threading.active_count() > 1:
         gc.freeze()  # still skip the last garbage collection
+        _flush()
         sys.exit(code)
     import atexit
-    import contextlib
 
     atexit._run_exitfuncs()  # CPython's own call at exit, before the teardown
-    for stream in (sys.stdout, sys.stderr):
-        # The reader went away, or the stream is closed: nothing more can be written.
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
+    _flush()
     os._exit(code)
+
+
+def _flush() -> None:
+    """Flush standard output and error; if the reader of either went away, or the stream is
+    closed, nothing more can be written, and that is no error."""
+    import contextlib
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:
+            if stream is sys.stdout:
+                with contextlib.suppress(OSError, ValueError):
+                    _discard_output()
+        except (OSError, ValueError):
+            pass
 
 
 def _keep_freed_memory() -> None:
@@ -69,39 +82,23 @@ def _keep_freed_memory() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the ``cranfield`` command line ``argv`` (default: ``sys.argv[1:]``); return the
+    exit code. A closed output pipe (``cranfield ... | head``) ends it quietly, with 0."""
+    from cranfield.cli.commands import main as run_command
+
     try:
-        return _dispatch(sys.argv[1:] if argv is None else argv)
+        return run_command(sys.argv[1:] if argv is None else argv)
     except BrokenPipeError:
-        # The reader went away (``cranfield ... | head``): stop quietly, like other tools.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _discard_output()
         return 0
 
 
-def _dispatch(args: list[str]) -> int:
-    if args and args[0] == "trec-eval":
-        from cranfield.cli.trec_eval import main as trec_eval_main
-
-        return trec_eval_main(args[1:])
-    if args and args[0] == "lab":
-        from cranfield.cli.lab import main as lab_main
-
-        return lab_main(args[1:])
-    if args and args[0] == "plot":
-        from cranfield.cli.plot import main as plot_main
-
-        return plot_main(args[1:])
-    if args and args[0] == "report":
-        from cranfield.cli.report import main as report_main
-
-        return report_main(args[1:])
-    if args and args[0] == "compare":
-        from cranfield.cli.compare import main as compare_main
-
-        return compare_main(args[1:])
-    from cranfield.cli.commands import main as commands_main
-
-    return commands_main(args)
+def _discard_output() -> None:
+    """Send what is left of standard output to the null device: the reader went away, and
+    flushing the rest at exit must not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,33 +11,46 @@ written.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from cranfield.cli.compare import (
-    _Parser,
-    _UsageError,
+from cranfield.cli.exits import run_command, writing
+from cranfield.cli.parser import (
+    LIST_RULE,
+    Parser,
+    UsageError,
     add_evaluation_options,
-    evaluation_options,
+    add_run_names,
+    eval_options,
 )
-from cranfield.errors import (
-    CranfieldError,
-    EvaluationError,
-    InputError,
-    MeasureError,
-    OptionError,
-)
+from cranfield.errors import EvaluationError
 
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
     from matplotlib.figure import Figure
 
+PROG: Final = "cranfield plot"
 FORMATS: Final = ("png", "svg", "pdf")
-KINDS: Final = ("pr", "gain", "differences", "scores", "query")
 
 
-def _common(p: argparse.ArgumentParser, *, runs_help: str) -> None:
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield plot`` with ``argv`` (the arguments after ``plot``).
+
+    Examples
+    --------
+    >>> import io
+    >>> err = io.StringIO()
+    >>> main(["pr", "qrels.txt", "a.run", "-o", "fig.jpg"], stderr=err)
+    1
+    >>> err.getvalue()
+    "cranfield plot pr: error: the output must end in .png, .svg or .pdf, got 'fig.jpg'.\\n"
+    """
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def _common(p: Parser, *, runs_help: str) -> None:
     p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
     p.add_argument("runs", nargs="+", metavar="RUN", help=runs_help)
     p.add_argument(
@@ -56,23 +69,29 @@ def _common(p: argparse.ArgumentParser, *, runs_help: str) -> None:
         help="figure size in inches",
     )
     p.add_argument("--dpi", type=float, default=150.0, help="resolution of .png files (150)")
+    add_run_names(p)
     add_evaluation_options(p)
 
 
-def _parser(out: TextIO, err: TextIO) -> _Parser:
-    p = _Parser(
-        prog="cranfield plot",
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    p = Parser(
+        prog=PROG,
         description="Draw one figure of runs against judgments and save it (needs matplotlib).",
         out=out,
         err=err,
     )
     sub = p.add_subparsers(dest="kind", required=True, metavar="KIND")
-    pr = sub.add_parser("pr", help="interpolated precision-recall curves", out=out, err=err)
+
+    def add(name: str, help_: str) -> Parser:
+        kind: Parser = sub.add_parser(name, help=help_, epilog=LIST_RULE, out=out, err=err)
+        return kind
+
+    pr = add("pr", "interpolated precision-recall curves")
     _common(pr, runs_help="one or more run files")
-    pr.add_argument(
+    pr.add_list_option(
         "--levels",
-        nargs="+",
-        type=float,
+        dest="levels",
+        item=float,
         metavar="R",
         help="recall levels (default: 0 0.1 ... 1)",
     )
@@ -82,9 +101,11 @@ def _parser(out: TextIO, err: TextIO) -> _Parser:
         default="exact",
         help="interpolation (default exact)",
     )
-    gain = sub.add_parser("gain", help="nDCG@k / DCG@k curves with the ideal", out=out, err=err)
+    gain = add("gain", "nDCG@k / DCG@k curves with the ideal")
     _common(gain, runs_help="one or more run files")
-    gain.add_argument("-k", type=int, default=20, help="last rank (default 20)")
+    gain.add_argument(
+        "--max-rank", type=int, default=20, metavar="K", help="last rank k plotted (default 20)"
+    )
     gain.add_argument(
         "--kind", dest="gain_kind", choices=["ndcg", "dcg", "ncg", "cg"], default="ndcg"
     )
@@ -95,21 +116,17 @@ def _parser(out: TextIO, err: TextIO) -> _Parser:
         help="how nDCG and nCG are averaged (default: mean of per-query values)",
     )
     gain.add_argument("--no-ideal", action="store_true", help="leave out the ideal curve")
-    diff = sub.add_parser(
-        "differences", help="per-query difference bars of two runs", out=out, err=err
-    )
+    diff = add("differences", "per-query difference bars of two runs")
     _common(diff, runs_help="two run files: CONTROL TREATMENT (bars show treatment - control)")
     diff.add_argument("-m", "--measure", default="AP", help="measure (default AP)")
     diff.add_argument("--sort", choices=["difference", "topic", "none"], default="difference")
-    scores = sub.add_parser(
-        "scores", help="box and strip plots of per-query scores", out=out, err=err
-    )
+    scores = add("scores", "box and strip plots of per-query scores")
     _common(scores, runs_help="one or more run files")
     scores.add_argument("-m", "--measure", default="AP", help="measure (default AP)")
     scores.add_argument(
         "--kind", dest="plot_kind", choices=["box", "strip", "both"], default="both"
     )
-    query = sub.add_parser("query", help="precision-recall of one query", out=out, err=err)
+    query = add("query", "precision-recall of one query")
     _common(query, runs_help="one or more run files")
     query.add_argument("-q", "--query", required=True, metavar="QID", help="the query id")
     query.add_argument(
@@ -118,69 +135,21 @@ def _parser(out: TextIO, err: TextIO) -> _Parser:
     return p
 
 
-def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    """Run ``cranfield plot`` with ``argv`` (the arguments after ``plot``).
-
-    Examples
-    --------
-    >>> import io
-    >>> err = io.StringIO()
-    >>> main(["pr", "qrels.txt", "a.run", "-o", "fig.jpg"], stderr=err)
-    1
-    >>> err.getvalue()
-    "cranfield plot: error: the output must end in .png, .svg or .pdf, got 'fig.jpg'.\\n"
-    """
-    out = stdout or sys.stdout
-    err = stderr or sys.stderr
-    try:
-        args = _parser(out, err).parse_args(argv)
-    except _UsageError as exc:
-        return 0 if exc.status == 0 else 1
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     fmt = Path(args.output).suffix.lower().lstrip(".")
     if fmt not in FORMATS:
-        err.write(
-            f"cranfield plot: error: the output must end in .png, .svg or .pdf, "
-            f"got {args.output!r}.\n"
-        )
-        return 1
+        raise UsageError(1, f"the output must end in .png, .svg or .pdf, got {args.output!r}.")
     if args.kind == "differences" and len(args.runs) != 2:
-        err.write(
-            f"cranfield plot: error: differences needs exactly two runs (CONTROL TREATMENT), "
-            f"got {len(args.runs)}.\n"
+        raise UsageError(
+            1,
+            f"differences needs exactly two runs (CONTROL TREATMENT), got {len(args.runs)}.",
         )
-        return 1
-    try:
-        from cranfield.report.plots import require_matplotlib
+    from cranfield.report.plots import require_matplotlib
 
-        require_matplotlib()
-    except ModuleNotFoundError as exc:
-        err.write(f"cranfield plot: {exc}\n")
-        return 1
-    try:
-        fig = _figure(args)
-    except InputError as exc:  # also a ValueError: bad data first
-        err.write(f"cranfield plot: {exc}\n")
-        return 2
-    except OptionError as exc:
-        err.write(f"cranfield plot: {exc.for_command_line()}\n")
-        return 1
-    except MeasureError as exc:
-        err.write(f"cranfield plot: {exc}\n")
-        return 1
-    except CranfieldError as exc:
-        err.write(f"cranfield plot: {exc}\n")
-        return 2
-    except OSError as exc:
-        err.write(f"cranfield plot: {exc}\n")
-        return 2
-    except ValueError as exc:
-        err.write(f"cranfield plot: {exc}\n")
-        return 1
-    try:
+    require_matplotlib()
+    fig = _figure(args)
+    with writing(args.output):
         fig.savefig(args.output, format=fmt, dpi=args.dpi)
-    except OSError as exc:
-        err.write(f"cranfield plot: cannot write {args.output}: {exc.strerror or exc}.\n")
-        return 2
     out.write(f"wrote {args.output}\n")
     return 0
 
@@ -189,13 +158,8 @@ def _figure(args: argparse.Namespace) -> Figure:
     from cranfield import plot
 
     size: dict[str, Any] = {} if args.size is None else {"figsize": tuple(args.size)}
-    options = evaluation_options(args)
-    opts: dict[str, Any] = {
-        "names": args.names,
-        "options": options,
-        "title": args.title,
-        **size,
-    }
+    options = eval_options(args)
+    opts: dict[str, Any] = {"names": args.names, "options": options, "title": args.title, **size}
     if args.kind == "pr":
         levels: dict[str, Any] = {} if args.levels is None else {"levels": tuple(args.levels)}
         return plot.pr_curve(args.qrels, args.runs, rule=args.rule, **levels, **opts)
@@ -203,7 +167,7 @@ def _figure(args: argparse.Namespace) -> Figure:
         return plot.gain_curve(
             args.qrels,
             args.runs,
-            k=args.k,
+            max_rank=args.max_rank,
             kind=args.gain_kind,
             ideal=not args.no_ideal,
             normalise=args.normalise,
@@ -229,7 +193,7 @@ def _figure(args: argparse.Namespace) -> Figure:
             f"runs {control.run_name!r} and {treatment.run_name!r} share no evaluated query."
         )
     m = control.measures[0]
-    a, b = control.per_topic(m), treatment.per_topic(m)
+    a, b = control.per_query(m), treatment.per_query(m)
     diffs = query_differences(
         common,
         [a[t] for t in common],

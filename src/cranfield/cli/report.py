@@ -7,62 +7,29 @@ file that cannot be written.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 
-from cranfield.cli.compare import (
-    DEFAULT_MEASURES,
-    _Parser,
-    _UsageError,
+from cranfield.cli.compare import DEFAULT_MEASURES, comparison_options
+from cranfield.cli.exits import run_command, writing
+from cranfield.cli.parser import (
+    LIST_RULE,
+    Parser,
+    UsageError,
     add_evaluation_options,
+    add_extra_judgments,
+    add_run_names,
     add_test_options,
-    comparison_options,
 )
-from cranfield.errors import CranfieldError, InputError, MeasureError, OptionError
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+PROG: Final = "cranfield report"
 
 
-def _parser(out: TextIO, err: TextIO) -> _Parser:
-    p = _Parser(
-        prog="cranfield report",
-        description=(
-            "Compare runs and write one self-contained HTML page that works offline: the "
-            "means with significance marks, precision-recall and nDCG@k curves, a sortable "
-            "and filterable per-query table, and every parameter used."
-        ),
-        out=out,
-        err=err,
-    )
-    p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files")
-    p.add_argument(
-        "-o", "--output", required=True, metavar="FILE", help="the HTML file to write ('-': stdout)"
-    )
-    add_test_options(p)
-    add_evaluation_options(p)
-    p.add_argument("--title", help="heading of the report")
-    p.add_argument("--no-curves", action="store_true", help="leave out the curves")
-    p.add_argument(
-        "--rule",
-        choices=["exact", "trec_eval"],
-        default="exact",
-        help="interpolation of the precision-recall curve (default exact)",
-    )
-    p.add_argument(
-        "--gain-depth",
-        type=int,
-        default=20,
-        metavar="K",
-        help="last rank of the nDCG@k curve (default 20)",
-    )
-    p.add_argument(
-        "--page-size", type=int, default=50, metavar="N", help="rows per page when opened (50)"
-    )
-    return p
-
-
-def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run ``cranfield report`` with ``argv`` (the arguments after ``report``).
 
     Examples
@@ -74,43 +41,60 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
     >>> err.getvalue().splitlines()[-1]
     'cranfield report: error: the following arguments are required: -o/--output'
     """
-    out = stdout or sys.stdout
-    err = stderr or sys.stderr
-    try:
-        args = _parser(out, err).parse_args(argv)
-    except _UsageError as exc:
-        return 0 if exc.status == 0 else 1
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    p = Parser(
+        prog=PROG,
+        description=(
+            "Compare runs and write one self-contained HTML page that works offline: the "
+            "means with significance marks, precision-recall and nDCG@k curves, a sortable "
+            "and filterable per-query table, and every parameter used."
+        ),
+        epilog=LIST_RULE,
+        out=out,
+        err=err,
+    )
+    p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="the HTML file to write ('-': stdout)"
+    )
+    add_test_options(p, DEFAULT_MEASURES)
+    add_run_names(p)
+    add_evaluation_options(p)
+    add_extra_judgments(p)
+    p.add_argument("--title", help="heading of the report")
+    p.add_argument("--no-curves", action="store_true", help="leave out the curves")
+    p.add_argument(
+        "--rule",
+        choices=["exact", "trec_eval"],
+        default="exact",
+        help="interpolation of the precision-recall curve (default exact)",
+    )
+    p.add_argument(
+        "--max-rank",
+        type=int,
+        default=20,
+        metavar="K",
+        help="last rank of the nDCG@k curve (default 20)",
+    )
+    p.add_argument(
+        "--page-size", type=int, default=50, metavar="N", help="rows per page when opened (50)"
+    )
+    return p
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(args.runs) < 2:
-        err.write("cranfield report: error: give at least two runs to compare.\n")
-        return 1
-    try:
-        page = _report(args)
-    except InputError as exc:  # also a ValueError: bad data first
-        err.write(f"cranfield report: {exc}\n")
-        return 2
-    except OptionError as exc:
-        err.write(f"cranfield report: {exc.for_command_line()}\n")
-        return 1
-    except MeasureError as exc:
-        err.write(f"cranfield report: {exc}\n")
-        return 1
-    except CranfieldError as exc:
-        err.write(f"cranfield report: {exc}\n")
-        return 2
-    except OSError as exc:
-        err.write(f"cranfield report: {exc}\n")
-        return 2
-    except ValueError as exc:
-        err.write(f"cranfield report: {exc}\n")
-        return 1
+        raise UsageError(1, "give at least two runs to compare.")
+    page = _report(args)
     if args.output == "-":
         out.write(page)
         return 0
-    try:
+    with writing(args.output):
         Path(args.output).write_text(page, encoding="utf-8")
-    except OSError as exc:
-        err.write(f"cranfield report: cannot write {args.output}: {exc.strerror or exc}.\n")
-        return 2
     size = len(page.encode("utf-8"))
     out.write(f"wrote {args.output} ({size / 1024:,.0f} KiB)\n")
     return 0
@@ -126,7 +110,7 @@ def _report(args: argparse.Namespace) -> str:
         **comparison_options(args),
         curves=not args.no_curves,
         rule=args.rule,
-        gain_depth=args.gain_depth,
+        max_rank=args.max_rank,
         title=args.title,
         page_size=args.page_size,
     )

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import getopt
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.errors import EvaluationError, InputError, MeasureError
+
+if TYPE_CHECKING:
+    from cranfield.compat.trec_eval import TrecEvalOptions
 
 USAGE = """Usage: cranfield trec-eval [-h] [-q] [-m measure[.params]] [-c] [-n] [-l <num>]
        [-M <num>] [-J] [-N <num>] [-R qrels_format] [-Z zscores_file] [-v]
@@ -59,79 +62,90 @@ _LONG = {
 _SHORT = {"--" + name.rstrip("="): short for name, short in _LONG.items()}
 
 
+_SWITCHES: Final = {"-q": "per_query", "-c": "complete", "-n": "no_summary", "-J": "judged_only"}
+_NUMBERS: Final = {"-l": "relevance_level", "-M": "depth", "-N": "num_docs"}
+
+
+class _Refused(Exception):
+    """A command line trec_eval refuses: the message to print, exit status 1."""
+
+
 def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run trec-eval with ``argv`` (without the program name); return the exit code."""
-    from cranfield.compat.trec_eval import TrecEvalOptions, run
+    from cranfield.compat.trec_eval import TrecEvalOptions
 
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    compat = 10
-    args = list(argv)
-    if "--compat" in args:
-        i = args.index("--compat")
-        if i + 1 >= len(args) or args[i + 1] not in ("9", "10"):
-            err.write("cranfield trec-eval: --compat takes 9 or 10\n")
-            return 1
-        compat = int(args[i + 1])
-        del args[i : i + 2]
     try:
-        opts, files = getopt.getopt(args, "hvqm:cl:nM:JN:R:T:Z:oD:", list(_LONG))
-    except getopt.GetoptError as exc:
-        err.write(f"cranfield trec-eval: {exc}\n{USAGE}")
-        return 1
-    o = TrecEvalOptions(qrels="", run="", compat=compat)  # type: ignore[arg-type]
-    help_wanted = version_wanted = False
-    try:
+        compat, args = _compat(list(argv))
+        try:
+            opts, files = getopt.getopt(args, "hvqm:cl:nM:JN:R:T:Z:oD:", list(_LONG))
+        except getopt.GetoptError as exc:
+            raise _Refused(f"cranfield trec-eval: {exc}\n{USAGE}") from None
+        o = TrecEvalOptions(qrels="", run="", compat=compat)  # type: ignore[arg-type]
+        wanted: set[str] = set()
         for given, value in opts:
             flag = _SHORT.get(given, given)
-            if flag == "-h":
-                help_wanted = True
-            elif flag == "-v":
-                version_wanted = True
-                err.write(
-                    "trec_eval version 10.0-rc3 (cranfield)\n"
-                    if compat == 10
-                    else "trec_eval version 9.0.8 (cranfield)\n"
-                )
-            elif flag == "-q":
-                o.per_query = True
-            elif flag == "-m":
-                o.measures.append(value)
-            elif flag == "-c":
-                o.complete = True
-            elif flag == "-n":
-                o.no_summary = True
-            elif flag == "-J":
-                o.judged_only = True
-            elif flag == "-l":
-                o.relevance_level = int(value)
-            elif flag == "-M":
-                o.depth = int(value)
-            elif flag == "-N":
-                o.num_docs = int(value)
-            elif flag == "-R":
-                if value not in ("qrels", "prefs", "qrels_prefs", "qrels_jg"):
-                    err.write(f"cranfield trec-eval: unknown qrels format '{value}'\n")
-                    return 1
-                o.qrels_format = value  # type: ignore[assignment]
-            elif flag == "-T":
-                if value != "trec_results":
-                    err.write(f"cranfield trec-eval: unknown results format '{value}'\n")
-                    return 1
-            elif flag == "-Z":
-                o.zscores = value
-            # -o (old output format) and -D (debug) are accepted and ignored.
-    except ValueError as exc:
-        err.write(f"cranfield trec-eval: bad numeric option ({exc})\n")
+            if flag in ("-h", "-v"):
+                wanted.add(flag)
+                if flag == "-v":
+                    err.write(f"trec_eval version {_VERSIONS[compat]} (cranfield)\n")
+            else:
+                _apply(o, flag, value)
+    except _Refused as exc:
+        err.write(str(exc))
         return 1
-    if help_wanted:
+    if "-h" in wanted:
         return _help(o.measures, compat, out, err)
-    if version_wanted:
+    if "-v" in wanted:
         return 0  # as trec_eval: the version only, with or without files
     if len(files) != 2:
         err.write(USAGE)
         return 1
     o.qrels, o.run = files
+    return _evaluate(o, out, err)
+
+
+_VERSIONS: Final = {10: "10.0-rc3", 9: "9.0.8"}
+
+
+def _compat(args: list[str]) -> tuple[int, list[str]]:
+    """The trec_eval version asked for with ``--compat`` (10 by default) and the other args."""
+    if "--compat" not in args:
+        return 10, args
+    i = args.index("--compat")
+    if i + 1 >= len(args) or args[i + 1] not in ("9", "10"):
+        raise _Refused("cranfield trec-eval: --compat takes 9 or 10\n")
+    return int(args[i + 1]), args[:i] + args[i + 2 :]
+
+
+def _apply(o: TrecEvalOptions, flag: str, value: str) -> None:
+    """Set the option of one trec_eval flag on ``o``."""
+    if flag in _SWITCHES:
+        setattr(o, _SWITCHES[flag], True)
+    elif flag in _NUMBERS:
+        try:
+            setattr(o, _NUMBERS[flag], int(value))
+        except ValueError as exc:
+            raise _Refused(f"cranfield trec-eval: bad numeric option ({exc})\n") from None
+    elif flag == "-m":
+        o.measures.append(value)
+    elif flag == "-R":
+        if value not in ("qrels", "prefs", "qrels_prefs", "qrels_jg"):
+            raise _Refused(f"cranfield trec-eval: unknown qrels format '{value}'\n")
+        o.qrels_format = value  # type: ignore[assignment]
+    elif flag == "-T":
+        if value != "trec_results":
+            raise _Refused(f"cranfield trec-eval: unknown results format '{value}'\n")
+    elif flag == "-Z":
+        o.zscores = value
+    # -o (old output format) and -D (debug) are accepted and ignored.
+
+
+def _evaluate(o: TrecEvalOptions, out: TextIO, err: TextIO) -> int:
+    """Evaluate as trec_eval would; its exit codes for the errors it would meet."""
+    from cranfield.compat.trec_eval import run
+
     try:
         result = run(o)
     except MeasureError as exc:

@@ -267,7 +267,7 @@ def _check_options(depth: int | None, missing: MissingPolicy) -> None:
     check_choice("missing", missing, MISSING_POLICIES)
 
 
-def _assembled(
+def _assembled(  # noqa: PLR0913 -- hot path: the arrays of one ranking, handed on without a wrapper
     present: list[str],
     qrels_topics: list[str],
     order: NDArray[np.signedinteger[Any]],
@@ -350,7 +350,7 @@ def _assembled(
     )
 
 
-def rank_columns(
+def rank_columns(  # noqa: PLR0915 -- hot path: the numpy ranking in one pass, read top to bottom
     run: RunColumns,
     qrels: QrelsColumns,
     *,

@@ -27,6 +27,7 @@ from cranfield.data.ranking import MissingPolicy, Ranking, rank, rank_columns
 from cranfield.errors import MeasureError, MissingTopicError, OptionError
 from cranfield.evaluation.aggregate import How
 from cranfield.evaluation.options import AggregateOption, EvalKwargs, EvalOptions, options_from
+from cranfield.evaluation.provenance import source_path
 from cranfield.evaluation.results import Results, ScoreTable
 from cranfield.kernels.context import EvalContext
 from cranfield.kernels.extras import ExtendedContext
@@ -343,9 +344,20 @@ class Evaluator:
             :mod:`cranfield.io.runset`).
         """
         prep = self.ranking(run, name=name)
-        return self._results(prep)
+        return self._results(prep, run)
 
-    def _results(self, prep: Prepared) -> Results:
+    def sources(self, run: object) -> dict[str, str | None]:
+        """``{role: path or None}`` of the qrels, ``run`` and any extra judgments: what
+        :meth:`Results.provenance <cranfield.evaluation.results.Results.provenance>`
+        hashes (``None``: an object in memory)."""
+        out = {"qrels": source_path(self._qrels_source), "run": source_path(run)}
+        if self._known_source is not None:
+            out["known"] = source_path(self._known_source)
+        if self._intents_source is not None:
+            out["intents"] = source_path(self._intents_source)
+        return out
+
+    def _results(self, prep: Prepared, run: object) -> Results:
         ctx, level = prep.ctx, self.options.relevance_level
         values = {m: compute(ctx, m, relevance_level=level) for m in self.measures}
         micro = {
@@ -363,6 +375,7 @@ class Evaluator:
             micro=micro,
             epsilon=self.options.epsilon,
             options=self.options,
+            sources=self.sources(run),
         )
 
     def stream(
@@ -391,6 +404,7 @@ class Evaluator:
         of :mod:`cranfield.io.runset`."""
         from cranfield.io.runset import RunSet
 
+        check_int("block_bytes", block_bytes, minimum=1)  # refused even when not streaming
         run_set = RunSet.of(runs, names)
         for name, source in run_set:
             if stream:
@@ -482,6 +496,7 @@ def _stream_results(
         aggregation=evaluator.aggregation,
         epsilon=options.epsilon,
         options=options,
+        sources=evaluator.sources(run),
     )
 
 
@@ -666,7 +681,7 @@ def evaluate_stream(
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
     >>> _ = path.write_text("q1 Q0 a 1 2.0 t\\nq1 Q0 b 2 1.0 t\\nq2 Q0 c 1 1.0 t\\n")
     >>> res = evaluate_stream({"q1": {"b": 1}, "q2": {"c": 1}}, path, ["RR"], block_bytes=16)
-    >>> res.per_topic("RR")
+    >>> res.per_query("RR")
     {'q1': 0.5, 'q2': 1.0}
     """
     evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **kwargs)

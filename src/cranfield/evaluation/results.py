@@ -3,7 +3,7 @@ runs aligned by query: runs × queries × measures)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -12,7 +12,7 @@ import numpy as np
 
 from cranfield._lazy import require
 from cranfield._validate import check_choice, check_float
-from cranfield.errors import MeasureError
+from cranfield.errors import MeasureError, spelled
 from cranfield.evaluation.aggregate import AGGREGATIONS, How, aggregate
 from cranfield.kernels.binary import MIN_GEO_MEAN
 from cranfield.measures import Measure
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from cranfield.evaluation.options import EvalOptions
+    from cranfield.evaluation.provenance import Provenance
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,6 +53,9 @@ class Results:
     options:
         The evaluation options the run was scored with (``None`` for results assembled
         by hand).
+    sources:
+        ``{role: path or None}``: where the qrels, the run and any extra judgments were
+        read from (``None``: an object in memory); what :meth:`provenance` hashes.
     """
 
     run_name: str
@@ -63,6 +67,7 @@ class Results:
     micro: dict[Measure, float] = field(default_factory=dict)
     epsilon: float = MIN_GEO_MEAN
     options: EvalOptions | None = None
+    sources: dict[str, str | None] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         """A short summary: the run, the number of queries, the policy and each aggregate
@@ -76,6 +81,23 @@ class Results:
     @property
     def measures(self) -> list[Measure]:
         return list(self.values)
+
+    def provenance(self) -> Provenance:
+        """What produced these results: version, inputs and their SHA-256, measures,
+        options and tie rule (:mod:`cranfield.evaluation.provenance`).
+
+        Computed when called: every input file is read and hashed then.
+
+        Examples
+        --------
+        >>> from cranfield.evaluation.evaluator import evaluate
+        >>> res = evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, "AP")
+        >>> res.provenance().to_dict()["inputs"]["run"]
+        {'source': '<in memory>', 'sha256': None}
+        """
+        from cranfield.evaluation.provenance import Provenance
+
+        return Provenance.of(self.sources, self.values, self.options)
 
     def _key(self, measure: Measure | str) -> Measure:
         if isinstance(measure, Measure):
@@ -141,7 +163,7 @@ class Results:
         eps = self.epsilon if epsilon is None else epsilon
         return aggregate(self.values[m], chosen, epsilon=eps)
 
-    def per_topic(self, measure: Measure | str) -> dict[str, float]:
+    def per_query(self, measure: Measure | str) -> dict[str, float]:
         """``{query_id: value}`` for one measure."""
         m = self._key(measure)
         return dict(zip(self.topics, self.values[m].tolist(), strict=True))
@@ -170,22 +192,26 @@ class Results:
             "run": self.run_name,
             "missing_policy": self.missing_policy,
             "missing_topics": list(self.missing_topics),
-            "num_topics": len(self.topics),
+            "num_queries": len(self.topics),
             "means": self.means(),
-            "per_query": {str(m): self.per_topic(m) for m in self.values},
+            "per_query": {str(m): self.per_query(m) for m in self.values},
         }
 
-    def policy_note(self) -> str:
-        """One line stating how topics were averaged (printed with every result)."""
+    def policy_note(self, *, command_line: bool = False) -> str:
+        """One line stating how queries were averaged (printed with every result).
+
+        ``command_line=True`` names the policy as the command line sets it (``--missing zero``
+        rather than ``missing='zero'``).
+        """
         n = len(self.topics)
         k = len(self.missing_topics)
         if k == 0:
-            return f"{n} topics, every judged topic retrieved."
+            return f"{n} queries, every judged query retrieved."
         if self.missing_policy == "zero":
-            return f"{n} topics; {k} judged topic(s) absent from the run scored 0 (missing='zero')."
-        return (
-            f"{n} topics; {k} judged topic(s) absent from the run were left out (missing='skip')."
-        )
+            zero = spelled("missing", "zero", command_line=command_line)
+            return f"{n} queries; {k} judged query(ies) absent from the run scored 0 ({zero})."
+        skip = spelled("missing", "skip", command_line=command_line)
+        return f"{n} queries; {k} judged query(ies) absent from the run left out ({skip})."
 
     def to_trec_eval(self, *, per_query: bool = False) -> str:
         """The results in trec_eval's text format (``name<TAB>qid<TAB>value``).
@@ -310,3 +336,36 @@ class ScoreTable:
         for m in self.measures:
             data[str(m)] = self.matrix(m).T.reshape(-1) if topics else np.zeros(0)
         return pl.DataFrame(data)
+
+    def provenance(self) -> Provenance:
+        """What produced the table: version, the qrels and every run (role ``run:NAME``)
+        with their SHA-256, measures, options and tie rule.
+
+        Computed when called: every input file is read and hashed then.
+        """
+        return provenance_of(self.results, self.measures)
+
+
+def provenance_of(
+    results: Iterable[Results], measures: Iterable[Measure] | None = None
+) -> Provenance:
+    """The provenance of several runs' results scored together: the shared inputs (qrels,
+    extra judgments) once, each run as ``run:NAME``; the measures (default: the first
+    result's) and options of the first result.
+
+    Every input file is read and hashed when this is called.
+    """
+    from cranfield.evaluation.provenance import Provenance
+
+    given = list(results)
+    inputs: dict[str, str | None] = {}
+    for r in given:
+        for role, path in r.sources.items():
+            if role == "run":
+                inputs[f"run:{r.run_name}"] = path
+            else:
+                inputs.setdefault(role, path)
+    first = given[0] if given else None
+    if measures is None:
+        measures = first.measures if first is not None else []
+    return Provenance.of(inputs, measures, first.options if first is not None else None)

@@ -181,7 +181,7 @@ class _BlockRead:
     doc_keys: NDArray[np.uint32]  # see Run.doc_keys
 
 
-def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead | None:
+def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead | None:  # noqa: PLR0912, PLR0915 -- hot path: the block reader's checks in file order
     """Parse an uncompressed run file block by block (cut at line ends) on the fast path.
 
     Returns the frame and what was learnt checking it; or ``None`` (read the whole file

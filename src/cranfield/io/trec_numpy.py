@@ -30,7 +30,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -83,32 +83,20 @@ def read_run_columns(path: str | Path) -> RunColumns | None:
 def read_qrels_columns(path: str | Path) -> QrelsColumns | None:
     """The columns of a clean qrels file (see the module notes), or ``None``.
 
-    The columns of the last file read are kept while it stays the same file, unchanged
-    (same device, inode, size and modification time): evaluating many runs against one
-    qrels file reads it once.
+    The file is read at every call: nothing is kept between calls, so a file changed in
+    place (even to the same size and modification time) is never answered from an old
+    reading. An :class:`~cranfield.evaluation.evaluator.Evaluator` reads its qrels once.
     """
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    identity = (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
-    if _LAST_QRELS and _LAST_QRELS[0] == identity:
-        last: QrelsColumns | None = _LAST_QRELS[1]
-        return last
     fields = _fields(path, 4)
-    columns = None
-    if fields is not None:
-        text = fields.text
-        relevance = _number(text, *fields.column(3), integer=True)
-        query_id = _ids(text, *fields.column(0))
-        doc_id = _ids(text, *fields.column(2))
-        if relevance is not None and query_id is not None and doc_id is not None:
-            columns = QrelsColumns(query_id, doc_id, relevance.astype(np.int64))
-    _LAST_QRELS[:] = [identity, columns]
-    return columns
-
-
-_LAST_QRELS: list[Any] = []  # [identity, columns] of the last qrels file read
+    if fields is None:
+        return None
+    text = fields.text
+    relevance = _number(text, *fields.column(3), integer=True)
+    query_id = _ids(text, *fields.column(0))
+    doc_id = _ids(text, *fields.column(2))
+    if relevance is None or query_id is None or doc_id is None:
+        return None
+    return QrelsColumns(query_id, doc_id, relevance.astype(np.int64))
 
 
 def _small_text(path: str | Path) -> NDArray[np.uint8] | None:

@@ -104,9 +104,10 @@ class ExtendedContext(EvalContext):
         import polars as pl
 
         if self.known is None:
+            need = "User-oriented measures need the relevant documents known to the user"
             raise EvaluationError(
-                "User-oriented measures need the relevant documents known to the user; "
-                "pass evaluate(..., known=<qrels of known documents>)."
+                f"{need}; pass evaluate(..., known=<qrels of known documents>).",
+                command_line=f"{need}; give them with --known QRELS.",
             )
         known = self.known.filter(pl.col("relevance") >= level).select("query_id", "doc_id")
         flags = (
@@ -138,9 +139,10 @@ class ExtendedContext(EvalContext):
         import polars as pl
 
         if self.intents is None:
+            need = "Intent-aware measures need subtopic judgments"
             raise EvaluationError(
-                "Intent-aware measures need subtopic judgments; "
-                "pass evaluate(..., intents=<intent qrels>)."
+                f"{need}; pass evaluate(..., intents=<intent qrels>).",
+                command_line=f"{need}; give them with --intents QRELS.",
             )
         wanted = pl.DataFrame({"query_id": self.ranking.topics, "_t": np.arange(self.n_topics)})
         rel = (

@@ -28,7 +28,7 @@ relative to the configuration file::
 
     [cross_validation]                # optional
     measure = "AP"
-    k = 5
+    n_folds = 5
     seed = 0
 
 Engines and their keys: ``bm25s`` (``k1``, ``b``, ``method``, ``stopwords``, ``stemmer``),
@@ -149,7 +149,7 @@ def _object(spec: Any, src: _Source, where: str) -> Any:
     return obj
 
 
-def make_system(
+def make_system(  # noqa: C901, PLR0912 -- one branch per engine kind of the config file
     spec: Mapping[str, Any], *, base: Path = Path(), source: str | Path = "<config>"
 ) -> System | PrecomputedRun:
     """A system from one ``[[systems]]`` table (keys as in the module documentation).
@@ -345,7 +345,7 @@ def load_config(
     if cv is not None:
         if not isinstance(cv, Mapping):
             raise src.error("[cross_validation]", "must be a table")
-        _unknown(src, "[cross_validation]", cv, ("measure", "k", "seed"))
+        _unknown(src, "[cross_validation]", cv, ("measure", "n_folds", "seed"))
     try:
         return Experiment(
             collection,
@@ -353,6 +353,7 @@ def load_config(
             measures,
             workdir=chosen,
             cross_validation=cv,
+            config_file=cfg_path,
             **options,
             **overrides,
         )

@@ -54,6 +54,7 @@ from cranfield.lab.systems import EngineError, PrecomputedRun, System
 if TYPE_CHECKING:
     from cranfield.evaluation.evaluator import MeasureLike
     from cranfield.evaluation.options import EvalOptions
+    from cranfield.evaluation.provenance import Provenance
     from cranfield.lab.collections import Collection, QueryField
 
 __all__ = ["Experiment"]
@@ -154,12 +155,17 @@ class Experiment:
     reuse:
         Reuse up-to-date indexes, runs and efficiency figures of earlier runs.
     cross_validation:
-        ``{"measure": ..., "k": ..., "seed": ...}`` to add a cross-validated selection among
+        ``{"measure": ..., "n_folds": ..., "seed": ...}`` to add a cross-validated selection among
         the systems to the result.
     progress:
         Progress bars (after one second) on standard error; default when it is a terminal.
     log:
         Called with one line per step (what was built, reused or measured).
+    options:
+        The evaluation options (:class:`~cranfield.evaluation.options.EvalOptions`).
+    config_file:
+        The configuration file the experiment was described in (set by
+        :func:`~cranfield.lab.load_config`); its SHA-256 goes into the provenance.
 
     Examples
     --------
@@ -176,7 +182,7 @@ class Experiment:
     {'fts5': 1.0, 'd1': 0.5}
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 -- the lab's settings: to be grouped (ExperimentConfig)
         self,
         collection: Collection,
         systems: Sequence[System | PrecomputedRun] | Mapping[str, System | PrecomputedRun],
@@ -203,6 +209,7 @@ class Experiment:
         progress: bool | None = None,
         log: Callable[[str], None] | None = None,
         options: EvalOptions | None = None,
+        config_file: str | Path | None = None,
     ) -> None:
         from cranfield.evaluation.evaluator import resolve_measures
         from cranfield.evaluation.options import options_from
@@ -244,6 +251,7 @@ class Experiment:
         self.cross_validation = dict(cross_validation) if cross_validation else None
         self.progress = progress_enabled(progress)
         self._log = log or (lambda line: None)
+        self.config_file = Path(config_file) if config_file is not None else None
 
     def __repr__(self) -> str:
         return (
@@ -323,7 +331,7 @@ class Experiment:
         run = load_run(frame, name=system.name)
         return Run(frame=run.frame, name=system.name, tag=system.name), seconds
 
-    def _system(
+    def _system(  # noqa: PLR0915 -- one system's steps (index, run, efficiency) in order
         self, system: System | PrecomputedRun, machine: Machine
     ) -> tuple[SystemResult, Run]:
         runs_dir = self.workdir / "runs"
@@ -506,7 +514,7 @@ class Experiment:
                 qrels,
                 runs,
                 opts.get("measure", self.measures[0]),
-                k=int(opts.get("k", 5)),
+                n_folds=int(opts.get("n_folds", 5)),
                 seed=int(opts.get("seed", self.seed)),
                 options=self.options,
             )
@@ -524,6 +532,7 @@ class Experiment:
             workdir=self.workdir,
             seconds=(time.perf_counter_ns() - start) / 1e9,
             cross_validation=cv,
+            provenance=self._provenance(results),
         )
         if report:
             _write_json(self.workdir / "results.json", result.to_dict())
@@ -533,6 +542,22 @@ class Experiment:
             path.write_text(to_html(result), encoding="utf-8")
             result = replace(result, report_path=path)
         return result
+
+    def _provenance(self, systems: Sequence[SystemResult]) -> Provenance:
+        """Version, inputs and their SHA-256, measures, options and tie rule of this run."""
+        from cranfield._version import __version__
+        from cranfield.evaluation.provenance import InputFile, Provenance
+
+        inputs = [InputFile("collection", self.collection.name, self.collection.fingerprint)]
+        if self.config_file is not None:
+            inputs.append(InputFile.of("config", self.config_file))
+        inputs += [InputFile.of(f"run:{s.name}", s.run_path) for s in systems]
+        return Provenance(
+            version=__version__,
+            inputs=tuple(inputs),
+            measures=tuple(self.measures),
+            options=self.options.to_dict(),
+        )
 
     def _comparison_report(self, runs: Mapping[str, Run]) -> Path | None:
         """Write the shared HTML comparison report (:mod:`cranfield.report.html`) of 2+ runs."""

@@ -2,7 +2,7 @@
 
 Choosing the best of several runs (parameter settings, system configurations) on a set of
 topics and reporting its score *on the same topics* overstates how well the choice will do
-on new topics. :func:`cross_validate` splits the topics into ``k`` folds; for each fold it
+on new topics. :func:`cross_validate` splits the topics into ``n_folds`` folds; for each fold it
 chooses the candidate with the best mean on the *other* folds and scores that choice on the
 held-out fold, so every topic's score comes from a choice made without it.
 :func:`select` chooses on given training topics and warns (:class:`SelectionBiasWarning`)
@@ -49,8 +49,8 @@ def _order(topic: str) -> bytes:
     return topic.encode()
 
 
-def kfold(topics: Iterable[str], k: int, *, seed: int) -> list[tuple[str, ...]]:
-    """Split ``topics`` into ``k`` folds of near-equal size, reproducibly for ``seed``.
+def kfold(topics: Iterable[str], n_folds: int, *, seed: int) -> list[tuple[str, ...]]:
+    """Split ``topics`` into ``n_folds`` folds of near-equal size, reproducibly for ``seed``.
 
     Topics are first put in bytewise order (so the input order and repeats do not matter),
     then permuted by ``numpy.random.default_rng(seed)`` and dealt round-robin. Each fold is
@@ -59,24 +59,26 @@ def kfold(topics: Iterable[str], k: int, *, seed: int) -> list[tuple[str, ...]]:
     Raises
     ------
     cranfield.errors.OptionError
-        ``k`` below 2 or above the number of topics, or a seed that is not an integer >= 0.
+        ``n_folds`` below 2 or above the number of topics, or a seed that is not an integer
+        >= 0.
     ValueError
         Fewer than 2 topics to split.
 
     Examples
     --------
-    >>> kfold(["q1", "q2", "q3", "q4", "q5"], 2, seed=0) == kfold(["q5", "q4", "q3", "q2", "q1"], 2, seed=0)
+    >>> topics = ["q1", "q2", "q3", "q4", "q5"]
+    >>> kfold(topics, 2, seed=0) == kfold(topics[::-1], 2, seed=0)
     True
     >>> sorted(len(f) for f in kfold(["q1", "q2", "q3", "q4", "q5"], 2, seed=0))
     [2, 3]
     """
     ids = sorted({str(t) for t in topics}, key=_order)
-    k = check_int("k", k, minimum=2, maximum=max(len(ids), 2))
+    n_folds = check_int("n_folds", n_folds, minimum=2, maximum=max(len(ids), 2))
     seed = check_int("seed", seed, minimum=0)
-    if len(ids) < k:
-        raise ValueError(f"Cannot split {len(ids)} topic(s) into {k} folds.")
+    if len(ids) < n_folds:
+        raise ValueError(f"Cannot split {len(ids)} topic(s) into {n_folds} folds.")
     perm = np.random.default_rng(seed).permutation(len(ids))
-    return [tuple(sorted((ids[j] for j in perm[i::k]), key=_order)) for i in range(k)]
+    return [tuple(sorted((ids[j] for j in perm[i::n_folds]), key=_order)) for i in range(n_folds)]
 
 
 @dataclass(frozen=True)
@@ -233,7 +235,7 @@ class CrossValidation:
     ----------
     measure:
         Measure the candidates were compared on.
-    k, seed:
+    n_folds, seed:
         Folds and the seed that made them.
     candidates:
         Candidate names, in the order given.
@@ -249,7 +251,7 @@ class CrossValidation:
     """
 
     measure: str
-    k: int
+    n_folds: int
     seed: int
     candidates: list[str]
     folds: list[FoldOutcome]
@@ -277,7 +279,7 @@ class CrossValidation:
         """Plain JSON-ready data."""
         return {
             "measure": self.measure,
-            "k": self.k,
+            "n_folds": self.n_folds,
             "seed": self.seed,
             "candidates": list(self.candidates),
             "score": self.score,
@@ -299,7 +301,7 @@ class CrossValidation:
     def to_text(self) -> str:
         """A small plain-text table and the held-out estimate."""
         lines = [
-            f"{self.k}-fold cross-validation on {self.measure} (seed {self.seed}), "
+            f"{self.n_folds}-fold cross-validation on {self.measure} (seed {self.seed}), "
             f"{len(self.held_out)} topics, {len(self.candidates)} candidates",
             f"{'fold':>4}  {'topics':>6}  {'chosen':<24} {'train':>8} {'held-out':>9}",
         ]
@@ -319,7 +321,7 @@ class CrossValidation:
 def cross_validate_scores(
     scores: Mapping[str, Mapping[str, float]],
     *,
-    k: int = 5,
+    n_folds: int = 5,
     seed: int = 0,
     measure: str = "score",
     folds: Sequence[Sequence[str]] | None = None,
@@ -338,7 +340,7 @@ def cross_validate_scores(
     """
     names, topics, X = _matrix(scores)
     if folds is None:
-        parts = kfold(topics, k, seed=seed)
+        parts = kfold(topics, n_folds, seed=seed)
     else:
         parts = [tuple(str(t) for t in f) for f in folds]
         flat = [t for f in parts for t in f]
@@ -346,7 +348,7 @@ def cross_validate_scores(
             raise OptionError(
                 "folds", "non-empty lists that hold each scored topic exactly once", folds
             )
-        k = len(parts)
+        n_folds = len(parts)
     where = {t: i for i, t in enumerate(topics)}
     held = np.full(len(topics), np.nan)
     outcomes: list[FoldOutcome] = []
@@ -372,7 +374,7 @@ def cross_validate_scores(
     top = int(np.argmax(overall))
     return CrossValidation(
         measure=measure,
-        k=k,
+        n_folds=n_folds,
         seed=seed,
         candidates=names,
         folds=outcomes,
@@ -388,7 +390,7 @@ def cross_validate(
     candidates: Mapping[str, RunLike],
     measure: MeasureLike = "AP",
     *,
-    k: int = 5,
+    n_folds: int = 5,
     seed: int = 0,
     options: EvalOptions | None = None,
     **kwargs: Unpack[EvalKwargs],
@@ -403,7 +405,7 @@ def cross_validate(
         ``{name: run}``: one run per configuration.
     measure:
         The measure to choose on and report (one).
-    k:
+    n_folds:
         Number of folds.
     seed:
         Seed of the fold assignment (:func:`kfold`).
@@ -426,7 +428,7 @@ def cross_validate(
     """
     from cranfield.evaluation.evaluator import Evaluator
 
-    check_int("k", k, minimum=2)  # and at most the number of topics: kfold knows them
+    check_int("n_folds", n_folds, minimum=2)  # and at most the number of topics: kfold knows them
     check_int("seed", seed, minimum=0)
     evaluator = Evaluator(qrels, measure, options, **kwargs)
     wanted = evaluator.measures
@@ -440,4 +442,4 @@ def cross_validate(
         name: dict(zip(table.topics, scores[:, j].tolist(), strict=True))
         for j, name in enumerate(table.names)
     }
-    return cross_validate_scores(per_topic, k=k, seed=seed, measure=str(wanted[0]))
+    return cross_validate_scores(per_topic, n_folds=n_folds, seed=seed, measure=str(wanted[0]))

@@ -24,7 +24,7 @@ import polars as pl
 
 from cranfield._validate import check_choice, check_int
 from cranfield.data.qrels import Qrels
-from cranfield.errors import InputError, OptionError
+from cranfield.errors import InputError, OptionError, spelled
 from cranfield.evaluation.options import EvalOptions
 from cranfield.io.load import QrelsLike, RunLike, load_qrels
 from cranfield.io.runset import RunSet
@@ -450,11 +450,14 @@ def merge_judgments(qrels: QrelsLike, new: QrelsLike, *, on_conflict: Conflict =
     )
     if differ.height and on_conflict == "error":
         q, d, a, b = differ.select("query_id", "doc_id", "relevance", "relevance_new").row(0)
+        conflict = f"judges topic {q} document {d} as {b} but the qrels say {a}"
         raise InputError(
             add.name,
             None,
-            f"judges topic {q} document {d} as {b} but the qrels say {a} "
-            f"({differ.height} conflict(s); pass on_conflict='new' or 'old')",
+            f"{conflict} ({differ.height} conflict(s); pass on_conflict='new' or 'old')",
+            command_line_problem=f"{conflict} ({differ.height} conflict(s); give "
+            f"{spelled('on_conflict', 'new', command_line=True)} or "
+            f"{spelled('on_conflict', 'old', command_line=True)})",
         )
     replace = differ.select("query_id", "doc_id", "relevance_new") if on_conflict == "new" else None
     frame = old.frame

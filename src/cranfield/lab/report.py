@@ -13,6 +13,7 @@ gives the same tables in Markdown and :func:`to_text` as plain text for terminal
 from __future__ import annotations
 
 import html
+import json
 import math
 from typing import TYPE_CHECKING, Final
 
@@ -236,6 +237,21 @@ def _cell_html(result: ExperimentResult, system: str, measure: str, best: bool) 
     return out
 
 
+def _provenance_html(result: ExperimentResult) -> str:
+    """The provenance as a section: version, inputs and their SHA-256, options, tie rule."""
+    prov = result.provenance
+    if prov is None:
+        return ""
+    e = html.escape
+    rows = [("cranfield version", prov.version)]
+    rows += [(f"{i.role} sha256", f"{i.sha256 or '–'} ({i.source})") for i in prov.inputs]
+    rows.append(("measures", ", ".join(prov.measures)))
+    rows.append(("options", "; ".join(f"{k} = {json.dumps(v)}" for k, v in prov.options.items())))
+    rows.append(("ties", prov.tie_rule))
+    body = "".join(f"<tr><th>{e(k)}</th><td><code>{e(v)}</code></td></tr>" for k, v in rows)
+    return f'<h2>Provenance</h2><table id="provenance">{body}</table>'
+
+
 def to_html(result: ExperimentResult) -> str:
     """One self-contained HTML page: the combined table, cross-validation and notes."""
     e = html.escape
@@ -282,7 +298,7 @@ def to_html(result: ExperimentResult) -> str:
             for f in c.folds
         )
         cv = (
-            f"<h2>Cross-validated selection ({c.k} folds, seed {c.seed}, "
+            f"<h2>Cross-validated selection ({c.n_folds} folds, seed {c.seed}, "
             f"{e(measure_label(c.measure))})</h2>"
             "<table><tr><th>fold</th><th>held-out topics</th><th>chosen on the other folds</th>"
             f"<th>training</th><th>held-out</th></tr>{rows}</table>"
@@ -310,5 +326,6 @@ def to_html(result: ExperimentResult) -> str:
         f"<tr>{header}</tr>"
         + "".join(body)
         + f'</table></div>{shared}{cv}<h2>Method</h2><ul class="notes">{notes}</ul>'
+        + _provenance_html(result)
         + "</body></html>\n"
     )

@@ -16,6 +16,7 @@ import polars as pl
 from cranfield._validate import check_choice
 
 if TYPE_CHECKING:
+    from cranfield.evaluation.provenance import Provenance
     from cranfield.lab.efficiency import IndexStats, LatencyStats, Machine, ThroughputStats
     from cranfield.lab.folds import CrossValidation
     from cranfield.stats.comparison import Comparison
@@ -111,6 +112,10 @@ class ExperimentResult:
         The shared comparison report of :mod:`cranfield.report.html` written beside it
         (per-query table, every pairwise test, curves), ``None`` with a single system or
         until written.
+    provenance:
+        cranfield's version, the inputs with their SHA-256 (the collection's content
+        fingerprint, the configuration file, every evaluated run file), the measures, the
+        evaluation options and the tie rule; ``None`` for results assembled by hand.
     """
 
     name: str
@@ -128,6 +133,7 @@ class ExperimentResult:
     cross_validation: CrossValidation | None = None
     report_path: Path | None = field(default=None)
     comparison_report: Path | None = field(default=None)
+    provenance: Provenance | None = field(default=None)
 
     def system(self, name: str) -> SystemResult:
         """The result of system ``name``."""
@@ -190,4 +196,5 @@ class ExperimentResult:
             "machine": self.machine.to_dict(),
             "seconds": self.seconds,
             "cross_validation": self.cross_validation.to_dict() if self.cross_validation else None,
+            "provenance": self.provenance.to_dict() if self.provenance else None,
         }

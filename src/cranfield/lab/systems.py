@@ -757,14 +757,17 @@ class PrecomputedRun:
         return load_run(self.run, name=self.name)
 
     def config(self) -> dict[str, Any]:
-        """The source (a file path with its size and modification time, or the object type)."""
+        """The source (a file path with its size and the SHA-256 of its bytes, or the object
+        type): the content, not the file's times, identifies a run."""
         if isinstance(self.run, (str, Path)):
+            from cranfield.evaluation.provenance import file_sha256
+
             p = Path(self.run)
-            stat = p.stat() if p.exists() else None
+            found = p.is_file()
             return {
                 "engine": "run",
                 "path": str(p.resolve()),
-                "size": stat.st_size if stat else None,
-                "mtime_ns": stat.st_mtime_ns if stat else None,
+                "size": p.stat().st_size if found else None,
+                "sha256": file_sha256(p) if found else None,
             }
         return {"engine": "run", "object": type(self.run).__name__, "id": id(self.run)}

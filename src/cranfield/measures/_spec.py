@@ -131,7 +131,7 @@ class Param:
     exclusive_minimum: bool = False
     maximum: float | None = None
 
-    def coerce(self, measure: str, value: Any) -> Any:
+    def coerce(self, measure: str, value: Any) -> Any:  # noqa: C901, PLR0912 -- one branch per kind of measure parameter
         """Check and normalise a user value; raise :class:`MeasureError` if invalid."""
         where = f"The {self.name!r} parameter of {measure}"
         if self.kind == "bool":

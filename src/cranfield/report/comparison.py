@@ -15,6 +15,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
+from cranfield.report.numbers import best_shown, four_places
 from cranfield.stats.plan import TEST_LABELS
 
 if TYPE_CHECKING:
@@ -105,12 +106,13 @@ def legend(c: Comparison) -> str:
     )
 
 
-def notes(c: Comparison) -> list[str]:
+def notes(c: Comparison, *, command_line: bool = False) -> list[str]:
     """The sentences under a table: the method (:meth:`Comparison.describe`) and the legend.
 
     The legend follows the test sentences, before the sentence on intervals.
+    ``command_line=True`` names the missing-query policy by its flag (``--missing zero``).
     """
-    method = c.describe()
+    method = c.describe(command_line=command_line)
     at = len(method) - 1 if c.intervals else len(method)
     return [*method[:at], legend(c), *method[at:]]
 
@@ -118,7 +120,7 @@ def notes(c: Comparison) -> list[str]:
 # --------------------------------------------------------------------------- cells
 
 
-def _cells(c: Comparison, *, style: str) -> tuple[list[str], list[list[str]], set[tuple[int, int]]]:
+def _cells(c: Comparison, *, style: str) -> tuple[list[str], list[list[str]], set[tuple[int, int]]]:  # noqa: PLR0912 -- a table renderer: one branch per column kind
     """Header, rows and best-mean cells of the means table (``text``, ``markdown``, ``latex``).
 
     Markdown and LaTeX cells carry their own bold markup; the ``(row, column)`` set tells the
@@ -133,11 +135,8 @@ def _cells(c: Comparison, *, style: str) -> tuple[list[str], list[list[str]], se
     by_pair: dict[tuple[str, str, str], PairComparison] = {
         (p.measure, p.control, p.treatment): p for p in c.pairs
     }
-    widths = {m: max(len(f"{v:.4f}") for v in c.means[m].values()) for m in c.measures}
-    best = {
-        m: max((v for v in c.means[m].values() if math.isfinite(v)), default=math.nan)
-        for m in c.measures
-    }
+    widths = {m: max(len(four_places(v)) for v in c.means[m].values()) for m in c.measures}
+    best = {m: best_shown(c.means[m].values()) for m in c.measures}  # ties: all bold
     for i, run in enumerate(c.runs):
         name = esc(run)
         if not all_pairs and run == c.baseline:
@@ -147,10 +146,11 @@ def _cells(c: Comparison, *, style: str) -> tuple[list[str], list[list[str]], se
         row = [labels[i], name] if all_pairs else [name]
         for m in c.measures:
             v = c.means[m][run]
-            text = f"{v:.4f}"
+            text = four_places(v)
+            is_best = text == best[m]
             if style == "text":
                 text = text.rjust(widths[m])
-            if v == best[m]:
+            if is_best:
                 bold.add((i, len(row)))
                 if style == "markdown":
                     text = f"**{text}**"
@@ -185,9 +185,17 @@ def _md_escape(text: str) -> str:
 
 
 def print_table(
-    c: Comparison, file: TextIO, *, width: int | None = None, details: bool = False
+    c: Comparison,
+    file: TextIO,
+    *,
+    width: int | None = None,
+    details: bool = False,
+    command_line: bool = False,
 ) -> None:
-    """Print the means table (and the pair details) with rich; colour only on a terminal."""
+    """Print the means table (and the pair details) with rich; colour only on a terminal.
+
+    ``command_line=True`` words the notes for the command line (:func:`notes`).
+    """
     from rich.console import Console
     from rich.table import Table
 
@@ -213,7 +221,7 @@ def print_table(
         console.print(_table(d_header, d_rows, 3))
         console.print("mean diff = treatment - control; p adj. = adjusted p-value, * significant.")
     console.print()
-    for line in notes(c):
+    for line in notes(c, command_line=command_line):
         console.print(_rich_escape(line), soft_wrap=True)
 
 

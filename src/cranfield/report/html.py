@@ -54,6 +54,7 @@ from cranfield.curves import (
 )
 from cranfield.evaluation.options import EvalOptions, options_from
 from cranfield.report.comparison import _details_rows, letters, notes
+from cranfield.report.numbers import best_shown, four_places
 from cranfield.report.plots import RunsLike, named_runs
 from cranfield.stats.plan import TEST_LABELS
 
@@ -248,7 +249,7 @@ def _charts(
     ideal: Sequence[float] | None,
     *,
     rule: Interpolation,
-    gain_depth: int,
+    max_rank: int,
 ) -> list[_Chart]:
     charts: list[_Chart] = []
     if pr:
@@ -292,7 +293,7 @@ def _charts(
                     frame.get_column("ndcg").to_list(),
                     color,
                     dash,
-                    markers=gain_depth <= 30,
+                    markers=max_rank <= 30,
                 )
             )
         if ideal is not None:
@@ -301,15 +302,15 @@ def _charts(
         charts.append(
             _Chart(
                 key="gain-chart",
-                title=f"nDCG@k, k = 1…{gain_depth}",
+                title=f"nDCG@k, k = 1…{max_rank}",
                 caption=(
                     "Mean over the queries of nDCG@k (linear gain, log2 discount), the number "
                     "evaluate reports for nDCG@k; dashed: the ideal ranking."
                 ),
                 x_label="Rank k",
                 y_label="nDCG@k",
-                x_range=(0.5, gain_depth + 0.5),
-                x_ticks=_int_ticks(1, gain_depth),
+                x_range=(0.5, max_rank + 0.5),
+                x_ticks=_int_ticks(1, max_rank),
                 series=series,
             )
         )
@@ -322,10 +323,7 @@ def _charts(
 def _summary(c: Comparison) -> str:
     labels = letters(len(c.runs))
     all_pairs = c.baseline is None
-    best = {
-        m: max((v for v in c.means[m].values() if math.isfinite(v)), default=math.nan)
-        for m in c.measures
-    }
+    best = {m: best_shown(c.means[m].values()) for m in c.measures}  # ties: all marked
     by_pair = {(p.measure, p.control, p.treatment): p for p in c.pairs}
     head = ['<th scope="col" class="letter"></th>'] if all_pairs else []
     head.append('<th scope="col">run</th>')
@@ -352,10 +350,11 @@ def _summary(c: Comparison) -> str:
                 base = p.control_mean
                 if base != 0 and math.isfinite(base):
                     rel = f'<span class="rel">{(v - base) / abs(base) * 100:+.1f}%</span>'
-            cls = "num best" if v == best[m] else "num"
+            shown = four_places(v)
+            cls = "num best" if shown == best[m] else "num"
             sup = f'<sup class="marks">{_e(marks)}</sup>'
             cells.append(
-                f'<td class="{cls}" data-measure="{_e(m)}"><span class="value">{v:.4f}</span>'
+                f'<td class="{cls}" data-measure="{_e(m)}"><span class="value">{shown}</span>'
                 f"{sup}{rel}</td>"
             )
         body.append(f'<tr data-run="{_e(run)}">' + "".join(cells) + "</tr>")
@@ -427,7 +426,7 @@ def _per_query(c: Comparison, page_size: int) -> str:
 
 
 def _parameters(c: Comparison, rows: Sequence[tuple[str, str]], runs_table: str) -> str:
-    from cranfield import __version__
+    from cranfield._version import __version__
 
     seed = (
         str(c.seed)
@@ -612,13 +611,30 @@ def _source(item: object) -> str:
     return f"<{type(item).__name__}>"
 
 
-def _ideal_ndcg(judgments: Qrels, topics: Iterable[str], gain_depth: int) -> list[float]:
+def _provenance_rows(
+    qrels: object, runs: Sequence[tuple[str, object]], options: EvalOptions
+) -> list[tuple[str, str]]:
+    """Parameter rows of the provenance: each input's SHA-256, the options, the tie rule."""
+    from cranfield.evaluation.provenance import TIE_RULE, InputFile, source_path
+
+    def digest(role: str, item: object) -> str:
+        found = InputFile.of(role, source_path(item))
+        return found.sha256 or found.source
+
+    rows = [("qrels sha256", digest("qrels", qrels))]
+    rows += [(f"run sha256: {name}", digest("run", item)) for name, item in runs]
+    shown = "; ".join(f"{k} = {json.dumps(v)}" for k, v in options.to_dict().items())
+    rows += [("options", shown), ("ties", TIE_RULE)]
+    return rows
+
+
+def _ideal_ndcg(judgments: Qrels, topics: Iterable[str], max_rank: int) -> list[float]:
     """Mean ideal nDCG@k: the share of the queries with a relevant document, at every k."""
     import polars as pl
 
     wanted = list(topics)
     if not wanted:
-        return [0.0] * gain_depth
+        return [0.0] * max_rank
     with_rel = (
         judgments.frame.filter(pl.col("relevance") > 0)
         .get_column("query_id")
@@ -626,10 +642,10 @@ def _ideal_ndcg(judgments: Qrels, topics: Iterable[str], gain_depth: int) -> lis
         .is_in(wanted)
         .sum()
     )
-    return [float(with_rel) / len(wanted)] * gain_depth
+    return [float(with_rel) / len(wanted)] * max_rank
 
 
-def html_report(
+def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options, **kwargs
     qrels: QrelsLike,
     runs: RunsLike,
     measures: MeasureLike | Iterable[MeasureLike] = ("AP", "nDCG@10"),
@@ -643,7 +659,7 @@ def html_report(
     curves: bool = True,
     levels: Sequence[float] = STANDARD_LEVELS,
     rule: Interpolation = "exact",
-    gain_depth: int = 20,
+    max_rank: int = 20,
     title: str | None = None,
     page_size: int = 50,
     **kwargs: Unpack[CompareKwargs],
@@ -667,7 +683,7 @@ def html_report(
     levels, rule:
         Recall levels and interpolation of the precision–recall curve (see
         :func:`cranfield.curves.interpolated_pr`).
-    gain_depth:
+    max_rank:
         Last rank k of the nDCG@k curve.
     title:
         Heading and window title.
@@ -683,7 +699,7 @@ def html_report(
     ------
     cranfield.errors.OptionError
         As :func:`cranfield.compare`; also for a recall level outside [0, 1], an unknown
-        ``rule``, or a ``gain_depth`` or ``page_size`` below 1.
+        ``rule``, or a ``max_rank`` or ``page_size`` below 1.
     cranfield.errors.CranfieldError
         As :func:`cranfield.compare`.
 
@@ -704,7 +720,7 @@ def html_report(
 
     levels = tuple(check_float("levels", p, minimum=0, maximum=1) for p in levels)
     check_choice("rule", rule, INTERPOLATIONS)
-    check_int("gain_depth", gain_depth, minimum=1)
+    check_int("max_rank", max_rank, minimum=1)
     check_int("page_size", page_size, minimum=1)
     judgments = load_qrels(qrels)
     items: list[object]
@@ -751,19 +767,22 @@ def html_report(
         }
         gain = {
             name: mean_gain_curves(
-                curve_qrels, run, k=gain_depth, normalise="mean_of_ratios", options=curve_opts
+                curve_qrels, run, max_rank=max_rank, normalise="mean_of_ratios", options=curve_opts
             )
             for name, run in named
         }
-        ideal = _ideal_ndcg(curve_qrels, c.topics, gain_depth)
-        charts = _charts(pr, gain, ideal, rule=rule, gain_depth=gain_depth)
+        ideal = _ideal_ndcg(curve_qrels, c.topics, max_rank)
+        charts = _charts(pr, gain, ideal, rule=rule, max_rank=max_rank)
         rows.append(
             (
                 "curves",
                 f"precision–recall at {len(levels)} recall levels ({rule} "
-                f"interpolation); nDCG@k for k = 1…{gain_depth} (mean of per-query values)",
+                f"interpolation); nDCG@k for k = 1…{max_rank} (mean of per-query values)",
             )
         )
+    rows += _provenance_rows(
+        qrels, [(name, item) for (name, _), item in zip(named, items, strict=True)], opts
+    )
     sources = [_source(x) for x in items]
     tags = [run.tag for _, run in named]
     retrieved = [len(run.topics) for _, run in named]

@@ -7,7 +7,7 @@ pyplot's global state, so they work in scripts, notebooks and servers alike:
 
 * :func:`pr_curve`: interpolated precision–recall curves of several runs, averaged over
   queries (11 standard recall levels, or any levels);
-* :func:`gain_curve`: nDCG@k, DCG@k, nCG@k or CG@k for k = 1..K with the ideal ranking's
+* :func:`gain_curve`: nDCG@k, DCG@k, nCG@k or CG@k for k = 1..max_rank with the ideal ranking's
   curve;
 * :func:`difference_bars`: one bar per query, the difference of a measure between two runs
   sorted by difference (the "precision histogram");
@@ -177,7 +177,7 @@ def _finish(fig: Figure, ax: Axes, title: str | None, default: str) -> Figure:
 # --------------------------------------------------------------------------- curves
 
 
-def pr_curve(
+def pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figsize
     qrels: QrelsLike,
     runs: RunsLike,
     *,
@@ -267,11 +267,11 @@ def pr_curve(
     )
 
 
-def gain_curve(
+def gain_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figsize
     qrels: QrelsLike,
     runs: RunsLike,
     *,
-    k: int = 20,
+    max_rank: int = 20,
     kind: GainKind = "ndcg",
     ideal: bool = True,
     normalise: Normalisation = "mean_of_ratios",
@@ -284,13 +284,14 @@ def gain_curve(
     figsize: tuple[float, float] = (6.4, 4.8),
     **kwargs: Unpack[EvalKwargs],
 ) -> Figure:
-    """nDCG@k (or DCG@k, nCG@k, CG@k) for k = 1..``k``, averaged over queries, with the ideal.
+    """nDCG@k (or DCG@k, nCG@k, CG@k) for k = 1..``max_rank``, averaged over queries, with
+    the ideal.
 
     Parameters
     ----------
     qrels, runs:
         Judgments and one run, a list of runs or a ``{name: run}`` mapping.
-    k:
+    max_rank:
         Last rank plotted.
     kind:
         ``"ndcg"`` (default), ``"dcg"``, ``"ncg"`` or ``"cg"``: a column of
@@ -323,7 +324,7 @@ def gain_curve(
     ModuleNotFoundError
         If matplotlib is not installed.
     cranfield.errors.OptionError
-        If ``kind``, ``normalise`` or ``k`` (an integer >= 1) is not one it can take.
+        If ``kind``, ``normalise`` or ``max_rank`` (an integer >= 1) is not one it can take.
 
     Notes
     -----
@@ -335,17 +336,22 @@ def gain_curve(
     --------
     >>> qrels = {"q1": {"a": 2, "b": 1}, "q2": {"c": 1}}
     >>> run = {"q1": {"b": 2.0, "a": 1.0}, "q2": {"y": 2.0, "c": 1.0}}
-    >>> fig = gain_curve(qrels, {"bm25": run}, k=3, kind="dcg")
+    >>> fig = gain_curve(qrels, {"bm25": run}, max_rank=3, kind="dcg")
     >>> [line.get_label() for line in fig.axes[0].lines]
     ['bm25', 'ideal']
     """
-    k = check_int("k", k, minimum=1)
+    max_rank = check_int("max_rank", max_rank, minimum=1)
     check_choice("kind", kind, GAIN_KINDS)
     check_choice("normalise", normalise, NORMALISATIONS)
     opts = options_from(options, kwargs, caller="gain_curve")
     fig, axes = _figure(ax, figsize)
     judgments = load_qrels(qrels)
-    curve_options: dict[str, Any] = {"k": k, "gains": gains, "exp": exp, "options": opts}
+    curve_options: dict[str, Any] = {
+        "max_rank": max_rank,
+        "gains": gains,
+        "exp": exp,
+        "options": opts,
+    }
     handles: list[Artist] = []
     labels: list[str] = []
     ideals: list[tuple[str, str, NDArray[np.float64], NDArray[np.float64]]] = []
@@ -358,7 +364,7 @@ def gain_curve(
             curve.get_column(kind).to_numpy(),
             color=color,
             linestyle=style,
-            marker="o" if k <= 30 else None,
+            marker="o" if max_rank <= 30 else None,
             markersize=3,
             linewidth=1.5,
             label=name,
@@ -387,7 +393,7 @@ def gain_curve(
     from matplotlib.ticker import MaxNLocator
 
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_xlim(0.5, k + 0.5)
+    axes.set_xlim(0.5, max_rank + 0.5)
     axes.set_ylim(bottom=0.0)
     axes.set_xlabel("Rank k")
     axes.set_ylabel(_GAIN_LABELS[kind])
@@ -607,11 +613,11 @@ def _per_query(
     if not results:
         raise ValueError("scores must hold at least one Results, got none.")
     m_name = str(results[0].measures[0]) if measure is None else measure
-    vectors = [np.asarray(list(r.per_topic(m_name).values()), dtype=np.float64) for r in results]
+    vectors = [np.asarray(list(r.per_query(m_name).values()), dtype=np.float64) for r in results]
     return [r.run_name for r in results], vectors, str(results[0]._key(m_name))
 
 
-def query_pr_curve(
+def query_pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figsize
     qrels: QrelsLike,
     runs: RunsLike,
     query_id: str,

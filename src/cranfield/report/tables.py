@@ -7,11 +7,13 @@ import json
 import math
 from typing import TYPE_CHECKING, Any, TextIO
 
+from cranfield.report.numbers import best_shown, four_places
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from cranfield.evaluation.results import Results
-    from cranfield.measures._spec import Measure
+    from cranfield.measures import Measure
 
 
 def _num(v: float) -> Any:
@@ -53,12 +55,15 @@ def render(
     """Write ``results`` to ``out`` as a table, TSV, CSV, JSON or JSON lines."""
     rows = _rows(results, measures, per_query)
     if fmt == "json":
+        from cranfield.evaluation.results import provenance_of
+
         doc = {
             "results": rows,
             "policy": {
                 r.run_name: {"missing": r.missing_policy, "missing_queries": r.missing_topics}
                 for r in results
             },
+            "provenance": provenance_of(results, measures).to_dict(),
         }
         out.write(json.dumps(doc, indent=2) + "\n")
         return
@@ -81,6 +86,9 @@ def render(
 
 
 def _rich_table(rows: list[dict[str, Any]], measures: Sequence[Measure], out: TextIO) -> None:
+    """The rows as a table, names never cut and every best mean (as shown) in bold."""
+    import io
+
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -88,21 +96,29 @@ def _rich_table(rows: list[dict[str, Any]], measures: Sequence[Measure], out: Te
     table = Table(show_edge=False, header_style="bold")
     keys = list(rows[0]) if rows else ["run"]
     for key in keys:
-        table.add_column(escape(key), justify="left" if key in ("run", "query_id") else "right")
-    best: dict[str, float] = {}
+        table.add_column(
+            escape(key), justify="left" if key in ("run", "query_id") else "right", no_wrap=True
+        )
+    best: dict[str, str | None] = {}
     if len(rows) > 1 and "query_id" not in keys:
         for key in keys[2:]:
-            vals = [row[key] for row in rows if row[key] is not None]
-            if vals:
-                best[key] = max(vals)
+            best[key] = best_shown(row[key] for row in rows if row[key] is not None)
     for row in rows:
         cells = []
         for key in keys:
             v = row[key]
             if isinstance(v, float):
-                text = f"{v:.4f}"
-                cells.append(f"[bold]{text}[/bold]" if best.get(key) == v else text)
+                text = four_places(v)
+                cells.append(f"[bold]{text}[/bold]" if best.get(key) == text else text)
             else:
                 cells.append("" if v is None else escape(str(v)))
         table.add_row(*cells)
-    Console(file=out, width=max(80, 14 * len(keys)), force_terminal=False).print(table)
+    # As wide as the table: a terminal wraps a long line, but a cut name would leave rows
+    # that cannot be told apart. Bold only on a terminal. Written at once, so that a closed
+    # pipe is a BrokenPipeError here (rich would end the process itself).
+    buffer = io.StringIO()
+    wide = Console(file=buffer, width=1 << 20, force_terminal=False)
+    width = max(80, wide.measure(table).maximum)
+    console = Console(file=buffer, width=width, force_terminal=out.isatty(), highlight=False)
+    console.print(table)
+    out.write(buffer.getvalue())

@@ -311,13 +311,14 @@ class Comparison:
             treatment_scores=X[:, j].copy(),
         )
 
-    def describe(self) -> list[str]:
+    def describe(self, *, command_line: bool = False) -> list[str]:
         """The method in sentences: query set, runs missing queries, tests, intervals.
 
         One sentence on the queries compared, one per run that misses judged queries, one per
         test with its correction, and, last, one on the intervals when there are any. These
         are the ``notes`` of :meth:`to_dict`; a table adds the legend of its marks
-        (:func:`cranfield.report.comparison.notes`).
+        (:func:`cranfield.report.comparison.notes`). ``command_line=True`` names the
+        missing-query policy by its flag (``--missing zero``, not ``missing=zero``).
 
         Examples
         --------
@@ -332,20 +333,21 @@ class Comparison:
         """
         n = len(self.topics)
         out: list[str] = []
+        policy = (
+            f"--missing {self.missing_policy}" if command_line else f"missing={self.missing_policy}"
+        )
         if self.missing_policy == "zero":
             out.append(
                 f"{n:,} {'query' if n == 1 else 'queries'}: every judged query, "
-                "a run missing a query scores 0 on it (missing=zero)."
+                f"a run missing a query scores 0 on it ({policy})."
             )
         elif self.missing_policy == "skip":
             out.append(
-                f"{n:,} queries: the judged queries every run retrieved (missing=skip); "
+                f"{n:,} queries: the judged queries every run retrieved ({policy}); "
                 f"{len(self.dropped_topics):,} judged queries left out."
             )
         elif self.missing_policy == "error":
-            out.append(
-                f"{n:,} queries: every judged query, retrieved by every run (missing=error)."
-            )
+            out.append(f"{n:,} queries: every judged query, retrieved by every run ({policy}).")
         else:
             out.append(f"{n:,} queries, scores as given.")
         judged = n + len(self.dropped_topics)
@@ -576,63 +578,81 @@ def _pairs(k: int, baseline: int | None) -> tuple[NDArray[np.intp], NDArray[np.i
     return np.full(others.size, baseline, dtype=np.intp), others
 
 
-def _analyse(
-    runs: list[str],
-    measures: list[str],
-    topics: list[str],
-    cubes: list[NDArray[np.float64]],
-    means: dict[str, dict[str, float]],
-    *,
-    baseline: str | int | None,
-    plan: TestPlan,
-    missing_policy: str,
-    missing_topics: dict[str, list[str]],
-    dropped_topics: list[str],
-) -> Comparison:
-    tests: list[str] = list(plan.tests)
-    intervals: list[str] = list(plan.intervals)
-    correction, alpha, n_resamples = plan.correction, plan.alpha, plan.n_resamples
-    risk_aversion = plan.risk_aversion
-    k = len(runs)
-    n = len(topics)
-    if n < 2:
-        raise EvaluationError(
-            f"a paired comparison needs at least 2 queries common to all runs, got {n}."
-        )
-    base: int | None
-    if baseline is None:
-        base = None
-    elif isinstance(baseline, str):
-        base = runs.index(check_choice("baseline", baseline, runs))
-    else:
-        base = check_int("baseline", baseline, minimum=0, maximum=k - 1)
+@dataclass(frozen=True)
+class _Scores:
+    """What a comparison tests: per measure, a (queries x runs) matrix of aligned scores."""
 
+    runs: list[str]
+    measures: list[str]
+    topics: list[str]
+    cubes: list[NDArray[np.float64]]
+    means: dict[str, dict[str, float]]
+    missing_policy: str
+    missing_topics: dict[str, list[str]] = field(default_factory=dict)
+    dropped_topics: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """The scores side by side, measure-major, and the (treatment, control) column pairs."""
+
+    X: NDArray[np.float64]  # (queries, measures x runs)
+    ia: NDArray[np.intp]  # treatment column of each compared pair and measure
+    ib: NDArray[np.intp]  # control column
+    ctrl: NDArray[np.intp]  # control run of each pair
+    treat: NDArray[np.intp]  # treatment run of each pair
+
+
+def _baseline_index(runs: list[str], baseline: str | int | None) -> int | None:
+    k = len(runs)
+    if baseline is None:
+        return None
+    if isinstance(baseline, str):
+        return runs.index(check_choice("baseline", baseline, runs))
+    return check_int("baseline", baseline, minimum=0, maximum=k - 1)
+
+
+def _columns(scores: _Scores, base: int | None) -> _Columns:
+    k, M = len(scores.runs), len(scores.measures)
     ctrl, treat = _pairs(k, base)
     n_pairs = ctrl.size
-    M = len(measures)
-    X = np.ascontiguousarray(np.concatenate(cubes, axis=1))  # (n, M * k), measure-major
+    X = np.ascontiguousarray(np.concatenate(scores.cubes, axis=1))  # (n, M * k), measure-major
     offs = np.repeat(np.arange(M, dtype=np.intp) * k, n_pairs)
     ia = offs + np.tile(treat, M)  # treatment columns
     ib = offs + np.tile(ctrl, M)  # control columns
-    d = X[:, ia] - X[:, ib]
+    return _Columns(X, ia, ib, ctrl, treat)
 
+
+@dataclass(frozen=True)
+class _Tested:
+    """Raw ``(statistic, p)`` of each test, bootstrap intervals, the seed and exactness."""
+
+    raw: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]]
+    boot_cis: dict[str, NDArray[np.float64]]
+    seed: int | None
+    exact: bool
+
+
+def _run_tests(scores: _Scores, cols: _Columns, plan: TestPlan) -> _Tested:
+    """Every test of ``plan`` on every compared pair and measure, in one pass each."""
+    tests, intervals, n_resamples = list(plan.tests), list(plan.intervals), plan.n_resamples
+    X, ia, ib, cubes = cols.X, cols.ia, cols.ib, scores.cubes
+    n = len(scores.topics)
     exact = "randomization" in tests and use_exact(n, n_resamples, None)
     random_tests = RANDOM_TESTS.intersection(tests) - ({"randomization"} if exact else set())
     needs_seed = bool(random_tests) or any(i != "t" for i in intervals)
     seed = resolve_seed(plan.seed) if needs_seed else None
     stream_seed = 0 if seed is None else seed  # only read when needs_seed
-    sums_in_order = sequential_sums(X)
-    total = sums_in_order[ia] - sums_in_order[ib]
     raw: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
     boot_cis: dict[str, NDArray[np.float64]] = {}
-    boot_needed = "bootstrap" in tests or any(i != "t" for i in intervals)
-    if boot_needed:
+    if "bootstrap" in tests or any(i != "t" for i in intervals):
         sums = bootstrap_sums(X, n_resamples=n_resamples, seed=stream_seed)
         boot_p, boot_cis = bootstrap_analysis(
-            X, sums, ia, ib, alpha=alpha, intervals=tuple(i for i in intervals if i != "t")
+            X, sums, ia, ib, alpha=plan.alpha, intervals=tuple(i for i in intervals if i != "t")
         )
         if "bootstrap" in tests:
-            raw["bootstrap"] = (total / n, boot_p)
+            sums_in_order = sequential_sums(X)
+            raw["bootstrap"] = ((sums_in_order[ia] - sums_in_order[ib]) / n, boot_p)
         del sums
     for test in tests:
         if test == "t-test":
@@ -646,7 +666,7 @@ def _analyse(
                 X, ia, ib, n_resamples=n_resamples, seed=stream_seed, exact=exact
             )
         elif test == "tukey-hsd":
-            parts = [tukey_pairs(c, treat, ctrl) for c in cubes]
+            parts = [tukey_pairs(c, cols.treat, cols.ctrl) for c in cubes]
             raw[test] = (
                 np.concatenate([q for q, _ in parts]),
                 np.concatenate([p for _, p in parts]),
@@ -654,46 +674,60 @@ def _analyse(
         elif test == "randomized-tukey-hsd":
             ranges = randomized_tukey_ranges(cubes, n_resamples=n_resamples, seed=stream_seed)
             parts = [
-                randomized_tukey_pvalues(c, ranges[m], treat, ctrl) for m, c in enumerate(cubes)
+                randomized_tukey_pvalues(c, ranges[m], cols.treat, cols.ctrl)
+                for m, c in enumerate(cubes)
             ]
             raw[test] = (
                 np.concatenate([s for s, _ in parts]),
                 np.concatenate([p for _, p in parts]),
             )
+    return _Tested(raw, boot_cis, seed, exact)
 
+
+def _pair_results(
+    scores: _Scores, cols: _Columns, plan: TestPlan, tested: _Tested
+) -> list[PairComparison]:
+    """One :class:`PairComparison` per compared pair and measure, measure-major."""
+    X, ia, ib = cols.X, cols.ia, cols.ib
+    n = len(scores.topics)
+    n_pairs = cols.ctrl.size
+    d = X[:, ia] - X[:, ib]
+    sums_in_order = sequential_sums(X)
+    total = sums_in_order[ia] - sums_in_order[ib]
     adjusted = {
-        t: (p if t in FAMILYWISE else adjust_p_values(p, correction)) for t, (_, p) in raw.items()
+        t: (p if t in FAMILYWISE else adjust_p_values(p, plan.correction))
+        for t, (_, p) in tested.raw.items()
     }
-    t_ci = t_intervals(d, alpha) if "t" in intervals else None
+    t_ci = t_intervals(d, plan.alpha) if "t" in plan.intervals else None
     scale = pair_scale(X, ia, ib)
     dz = cohens_dz(d, scale)
     wins, ties, losses = win_tie_loss(d)
-    urisk, trisk = risk(d, risk_aversion, scale)
-
+    urisk, trisk = risk(d, plan.risk_aversion, scale)
     pairs: list[PairComparison] = []
     for col in range(ia.size):
-        m = col // n_pairs
-        c_run, t_run = runs[int(ctrl[col % n_pairs])], runs[int(treat[col % n_pairs])]
+        measure = scores.measures[col // n_pairs]
+        c_run = scores.runs[int(cols.ctrl[col % n_pairs])]
+        t_run = scores.runs[int(cols.treat[col % n_pairs])]
         ivs: dict[str, tuple[float, float]] = {}
-        for kind in intervals:
-            arr = boot_cis[kind] if t_ci is None or kind != "t" else t_ci
+        for kind in plan.intervals:
+            arr = tested.boot_cis[kind] if t_ci is None or kind != "t" else t_ci
             ivs[kind] = (float(arr[col, 0]), float(arr[col, 1]))
         outcomes = {
             t: TestOutcome(
-                statistic=float(raw[t][0][col]),
-                p_value=float(raw[t][1][col]),
+                statistic=float(tested.raw[t][0][col]),
+                p_value=float(tested.raw[t][1][col]),
                 p_adjusted=float(adjusted[t][col]),
-                significant=bool(adjusted[t][col] <= alpha),
+                significant=bool(adjusted[t][col] <= plan.alpha),
             )
-            for t in tests
+            for t in plan.tests
         }
         pairs.append(
             PairComparison(
-                measure=measures[m],
+                measure=measure,
                 control=c_run,
                 treatment=t_run,
-                control_mean=means[measures[m]][c_run],
-                treatment_mean=means[measures[m]][t_run],
+                control_mean=scores.means[measure][c_run],
+                treatment_mean=scores.means[measure][t_run],
                 mean_difference=float(total[col] / n),
                 intervals=ivs,
                 cohens_dz=float(dz[col]),
@@ -707,32 +741,46 @@ def _analyse(
                 tests=outcomes,
             )
         )
+    return pairs
+
+
+def _analyse(scores: _Scores, *, baseline: str | int | None, plan: TestPlan) -> Comparison:
+    """Test every compared pair of ``scores`` as ``plan`` says: the engine of :func:`compare`
+    and :func:`compare_scores`."""
+    n = len(scores.topics)  # two runs or more: compare and compare_scores have checked
+    if n < 2:
+        raise EvaluationError(
+            f"a paired comparison needs at least 2 queries common to all runs, got {n}."
+        )
+    base = _baseline_index(scores.runs, baseline)
+    cols = _columns(scores, base)
+    tested = _run_tests(scores, cols, plan)
     return Comparison(
-        runs=list(runs),
-        measures=list(measures),
-        topics=list(topics),
-        scores=dict(zip(measures, cubes, strict=True)),
-        means=means,
-        baseline=None if base is None else runs[base],
-        pairs=pairs,
-        tests=list(tests),
-        correction=correction,
-        alpha=alpha,
-        intervals=list(intervals),
-        n_resamples=n_resamples,
-        seed=seed,
-        exact_randomization=exact,
-        risk_aversion=risk_aversion,
-        missing_policy=missing_policy,
-        missing_topics=missing_topics,
-        dropped_topics=dropped_topics,
+        runs=list(scores.runs),
+        measures=list(scores.measures),
+        topics=list(scores.topics),
+        scores=dict(zip(scores.measures, scores.cubes, strict=True)),
+        means=scores.means,
+        baseline=None if base is None else scores.runs[base],
+        pairs=_pair_results(scores, cols, plan, tested),
+        tests=list(plan.tests),
+        correction=plan.correction,
+        alpha=plan.alpha,
+        intervals=list(plan.intervals),
+        n_resamples=plan.n_resamples,
+        seed=tested.seed,
+        exact_randomization=tested.exact,
+        risk_aversion=plan.risk_aversion,
+        missing_policy=scores.missing_policy,
+        missing_topics=scores.missing_topics,
+        dropped_topics=scores.dropped_topics,
     )
 
 
 # --------------------------------------------------------------------------- public API
 
 
-def compare(
+def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, inputs
     qrels: QrelsLike,
     runs: RunSet | Sequence[RunLike] | Mapping[str, RunLike],
     measures: MeasureLike | Iterable[MeasureLike] = ("AP", "nDCG@10"),
@@ -850,18 +898,17 @@ def compare(
     }
     missing_topics = {r.run_name: list(r.missing_topics) for r in table if r.missing_topics}
     dropped = table.dropped_topics
-    return _analyse(
+    scores = _Scores(
         run_names,
         [str(m) for m in wanted],
         topics,
         cubes,
         means,
-        baseline=baseline,
-        plan=test_plan,
-        missing_policy=evaluator.options.missing,
-        missing_topics=missing_topics,
-        dropped_topics=dropped,
+        evaluator.options.missing,
+        missing_topics,
+        dropped,
     )
+    return _analyse(scores, baseline=baseline, plan=test_plan)
 
 
 def compare_scores(
@@ -938,18 +985,8 @@ def compare_scores(
         m: {r: aggregate(c[:, j], "mean") for j, r in enumerate(run_names)}
         for m, c in zip(measures, cubes, strict=True)
     }
-    return _analyse(
-        run_names,
-        measures,
-        topic_ids,
-        cubes,
-        means,
-        baseline=baseline,
-        plan=test_plan,
-        missing_policy="scores",
-        missing_topics={},
-        dropped_topics=[],
-    )
+    scores_ = _Scores(run_names, measures, topic_ids, cubes, means, "scores")
+    return _analyse(scores_, baseline=baseline, plan=test_plan)
 
 
 class CompareKwargs(EvalKwargs, TestKwargs, total=False):

@@ -1,0 +1,82 @@
+"""``cranfield evaluate QRELS RUN [RUN ...]``: measures of runs, as a table or as data.
+
+Exit codes: 0 success, 1 usage error (bad option, unknown measure), 2 bad input data.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, TextIO
+
+from cranfield.cli.exits import run_command
+from cranfield.cli.parser import (
+    LIST_RULE,
+    Parser,
+    add_evaluation_options,
+    add_extra_judgments,
+    add_format,
+    add_measures,
+    add_run_names,
+    eval_options,
+)
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+PROG: Final = "cranfield evaluate"
+DEFAULT_MEASURES: Final = ("AP", "nDCG@10", "P@10", "R@1000", "RR@10")
+FORMATS: Final = ("table", "tsv", "csv", "json", "jsonl")
+
+
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield evaluate`` with ``argv`` (the arguments after ``evaluate``)."""
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    p = Parser(
+        prog=PROG,
+        description="Evaluate runs (TREC run files, Parquet) against qrels.",
+        epilog=LIST_RULE,
+        out=out,
+        err=err,
+    )
+    p.add_argument(
+        "qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed) or Parquet"
+    )
+    p.add_argument(
+        "runs", nargs="+", help="run files (TREC 'qid iter docno rank score tag') or Parquet"
+    )
+    add_measures(p, DEFAULT_MEASURES)
+    p.add_argument("-q", "--per-query", action="store_true", help="one row per run and query")
+    add_format(p, FORMATS)
+    add_evaluation_options(p)
+    add_extra_judgments(p)
+    add_run_names(p)
+    p.add_argument(
+        "--stream",
+        action="store_true",
+        help="read each run in blocks of whole queries, in bounded memory (runs must be grouped "
+        "by query)",
+    )
+    return p
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from cranfield.evaluation.evaluator import Evaluator
+
+    options = eval_options(args)
+    evaluator = Evaluator(
+        args.qrels,
+        args.measures or DEFAULT_MEASURES,
+        options,
+        known=args.known,
+        intents=args.intents,
+    )
+    results = list(evaluator.each(args.runs, names=args.names, stream=args.stream))
+    from cranfield.report.tables import render
+
+    render(results, evaluator.measures, fmt=args.format, per_query=args.per_query, out=out)
+    notes = "".join(f"{r.run_name}: {r.policy_note(command_line=True)}\n" for r in results)
+    (out if args.format == "table" else err).write(notes)
+    return 0

@@ -1,0 +1,171 @@
+"""How a command ends: the one mapping from what went wrong to a message and an exit code.
+
+Every command runs through :func:`run_command` (parse, then the command's body), so every
+command ends the same way:
+
+====  ==========================================================================
+code  when
+====  ==========================================================================
+0     success, or only help was asked for
+1     the command line is wrong: a usage error, an option with a value it cannot
+      take (:class:`~cranfield.errors.OptionError`), an unknown measure
+      (:class:`~cranfield.errors.MeasureError`), a missing optional dependency
+      (the message says which ``pip install 'cranfield[extra]'`` brings it)
+2     the data or the world is wrong: input that cannot be read
+      (:class:`~cranfield.errors.InputError`, ``OSError``), input that cannot be
+      evaluated as asked (:class:`~cranfield.errors.EvaluationError`), a failing
+      engine (:class:`~cranfield.errors.EngineError`), an output that cannot be written
+====  ==========================================================================
+
+``cranfield trec-eval`` keeps trec_eval's own codes (4 and 7 as well). A closed output pipe
+(``cranfield ... | head``) is not an error: :mod:`cranfield.cli.main` ends quietly with 0.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import TYPE_CHECKING, Final, TextIO
+
+from cranfield.cli.parser import Parser, UsageError
+from cranfield.errors import (
+    CranfieldError,
+    EngineError,
+    EvaluationError,
+    InputError,
+    MeasureError,
+    OptionError,
+)
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Iterator, Sequence
+
+__all__ = ["EXIT_CODES", "exit_code", "message", "run_command", "writing"]
+
+USAGE: Final = 1
+DATA: Final = 2
+
+EXIT_CODES: Final[dict[type[BaseException], int]] = {
+    OptionError: USAGE,
+    MeasureError: USAGE,
+    InputError: DATA,
+    EvaluationError: DATA,
+    EngineError: DATA,
+    CranfieldError: DATA,
+    UnicodeError: DATA,  # a binary file given as text
+    OSError: DATA,
+    ValueError: USAGE,  # an option checked by hand in the library, not yet an OptionError
+}
+"""Exit code by exception class; an exception takes the code of the nearest class in its
+method resolution order, so the order of this table does not matter (``InputError`` is a
+``ValueError`` too, and is found first)."""
+
+_NOT_AN_EXTRA: Final = frozenset({"bench", "test"})
+
+
+def exit_code(exc: BaseException) -> int | None:
+    """The exit code of a command that raised ``exc``; ``None`` for an exception that is not
+    the user's to fix (a bug: let it show its traceback) or a closed output pipe."""
+    if isinstance(exc, UsageError):
+        return exc.status
+    if isinstance(exc, BrokenPipeError):
+        return None
+    if isinstance(exc, ImportError):
+        return USAGE if _install_hint(exc) is not None else None
+    for cls in type(exc).__mro__:
+        if cls in EXIT_CODES:
+            return EXIT_CODES[cls]
+    return None
+
+
+def message(exc: BaseException, parser: Parser | None = None) -> str:
+    """``exc`` as one line for the command line, options named by their flags (as
+    ``parser`` spells them, when it declares the option)."""
+    if isinstance(exc, OptionError):
+        return exc.for_command_line(parser.flag_for(exc.option) if parser else None)
+    if isinstance(exc, CranfieldError):
+        return exc.for_command_line()
+    if isinstance(exc, ImportError):
+        return _install_hint(exc) or str(exc)
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return f"{where}{exc.strerror}."
+    return str(exc)
+
+
+def _install_hint(exc: ImportError) -> str | None:
+    """The message of a missing optional dependency with the extra that installs it, or
+    ``None`` if ``exc`` is not about one."""
+    text = str(exc)
+    if "pip install 'cranfield[" in text:
+        return text
+    missing = _normalise((exc.name or "").split(".")[0])
+    extra = _extra_providing(missing) if missing else None
+    if extra is None:
+        return None
+    return f"{text}; install it with: pip install 'cranfield[{extra}]'"
+
+
+def _extra_providing(package: str) -> str | None:
+    import importlib.metadata
+    import re
+
+    try:
+        requirements = importlib.metadata.requires("cranfield") or []
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a checkout
+        return None
+    for requirement in requirements:
+        name = re.match(r"[A-Za-z0-9_.-]+", requirement)
+        extra = re.search(r"extra == ['\"]([^'\"]+)['\"]", requirement)
+        if name and extra and extra[1] not in _NOT_AN_EXTRA and _normalise(name[0]) == package:
+            return extra[1]
+    return None
+
+
+def _normalise(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+@contextlib.contextmanager
+def writing(path: str) -> Iterator[None]:
+    """Word a failure to write ``path`` as ``cannot write PATH: REASON.`` (exit code 2)."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def run_command(
+    prog: str,
+    parser: Callable[[TextIO, TextIO], Parser],
+    body: Callable[[argparse.Namespace, TextIO, TextIO], int],
+    argv: Sequence[str],
+    *,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Parse ``argv`` with ``parser(out, err)``, run ``body(args, out, err)`` and return its
+    exit code; an error prints ``PROG: MESSAGE`` on ``err`` and returns its code
+    (:data:`EXIT_CODES`)."""
+    out = sys.stdout if stdout is None else stdout
+    err = sys.stderr if stderr is None else stderr
+    args: argparse.Namespace | None = None
+    the_parser: Parser | None = None
+    try:
+        the_parser = parser(out, err)
+        args = the_parser.parse_args(list(argv))
+        return body(args, out, err)
+    except Exception as exc:
+        code = exit_code(exc)
+        if code is None:
+            raise
+        name = getattr(args, "command_prog", prog)
+        if isinstance(exc, UsageError):
+            if exc.message:
+                err.write(f"{name}: error: {exc.message}\n")
+        else:
+            err.write(f"{name}: {message(exc, the_parser)}\n")
+        return code

@@ -1,0 +1,482 @@
+"""The one parser scaffold of every ``cranfield`` command.
+
+:class:`Parser` is an ``argparse`` parser that writes to the streams it is given and never
+ends the process (it raises :class:`UsageError`); options and files may come in any order.
+The option groups that several commands share are declared here once: the measures
+(:func:`add_measures`), the output format (:func:`add_format`), the evaluation options
+(:func:`add_evaluation_options`, read back as one
+:class:`~cranfield.evaluation.options.EvalOptions` by :func:`eval_options`), the run naming
+(:func:`add_run_names`) and the significance tests (:func:`add_test_options`).
+
+Lists (``-m``, ``-t``, ``--ci``, ``--levels``) are written the way trec_eval's ``-m`` is: see
+:data:`LIST_RULE`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from typing import TYPE_CHECKING, Any, Final, NoReturn, TextIO
+
+from cranfield._types import AGGREGATIONS, MISSING_POLICIES, RUN_NAMINGS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from cranfield.evaluation.options import EvalOptions
+
+__all__ = [
+    "LIST_RULE",
+    "Parser",
+    "UsageError",
+    "add_evaluation_options",
+    "add_extra_judgments",
+    "add_format",
+    "add_measures",
+    "add_run_names",
+    "add_test_options",
+    "eval_options",
+    "split_list",
+]
+
+LIST_RULE: Final = (
+    "A list option takes one value or a comma-separated list (-m AP,nDCG@10) and can be "
+    "repeated (-m AP -m nDCG@10). A comma inside brackets belongs to the value "
+    "(-m 'nDCG(gains={0:0,1:1})'), and so does a comma before a number or a key=value that "
+    "continues a trec_eval parameter list (-m P.5,10 is P@5 and P@10; -m ndcg.1=3,2=9). After "
+    "the files, the words that follow a list option are values too, until the next option "
+    "(FILES -m AP nDCG@10)."
+)
+"""How a list of values is written on the command line (shown in every command's help)."""
+
+
+class UsageError(Exception):
+    """The command line cannot be run as written, or it asked only for help.
+
+    Parameters
+    ----------
+    status:
+        The exit code: 0 after ``-h``, 1 for a usage error.
+    message:
+        What was wrong, printed as ``cranfield COMMAND: error: MESSAGE`` (empty when the
+        parser has printed it already).
+    """
+
+    def __init__(self, status: int, message: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` that writes to ``out``/``err`` and never calls ``sys.exit``.
+
+    Options may come before, between or after the positional arguments, and list options
+    (:meth:`add_list_option`) follow :data:`LIST_RULE`. Sub-command parsers made with
+    ``add_subparsers().add_parser(..., out=out, err=err)`` are Parsers too; the namespace's
+    ``command_prog`` is the program name of the deepest one used (``cranfield lab pool``).
+    """
+
+    def __init__(self, *args: Any, out: TextIO, err: TextIO, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._out = out
+        self._err = err
+        self._intermixing = False
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        if message:
+            (self._out if file is None or file is sys.stdout else self._err).write(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self._err.write(message)
+        raise UsageError(status)
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(self._err)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+    def add_list_option(
+        self,
+        *flags: str,
+        dest: str,
+        item: Callable[[str], Any] = str,
+        choices: Sequence[str] | None = None,
+        metavar: str | None = None,
+        help: str | None = None,
+    ) -> None:
+        """A repeatable option whose values are lists (:data:`LIST_RULE`), gathered in order
+        into ``dest`` (``None`` when the option is not given)."""
+        self.add_argument(
+            *flags,
+            dest=dest,
+            action=_ListAction,
+            item=item,
+            item_choices=choices,
+            metavar=metavar,
+            help=help,
+        )
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if self._intermixing:  # inside parse_known_intermixed_args: argparse's own passes
+            return super().parse_known_args(args, namespace)
+        words = self._spread_lists(list(sys.argv[1:] if args is None else args))
+        if any(isinstance(a, argparse._SubParsersAction) for a in self._actions):
+            parsed, extras = super().parse_known_args(words, namespace)
+        else:  # options between the files too: "QRELS RUN1 -M 10 RUN2"
+            self._intermixing = True
+            try:
+                parsed, extras = super().parse_known_intermixed_args(words, namespace)
+            finally:
+                self._intermixing = False
+        if not hasattr(parsed, "command_prog"):  # the deepest parser names the command
+            parsed.command_prog = self.prog
+        return parsed, extras
+
+    def flag_for(self, dest: str) -> str | None:
+        """The long flag (else the short one) of the option stored in ``dest``, searched in
+        this parser and its sub-command parsers; ``None`` if no option stores there."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    found = sub.flag_for(dest) if isinstance(sub, Parser) else None
+                    if found is not None:
+                        return found
+            elif action.dest == dest and action.option_strings:
+                flags = action.option_strings
+                return next((f for f in flags if f.startswith("--")), flags[0])
+        return None
+
+    # ------------------------------------------------------------------ lists after the files
+
+    def _spread_lists(self, words: list[str]) -> list[str]:
+        """``FILES -m A B -l 2`` as ``FILES -m A -m B -l 2``: the words after a list
+        option's value are more values when the positional arguments are already given;
+        before them, they are the positional arguments."""
+        needed, then_subcommand = self._positionals_needed()
+        out: list[str] = []
+        seen = 0
+        flag: str | None = None  # the list option whose values are being read
+        i = 0
+        while i < len(words):
+            word = words[i]
+            if word == "--":
+                out.extend(words[i:])
+                break
+            if not self._is_option(word):
+                if flag is not None:
+                    out += [flag, word]
+                else:
+                    out.append(word)
+                    seen += 1
+                    if then_subcommand and seen >= needed:  # the rest is the sub-command's
+                        out.extend(words[i + 1 :])
+                        break
+                i += 1
+                continue
+            taken, list_flag = self._option_words(words, i)
+            out.extend(words[i : i + 1 + taken])
+            flag = list_flag if list_flag is not None and seen >= needed else None
+            i += 1 + taken
+        return out
+
+    def _positionals_needed(self) -> tuple[int, bool]:
+        """How many positional words the command needs at least, and whether the last of
+        them is a sub-command (after which every word is the sub-command's)."""
+        needed = 0
+        for action in self._get_positional_actions():
+            if action.nargs in (argparse.PARSER, argparse.REMAINDER):
+                return needed + 1, True
+            if action.nargs is None or action.nargs == argparse.ONE_OR_MORE:
+                needed += 1
+            elif isinstance(action.nargs, int):
+                needed += action.nargs
+        return needed, False
+
+    def _is_option(self, word: str) -> bool:
+        if not word.startswith("-") or word == "-":
+            return False
+        return not (
+            self._negative_number_matcher.match(word) and not self._has_negative_number_optionals
+        )
+
+    def _option_words(self, words: list[str], i: int) -> tuple[int, str | None]:
+        """How many words after ``words[i]`` (an option) are its values, and the flag to
+        repeat if it is a list option."""
+        word = words[i]
+        if word.startswith("--"):
+            name, eq, _ = word.partition("=")
+            action = self._long_option(name)
+            if action is None or eq:
+                return 0, (name if isinstance(action, _ListAction) else None)
+            return self._values_after(action, words, i), (
+                name if isinstance(action, _ListAction) else None
+            )
+        for k in range(1, len(word)):  # -Jq, -l2, -m AP
+            action = self._option_string_actions.get("-" + word[k])
+            if action is None:
+                return 0, None
+            if action.nargs != 0:
+                short = "-" + word[k]
+                list_flag = short if isinstance(action, _ListAction) else None
+                if k + 1 < len(word):  # the value is attached: -l2
+                    return 0, list_flag
+                return self._values_after(action, words, i), list_flag
+        return 0, None
+
+    def _long_option(self, name: str) -> argparse.Action | None:
+        if name in self._option_string_actions:
+            return self._option_string_actions[name]
+        if not self.allow_abbrev:
+            return None
+        matches = {a for s, a in self._option_string_actions.items() if s.startswith(name)}
+        return matches.pop() if len(matches) == 1 else None
+
+    def _values_after(self, action: argparse.Action, words: list[str], i: int) -> int:
+        nargs = action.nargs
+        if nargs is None:
+            return 1
+        if isinstance(nargs, int):
+            return nargs
+        taken = 0
+        while i + 1 + taken < len(words) and not self._is_option(words[i + 1 + taken]):
+            taken += 1
+            if nargs == argparse.OPTIONAL:
+                break
+        return taken
+
+
+class _ListAction(argparse.Action):
+    """Adds the items of one list value (:func:`split_list`) to the option's list."""
+
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str,
+        *,
+        item: Callable[[str], Any] = str,
+        item_choices: Sequence[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(option_strings, dest, nargs=None, **kwargs)
+        self.item = item
+        self.item_choices = item_choices
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        items = list(getattr(namespace, self.dest, None) or [])
+        for text in split_list(str(values)):
+            if self.item_choices is not None and text not in self.item_choices:
+                choices = ", ".join(map(repr, self.item_choices))
+                parser.error(
+                    f"argument {option_string}: invalid choice: {text!r} (choose from {choices})"
+                )
+            try:
+                items.append(self.item(text))
+            except ValueError:
+                parser.error(f"argument {option_string}: invalid value: {text!r}")
+        setattr(namespace, self.dest, items)
+
+
+# Compiled on first use (by re's cache): most command lines have no comma list.
+_TREC_PARAMETERS: Final = r"[A-Za-z_][A-Za-z0-9_]*\."  # map_cut.  P.  ndcg.
+_PARAMETER: Final = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[A-Za-z0-9_]+=[^,]*"
+
+
+def split_list(text: str) -> list[str]:
+    """The values of one list option value, as :data:`LIST_RULE` says.
+
+    Examples
+    --------
+    >>> split_list("AP,nDCG@10")
+    ['AP', 'nDCG@10']
+    >>> split_list("P.5,10,map")
+    ['P.5,10', 'map']
+    >>> split_list("nDCG(gains={0:0,1:1})@10,ndcg.1=3,2=9,p=0.8,RR")
+    ['nDCG(gains={0:0,1:1})@10', 'ndcg.1=3,2=9,p=0.8', 'RR']
+    >>> split_list("0,0.5,1")
+    ['0', '0.5', '1']
+    """
+    pieces: list[str] = []
+    depth = 0
+    start = 0
+    for k, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+        elif char == "," and depth == 0:
+            pieces.append(text[start:k])
+            start = k + 1
+    pieces.append(text[start:])
+    out: list[str] = []
+    for piece in pieces:
+        if out and re.match(_TREC_PARAMETERS, out[-1]) and re.fullmatch(_PARAMETER, piece):
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return [piece.strip() for piece in out if piece.strip()]
+
+
+# --------------------------------------------------------------------------- option groups
+
+
+def add_measures(p: Parser, default: Sequence[str]) -> None:
+    """``-m/--measure``: the measures, a list option (``args.measures``, ``None`` if absent)."""
+    p.add_list_option(
+        "-m",
+        "--measure",
+        dest="measures",
+        metavar="MEASURE",
+        help=f"measures, e.g. nDCG@10 'P(rel=2)@5' map P.5,10 (default: {' '.join(default)})",
+    )
+
+
+def add_format(p: Parser, formats: Sequence[str]) -> None:
+    """``-f/--format``: the output format, the first of ``formats`` by default."""
+    p.add_argument(
+        "-f",
+        "--format",
+        choices=list(formats),
+        default=formats[0],
+        help=f"output format (default {formats[0]})",
+    )
+
+
+_EVALUATION_FLAGS: Final[dict[str, tuple[tuple[str, ...], dict[str, Any]]]] = {
+    "missing": (
+        ("--missing",),
+        {
+            "choices": MISSING_POLICIES,
+            "help": "judged queries absent from a run: score 0 (zero, the default), leave out "
+            "(skip), or fail (error)",
+        },
+    ),
+    "relevance_level": (
+        ("-l", "--relevance-level"),
+        {"type": int, "metavar": "N", "help": "minimum judged level counted relevant (1)"},
+    ),
+    "judged_only": (
+        ("-J", "--judged-only"),
+        {"action": "store_true", "help": "drop unjudged documents first"},
+    ),
+    "depth": (
+        ("-M", "--depth"),
+        {"type": int, "metavar": "K", "help": "evaluate only the top K documents of each query"},
+    ),
+    "float32": (
+        ("--float32",),
+        {"action": "store_true", "help": "round scores to float32 first (trec_eval 9, NIST)"},
+    ),
+    "aggregate": (
+        ("--aggregate",),
+        {
+            "choices": AGGREGATIONS,
+            "help": "how per-query values combine (default: each measure's own; micro needs "
+            "set measures)",
+        },
+    ),
+    "epsilon": (
+        ("--epsilon",),
+        {"type": float, "help": "floor of the geometric mean (gmean; default 1e-5)"},
+    ),
+    "num_docs": (
+        ("-N", "--num-docs"),
+        {
+            "type": int,
+            "metavar": "N",
+            "help": "collection size (fallout, accuracy, utility's true negatives)",
+        },
+    ),
+}
+"""Every evaluation option's flags, by :class:`~cranfield.evaluation.options.EvalOptions`
+field; the defaults are EvalOptions' own."""
+
+
+def add_evaluation_options(p: Parser, names: Sequence[str] = tuple(_EVALUATION_FLAGS)) -> None:
+    """The flags of the evaluation options ``names`` (EvalOptions fields), read back with
+    :func:`eval_options`."""
+    for name in names:
+        flags, kwargs = _EVALUATION_FLAGS[name]
+        p.add_argument(*flags, dest=name, default=None, **kwargs)
+
+
+def eval_options(args: argparse.Namespace) -> EvalOptions:
+    """The evaluation options given on the command line, validated once.
+
+    Raises
+    ------
+    OptionError
+        For a value an option cannot take (printed with its flag: ``The --depth option ...``).
+    """
+    from cranfield.evaluation.options import EvalOptions
+
+    given = {
+        name: getattr(args, name)
+        for name in _EVALUATION_FLAGS
+        if getattr(args, name, None) is not None
+    }
+    return EvalOptions(**given)
+
+
+def add_extra_judgments(p: Parser) -> None:
+    """``--known`` and ``--intents``: the judgments some measures need besides the qrels."""
+    p.add_argument(
+        "--known",
+        metavar="QRELS",
+        help="relevant documents known to the user (Coverage, Novelty, RelRecall, RecallEffect)",
+    )
+    p.add_argument(
+        "--intents",
+        metavar="QRELS",
+        help="subtopic judgments 'qid subtopic docno rel' for alpha_nDCG",
+    )
+
+
+def add_run_names(p: Parser) -> None:
+    """``--names``: how runs are named (:mod:`cranfield.io.runset`)."""
+    p.add_argument(
+        "--names",
+        choices=RUN_NAMINGS,
+        default=RUN_NAMINGS[0],
+        help="name runs by file name without folders and suffixes (default) or by run tag",
+    )
+
+
+def add_test_options(p: Parser, default_measures: Sequence[str]) -> None:
+    """The measures and the significance tests of the commands that compare runs."""
+    from cranfield.stats.comparison import TESTS  # lazily: keeps scipy out of start-up
+
+    add_measures(p, default_measures)
+    p.add_list_option(
+        "-t",
+        "--test",
+        dest="tests",
+        metavar="TEST",
+        help=f"tests, the first marks the table: {', '.join(TESTS)} (default: t-test)",
+    )
+    p.add_argument(
+        "-c",
+        "--correction",
+        default="holm",
+        help="multiple-comparison correction: none, bonferroni, holm (default), bh",
+    )
+    p.add_argument("-b", "--baseline", metavar="RUN", help="compare every run with this one")
+    p.add_argument("-a", "--alpha", type=float, default=0.05, help="significance level (0.05)")
+    p.add_argument("-s", "--seed", type=int, help="seed of the random procedures (default: fresh)")
+    p.add_argument(
+        "-B",
+        "--resamples",
+        dest="n_resamples",
+        type=int,
+        default=10_000,
+        help="resamples per random test (10000)",
+    )

@@ -1,0 +1,177 @@
+"""Where a result comes from: :class:`Provenance`, stated with every result.
+
+A result states cranfield's version, each input file with the SHA-256 of its bytes (or
+``"<in memory>"`` for an object built in the program), the canonical names of the measures,
+the evaluation options and the rule that orders tied scores, so that a number can be traced
+to exactly what produced it and compared with a number computed elsewhere.
+
+Hashing reads every byte of a file, so a provenance is computed only when it is asked for
+(:meth:`Results.provenance <cranfield.evaluation.results.Results.provenance>`,
+:meth:`ScoreTable.provenance <cranfield.evaluation.results.ScoreTable.provenance>`), never
+while scoring.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cranfield._version import __version__
+
+if TYPE_CHECKING:
+    from cranfield.evaluation.options import EvalOptions
+    from cranfield.measures import Measure
+
+__all__ = ["IN_MEMORY", "TIE_RULE", "InputFile", "Provenance", "file_sha256", "source_path"]
+
+IN_MEMORY = "<in memory>"
+"""The source of an input that is not a file (a ``Run``, ``Qrels``, DataFrame or dict)."""
+
+STDIN = "<stdin>"
+"""The source of an input read from standard input (``-``): its bytes are not kept."""
+
+TIE_RULE = (
+    "Documents are ranked by score descending; equal scores by document id descending, "
+    "compared bytewise (trec_eval's rule); the rank column of a run is ignored."
+)
+"""How tied scores are ordered (:mod:`cranfield.data.ranking`), in one sentence."""
+
+_CHUNK = 1 << 20
+
+
+def file_sha256(path: str | Path) -> str:
+    """SHA-256 of a file's bytes as stored (a compressed file: of its compressed bytes).
+
+    Parameters
+    ----------
+    path:
+        The file.
+
+    Returns
+    -------
+    str
+        64 lowercase hexadecimal digits.
+
+    Raises
+    ------
+    OSError
+        The file cannot be read.
+    """
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(_CHUNK):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def source_path(source: object) -> str | None:
+    """The path of an input given as a file (``"-"`` for standard input), else ``None``."""
+    if isinstance(source, (str, Path)):
+        return str(source)
+    return None
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """One input of a result: where it was read from and the SHA-256 of its bytes.
+
+    Attributes
+    ----------
+    role:
+        What the input is: ``"qrels"``, ``"run"`` (``"run:NAME"`` in a table of several
+        runs), ``"known"``, ``"intents"``, ``"collection"``, ``"config"``.
+    source:
+        The path as given, :data:`IN_MEMORY` or :data:`STDIN`.
+    sha256:
+        SHA-256 of the file's bytes; ``None`` when there is no file to hash.
+    """
+
+    role: str
+    source: str
+    sha256: str | None
+
+    @classmethod
+    def of(cls, role: str, path: str | Path | None) -> InputFile:
+        """Describe one input: ``path`` is hashed; ``None`` means an in-memory object."""
+        if path is None:
+            return cls(role, IN_MEMORY, None)
+        if str(path) == "-":
+            return cls(role, STDIN, None)
+        return cls(role, str(path), file_sha256(path))
+
+    def to_dict(self) -> dict[str, str | None]:
+        """``{"source": ..., "sha256": ...}``."""
+        return {"source": self.source, "sha256": self.sha256}
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What produced a result: version, inputs with their hashes, measures, options, ties.
+
+    Attributes
+    ----------
+    version:
+        cranfield's version.
+    inputs:
+        Every input, in order (qrels first).
+    measures:
+        Canonical measure names, in order.
+    options:
+        The evaluation options (:meth:`EvalOptions.to_dict
+        <cranfield.evaluation.options.EvalOptions.to_dict>`); empty when unknown.
+    tie_rule:
+        How tied scores are ordered (:data:`TIE_RULE`).
+
+    Examples
+    --------
+    >>> p = Provenance.of({"qrels": None}, [], None)
+    >>> p.to_dict()["inputs"]
+    {'qrels': {'source': '<in memory>', 'sha256': None}}
+    """
+
+    version: str
+    inputs: tuple[InputFile, ...]
+    measures: tuple[str, ...]
+    options: Mapping[str, Any]
+    tie_rule: str = TIE_RULE
+
+    @classmethod
+    def of(
+        cls,
+        inputs: Mapping[str, str | Path | None],
+        measures: Iterable[Measure | str],
+        options: EvalOptions | None,
+    ) -> Provenance:
+        """Hash every file of ``inputs`` (``{role: path or None}``) and state the rest."""
+        return cls(
+            version=__version__,
+            inputs=tuple(InputFile.of(role, path) for role, path in inputs.items()),
+            measures=tuple(str(m) for m in measures),
+            options=options.to_dict() if options is not None else {},
+        )
+
+    def input(self, role: str) -> InputFile:
+        """The input of ``role``.
+
+        Raises
+        ------
+        KeyError
+            No input has that role.
+        """
+        for item in self.inputs:
+            if item.role == role:
+                return item
+        raise KeyError(f"no input {role!r}; inputs: {', '.join(i.role for i in self.inputs)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data, as written to JSON."""
+        return {
+            "cranfield": self.version,
+            "inputs": {item.role: item.to_dict() for item in self.inputs},
+            "measures": list(self.measures),
+            "options": dict(self.options),
+            "tie_rule": self.tie_rule,
+        }
