@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -110,3 +111,17 @@ def test_long_options_are_trec_eval_s(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert short[0] == 0
     assert long == short
+
+
+def test_a_bad_option_value_is_one_line_naming_the_flag(tmp_path: Path) -> None:
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q 0 a 1\n")
+    run = tmp_path / "run"
+    run.write_text("q Q0 a 1 1.0 t\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["-M", "-1", "-m", "map", str(qrels), str(run)], out, err)
+    assert code == 1
+    assert err.getvalue() == (
+        "cranfield trec-eval: The -M option must be an integer >= 0, got -1.\n"
+    )
+    assert out.getvalue() == ""

@@ -11,7 +11,7 @@ import getopt
 import sys
 from typing import TYPE_CHECKING, Final, TextIO
 
-from cranfield.errors import EvaluationError, InputError, MeasureError
+from cranfield.errors import EvaluationError, InputError, MeasureError, OptionError
 
 if TYPE_CHECKING:
     from cranfield.compat.trec_eval import TrecEvalOptions
@@ -148,6 +148,10 @@ def _evaluate(o: TrecEvalOptions, out: TextIO, err: TextIO) -> int:
 
     try:
         result = run(o)
+    except OptionError as exc:
+        flag = {"depth": "-M", "relevance_level": "-l", "num_docs": "-N"}.get(exc.option)
+        err.write(f"cranfield trec-eval: {exc.for_command_line(flag)}\n")
+        return 1
     except MeasureError as exc:
         err.write(f"{exc}\n")
         return 1 if "illegal measure" in str(exc) else 2

@@ -15,18 +15,16 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from cranfield.data.columns import names
 from cranfield.data.ranking import (
     NOT_IN_POOL,
     UNJUDGED,
     MissingPolicy,
     Ranking,
-    rank,
     ranked_doc_ids,
 )
 from cranfield.errors import EvaluationError, InputError, MeasureError
 from cranfield.evaluation.aggregate import aggregate, sequential_sum
-from cranfield.evaluation.evaluator import compute, rank_small_files
+from cranfield.evaluation.evaluator import compute
 from cranfield.io.source import read_bytes, source_name
 from cranfield.io.trec_eval_text import format_line
 from cranfield.kernels.binary import log_clamped
@@ -148,26 +146,22 @@ def run(opts: TrecEvalOptions) -> TrecEvalOutput:
 def _ranked(opts: TrecEvalOptions, missing: MissingPolicy) -> tuple[Ranking, list[str], int]:
     """The ranking, the qrels topics and the number of judgments with relevance > 0.
 
-    Small clean files are read and ranked with numpy alone (see
-    :mod:`cranfield.io.trec_numpy`); any others with polars, to the same ranking.
+    Loaded and ranked by an :class:`~cranfield.evaluation.evaluator.Evaluator`, as every
+    evaluation is: small clean files with numpy alone, any others with polars, to the same
+    ranking; trec_eval 9 rounds scores to float32 first.
     """
-    float32 = opts.compat == 9
-    depth, judged_only = opts.depth, opts.judged_only
-    small = rank_small_files(
-        opts.qrels, opts.run, depth=depth, judged_only=judged_only, float32=float32, missing=missing
-    )
-    if small is not None:
-        ranking, judged = small
-        return ranking, names(judged.query_id), int((judged.relevance > 0).sum())
-    from cranfield.io.load import side_by_side
-    from cranfield.io.trec import read_qrels, read_run
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.evaluation.options import EvalOptions
 
-    qrels, the_run = side_by_side(
-        lambda: read_qrels(opts.qrels), lambda: read_run(opts.run, float32=float32)
+    options = EvalOptions(
+        missing=missing,
+        depth=opts.depth,
+        judged_only=opts.judged_only,
+        float32=opts.compat == 9,
     )
-    positives = int((qrels.frame.get_column("relevance") > 0).sum())
-    ranking = rank(the_run, qrels, depth=depth, judged_only=judged_only, missing=missing)
-    return ranking, qrels.topics, positives
+    evaluator = Evaluator(opts.qrels, [], options)
+    ranking = evaluator.ranking(opts.run).ranking
+    return ranking, evaluator.judged_topics(), evaluator.count_relevant()
 
 
 def _emit(

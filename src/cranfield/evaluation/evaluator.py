@@ -23,7 +23,7 @@ import numpy as np
 from cranfield._types import RunNaming
 from cranfield._validate import check_int
 from cranfield.data.columns import names
-from cranfield.data.ranking import MissingPolicy, Ranking, rank, rank_columns
+from cranfield.data.ranking import Ranking, rank, rank_columns
 from cranfield.errors import MeasureError, MissingTopicError, OptionError
 from cranfield.evaluation.aggregate import How
 from cranfield.evaluation.options import AggregateOption, EvalKwargs, EvalOptions, options_from
@@ -87,36 +87,6 @@ class Prepared:
     ranking: Ranking
     ctx: ExtendedContext
     missing_topics: list[str]
-
-
-def rank_small_files(
-    qrels: QrelsLike,
-    run: RunLike,
-    *,
-    depth: int | None = None,
-    judged_only: bool = False,
-    float32: bool = False,
-    missing: MissingPolicy = "zero",
-) -> tuple[Ranking, QrelsColumns] | None:
-    """The ranking of two small clean TREC files (:mod:`cranfield.io.trec_numpy`), read and
-    ranked with numpy alone, and the qrels' columns; ``None`` when either is not such a
-    file (or a pair repeats): load them as ``Qrels`` and ``Run`` then."""
-    if not (isinstance(qrels, (str, Path)) and isinstance(run, (str, Path))):
-        return None
-    if any(str(p).endswith((".parquet", ".pq")) for p in (qrels, run)):
-        return None
-    from cranfield.io.trec_numpy import fits, read_qrels_columns, read_run_columns
-
-    if not fits(run):  # a large run: not even the qrels are read here
-        return None
-    judged = read_qrels_columns(qrels)
-    ranked = None if judged is None else read_run_columns(run)
-    if judged is None or ranked is None:
-        return None
-    ranking = rank_columns(
-        ranked, judged, depth=depth, judged_only=judged_only, float32=float32, missing=missing
-    )
-    return None if ranking is None else (ranking, judged)
 
 
 def _aggregation(option: AggregateOption, wanted: list[Measure]) -> dict[Measure, How]:
@@ -256,6 +226,12 @@ class Evaluator:
         if self._qrels is None and self._qrels_columns() is not None:
             return names(self._columns[0].query_id)  # type: ignore[union-attr]
         return self.qrels.topics
+
+    def count_relevant(self) -> int:
+        """How many judgments have a relevance above 0 (trec_eval's ``num_rel`` with ``-c``)."""
+        if self._qrels is None and self._qrels_columns() is not None:
+            return int((self._columns[0].relevance > 0).sum())  # type: ignore[union-attr]
+        return int((self.qrels.frame.get_column("relevance") > 0).sum())
 
     def with_options(self, *, qrels: Qrels | None = None, **changes: Any) -> Evaluator:
         """The same bound inputs (those already loaded shared, not read again) with some

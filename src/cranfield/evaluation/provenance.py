@@ -13,7 +13,6 @@ while scoring.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +59,8 @@ def file_sha256(path: str | Path) -> str:
     OSError
         The file cannot be read.
     """
+    import hashlib  # only when a hash is asked for: never on the scoring path
+
     h = hashlib.sha256()
     with open(path, "rb") as f:
         while chunk := f.read(_CHUNK):
