@@ -10,11 +10,15 @@ options); nothing below that point checks them again.
 Traceback (most recent call last):
 ...
 cranfield.errors.OptionError: The 'depth' option must be an integer >= 0, got -1.
+
+A value that is not an option (bad data, a measure's parameter, an inconsistency between
+inputs) is not checked here: it has its own error (:mod:`cranfield.errors`).
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable
 from typing import Literal, TypeVar, overload
 
@@ -25,11 +29,16 @@ __all__ = ["check_bool", "check_choice", "check_choices", "check_float", "check_
 T = TypeVar("T")
 
 
+def _number(x: float) -> str:
+    """``x`` as a person writes it: ``15000000``, ``0.5``, ``1e-05``."""
+    return str(x) if isinstance(x, int) else f"{x:g}"
+
+
 def _bounds(
     minimum: float | None, maximum: float | None, *, open_min: bool = False, open_max: bool = False
 ) -> str:
-    low = "" if minimum is None else f"{'>' if open_min else '>='} {minimum:g}"
-    high = "" if maximum is None else f"{'<' if open_max else '<='} {maximum:g}"
+    low = "" if minimum is None else f"{'>' if open_min else '>='} {_number(minimum)}"
+    high = "" if maximum is None else f"{'<' if open_max else '<='} {_number(maximum)}"
     if low and high:
         return f" {low} and {high}"
     return f" {low or high}" if (low or high) else ""
@@ -65,17 +74,27 @@ def check_int(
     maximum: int | None = None,
     none: bool = False,
 ) -> int | None:
-    """``value`` if it is an ``int`` (not a ``bool``) within the bounds; ``None`` if allowed."""
+    """``value`` as an ``int`` if it is an integer within the bounds; ``None`` if allowed.
+
+    Any integral number counts (``numpy.int64`` included), never a ``bool``.
+
+    >>> check_int("heap_size", 10, minimum=15_000_000)
+    Traceback (most recent call last):
+    ...
+    cranfield.errors.OptionError: The 'heap_size' option must be an integer >= 15000000, got 10.
+    """
     if value is None and none:
         return None
+    number = int(value) if isinstance(value, numbers.Integral) else None
     if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or ((minimum is not None and value < minimum) or (maximum is not None and value > maximum))
+        number is None
+        or isinstance(value, bool)
+        or (minimum is not None and number < minimum)
+        or (maximum is not None and number > maximum)
     ):
         what = "an integer" + _bounds(minimum, maximum) + (" or None" if none else "")
         raise OptionError(option, what, value)
-    return value
+    return number
 
 
 def check_float(
@@ -91,7 +110,7 @@ def check_float(
     ``minimum``; ``below``: strictly below ``maximum``)."""
     number = (
         float(value)
-        if isinstance(value, (int, float)) and not isinstance(value, bool)
+        if isinstance(value, numbers.Real) and not isinstance(value, bool)
         else math.nan
     )
     bad = not math.isfinite(number)

@@ -17,12 +17,13 @@ keywords) and ranks the run with the same rules (score descending, ties by docno
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Unpack
+from typing import TYPE_CHECKING, Any, Final, Literal, Unpack, get_args
 
 import numpy as np
 import polars as pl
 
-from cranfield.errors import EvaluationError, OptionError
+from cranfield._validate import check_choice, check_float, check_int
+from cranfield.errors import EvaluationError
 from cranfield.evaluation.evaluator import Evaluator, evaluate
 from cranfield.evaluation.options import EvalKwargs, EvalOptions
 from cranfield.kernels.binary import interpolated_precision
@@ -51,6 +52,8 @@ __all__ = [
 STANDARD_LEVELS: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 Interpolation = Literal["exact", "trec_eval"]
 Normalisation = Literal["ratio_of_means", "mean_of_ratios"]
+INTERPOLATIONS: Final[tuple[str, ...]] = get_args(Interpolation)
+NORMALISATIONS: Final[tuple[str, ...]] = get_args(Normalisation)
 
 
 def pr_points(
@@ -121,18 +124,15 @@ def interpolated_pr(
         Columns ``query_id``, ``recall`` (the level) and ``precision``; one row per topic
         and level. A topic without relevant documents scores 0 at every level.
     """
-    for p in levels:
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"Recall levels must be in [0, 1], got {p!r}.")
+    levels = tuple(check_float("levels", p, minimum=0, maximum=1) for p in levels)
+    check_choice("rule", rule, INTERPOLATIONS)
     evaluator = Evaluator(qrels, [], options, **kwargs)
     ctx = evaluator.ranking(run).ctx
     relevance_level = evaluator.options.relevance_level
     if rule == "exact":
-        table = interpolated_precision_exact(ctx, rel=relevance_level, levels=tuple(levels))
-    elif rule == "trec_eval":
-        table = interpolated_precision(ctx, rel=relevance_level, levels=tuple(levels))
+        table = interpolated_precision_exact(ctx, rel=relevance_level, levels=levels)
     else:
-        raise ValueError(f"The interpolation rule must be 'exact' or 'trec_eval', got {rule!r}.")
+        table = interpolated_precision(ctx, rel=relevance_level, levels=levels)
     n_levels = len(levels)
     return pl.DataFrame(
         {
@@ -173,13 +173,15 @@ def _gain_matrices(
     retrieved_ideal: bool,
     evaluator: Evaluator,
 ) -> tuple[list[str], NDArray[np.float64], NDArray[np.float64]]:
-    """Topics, and dense (topics × k) matrices of the run's and the ideal ranking's gains."""
+    """Topics, and dense (topics × max_rank) matrices of the run's and the ideal ranking's gains."""
     ctx = evaluator.ranking(run).ctx
     pairs = None if gains is None else tuple((int(lv), float(g)) for lv, g in gains.items())
     row, ideal, offsets = variant_gains(ctx, pairs, exp, retrieved_ideal)
     width = int(ctx.lengths.max(initial=0)) if max_rank is None else max_rank
     if width < 1:
-        raise OptionError("max_rank", "an integer >= 1", width)
+        raise ValueError(
+            "The run ranks no document of a judged query, so its gain curves need max_rank."
+        )
     run_g = np.zeros((ctx.n_topics, width))
     keep = ctx.position < width
     run_g[ctx.topic_of[keep], ctx.position[keep]] = row[keep]
@@ -231,6 +233,8 @@ def gain_curves(  # noqa: PLR0913 -- the gain, discount and ideal of measure nDC
         ``idcg``, ``ncg`` (= cg/icg) and ``ndcg`` (= dcg/idcg); ratios are 0 where the ideal
         is 0.
     """
+    check_int("max_rank", max_rank, minimum=1, none=True)
+    check_float("base", base, minimum=1, above=True)
     evaluator = Evaluator(qrels, [], options, **kwargs)
     topics, run_g, ideal_g = _gain_matrices(
         qrels,
@@ -288,10 +292,7 @@ def mean_gain_curves(
         Columns ``rank``, ``cg``, ``dcg``, ``icg``, ``idcg`` (means over topics), ``ncg``
         and ``ndcg``.
     """
-    if normalise not in ("ratio_of_means", "mean_of_ratios"):
-        raise ValueError(
-            f"The normalisation must be 'ratio_of_means' or 'mean_of_ratios', got {normalise!r}."
-        )
+    check_choice("normalise", normalise, NORMALISATIONS)
     per_topic = gain_curves(qrels, run, **kwargs)
     means = per_topic.group_by("rank", maintain_order=True).agg(
         pl.col("cg", "dcg", "icg", "idcg", "ncg", "ndcg").mean()

@@ -131,7 +131,10 @@ class OptionError(CranfieldError, ValueError, TypeError):
         """The message with the option called ``label`` (``'depth'`` or ``--depth``)."""
         tail = f" {self.note}" if self.note else ""
         what = self.expected if expected is None else expected
-        return f"The {label} option must be {what}, got {self.value!r}.{tail}"
+        shown = repr(self.value)
+        if len(shown) > 120:  # a long list or mapping: its start says enough
+            shown = shown[:117] + "..."
+        return f"The {label} option must be {what}, got {shown}.{tail}"
 
     def for_command_line(self, flag: str | None = None) -> str:
         """The message with the option named by its flag: ``The --depth option ...``.

@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from cranfield._types import MISSING_POLICIES
+from cranfield._validate import check_choice, check_int
 from cranfield.data.columns import distinct
 from cranfield.data.row_index import TieOrder, id_hashes, mixed_keys, stretches
 from cranfield.errors import EvaluationError, MissingTopicError
@@ -259,10 +261,10 @@ def rank(
 
 
 def _check_options(depth: int | None, missing: MissingPolicy) -> None:
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
-        raise ValueError(f"The depth must be an integer >= 0, got {depth!r}.")
-    if missing not in ("zero", "skip", "error"):
-        raise ValueError(f"The missing policy must be 'zero', 'skip' or 'error', got {missing!r}.")
+    """The two options a ranking takes from its caller (trec-eval's ``-M`` arrives here
+    unchecked; EvalOptions has checked them already)."""
+    check_int("depth", depth, minimum=0, none=True)
+    check_choice("missing", missing, MISSING_POLICIES)
 
 
 def _assembled(  # noqa: PLR0913 -- hot path: the arrays of one ranking, handed on without a wrapper

@@ -61,9 +61,7 @@ def aggregate(
         return sequential_sum(values)
     if n == 0:
         return math.nan
-    if how == "gmean":
-        if not epsilon > 0:
-            raise ValueError(f"The epsilon of a geometric mean must be > 0, got {epsilon!r}.")
+    if how == "gmean":  # epsilon > 0: checked where it enters (EvalOptions, Results.aggregate)
         return math.exp(sequential_sum(np.log(np.maximum(values, epsilon))) / n)
     if how == "median":
         return float(np.median(values))

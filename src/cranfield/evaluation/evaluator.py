@@ -380,6 +380,7 @@ class Evaluator:
         of :mod:`cranfield.io.runset`."""
         from cranfield.io.runset import RunSet
 
+        check_int("block_bytes", block_bytes, minimum=1)  # refused even when not streaming
         run_set = RunSet.of(runs, names)
         for name, source in run_set:
             if stream:

@@ -101,14 +101,18 @@ class EvalOptions:
 
     def __post_init__(self) -> None:
         check_choice("missing", self.missing, MISSING_POLICIES)
-        check_int("relevance_level", self.relevance_level)
+        integers = {  # stored as plain ints (a numpy integer is accepted, then converted)
+            "relevance_level": check_int("relevance_level", self.relevance_level),
+            "depth": check_int("depth", self.depth, minimum=0, none=True),
+        }
         check_bool("judged_only", self.judged_only)
-        check_int("depth", self.depth, minimum=0, none=True)
         check_bool("float32", self.float32)
         check_choice("compat", self.compat, COMPATS)
-        check_int("num_docs", self.num_docs, minimum=0)
+        integers["num_docs"] = check_int("num_docs", self.num_docs, minimum=0)
         check_float("epsilon", self.epsilon, minimum=0, above=True)
         _check_aggregate(self.aggregate)
+        for name, value in integers.items():
+            object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         changed = ", ".join(f"{k}={v!r}" for k, v in self.changed().items())

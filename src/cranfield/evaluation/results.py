@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cranfield._lazy import require
+from cranfield._validate import check_choice, check_float
 from cranfield.errors import MeasureError, spelled
 from cranfield.evaluation.aggregate import AGGREGATIONS, How, aggregate
 from cranfield.kernels.binary import MIN_GEO_MEAN
@@ -144,15 +145,15 @@ class Results:
 
         Raises
         ------
+        OptionError
+            If ``how`` is unknown or ``epsilon`` is not a number > 0.
         MeasureError
-            If ``how`` is unknown, or ``"micro"`` for a measure without contingency counts.
+            If ``how`` is ``"micro"`` for a measure without contingency counts.
         """
         m = self._key(measure)
-        chosen = self.how(m) if how is None else how
-        if chosen not in AGGREGATIONS:
-            raise MeasureError(
-                f"Unknown aggregation {chosen!r}; choose one of {', '.join(AGGREGATIONS)}."
-            )
+        chosen = self.how(m) if how is None else check_choice("how", how, AGGREGATIONS)
+        if epsilon is not None:
+            check_float("epsilon", epsilon, minimum=0, above=True)
         if chosen == "micro":
             if m not in self.micro:
                 raise MeasureError(

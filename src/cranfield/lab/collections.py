@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
+from cranfield._validate import check_choice
 from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError
 from cranfield.io.load import QrelsLike, load_qrels
@@ -40,7 +41,7 @@ __all__ = [
 ]
 
 QueryField = Literal["title", "description", "narrative", "title+description"]
-_QUERY_FIELDS: Final = ("title", "description", "narrative", "title+description")
+QUERY_FIELDS: Final[tuple[str, ...]] = get_args(QueryField)
 
 #: Gain of each Cranfield relevance code (Cleverdon's scale: a *smaller* code is *more*
 #: relevant). Codes 1-4 become gains 4-1, so binary measures (relevance >= 1) count codes
@@ -106,12 +107,9 @@ class Topic:
         >>> Topic("301", "crime", "Identify organized crime.").query("title+description")
         'crime Identify organized crime.'
         """
+        check_choice("field", field, QUERY_FIELDS)
         if field == "title+description":
             return " ".join(p for p in (self.title, self.description) if p)
-        if field not in _QUERY_FIELDS:
-            raise ValueError(
-                f"query field must be one of {', '.join(map(repr, _QUERY_FIELDS))}, got {field!r}."
-            )
         text: str = getattr(self, field)
         return text
 
@@ -157,6 +155,7 @@ class Collection:
 
     def queries(self, field: QueryField = "title") -> dict[str, str]:
         """``{query_id: query text}`` in topic order."""
+        check_choice("field", field, QUERY_FIELDS)
         return {t.query_id: t.query(field) for t in self.topics}
 
     def __repr__(self) -> str:

@@ -53,7 +53,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from cranfield.errors import InputError
+from cranfield.errors import InputError, OptionError
 from cranfield.lab.collections import (
     CRANFIELD_GAINS,
     Collection,
@@ -114,6 +114,13 @@ class _Source:
 
     def error(self, where: str, problem: str) -> InputError:
         return InputError(str(self.path), None, f"{where}: {problem}")
+
+
+def _problem(exc: Exception) -> str:
+    """An error of the object a table builds, worded for the file: an option is its key."""
+    if isinstance(exc, OptionError):
+        return f"{exc.option!r} must be {exc.expected}, got {exc.value!r}"
+    return str(exc).rstrip(".")
 
 
 def _unknown(src: _Source, where: str, table: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
@@ -202,7 +209,7 @@ def make_system(  # noqa: C901, PLR0912 -- one branch per engine kind of the con
     except (TypeError, ValueError) as exc:
         if isinstance(exc, InputError):
             raise
-        raise src.error(label, str(exc).rstrip(".")) from None
+        raise src.error(label, _problem(exc)) from None
 
 
 def _jsonl_documents(path: Path) -> Iterator[Document]:
@@ -353,4 +360,4 @@ def load_config(
     except (TypeError, ValueError) as exc:
         if isinstance(exc, InputError):
             raise
-        raise src.error("[experiment]", str(exc).rstrip(".")) from None
+        raise src.error("[experiment]", _problem(exc)) from None

@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
+from cranfield._validate import check_choice, check_float, check_int
+from cranfield.errors import OptionError
 from cranfield.lab._progress import Tracker, progress_enabled
 
 if TYPE_CHECKING:
@@ -453,6 +455,8 @@ def measure_indexing(
     >>> stats.documents, stats.index_bytes > 0
     (1, True)
     """
+    check_int("collection_bytes", collection_bytes, minimum=0, none=True)
+    check_int("total", total, minimum=0, none=True)
     target = Path(directory)
     target.mkdir(parents=True, exist_ok=True)
     if any(target.iterdir()):
@@ -483,6 +487,16 @@ def measure_indexing(
 # --------------------------------------------------------------------------- latency
 
 
+def check_concurrency(concurrency: Iterable[int]) -> tuple[int, ...]:
+    """The numbers of concurrent clients to measure: at least one, each an integer >= 1."""
+    if isinstance(concurrency, (str, bytes)) or not isinstance(concurrency, Iterable):
+        raise OptionError("concurrency", "a list of integers >= 1", concurrency)
+    levels = tuple(check_int("concurrency", c, minimum=1) for c in concurrency)
+    if not levels:
+        raise OptionError("concurrency", "at least one number of clients", [])
+    return levels
+
+
 def _query_list(queries: Mapping[str, str] | Sequence[str]) -> tuple[list[str], list[str]]:
     if isinstance(queries, Mapping):
         ids, texts = [str(q) for q in queries], [str(t) for t in queries.values()]
@@ -494,12 +508,6 @@ def _query_list(queries: Mapping[str, str] | Sequence[str]) -> tuple[list[str], 
     if not texts:
         raise ValueError("queries must hold at least one query, got none.")
     return ids, texts
-
-
-def _check_count(name: str, value: int, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}.")
-    return value
 
 
 @dataclass(frozen=True, eq=False)
@@ -656,10 +664,10 @@ def measure_latency(
     >>> lat.p50 >= 0.002
     True
     """
+    k = check_int("k", k, minimum=1)
+    check_int("warmup", warmup, minimum=0)
+    check_int("repetitions", repetitions, minimum=1)
     ids, texts = _query_list(queries)
-    _check_count("k", k, 1)
-    _check_count("warmup", warmup, 0)
-    _check_count("repetitions", repetitions, 1)
     n = len(texts)
     samples = np.empty((repetitions, n), dtype=np.float64)
     clock = time.perf_counter_ns
@@ -713,9 +721,7 @@ class ThroughputStats:
 
     def at(self, level: int) -> float:
         """Queries per second with ``level`` concurrent clients."""
-        if level not in self.levels:
-            raise ValueError(f"concurrency {level} was not measured; measured: {self.levels}.")
-        return self.qps[self.levels.index(level)]
+        return self.qps[self.levels.index(check_choice("level", level, self.levels))]
 
     @property
     def best(self) -> tuple[int, float]:
@@ -788,15 +794,11 @@ def measure_throughput(
     one core this way; an engine that releases it (SQLite, or a server behind
     :class:`~cranfield.lab.HTTPSystem`) can.
     """
+    k = check_int("k", k, minimum=1)
+    check_int("passes", passes, minimum=1)
+    min_ns = int(check_float("min_seconds", min_seconds, minimum=0) * 1e9)
+    levels = check_concurrency(concurrency)
     _ids, texts = _query_list(queries)
-    _check_count("k", k, 1)
-    _check_count("passes", passes, 1)
-    if not min_seconds >= 0:
-        raise ValueError(f"min_seconds must be >= 0, got {min_seconds!r}.")
-    min_ns = int(min_seconds * 1e9)
-    levels = tuple(_check_count("concurrency", c, 1) for c in concurrency)
-    if not levels:
-        raise ValueError("concurrency must name at least one level, got none.")
     n = len(texts)
     load = passes * n
     done: list[int] = []

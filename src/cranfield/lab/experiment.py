@@ -30,16 +30,19 @@ from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
+from cranfield._validate import check_choice, check_float, check_int
 from cranfield.data.run import Run
-from cranfield.errors import EvaluationError
+from cranfield.errors import EvaluationError, OptionError
 from cranfield.io.load import load_run
 from cranfield.io.trec import write_run
 from cranfield.lab._progress import Tracker, progress_enabled
+from cranfield.lab.collections import QUERY_FIELDS
 from cranfield.lab.efficiency import (
     IndexStats,
     LatencyStats,
     Machine,
     ThroughputStats,
+    check_concurrency,
     measure_indexing,
     measure_latency,
     measure_throughput,
@@ -78,6 +81,32 @@ def _write_json(path: Path, data: Mapping[str, Any]) -> None:
         json.dumps(data, indent=2, sort_keys=True, allow_nan=True) + "\n", encoding="utf-8"
     )
     tmp.replace(path)
+
+
+def _systems(
+    systems: Sequence[System | PrecomputedRun] | Mapping[str, System | PrecomputedRun],
+) -> list[System | PrecomputedRun]:
+    """The systems of an experiment: at least one, each a system, with distinct names that
+    can name files (their indexes, runs and report rows)."""
+    if isinstance(systems, Mapping):
+        for key, system in systems.items():
+            if key != getattr(system, "name", key):
+                raise OptionError("systems", f"keyed by each system's name ({system.name!r})", key)
+    chosen = list(systems.values() if isinstance(systems, Mapping) else systems)
+    if not chosen:
+        raise OptionError("systems", "at least one system", chosen)
+    names: list[str] = []
+    for s in chosen:
+        if not isinstance(s, (PrecomputedRun, System)):
+            raise OptionError(
+                "systems", "systems with config, index, load and search (cranfield.lab.System)", s
+            )
+        if s.name in names:
+            raise OptionError("systems", "systems with distinct names", s.name)
+        if "/" in s.name or s.name.startswith("."):
+            raise OptionError("systems", "systems whose names have no '/' or leading '.'", s.name)
+        names.append(s.name)
+    return chosen
 
 
 def _now() -> str:
@@ -153,7 +182,7 @@ class Experiment:
     {'fts5': 1.0, 'd1': 0.5}
     """
 
-    def __init__(  # noqa: PLR0913, PLR0912 -- the lab's settings: to be grouped (ExperimentConfig)
+    def __init__(  # noqa: PLR0913 -- the lab's settings: to be grouped (ExperimentConfig)
         self,
         collection: Collection,
         systems: Sequence[System | PrecomputedRun] | Mapping[str, System | PrecomputedRun],
@@ -187,43 +216,17 @@ class Experiment:
 
         self.options = options_from(options, {}, caller="Experiment")
         self.collection = collection
-        if isinstance(systems, Mapping):
-            items = list(systems.items())
-            for key, sys_ in items:
-                if key != sys_.name:
-                    raise ValueError(
-                        f"systems key {key!r} differs from the system's name {sys_.name!r}."
-                    )
-            chosen = [s for _, s in items]
-        else:
-            chosen = list(systems)
-        if not chosen:
-            raise ValueError("an experiment needs at least one system, got none.")
-        for s in chosen:
-            if not isinstance(s, (PrecomputedRun, System)):
-                raise TypeError(
-                    f"system {getattr(s, 'name', s)!r} has no config/index/load/search methods; "
-                    "see cranfield.lab.System."
-                )
+        chosen = _systems(systems)
         names = [s.name for s in chosen]
-        for n in names:
-            if names.count(n) > 1:
-                raise ValueError(f"two systems are named {n!r}; system names must be unique.")
-            if "/" in n or n.startswith("."):
-                raise ValueError(f"system name {n!r} cannot name a file (no '/' or leading '.').")
         self.systems: list[System | PrecomputedRun] = chosen
         self.measures = [str(m) for m in resolve_measures(measures)]
         if not self.measures:
-            raise ValueError("measures must name at least one measure, got none.")
-        if baseline is not None and baseline not in names:
-            raise ValueError(
-                f"baseline {baseline!r} is not one of the systems: {', '.join(names)}."
-            )
+            raise OptionError("measures", "at least one measure", measures)
+        if baseline is not None:
+            check_choice("baseline", baseline, names)
         self.baseline = baseline or names[0]
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"k must be an integer >= 1, got {k!r}.")
-        self.k = k
-        self.query_field: QueryField = query_field
+        self.k = check_int("k", k, minimum=1)
+        self.query_field: QueryField = check_choice("query_field", query_field, QUERY_FIELDS)
         self.queries = collection.queries(query_field)
         empty = [q for q, text in self.queries.items() if not text.strip()]
         if empty:
@@ -238,10 +241,11 @@ class Experiment:
             tests=cast("Any", tests), correction=cast("Any", correction), alpha=alpha, seed=seed
         )
         self.seed = seed
-        self.warmup, self.repetitions = warmup, repetitions
-        self.concurrency = tuple(concurrency)
-        self.throughput_passes = throughput_passes
-        self.throughput_seconds = float(throughput_seconds)
+        self.warmup = check_int("warmup", warmup, minimum=0)
+        self.repetitions = check_int("repetitions", repetitions, minimum=1)
+        self.concurrency = check_concurrency(concurrency)
+        self.throughput_passes = check_int("throughput_passes", throughput_passes, minimum=1)
+        self.throughput_seconds = check_float("throughput_seconds", throughput_seconds, minimum=0)
         self.isolate = isolate
         self.efficiency, self.reuse = efficiency, reuse
         self.cross_validation = dict(cross_validation) if cross_validation else None

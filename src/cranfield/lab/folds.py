@@ -58,8 +58,11 @@ def kfold(topics: Iterable[str], n_folds: int, *, seed: int) -> list[tuple[str, 
 
     Raises
     ------
+    cranfield.errors.OptionError
+        ``n_folds`` below 2 or above the number of topics, or a seed that is not an integer
+        >= 0.
     ValueError
-        ``n_folds`` below 2 or above the number of topics, or a seed that is not an integer.
+        Fewer than 2 topics to split.
 
     Examples
     --------
@@ -70,11 +73,11 @@ def kfold(topics: Iterable[str], n_folds: int, *, seed: int) -> list[tuple[str, 
     [2, 3]
     """
     ids = sorted({str(t) for t in topics}, key=_order)
-    check_int("n_folds", n_folds, minimum=2, maximum=max(len(ids), 2))
+    n_folds = check_int("n_folds", n_folds, minimum=2, maximum=max(len(ids), 2))
+    seed = check_int("seed", seed, minimum=0)
     if len(ids) < n_folds:
-        raise ValueError(f"cannot split {len(ids)} topic(s) into {n_folds} folds.")
-    check_int("seed", int(seed) if isinstance(seed, np.integer) else seed)
-    perm = np.random.default_rng(int(seed)).permutation(len(ids))
+        raise ValueError(f"Cannot split {len(ids)} topic(s) into {n_folds} folds.")
+    perm = np.random.default_rng(seed).permutation(len(ids))
     return [tuple(sorted((ids[j] for j in perm[i::n_folds]), key=_order)) for i in range(n_folds)]
 
 
@@ -163,19 +166,19 @@ def select(
     names, topics, X = _matrix(scores)
     where = {t: i for i, t in enumerate(topics)}
 
-    def rows_of(given: Iterable[str] | None, what: str) -> np.ndarray[Any, np.dtype[np.intp]]:
+    def rows_of(given: Iterable[str] | None, option: str) -> np.ndarray[Any, np.dtype[np.intp]]:
         if given is None:
             return np.arange(len(topics), dtype=np.intp)
         wanted = list(dict.fromkeys(str(t) for t in given))
-        unknown = [t for t in wanted if t not in where]
-        if unknown:
-            raise ValueError(f"{what} topic {unknown[0]!r} has no scores.")
         if not wanted:
-            raise ValueError(f"{what} topics must not be empty.")
+            raise OptionError(option, "at least one topic", [])
+        for t in wanted:
+            if t not in where:
+                raise OptionError(option, "topics that have scores", t)
         return np.array([where[t] for t in wanted], dtype=np.intp)
 
-    train = rows_of(train_topics, "training")
-    report = rows_of(report_topics, "report")
+    train = rows_of(train_topics, "train_topics")
+    report = rows_of(report_topics, "report_topics")
     best, means = _choose(names, X, train)
     overlap = len(set(train.tolist()) & set(report.tolist()))
     if overlap:
@@ -342,8 +345,8 @@ def cross_validate_scores(
         parts = [tuple(str(t) for t in f) for f in folds]
         flat = [t for f in parts for t in f]
         if sorted(flat, key=_order) != topics or any(not f for f in parts):
-            raise ValueError(
-                "folds must be non-empty and partition the scored topics exactly (each once)."
+            raise OptionError(
+                "folds", "non-empty lists that hold each scored topic exactly once", folds
             )
         n_folds = len(parts)
     where = {t: i for i, t in enumerate(topics)}
@@ -425,6 +428,8 @@ def cross_validate(
     """
     from cranfield.evaluation.evaluator import Evaluator
 
+    check_int("n_folds", n_folds, minimum=2)  # and at most the number of topics: kfold knows them
+    check_int("seed", seed, minimum=0)
     evaluator = Evaluator(qrels, measure, options, **kwargs)
     wanted = evaluator.measures
     if len(wanted) != 1:

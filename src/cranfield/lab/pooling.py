@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Unpack
+from typing import TYPE_CHECKING, Any, Final, Literal, Unpack, get_args
 
 import numpy as np
 import polars as pl
 
+from cranfield._validate import check_choice, check_int
 from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError, OptionError, spelled
 from cranfield.evaluation.options import EvalOptions
@@ -44,12 +45,9 @@ __all__ = [
 ]
 
 Conflict = Literal["error", "new", "old"]
-
-
-def _check_depth(depth: int) -> int:
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise ValueError(f"depth must be an integer >= 1, got {depth!r}.")
-    return depth
+CONFLICTS: Final[tuple[str, ...]] = get_args(Conflict)
+PoolFormat = Literal["qrels", "tsv"]
+POOL_FORMATS: Final[tuple[str, ...]] = get_args(PoolFormat)
 
 
 def load_runs(
@@ -126,8 +124,8 @@ class Pool:
 
         ``run`` restricts the answer to one run's unique documents.
         """
-        if run is not None and run not in self.runs:
-            raise ValueError(f"run {run!r} is not in the pool; runs: {', '.join(self.runs)}.")
+        if run is not None:
+            check_choice("run", run, self.runs)
         unique = self.frame.filter(pl.col("n_runs") == 1).select(
             "query_id", "doc_id", pl.col("runs").list.first().alias("run")
         )
@@ -155,6 +153,7 @@ class Pool:
 
     def to_qrels(self, relevance: int = -1) -> Qrels:
         """The pool as qrels, every pair with ``relevance`` (-1: "pooled but not judged")."""
+        relevance = check_int("relevance", relevance)
         frame = self.frame.select(
             "query_id",
             pl.lit("0").alias("iteration"),
@@ -163,9 +162,7 @@ class Pool:
         )
         return Qrels(frame=frame.sort(["query_id", "doc_id"]), name=f"pool@{self.depth}")
 
-    def export(
-        self, path: str | Path, *, seed: int, format: Literal["qrels", "tsv"] = "qrels"
-    ) -> None:
+    def export(self, path: str | Path, *, seed: int, format: PoolFormat = "qrels") -> None:
         """Write the pool for judging: one line per topic and document, shuffled within topics.
 
         Parameters
@@ -185,9 +182,8 @@ class Pool:
         Topics stay together in bytewise order; the documents of each topic are permuted at
         random, so neither their rank nor their id order (pools are built sorted) shows.
         """
-        if format not in ("qrels", "tsv"):
-            raise ValueError(f"format must be 'qrels' or 'tsv', got {format!r}.")
-        rng = np.random.default_rng(seed)
+        check_choice("format", format, POOL_FORMATS)
+        rng = np.random.default_rng(check_int("seed", seed, minimum=0))
         key = rng.permutation(self.frame.height)
         shuffled = (
             self.frame.select("query_id", "doc_id")
@@ -248,7 +244,7 @@ def pool(runs: Mapping[str, RunLike] | Sequence[RunLike], depth: int = 100) -> P
     >>> p.sizes(), p.unique_contributions()
     ({'q1': 3}, {'a': 1, 'b': 1})
     """
-    _check_depth(depth)
+    depth = check_int("depth", depth, minimum=1)
     loaded = load_runs(runs)
     entries = pl.concat([_top(r, depth, n) for n, r in loaded.items()], how="vertical")
     frame = (
@@ -279,7 +275,7 @@ def judged_at_k(
     """
     from cranfield.evaluation.evaluator import Evaluator
 
-    _check_depth(k)
+    k = check_int("k", k, minimum=1)
     if isinstance(runs, (str, Path)):
         raise OptionError("runs", "a list or a dict of runs", str(runs))
     table = Evaluator(qrels, f"Judged@{k}", options, **kwargs).many(RunSet.of(runs))
@@ -366,6 +362,7 @@ def leave_one_out(
     """
     from cranfield.evaluation.evaluator import Evaluator
 
+    depth = check_int("depth", depth, minimum=1)
     evaluator = Evaluator(qrels, measure, options)
     if len(evaluator.measures) != 1:
         raise OptionError("measure", "exactly one measure", measure)
@@ -444,8 +441,7 @@ def merge_judgments(qrels: QrelsLike, new: QrelsLike, *, on_conflict: Conflict =
     >>> merged.to_dict()
     {'q1': {'d1': 1, 'd2': 0}}
     """
-    if on_conflict not in ("error", "new", "old"):
-        raise ValueError(f"on_conflict must be 'error', 'new' or 'old', got {on_conflict!r}.")
+    check_choice("on_conflict", on_conflict, CONFLICTS)
     old = load_qrels(qrels)
     add = load_qrels(new, name="new judgments")
     both = old.frame.join(add.frame, on=["query_id", "doc_id"], how="inner", suffix="_new")

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from cranfield._validate import check_choice
+
 if TYPE_CHECKING:
     from cranfield.evaluation.provenance import Provenance
     from cranfield.lab.efficiency import IndexStats, LatencyStats, Machine, ThroughputStats
@@ -135,10 +137,8 @@ class ExperimentResult:
 
     def system(self, name: str) -> SystemResult:
         """The result of system ``name``."""
-        for s in self.systems:
-            if s.name == name:
-                return s
-        raise ValueError(f"no system {name!r}; systems: {', '.join(s.name for s in self.systems)}.")
+        names = [s.name for s in self.systems]
+        return self.systems[names.index(check_choice("name", name, names))]
 
     def significance(self, name: str, measure: str) -> tuple[float, bool] | None:
         """``(adjusted p-value, significant)`` of ``name`` against the baseline, or ``None``."""

@@ -39,8 +39,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, Protocol, runtime_checkable
 
+from cranfield._validate import check_float, check_int
 from cranfield.data.run import Run
-from cranfield.errors import EngineError
+from cranfield.errors import EngineError, OptionError
 from cranfield.io.load import RunLike, load_run
 from cranfield.lab.collections import Document
 
@@ -109,15 +110,10 @@ def _require(module: str, package: str) -> ModuleType:
 
 
 def _check_name(name: str) -> str:
+    """A system's name: it names its index, run and report rows, so one word."""
     if not isinstance(name, str) or not name or any(c.isspace() for c in name):
-        raise ValueError(f"a system name must be a non-empty word without blanks, got {name!r}.")
+        raise OptionError("name", "a non-empty word without blanks", name)
     return name
-
-
-def _check_k(k: int) -> int:
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"k must be an integer >= 1, got {k!r}.")
-    return k
 
 
 def _rebuild(cls: type[Any], name: str, params: dict[str, Any]) -> Any:
@@ -169,8 +165,8 @@ class SQLiteFTS5:
         self, name: str = "sqlite-fts5", *, tokenizer: str = "porter unicode61 remove_diacritics 2"
     ) -> None:
         self.name = _check_name(name)
-        if "'" in tokenizer:
-            raise ValueError(f"tokenizer must not contain a quote, got {tokenizer!r}.")
+        if not isinstance(tokenizer, str) or "'" in tokenizer:
+            raise OptionError("tokenizer", "an FTS5 tokenizer spec without a quote", tokenizer)
         self.tokenizer = tokenizer
         self._path: Path | None = None
         self._doc_ids: dict[int, str] = {}
@@ -256,6 +252,7 @@ class SQLiteFTS5:
 
     def search(self, query: str, k: int) -> Hits:
         """Top ``k`` documents by FTS5 bm25 for the OR of the query's terms."""
+        k = check_int("k", k, minimum=1)
         terms = query_terms(query)
         if not terms:
             return []
@@ -265,7 +262,7 @@ class SQLiteFTS5:
                 self._connection()
                 .execute(
                     "SELECT rowid, bm25(docs) AS s FROM docs WHERE docs MATCH ? ORDER BY s LIMIT ?",
-                    (match, _check_k(k)),
+                    (match, k),
                 )
                 .fetchall()
             )
@@ -315,11 +312,9 @@ class BM25S:
         stemmer: str | None = "english",
     ) -> None:
         self.name = _check_name(name)
-        if not k1 >= 0:
-            raise ValueError(f"k1 must be >= 0, got {k1!r}.")
-        if not 0 <= b <= 1:
-            raise ValueError(f"b must be in [0, 1], got {b!r}.")
-        self.k1, self.b, self.method = float(k1), float(b), method
+        self.k1 = check_float("k1", k1, minimum=0)
+        self.b = check_float("b", b, minimum=0, maximum=1)
+        self.method = method
         self.stopwords, self.stemmer = (stopwords or None), (stemmer or None)
         stemmer = self.stemmer
         self._bm25s = _require("bm25s", "bm25s")
@@ -329,7 +324,7 @@ class BM25S:
             try:
                 self._stem = stem_module.Stemmer(stemmer)
             except KeyError:
-                raise ValueError(f"stemmer {stemmer!r} is not a Snowball language.") from None
+                raise OptionError("stemmer", "a Snowball language or None", stemmer) from None
         self._retriever: Any = None
         self._doc_ids: list[str] = []
 
@@ -391,12 +386,13 @@ class BM25S:
 
     def search(self, query: str, k: int) -> Hits:
         """Top ``k`` documents with a positive BM25 score."""
+        k = check_int("k", k, minimum=1)
         if self._retriever is None:
             raise _not_loaded(self.name)
         tokens = self._tokenize([query], ids=False)[0]
         if not tokens:
             return []
-        n = min(_check_k(k), len(self._doc_ids))
+        n = min(k, len(self._doc_ids))
         docs, scores = self._retriever.retrieve([tokens], k=n, show_progress=False, n_threads=1)
         ids = self._doc_ids
         return [(ids[int(i)], float(s)) for i, s in zip(docs[0], scores[0], strict=True) if s > 0]
@@ -439,11 +435,8 @@ class Tantivy:
     ) -> None:
         self.name = _check_name(name)
         self.tokenizer = tokenizer
-        if heap_size < 15_000_000:
-            raise ValueError(f"heap_size must be at least 15000000 bytes, got {heap_size!r}.")
-        if threads < 1:
-            raise ValueError(f"threads must be >= 1, got {threads!r}.")
-        self.heap_size, self.threads = int(heap_size), int(threads)
+        self.heap_size = check_int("heap_size", heap_size, minimum=15_000_000)
+        self.threads = check_int("threads", threads, minimum=1)
         self._tantivy = _require("tantivy", "tantivy")
         self._index: Any = None
         self._searcher: Any = None
@@ -500,6 +493,7 @@ class Tantivy:
 
     def search(self, query: str, k: int) -> Hits:
         """Top ``k`` documents by Tantivy's BM25."""
+        k = check_int("k", k, minimum=1)
         if self._searcher is None:
             raise _not_loaded(self.name)
         terms = query_terms(query)
@@ -507,7 +501,7 @@ class Tantivy:
             return []
         try:
             parsed = self._index.parse_query(" ".join(terms), ["body"])
-            hits = self._searcher.search(parsed, _check_k(k)).hits
+            hits = self._searcher.search(parsed, k).hits
             ords = self._searcher.fast_field_values("ord", [a for _, a in hits])
         except ValueError as exc:
             raise EngineError(f"Tantivy failed on the query {query!r}: {exc}.") from exc
@@ -589,17 +583,14 @@ class HTTPSystem:
         timeout: float = 30.0,
     ) -> None:
         self.name = _check_name(name)
-        scheme = urllib.parse.urlsplit(url).scheme
-        if scheme not in ("http", "https"):
-            raise ValueError(f"url must start with http:// or https://, got {url!r}.")
+        if not isinstance(url, str) or urllib.parse.urlsplit(url).scheme not in ("http", "https"):
+            raise OptionError("url", "a URL that starts with http:// or https://", url)
         if body is None and "{query}" not in url:
-            raise ValueError(
-                f"url must contain '{{query}}' when no JSON body is given, got {url!r}."
-            )
+            raise OptionError("url", "a URL with '{query}' in it when no JSON body is given", url)
         self.url, self.body = url, dict(body) if body is not None else None
         self.hits, self.doc_id, self.score = hits, doc_id, score
         self.headers = dict(headers or {})
-        self.timeout = float(timeout)
+        self.timeout = check_float("timeout", timeout, minimum=0, above=True)
 
     def __repr__(self) -> str:
         return f"HTTPSystem(name={self.name!r}, url={self.url!r})"
@@ -623,7 +614,7 @@ class HTTPSystem:
 
     def search(self, query: str, k: int) -> Hits:
         """Send the request and read ``(doc_id, score)`` pairs from the JSON answer."""
-        k = _check_k(k)
+        k = check_int("k", k, minimum=1)
         url = self.url.replace("{query}", urllib.parse.quote(query)).replace("{k}", str(k))
         headers = {"Accept": "application/json", **self.headers}
         data = None
@@ -702,7 +693,7 @@ class CallableSystem:
         config: Mapping[str, Any] | None = None,
     ) -> None:
         if not callable(search):
-            raise ValueError(f"search must be callable, got {type(search).__name__}.")
+            raise OptionError("search", "a function of (query, k)", search)
         self.name = _check_name(name)
         self._search, self._index, self._load = search, index, load
         self._config = dict(config or {})
@@ -734,7 +725,7 @@ class CallableSystem:
 
     def search(self, query: str, k: int) -> Hits:
         """The function's answer as ``(doc_id, score)`` pairs, best first, cut at ``k``."""
-        k = _check_k(k)
+        k = check_int("k", k, minimum=1)
         answer = self._search(query, k)
         pairs = answer.items() if isinstance(answer, Mapping) else answer
         try:

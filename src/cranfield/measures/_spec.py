@@ -105,7 +105,7 @@ class TrecForm:
         if (self.args in _CUT_ARGS) != bool(self.defaults):
             raise ValueError(
                 f"trec_eval form {self.name!r}: default values go with cutoffs, recall levels "
-                "or multipliers, and those need them"
+                "or multipliers, and those need them."
             )
 
     @property
@@ -296,7 +296,7 @@ def register(spec: MeasureSpec) -> MeasureSpec:
     """Add ``spec`` to the registry (names and aliases must be unique)."""
     for key in (spec.name, *spec.aliases):
         if key in _REGISTRY or key in _ALIASES:
-            raise ValueError(f"measure name {key!r} is declared twice")
+            raise ValueError(f"measure name {key!r} is declared twice.")
     _check_trec_forms(spec)
     _REGISTRY[spec.name] = spec
     for alias in spec.aliases:
@@ -311,13 +311,13 @@ def _check_trec_forms(spec: MeasureSpec) -> None:
         unknown = [p for p in form.sets if p not in params]
         if unknown:
             raise ValueError(
-                f"trec_eval form {form.name!r} of {spec.name} sets unknown parameter(s) {unknown}"
+                f"trec_eval form {form.name!r} of {spec.name} sets unknown parameter(s) {unknown}."
             )
         wanted = _TREC_ARG_AT.get(form.args)
         if wanted is not None and spec.at not in wanted:
-            raise ValueError(f"trec_eval form {form.name!r}: {spec.name} takes no such @ value")
+            raise ValueError(f"trec_eval form {form.name!r}: {spec.name} takes no such @ value.")
         if form.args == "gains" and not params & {"gains", "p"}:
-            raise ValueError(f"trec_eval form {form.name!r}: {spec.name} takes no gains and no p")
+            raise ValueError(f"trec_eval form {form.name!r}: {spec.name} takes no gains and no p.")
 
 
 def lookup(name: str) -> MeasureSpec | None:

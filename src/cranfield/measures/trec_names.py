@@ -154,21 +154,23 @@ def _table() -> tuple[TrecMeasure, ...]:
     for spec in all_specs():
         for form in spec.trec:
             if form.name in declared:
-                raise ValueError(f"trec_eval name {form.name!r} is declared twice")
+                raise ValueError(f"trec_eval name {form.name!r} is declared twice.")
             declared[form.name] = TrecMeasure(form, spec, integer=spec.integer_valued)
     rows: list[TrecMeasure] = []
     for entry in _ORDER:
         if isinstance(entry, TrecMeasure):
             if entry.name in declared:
-                raise ValueError(f"trec_eval name {entry.name!r} is declared twice")
+                raise ValueError(f"trec_eval name {entry.name!r} is declared twice.")
             rows.append(entry)
             continue
         row = declared.pop(entry, None)
         if row is None:
-            raise ValueError(f"trec_eval's order names {entry!r}, which no measure declares")
+            raise ValueError(f"trec_eval's order names {entry!r}, which no measure declares.")
         rows.append(row)
     if declared:
-        raise ValueError(f"trec_eval name(s) {sorted(declared)} have no place in trec_eval's order")
+        raise ValueError(
+            f"trec_eval name(s) {sorted(declared)} have no place in trec_eval's order."
+        )
     return tuple(rows)
 
 
@@ -221,7 +223,7 @@ def _check_nicknames() -> None:
     for nickname, members in NICKNAMES.items():
         unknown = [m for m in (*members, *_NOT_ALL_TREC) if m not in BY_NAME]
         if unknown:
-            raise ValueError(f"trec_eval nickname {nickname!r} names unknown rows {unknown}")
+            raise ValueError(f"trec_eval nickname {nickname!r} names unknown rows {unknown}.")
 
 
 _check_nicknames()

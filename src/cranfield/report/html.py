@@ -44,8 +44,14 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 
 import numpy as np
 
-from cranfield._validate import check_int
-from cranfield.curves import STANDARD_LEVELS, Interpolation, mean_gain_curves, mean_interpolated_pr
+from cranfield._validate import check_choice, check_float, check_int
+from cranfield.curves import (
+    INTERPOLATIONS,
+    STANDARD_LEVELS,
+    Interpolation,
+    mean_gain_curves,
+    mean_interpolated_pr,
+)
 from cranfield.evaluation.options import EvalOptions, options_from
 from cranfield.report.comparison import _details_rows, letters, notes
 from cranfield.report.numbers import best_shown, four_places
@@ -498,10 +504,6 @@ def _payload(c: Comparison, page_size: int) -> dict[str, Any]:
     }
 
 
-def _check_page_size(page_size: object) -> None:
-    check_int("page_size", page_size, minimum=1)
-
-
 def _document(
     c: Comparison,
     *,
@@ -511,7 +513,7 @@ def _document(
     parameter_rows: Sequence[tuple[str, str]],
     runs_table: str,
 ) -> str:
-    _check_page_size(page_size)
+    check_int("page_size", page_size, minimum=1)
     css = _asset("report.css")
     js = _asset("report.js")
     csp = (
@@ -695,8 +697,11 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
 
     Raises
     ------
-    ValueError, cranfield.errors.CranfieldError
-        As :func:`cranfield.compare`; also for a ``max_rank`` or ``page_size`` below 1.
+    cranfield.errors.OptionError
+        As :func:`cranfield.compare`; also for a recall level outside [0, 1], an unknown
+        ``rule``, or a ``max_rank`` or ``page_size`` below 1.
+    cranfield.errors.CranfieldError
+        As :func:`cranfield.compare`.
 
     Examples
     --------
@@ -713,8 +718,10 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
     from cranfield.io.load import load_qrels
     from cranfield.stats.comparison import compare, split_options
 
+    levels = tuple(check_float("levels", p, minimum=0, maximum=1) for p in levels)
+    check_choice("rule", rule, INTERPOLATIONS)
     check_int("max_rank", max_rank, minimum=1)
-    _check_page_size(page_size)
+    check_int("page_size", page_size, minimum=1)
     judgments = load_qrels(qrels)
     items: list[object]
     if isinstance(runs, Mapping):
@@ -754,7 +761,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         curve_opts = opts.replace(aggregate=None)
         pr = {
             name: mean_interpolated_pr(
-                curve_qrels, run, levels=tuple(levels), rule=rule, options=curve_opts
+                curve_qrels, run, levels=levels, rule=rule, options=curve_opts
             )
             for name, run in named
         }
@@ -769,7 +776,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         rows.append(
             (
                 "curves",
-                f"precision–recall at {len(tuple(levels))} recall levels ({rule} "
+                f"precision–recall at {len(levels)} recall levels ({rule} "
                 f"interpolation); nDCG@k for k = 1…{max_rank} (mean of per-query values)",
             )
         )

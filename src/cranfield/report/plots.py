@@ -24,12 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, Final, Literal, Unpack
+from typing import TYPE_CHECKING, Any, Final, Literal, Unpack, get_args
 
 import numpy as np
 
-from cranfield._validate import check_int
+from cranfield._validate import check_choice, check_float, check_int
 from cranfield.curves import (
+    INTERPOLATIONS,
+    NORMALISATIONS,
     STANDARD_LEVELS,
     Interpolation,
     Normalisation,
@@ -68,6 +70,8 @@ __all__ = [
 INSTALL_HINT: Final = "pip install 'cranfield[plot]'"
 GainKind = Literal["ndcg", "dcg", "ncg", "cg"]
 DistributionKind = Literal["box", "strip", "both"]
+GAIN_KINDS: Final[tuple[str, ...]] = get_args(GainKind)
+DISTRIBUTION_KINDS: Final[tuple[str, ...]] = get_args(DistributionKind)
 RunsLike = RunLike | Sequence[RunLike] | Mapping[str, RunLike]
 
 _LINESTYLES: Final = ("-", "--", ":", "-.")
@@ -228,13 +232,15 @@ def pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figs
     >>> fig.axes[0].lines[0].get_ydata().round(3).tolist()[-3:]
     [0.583, 0.583, 0.583]
     """
+    levels = tuple(check_float("levels", p, minimum=0, maximum=1) for p in levels)
+    check_choice("rule", rule, INTERPOLATIONS)
     opts = options_from(options, kwargs, caller="pr_curve")
     fig, axes = _figure(ax, figsize)
     judgments = load_qrels(qrels)
     handles: list[Artist] = []
     labels: list[str] = []
     for i, (name, run) in enumerate(named_runs(runs, names)):
-        curve = mean_interpolated_pr(judgments, run, levels=tuple(levels), rule=rule, options=opts)
+        curve = mean_interpolated_pr(judgments, run, levels=levels, rule=rule, options=opts)
         color, style = _style(i)
         (line,) = axes.plot(
             curve.get_column("recall").to_numpy(),
@@ -257,7 +263,7 @@ def pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figs
         fig,
         axes,
         title,
-        f"Interpolated precision at {len(tuple(levels))} recall levels ({how}), mean over queries",
+        f"Interpolated precision at {len(levels)} recall levels ({how}), mean over queries",
     )
 
 
@@ -317,8 +323,8 @@ def gain_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/fi
     ------
     ModuleNotFoundError
         If matplotlib is not installed.
-    ValueError
-        If ``kind`` is not one of the four curves, or ``max_rank`` is not an integer >= 1.
+    cranfield.errors.OptionError
+        If ``kind``, ``normalise`` or ``max_rank`` (an integer >= 1) is not one it can take.
 
     Notes
     -----
@@ -334,11 +340,9 @@ def gain_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/fi
     >>> [line.get_label() for line in fig.axes[0].lines]
     ['bm25', 'ideal']
     """
-    if kind not in _GAIN_LABELS:
-        raise ValueError(f"kind must be 'ndcg', 'dcg', 'ncg' or 'cg', got {kind!r}.")
-    max_rank = check_int(
-        "max_rank", int(max_rank) if isinstance(max_rank, np.integer) else max_rank, minimum=1
-    )
+    max_rank = check_int("max_rank", max_rank, minimum=1)
+    check_choice("kind", kind, GAIN_KINDS)
+    check_choice("normalise", normalise, NORMALISATIONS)
     opts = options_from(options, kwargs, caller="gain_curve")
     fig, axes = _figure(ax, figsize)
     judgments = load_qrels(qrels)
@@ -471,6 +475,10 @@ def difference_bars(
     >>> [round(float(bar.get_height()), 2) for bar in fig.axes[0].patches]
     [0.2, 0.0, -0.1]
     """
+    from cranfield.stats.histogram import SORTS  # the data's module, loaded with the data
+
+    check_choice("sort", sort, SORTS)
+    check_int("max_labels", max_labels, minimum=0)
     fig, axes = _figure(ax, figsize)
     rows = differences.sorted(sort)
     d = rows.differences
@@ -533,8 +541,12 @@ def score_distribution(
     ------
     ModuleNotFoundError
         If matplotlib is not installed.
+    cranfield.errors.OptionError
+        If ``kind`` is unknown.
+    cranfield.errors.MeasureError
+        If ``measure`` was not compared or evaluated.
     ValueError
-        If ``kind`` is unknown, ``scores`` is empty or ``measure`` was not evaluated.
+        If ``scores`` is empty.
 
     Examples
     --------
@@ -545,8 +557,7 @@ def score_distribution(
     >>> fig.axes[0].collections[1].get_offsets()[:, 1].tolist()
     [0.3, 0.5, 0.1, 0.6]
     """
-    if kind not in ("box", "strip", "both"):
-        raise ValueError(f"kind must be 'box', 'strip' or 'both', got {kind!r}.")
+    check_choice("kind", kind, DISTRIBUTION_KINDS)
     names, values, label = _per_query(scores, measure)
     fig, axes = _figure(ax, figsize)
     positions = np.arange(1, len(names) + 1, dtype=np.float64)
@@ -647,7 +658,7 @@ def query_pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/a
     ModuleNotFoundError
         If matplotlib is not installed.
     ValueError
-        If ``query_id`` has no judgments.
+        If ``query_id`` has no judgments (the qrels decide, not the option's type).
 
     Examples
     --------
@@ -663,7 +674,7 @@ def query_pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/a
     relevance_level = opts.relevance_level
     judgments = load_qrels(qrels)
     if query_id not in set(judgments.topics):
-        raise ValueError(f"query {query_id!r} has no judgments in the qrels.")
+        raise ValueError(f"Query {query_id!r} has no judgments in the qrels.")
     n_rel = int(
         judgments.frame.filter(
             (pl.col("query_id") == query_id) & (pl.col("relevance") >= relevance_level)

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any, Final, Unpack, cast
 
 import numpy as np
 
-from cranfield.errors import EvaluationError, OptionError
+from cranfield._validate import check_choice, check_int
+from cranfield.errors import EvaluationError, MeasureError, OptionError
 from cranfield.evaluation.aggregate import aggregate
 from cranfield.evaluation.options import OPTION_NAMES, EvalKwargs
 from cranfield.stats.corrections import (
@@ -246,16 +247,10 @@ class Comparison:
             parsed = []
         if len(parsed) == 1 and str(parsed[0]) in self.measures:
             return str(parsed[0])
-        raise ValueError(
-            f"measure {name!r} was not compared; compared: {', '.join(self.measures)}."
-        )
+        raise MeasureError(f"{name} was not compared; compared: {', '.join(self.measures)}.")
 
-    def _run(self, run: str) -> int:
-        if run not in self.runs:
-            raise ValueError(
-                f"run {run!r} is not in this comparison; runs: {', '.join(self.runs)}."
-            )
-        return self.runs.index(run)
+    def _run(self, run: str, option: str = "run") -> int:
+        return self.runs.index(check_choice(option, run, self.runs))
 
     def pair(self, a: str, b: str, measure: object) -> PairComparison:
         """The comparison of runs ``a`` and ``b`` on ``measure``, in whichever order it was made.
@@ -263,18 +258,17 @@ class Comparison:
         Check :attr:`PairComparison.control` for the orientation of the differences.
         """
         m = self._measure(measure)
-        self._run(a)
-        self._run(b)
+        self._run(a, "a")
+        self._run(b, "b")
         for p in self.pairs:
             if p.measure == m and {p.control, p.treatment} == {a, b} and a != b:
                 return p
-        raise ValueError(f"runs {a!r} and {b!r} were not compared with each other.")
+        raise OptionError("b", f"a run compared with {a!r}", b)
 
     def significant(self, test: str | None = None) -> list[PairComparison]:
         """Pairs whose adjusted p-value of ``test`` (default: the primary test) is ``<= alpha``."""
         t = self.primary_test if test is None else check_tests(test)[0]
-        if t not in self.tests:
-            raise ValueError(f"test {t!r} was not run; run: {', '.join(self.tests)}.")
+        check_choice("test", t, self.tests)
         return [p for p in self.pairs if p.tests[t].significant]
 
     def better_than(self, run: str, measure: object) -> list[str]:
@@ -306,7 +300,7 @@ class Comparison:
         [0.2, 0.0, -0.1]
         """
         m = self._measure(measure)
-        i, j = self._run(control), self._run(treatment)
+        i, j = self._run(control, "control"), self._run(treatment, "treatment")
         X = self.scores[m]
         return QueryDifferences(
             measure=m,
@@ -426,6 +420,7 @@ class Comparison:
 
     def to_json(self, *, per_query: bool = False, indent: int | None = 2) -> str:
         """:meth:`to_dict` as JSON text (deterministic: same inputs and seed, same bytes)."""
+        check_int("indent", indent, minimum=0, none=True)
         return json.dumps(self.to_dict(per_query=per_query), indent=indent, allow_nan=False) + "\n"
 
     def to_polars(self) -> pl.DataFrame:
@@ -612,13 +607,9 @@ def _baseline_index(runs: list[str], baseline: str | int | None) -> int | None:
     k = len(runs)
     if baseline is None:
         return None
-    if isinstance(baseline, (int, np.integer)) and not isinstance(baseline, bool):
-        if not 0 <= baseline < k:
-            raise ValueError(f"baseline index must be in [0, {k - 1}], got {baseline!r}.")
-        return int(baseline)
-    if isinstance(baseline, str) and baseline in runs:
-        return runs.index(baseline)
-    raise ValueError(f"baseline {baseline!r} is not one of the runs: {', '.join(runs)}.")
+    if isinstance(baseline, str):
+        return runs.index(check_choice("baseline", baseline, runs))
+    return check_int("baseline", baseline, minimum=0, maximum=k - 1)
 
 
 def _columns(scores: _Scores, base: int | None) -> _Columns:
@@ -756,9 +747,7 @@ def _pair_results(
 def _analyse(scores: _Scores, *, baseline: str | int | None, plan: TestPlan) -> Comparison:
     """Test every compared pair of ``scores`` as ``plan`` says: the engine of :func:`compare`
     and :func:`compare_scores`."""
-    k, n = len(scores.runs), len(scores.topics)
-    if k < 2:
-        raise ValueError(f"compare needs at least 2 runs, got {k}.")
+    n = len(scores.topics)  # two runs or more: compare and compare_scores have checked
     if n < 2:
         raise EvaluationError(
             f"a paired comparison needs at least 2 queries common to all runs, got {n}."
@@ -844,8 +833,9 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
 
     Raises
     ------
-    ValueError
-        An unknown test, correction, interval, baseline or run name, or a bad number.
+    cranfield.errors.OptionError
+        An unknown test, correction, interval, baseline or run name, or a bad number (a
+        ``ValueError`` too).
     cranfield.errors.MeasureError
         An unknown measure.
     cranfield.errors.EvaluationError
@@ -955,8 +945,8 @@ def compare_scores(
     """
     test_plan = plan_from(plan, kwargs)
     run_names = [str(r) for r in scores]
-    if not run_names:
-        raise ValueError("scores must hold at least 2 runs, got none.")
+    if len(run_names) < 2:
+        raise ValueError(f"scores must hold at least 2 runs, got {len(run_names)}.")
     measures = [str(m) for m in scores[run_names[0]]]
     if not measures:
         raise ValueError(f"scores[{run_names[0]!r}] must hold at least one measure, got none.")
@@ -990,7 +980,7 @@ def compare_scores(
     else:
         topic_ids = [str(t) for t in topics]
         if len(topic_ids) != n or len(set(topic_ids)) != n:
-            raise ValueError(f"topics must be {n} distinct query ids, got {len(topic_ids)}.")
+            raise OptionError("topics", f"{n} distinct query ids, one per score", list(topics))
     means = {
         m: {r: aggregate(c[:, j], "mean") for j, r in enumerate(run_names)}
         for m, c in zip(measures, cubes, strict=True)

@@ -35,15 +35,16 @@ _ALIASES: Final[dict[str, str]] = {
 }
 
 
-def check_correction(correction: str) -> Correction:
-    """Return the canonical correction name or raise :class:`~cranfield.errors.OptionError`."""
+def check_correction(correction: str, option: str = "correction") -> Correction:
+    """The canonical name of ``correction`` (aliases such as ``"fdr"`` accepted), or an
+    :class:`~cranfield.errors.OptionError` about ``option``."""
     name = (
         _ALIASES.get(correction.lower(), correction.lower())
         if isinstance(correction, str)
         else None
     )
     if name not in CORRECTIONS:
-        raise OptionError("correction", "one of " + ", ".join(map(repr, CORRECTIONS)), correction)
+        raise OptionError(option, "one of " + ", ".join(map(repr, CORRECTIONS)), correction)
     return name  # type: ignore[return-value]
 
 
@@ -100,7 +101,7 @@ def adjust_p_values(p_values: ArrayLike, method: Correction = "holm") -> NDArray
     >>> adjust_p_values([0.01, 0.04, 0.03, 0.005], "bh").round(4).tolist()
     [0.02, 0.04, 0.04, 0.02]
     """
-    name = check_correction(method)
+    name = check_correction(method, "method")
     p = np.array(p_values, dtype=np.float64)
     if np.isnan(p).any():
         raise ValueError(

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Final, Literal, get_args
 
 import numpy as np
 
-from cranfield._validate import check_float
+from cranfield._validate import check_choice, check_float, check_int
 from cranfield.stats.paired import as_pair, flat_differences
 from cranfield.stats.resampling import (
     RngLike,
     bootstrap_analysis,
     bootstrap_sums,
-    check_resamples,
+    check_rng,
     resolve_seed,
 )
 
@@ -29,16 +29,6 @@ __all__ = ["INTERVALS", "Effects", "Interval", "confidence_interval", "effect_si
 
 Interval = Literal["t", "percentile", "bca"]
 INTERVALS: Final[tuple[str, ...]] = get_args(Interval)
-
-
-def check_alpha(alpha: float, name: str = "alpha") -> float:
-    """Validate a significance level in (0, 1)."""
-    return check_float(name, alpha, minimum=0, maximum=1, above=True, below=True)
-
-
-def check_risk_aversion(risk_aversion: float) -> float:
-    """Validate URisk's risk-aversion weight (>= 0)."""
-    return check_float("risk_aversion", risk_aversion, minimum=0)
 
 
 def t_intervals(d: NDArray[np.float64], alpha: float) -> NDArray[np.float64]:
@@ -164,9 +154,9 @@ def effect_sizes(
     >>> round(e.urisk, 3)
     0.08
     """
+    al = check_float("alpha", alpha, minimum=0, maximum=1, above=True, below=True)
+    ra = check_float("risk_aversion", risk_aversion, minimum=0)
     a, b = as_pair(x, y)
-    al = check_alpha(alpha)
-    ra = check_risk_aversion(risk_aversion)
     d = (a - b)[:, None]
     scale = np.array([max(np.abs(a).max(), np.abs(b).max())])
     ci = t_intervals(d, al)[0]
@@ -240,17 +230,18 @@ def confidence_interval(
     >>> bool(lo < 0.15 < hi)
     True
     """
+    check_choice("method", method, INTERVALS)
+    alpha = 1.0 - check_float(
+        "confidence", confidence, minimum=0, maximum=1, above=True, below=True
+    )
+    resamples = check_int("n_resamples", n_resamples, minimum=1)
+    check_rng(seed)
     a, b = as_pair(x, y)
-    alpha = 1.0 - check_alpha(confidence, "confidence")
-    if method not in INTERVALS:
-        raise ValueError(
-            f"method must be one of {', '.join(map(repr, INTERVALS))}, got {method!r}."
-        )
     if method == "t":
         lo, hi = t_intervals((a - b)[:, None], alpha)[0]
         return float(lo), float(hi)
     X = np.column_stack((a, b))
-    sums = bootstrap_sums(X, n_resamples=check_resamples(n_resamples), seed=resolve_seed(seed))
+    sums = bootstrap_sums(X, n_resamples=resamples, seed=resolve_seed(seed))
     _, cis = bootstrap_analysis(
         X, sums, np.array([0]), np.array([1]), alpha=alpha, intervals=(method,)
     )

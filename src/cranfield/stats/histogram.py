@@ -9,10 +9,14 @@ rendering is built in.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 
 import numpy as np
+
+from cranfield._validate import check_choice, check_int
+from cranfield.errors import OptionError
 
 if TYPE_CHECKING:
     import polars as pl
@@ -21,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["QueryDifferences", "query_differences"]
 
 SortBy = Literal["difference", "topic", "none"]
+SORTS: Final[tuple[str, ...]] = get_args(SortBy)
 _EIGHTHS = " ▏▎▍▌▋▊▉█"
 
 
@@ -79,6 +84,7 @@ class QueryDifferences:
         >>> q.sorted("topic").topics
         ['q1', 'q2', 'q3']
         """
+        check_choice("by", by, SORTS)
         if by == "none":
             order = np.arange(len(self.topics))
         elif by == "topic":
@@ -86,12 +92,10 @@ class QueryDifferences:
                 sorted(range(len(self.topics)), key=lambda i: self.topics[i].encode()),
                 dtype=np.intp,
             )
-        elif by == "difference":
+        else:
             by_topic = sorted(range(len(self.topics)), key=lambda i: self.topics[i].encode())
             d = self.differences
             order = np.array(sorted(by_topic, key=lambda i: -d[i]), dtype=np.intp)
-        else:
-            raise ValueError(f"by must be 'difference', 'topic' or 'none', got {by!r}.")
         return QueryDifferences(
             measure=self.measure,
             control=self.control,
@@ -118,16 +122,17 @@ class QueryDifferences:
         ([1, 1, 1, 1], [-0.3, -0.15, 0.0, 0.15, 0.3])
         """
         d = self.differences
-        if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
-            if bins < 1:
-                raise ValueError(f"bins must be >= 1, got {bins!r}.")
+        if isinstance(bins, numbers.Integral) and not isinstance(bins, bool):
             top = float(np.abs(d).max()) if d.size else 0.0
             top = top if top > 0 else 1.0
-            edges = np.linspace(-top, top, int(bins) + 1)
+            edges = np.linspace(-top, top, check_int("bins", bins, minimum=1) + 1)
         else:
-            edges = np.asarray(bins, dtype=np.float64)
-            if edges.ndim != 1 or edges.size < 2 or np.any(np.diff(edges) <= 0):
-                raise ValueError("bins must be an integer or increasing bin edges.")
+            try:
+                edges = np.asarray(bins, dtype=np.float64)
+            except (TypeError, ValueError):
+                edges = np.empty(0)
+            if edges.ndim != 1 or edges.size < 2 or not np.all(np.diff(edges) > 0):
+                raise OptionError("bins", "an integer >= 1 or increasing bin edges", bins)
         counts, _ = np.histogram(d, bins=edges)
         return counts.astype(np.int64), edges
 
@@ -187,9 +192,8 @@ class QueryDifferences:
         q2  +0.0000            │
         q3  -0.1000       █████│
         """
-        if isinstance(width, bool) or not isinstance(width, int) or width < 10:
-            raise ValueError(f"width must be an integer >= 10, got {width!r}.")
-        rows = self.sorted(sort)
+        width = check_int("width", width, minimum=10)
+        rows = self.sorted(check_choice("sort", sort, SORTS))
         d = rows.differences
         half = width // 2
         top = float(np.abs(d).max()) if d.size else 0.0
@@ -218,8 +222,7 @@ class QueryDifferences:
         [-0.3000, +0.0000)   2 ██████████
         [+0.0000, +0.3000]   2 ██████████
         """
-        if isinstance(width, bool) or not isinstance(width, int) or width < 1:
-            raise ValueError(f"width must be a positive integer, got {width!r}.")
+        width = check_int("width", width, minimum=1)
         counts, edges = self.histogram(bins)
         top = int(counts.max()) if counts.size else 0
         cw = len(str(top))

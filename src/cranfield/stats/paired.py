@@ -11,9 +11,11 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, get_args
 
 import numpy as np
+
+from cranfield._validate import check_choice, check_float, check_int
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -29,6 +31,7 @@ __all__ = [
 ]
 
 WilcoxonZeros = Literal["wilcox", "pratt", "zsplit"]
+ZERO_METHODS: Final[tuple[str, ...]] = get_args(WilcoxonZeros)
 
 
 @dataclass(frozen=True)
@@ -249,8 +252,7 @@ def wilcoxon_test(
     >>> r.statistic, r.p_value
     (1.5, 0.1875)
     """
-    if zero_method not in ("wilcox", "pratt", "zsplit"):
-        raise ValueError(f"zero_method must be 'wilcox', 'pratt' or 'zsplit', got {zero_method!r}.")
+    check_choice("zero_method", zero_method, ZERO_METHODS)
     a, b = as_pair(x, y)
     w, p = wilcoxon_pairs(np.column_stack((a, b)), np.array([0]), np.array([1]), zero_method)
     return TestResult(float(w[0]), float(p[0]))
@@ -408,10 +410,9 @@ def studentized_range_sf(q: ArrayLike, k: int, df: float) -> NDArray[np.float64]
     >>> float(studentized_range_sf(3.5, 3, 20).round(4))
     0.0559
     """
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
-        raise ValueError(f"k must be an integer >= 2, got {k!r}.")
-    if not df > 0:
-        raise ValueError(f"df must be positive, got {df!r}.")
+    k = check_int("k", k, minimum=2)
+    if df != math.inf:
+        check_float("df", df, minimum=0, above=True)
     qs = np.asarray(q, dtype=np.float64)
     flat = qs.ravel()
     out = np.ones(flat.size)

@@ -14,11 +14,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypedDict, cast, get_args
 
-from cranfield._validate import check_choices
+from cranfield._validate import check_choices, check_float, check_int
 from cranfield.errors import OptionError
 from cranfield.stats.corrections import Correction, check_correction
-from cranfield.stats.effects import INTERVALS, Interval, check_alpha, check_risk_aversion
-from cranfield.stats.resampling import RngLike, check_resamples, check_rng
+from cranfield.stats.effects import INTERVALS, Interval
+from cranfield.stats.resampling import RngLike, check_rng
 
 __all__ = [
     "FAMILYWISE",
@@ -133,10 +133,10 @@ class TestPlan:
         canonical = {
             "tests": tuple(check_tests(self.tests)),
             "correction": check_correction(self.correction),
-            "alpha": check_alpha(self.alpha),
-            "n_resamples": check_resamples(self.n_resamples),
+            "alpha": check_float("alpha", self.alpha, minimum=0, maximum=1, above=True, below=True),
+            "n_resamples": check_int("n_resamples", self.n_resamples, minimum=1),
             "intervals": _intervals(self.intervals),
-            "risk_aversion": check_risk_aversion(self.risk_aversion),
+            "risk_aversion": check_float("risk_aversion", self.risk_aversion, minimum=0),
         }
         check_rng(self.seed)
         for name, value in canonical.items():

@@ -92,19 +92,16 @@ def check_rng(seed: RngLike) -> None:
     non-negative integer."""
     if seed is None or isinstance(seed, np.random.Generator):
         return
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise OptionError("seed", "an integer >= 0, a numpy Generator or None", seed)
+    try:
+        check_int("seed", seed, minimum=0)
+    except OptionError:
+        raise OptionError("seed", "an integer >= 0, a numpy Generator or None", seed) from None
 
 
 def stream(seed: int, procedure: str) -> np.random.Generator:
     """The generator of one procedure (``"randomization"``, ``"bootstrap"``, ...)."""
     seq = np.random.SeedSequence(seed, spawn_key=(_STREAMS[procedure],))
     return np.random.Generator(np.random.PCG64(seq))
-
-
-def check_resamples(n_resamples: int) -> int:
-    """Validate a number of resamples (an integer >= 1)."""
-    return check_int("n_resamples", n_resamples, minimum=1)
 
 
 def _random_bits(gen: np.random.Generator, rows: int, n: int) -> NDArray[np.uint8]:
@@ -201,9 +198,11 @@ def use_exact(n: int, n_resamples: int, exact: bool | None) -> bool:
     if exact is None:
         return n <= MAX_EXACT_QUERIES and (1 << n) <= n_resamples
     if exact and n > MAX_EXACT_QUERIES:
-        raise ValueError(
-            f"exact enumeration needs 2**n sign assignments; n={n} queries is more than the "
-            f"{MAX_EXACT_QUERIES} allowed, use exact=None for Monte Carlo."
+        raise OptionError(
+            "exact",
+            f"None or False for {n} queries (enumerating 2**n sign assignments is allowed "
+            f"up to {MAX_EXACT_QUERIES})",
+            exact,
         )
     return bool(exact)
 
@@ -267,9 +266,9 @@ def randomization_test(
     ...     x, y, exact=False, seed=1).p_value
     True
     """
-    a, b = as_pair(x, y)
-    resamples = check_resamples(n_resamples)
+    resamples = check_int("n_resamples", n_resamples, minimum=1)
     seed_used = resolve_seed(seed)
+    a, b = as_pair(x, y)
     ex = use_exact(a.size, resamples, exact)
     stat, p = randomization_counts(
         np.column_stack((a, b)),
@@ -419,9 +418,9 @@ def bootstrap_test(
     >>> round(r.statistic, 4), r.p_value < 0.05
     (0.15, True)
     """
-    a, b = as_pair(x, y)
-    resamples = check_resamples(n_resamples)
+    resamples = check_int("n_resamples", n_resamples, minimum=1)
     seed_used = resolve_seed(seed)
+    a, b = as_pair(x, y)
     X = np.column_stack((a, b))
     sums = bootstrap_sums(X, n_resamples=resamples, seed=seed_used)
     ia, ib = np.array([0]), np.array([1])
@@ -516,9 +515,9 @@ def randomized_tukey_hsd(
     >>> bool(r.p_value[0, 2] < 0.05), bool(r.p_value[0, 1] > 0.05)
     (True, True)
     """
-    m = as_matrix(scores)
-    resamples = check_resamples(n_resamples)
+    resamples = check_int("n_resamples", n_resamples, minimum=1)
     seed_used = resolve_seed(seed)
+    m = as_matrix(scores)
     k = m.shape[1]
     ia, ib = np.triu_indices(k, 1)
     ranges = randomized_tukey_ranges([m], n_resamples=resamples, seed=seed_used)[0]

@@ -72,7 +72,7 @@ def test_plot_usage_errors(inputs: list[str], tmp_path: Path) -> None:
     assert "required: -o/--output" in err
     code, _, err = _run(plot_cli.main, ["query", *inputs, "-q", "nope", "-o", "q.png"])
     assert code == 1
-    assert "query 'nope' has no judgments" in err
+    assert "Query 'nope' has no judgments" in err
     code, out, _ = _run(plot_cli.main, ["--help"])
     assert code == 0
     assert "KIND" in out

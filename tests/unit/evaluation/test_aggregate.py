@@ -46,6 +46,12 @@ def test_unknown_aggregation_and_measure_in_mapping() -> None:
         cranfield.evaluate(QRELS, RUN, ["AP"], aggregate={"P@5": "median"})
     with pytest.raises(ValueError, match="epsilon"):
         cranfield.evaluate(QRELS, RUN, ["GMAP"], epsilon=0.0)
+    res = cranfield.evaluate(QRELS, RUN, ["GMAP"])
+    with pytest.raises(cranfield.OptionError, match="The 'how' option must be one of 'mean'") as e:
+        res.aggregate("GMAP", "harmonic")  # type: ignore[arg-type]
+    one_sentence(e)
+    with pytest.raises(cranfield.OptionError, match="The 'epsilon' option must be a number > 0"):
+        res.aggregate("GMAP", "gmean", epsilon=0.0)
 
 
 def test_epsilon_reaches_the_geometric_mean() -> None:

@@ -174,5 +174,5 @@ def test_collection_from_documents_fingerprint_tracks_content() -> None:
     b = Collection.from_documents("x", [Document("d", "text")], [Topic("q", "t")], {"q": {"d": 1}})
     c = Collection.from_documents("x", [Document("d", "text!")], [Topic("q", "t")], {"q": {"d": 1}})
     assert a.fingerprint == b.fingerprint != c.fingerprint
-    with pytest.raises(ValueError, match="query field must be one of"):
+    with pytest.raises(ValueError, match="The 'field' option must be one of 'title', 'desc"):
         Topic("q", "t").query("body")  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cranfield.errors import OptionError
 from cranfield.lab import (
     CallableSystem,
     Collection,
@@ -153,15 +154,25 @@ def test_machine_description_and_round_trips() -> None:
     tp = ThroughputStats(levels=(1, 2), queries=(10, 10), seconds=(1.0, 0.5), k=10)
     assert tp.qps == (10.0, 20.0)
     assert ThroughputStats.from_dict(tp.to_dict()) == tp
-    with pytest.raises(ValueError, match="concurrency 3 was not measured"):
+    with pytest.raises(OptionError, match="The 'level' option must be one of 1, 2, got 3"):
         tp.at(3)
 
 
 def test_options_are_validated() -> None:
     system = CallableSystem("s", lambda q, k: [])
-    with pytest.raises(ValueError, match="repetitions must be an integer >= 1, got 0"):
+    with pytest.raises(
+        OptionError, match="The 'repetitions' option must be an integer >= 1, got 0"
+    ):
         measure_latency(system, ["a"], repetitions=0)
     with pytest.raises(ValueError, match="queries must hold at least one query"):
         measure_latency(system, [])
-    with pytest.raises(ValueError, match="concurrency must be an integer >= 1, got 0"):
+    with pytest.raises(
+        OptionError, match="The 'concurrency' option must be an integer >= 1, got 0"
+    ):
         measure_throughput(system, ["a"], concurrency=[0])
+    with pytest.raises(OptionError, match="The 'concurrency' option must be at least one number"):
+        measure_throughput(system, ["a"], concurrency=[])
+    with pytest.raises(OptionError, match="The 'concurrency' option must be a list of integers"):
+        measure_throughput(system, ["a"], concurrency=4)  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="The 'min_seconds' option must be a number >= 0, got -1"):
+        measure_throughput(system, ["a"], min_seconds=-1)

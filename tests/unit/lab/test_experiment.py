@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cranfield.errors import InputError
+from cranfield.errors import InputError, OptionError
 from cranfield.io.load import load_run
 from cranfield.lab import (
     BM25S,
@@ -48,6 +48,8 @@ def test_experiment_runs_writes_and_reuses(toy: Collection, tmp_path: Path) -> N
     assert result.measures == ["AP", "P@1"]
     assert result.means["P@1"]["oracle"] == 1.0
     fts5 = result.system("fts5")
+    with pytest.raises(OptionError, match="The 'name' option must be one of 'fts5'"):
+        result.system("nope")
     assert fts5.index is not None
     assert fts5.index.index_bytes > 0
     assert fts5.latency is not None
@@ -114,12 +116,18 @@ def test_precomputed_runs_and_errors(toy: Collection, tmp_path: Path) -> None:
     assert result.system("given").latency is None
     assert (tmp_path / "w" / "runs" / "given.run").is_file()
     assert "—" in to_markdown(result)
-    with pytest.raises(ValueError, match="two systems are named 'a'"):
+    with pytest.raises(
+        OptionError, match="The 'systems' option must be systems with distinct names, got 'a'"
+    ):
         Experiment(toy, [SQLiteFTS5("a"), SQLiteFTS5("a")])
-    with pytest.raises(ValueError, match="baseline 'zz' is not one of the systems"):
+    with pytest.raises(OptionError, match="The 'baseline' option must be one of 'a', got 'zz'"):
         Experiment(toy, [SQLiteFTS5("a")], baseline="zz")
-    with pytest.raises(TypeError, match="has no config/index/load/search"):
+    with pytest.raises(TypeError, match="must be systems with config, index, load and search"):
         Experiment(toy, [object()])  # type: ignore[list-item]
+    with pytest.raises(OptionError, match="The 'systems' option must be keyed by each system's"):
+        Experiment(toy, {"b": SQLiteFTS5("a")})
+    with pytest.raises(OptionError, match="The 'repetitions' option must be an integer >= 1"):
+        Experiment(toy, [SQLiteFTS5("a")], repetitions=0)  # refused before any indexing
 
 
 def test_significance_and_cross_validation_reach_the_report(
@@ -217,7 +225,11 @@ k1 = 1.5
     )
     broken(
         coll + '[[systems]]\nname = "x"\nengine = "bm25s"\nb = 7\n',
-        r"systems entry 'x': b must be in \[0, 1\], got 7",
+        r"systems entry 'x': 'b' must be a number >= 0 and <= 1, got 7$",
+    )
+    broken(
+        coll + '[experiment]\nk = 0\n[[systems]]\nname = "x"\nengine = "sqlite"\n',
+        r"\[experiment\]: 'k' must be an integer >= 1, got 0$",
     )
     broken(
         coll + '[experiment]\nrepetition = 3\n[[systems]]\nname = "x"\nengine = "sqlite"\n',

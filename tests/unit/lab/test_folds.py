@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cranfield.errors import OptionError
 from cranfield.lab import (
     SelectionBiasWarning,
     cross_validate,
@@ -30,10 +31,16 @@ def test_folds_are_deterministic_for_a_seed_and_partition_the_topics() -> None:
 
 
 def test_fold_arguments_are_checked() -> None:
-    with pytest.raises(ValueError, match=r"The 'n_folds' option must be an integer >= 2 and <= 3"):
+    with pytest.raises(
+        OptionError, match="The 'n_folds' option must be an integer >= 2 and <= 3, got 4"
+    ):
         kfold(["a", "b", "c"], 4, seed=0)
-    with pytest.raises(ValueError, match="The 'seed' option must be an integer"):
+    with pytest.raises(OptionError, match=r"The 'seed' option must be an integer >= 0, got 0\.5"):
         kfold(["a", "b"], 2, seed=0.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="Cannot split 1 topic"):
+        kfold(["a"], 2, seed=0)
+    with pytest.raises(OptionError, match="The 'folds' option must be non-empty lists that hold"):
+        cross_validate_scores({"a": {"x": 1.0, "y": 0.0}}, folds=[["x"], []])
 
 
 def _scores() -> dict[str, dict[str, float]]:
@@ -97,8 +104,12 @@ def test_select_warns_when_chosen_on_the_reported_topics() -> None:
         warnings.simplefilter("error")
         honest = select(scores, train_topics=TOPICS[:10], report_topics=TOPICS[10:])
     assert honest.overlap == 0
-    with pytest.raises(ValueError, match="report topic 'nope' has no scores"):
+    with pytest.raises(
+        OptionError, match="The 'report_topics' option must be topics that have scores, got 'nope'"
+    ):
         select(scores, train_topics=TOPICS[:2], report_topics=["nope"])
+    with pytest.raises(OptionError, match="The 'train_topics' option must be at least one topic"):
+        select(scores, train_topics=[])
 
 
 def test_cross_validate_runs() -> None:

@@ -55,7 +55,7 @@ def test_http_errors_are_engine_errors(served) -> None:  # type: ignore[no-untyp
         HTTPSystem("text", server.url + "/text?q={query}").search("x", 1)
     with pytest.raises(EngineError, match="has no hit list at 'results'"):
         HTTPSystem("path", server.url + "/search?q={query}&k={k}", hits="results").search("x", 1)
-    with pytest.raises(ValueError, match="url must contain"):
+    with pytest.raises(ValueError, match=r"The 'url' option must be a URL with '\{query\}' in it"):
         HTTPSystem("nourl", server.url + "/search")
 
 

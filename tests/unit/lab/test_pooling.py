@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cranfield.errors import InputError
+from cranfield.errors import InputError, OptionError
 from cranfield.io.load import load_qrels
 from cranfield.lab import judged_at_k, leave_one_out, merge_judgments, pool
 from tests.conftest import REAL, require
@@ -29,8 +29,12 @@ def test_pool_ranks_like_trec_eval_and_counts_contributions() -> None:
     assert p.contributions() == {"a": 3, "b": 2}
     assert p.unique_documents("b").rows() == [("q1", "d2", "b")]
     assert p.to_qrels().to_dict() == {"q1": {"d1": -1, "d2": -1, "z": -1}, "q2": {"x": -1}}
-    with pytest.raises(ValueError, match="depth must be an integer >= 1, got 0"):
+    with pytest.raises(OptionError, match="The 'depth' option must be an integer >= 1, got 0"):
         pool(runs, depth=0)
+    with pytest.raises(OptionError, match="The 'k' option must be an integer >= 1, got 0"):
+        judged_at_k({"q1": {"d1": 1}}, runs, k=0)  # named k, not depth
+    with pytest.raises(OptionError, match="The 'run' option must be one of 'a', 'b', got 'c'"):
+        p.unique_documents("c")
 
 
 def test_export_is_shuffled_reproducibly(tmp_path: Path) -> None:

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from cranfield.errors import OptionError
 from cranfield.lab import (
     BM25S,
     CallableSystem,
     Collection,
     Document,
     EngineError,
+    HTTPSystem,
     PrecomputedRun,
     SQLiteFTS5,
     System,
@@ -81,17 +83,27 @@ def test_stemming_configuration_changes_matches(tmp_path: Path) -> None:
 
 
 def test_parameters_are_validated() -> None:
-    with pytest.raises(ValueError, match="system name must be a non-empty word"):
+    with pytest.raises(
+        OptionError, match="The 'name' option must be a non-empty word without blanks, got 'two"
+    ):
         SQLiteFTS5("two words")
-    with pytest.raises(ValueError, match=r"b must be in \[0, 1\], got 2"):
+    with pytest.raises(OptionError, match="The 'b' option must be a number >= 0 and <= 1, got 2"):
         BM25S(b=2)
-    with pytest.raises(ValueError, match="stemmer 'klingon' is not a Snowball language"):
+    with pytest.raises(
+        OptionError, match="The 'stemmer' option must be a Snowball language or None, got 'klingon'"
+    ):
         BM25S(stemmer="klingon")
-    with pytest.raises(ValueError, match="heap_size must be at least"):
+    with pytest.raises(
+        OptionError, match="The 'heap_size' option must be an integer >= 15000000, got 10"
+    ):
         Tantivy(heap_size=10)
     s = CallableSystem("c", lambda q, k: [])
-    with pytest.raises(ValueError, match="k must be an integer >= 1, got 0"):
+    with pytest.raises(OptionError, match="The 'k' option must be an integer >= 1, got 0"):
         s.search("q", 0)
+    with pytest.raises(OptionError, match="The 'url' option must be a URL that starts with http"):
+        HTTPSystem("h", "ftp://example.org/{query}")
+    with pytest.raises(OptionError, match=r"The 'url' option must be a URL with '\{query\}' in it"):
+        HTTPSystem("h", "http://example.org/search")
 
 
 def test_callable_system() -> None:

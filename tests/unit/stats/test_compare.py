@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 import cranfield
-from cranfield.errors import EvaluationError, MeasureError, MissingTopicError
+from cranfield.errors import EvaluationError, MeasureError, MissingTopicError, OptionError
 from cranfield.report.comparison import to_text
 from cranfield.stats import Comparison, adjust_p_values, compare, compare_scores
 from tests.unit.conftest import ROBUST03, robust03_runs
@@ -173,7 +173,11 @@ def test_run_names_from_tags_or_files(tmp_path) -> None:  # type: ignore[no-unty
         ),
         ({"risk_aversion": -1}, ValueError, "The 'risk_aversion' option must be a number >= 0"),
         ({"baseline": "D"}, ValueError, r"'baseline' option must be a run's name or path \(A, B\)"),
-        ({"baseline": 5}, ValueError, r"baseline index must be in \[0, 1\], got 5"),
+        (
+            {"baseline": 5},
+            OptionError,
+            "The 'baseline' option must be an integer >= 0 and <= 1, got 5",
+        ),
         ({"seed": -3}, ValueError, "The 'seed' option must be an integer >= 0, a numpy Generator"),
         ({"names": "tags"}, ValueError, "The 'names' option must be one of 'file', 'tag' or a"),
     ],
@@ -196,11 +200,15 @@ def test_other_errors() -> None:
     with pytest.raises(EvaluationError, match="at least 2 queries common to all runs, got 1"):
         compare({"q1": {"d1": 1}}, {"A": {"q1": {"d1": 1.0}}, "B": {"q1": {"d2": 1.0}}}, "AP")
     c = compare(QRELS, {"A": A, "B": B}, "AP")
-    with pytest.raises(ValueError, match="measure 'P@5' was not compared; compared: AP"):
+    with pytest.raises(MeasureError, match="P@5 was not compared; compared: AP"):
         c.pair("A", "B", "P@5")
-    with pytest.raises(ValueError, match="run 'Z' is not in this comparison"):
+    with pytest.raises(OptionError, match="The 'b' option must be one of 'A', 'B', got 'Z'"):
         c.pair("A", "Z", "AP")
-    with pytest.raises(ValueError, match="test 'sign' was not run"):
+    with pytest.raises(
+        OptionError, match="The 'b' option must be a run compared with 'A', got 'A'"
+    ):
+        c.pair("A", "A", "AP")
+    with pytest.raises(OptionError, match="The 'test' option must be one of 't-test', got 'sign'"):
         c.significant("sign")
 
 
@@ -220,13 +228,15 @@ def test_seed_recorded_only_for_random_procedures() -> None:
 
 
 def test_compare_scores_validation() -> None:
+    with pytest.raises(ValueError, match="scores must hold at least 2 runs, got 1"):
+        compare_scores({"a": {"AP": [0.1, 0.2, 0.3]}})
     with pytest.raises(ValueError, match="has 2 values, expected 3"):
         compare_scores({"a": {"AP": [0.1, 0.2, 0.3]}, "b": {"AP": [0.1, 0.2]}})
     with pytest.raises(ValueError, match="every run must give the same measures"):
         compare_scores({"a": {"AP": [0.1, 0.2]}, "b": {"P@5": [0.1, 0.2]}})
     with pytest.raises(ValueError, match="must be finite"):
         compare_scores({"a": {"AP": [0.1, float("nan")]}, "b": {"AP": [0.1, 0.2]}})
-    with pytest.raises(ValueError, match="topics must be 2 distinct query ids"):
+    with pytest.raises(OptionError, match="The 'topics' option must be 2 distinct query ids"):
         compare_scores({"a": {"AP": [0.1, 0.3]}, "b": {"AP": [0.1, 0.2]}}, topics=["q", "q"])
 
 

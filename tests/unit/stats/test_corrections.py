@@ -81,7 +81,7 @@ def test_step_procedures_match_decisions() -> None:
 def test_aliases_and_errors() -> None:
     fdr = adjust_p_values([0.01, 0.02], "fdr")  # type: ignore[arg-type]
     np.testing.assert_array_equal(fdr, adjust_p_values([0.01, 0.02], "bh"))
-    with pytest.raises(ValueError, match=r"The 'correction' option must be one of .* got 'sidak'"):
+    with pytest.raises(ValueError, match=r"The 'method' option must be one of .* got 'sidak'"):
         adjust_p_values([0.1], "sidak")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="must not contain NaN"):
         adjust_p_values([0.1, float("nan")])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cranfield.errors import OptionError
 from cranfield.stats import Comparison, query_differences
 
 
@@ -36,7 +37,9 @@ def test_sorted_by_difference_then_topic() -> None:
     assert s.differences.tolist() == pytest.approx([0.2, 0.2, 0.0, -0.8])
     assert q.sorted("topic").topics == ["a", "b", "c", "d"]
     assert q.sorted("none").topics == ["b", "a", "c", "d"]
-    with pytest.raises(ValueError, match="by must be 'difference', 'topic' or 'none', got 'x'"):
+    with pytest.raises(
+        OptionError, match="The 'by' option must be one of 'difference', 'topic', 'none', got 'x'"
+    ):
         q.sorted("x")  # type: ignore[arg-type]
 
 
@@ -47,7 +50,7 @@ def test_text_bars_are_proportional() -> None:
     assert lines[2].endswith("│" + "█" * 5)
     assert lines[3].split("│")[0].endswith("█" * 10)
     assert lines[3].endswith("│")
-    with pytest.raises(ValueError, match="width must be an integer >= 10, got 4"):
+    with pytest.raises(OptionError, match="The 'width' option must be an integer >= 10, got 4"):
         q.to_text(width=4)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from cranfield.errors import OptionError
 from cranfield.stats import (
     paired_t_test,
     sign_test,
@@ -84,7 +85,7 @@ def test_input_validation_messages() -> None:
         paired_t_test([0.1, float("nan")], [0.2, 0.3])
     with pytest.raises(ValueError, match="1-d vectors"):
         paired_t_test([[0.1, 0.2]], [[0.2, 0.3]])
-    with pytest.raises(ValueError, match="zero_method must be"):
+    with pytest.raises(OptionError, match="The 'zero_method' option must be one of 'wilcox'"):
         wilcoxon_test([0.1, 0.2], [0.2, 0.3], zero_method="drop")  # type: ignore[arg-type]
 
 
@@ -107,9 +108,9 @@ def test_studentized_range_k2_is_t_distribution(df: float) -> None:
 
 def test_studentized_range_validation() -> None:
     assert studentized_range_sf(0.0, 3, 10) == 1.0
-    with pytest.raises(ValueError, match="k must be an integer >= 2, got 1"):
+    with pytest.raises(OptionError, match="The 'k' option must be an integer >= 2, got 1"):
         studentized_range_sf(1.0, 1, 10)
-    with pytest.raises(ValueError, match="df must be positive, got 0"):
+    with pytest.raises(OptionError, match="The 'df' option must be a number > 0, got 0"):
         studentized_range_sf(1.0, 3, 0)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from cranfield.errors import OptionError
 from cranfield.stats import (
     bootstrap_test,
     compare_scores,
@@ -94,7 +95,9 @@ def test_exact_is_automatic_only_when_cheaper() -> None:
     assert randomization_test(x13, y13, n_resamples=8_000, seed=1).seed == 1  # Monte Carlo
     x14, y14 = rng.random(14), rng.random(14)
     assert randomization_test(x14, y14, seed=4).seed == 4
-    with pytest.raises(ValueError, match="n=25 queries is more than the 24 allowed"):
+    with pytest.raises(
+        OptionError, match=r"The 'exact' option must be None or False for 25 queries .* up to 24\)"
+    ):
         randomization_test(rng.random(25), rng.random(25), exact=True)
 
 
