@@ -442,7 +442,7 @@ def add_extra_judgments(p: Parser) -> None:
 
 
 def add_run_names(p: Parser) -> None:
-    """``--names``: how runs are named (:mod:`cranfield.io.runset`)."""
+    """``--names``: how runs are named (:mod:`cranfield.io.run_names`)."""
     p.add_argument(
         "--names",
         choices=RUN_NAMINGS,

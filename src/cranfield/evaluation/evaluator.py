@@ -317,7 +317,7 @@ class Evaluator:
             table or dict ``{query_id: {doc_id: score}}``. Never mutated.
         name:
             The run's name in the results (default: by the rule of
-            :mod:`cranfield.io.runset`).
+            :mod:`cranfield.io.run_names`).
         """
         prep = self.ranking(run, name=name)
         return self._results(prep, run)
@@ -377,7 +377,7 @@ class Evaluator:
         block_bytes: int = DEFAULT_BLOCK_BYTES,
     ) -> Iterator[Results]:
         """The results of each run in turn (one run in memory at a time), named by the rule
-        of :mod:`cranfield.io.runset`."""
+        of :mod:`cranfield.io.run_names`."""
         from cranfield.io.runset import RunSet
 
         check_int("block_bytes", block_bytes, minimum=1)  # refused even when not streaming
@@ -548,7 +548,7 @@ def evaluate(
         ``compat``, ``num_docs``, ``aggregate``, ``epsilon``; each is documented on
         :class:`~cranfield.evaluation.options.EvalOptions`.
     run_name:
-        The run's name in the results (default: by the rule of :mod:`cranfield.io.runset`).
+        The run's name in the results (default: by the rule of :mod:`cranfield.io.run_names`).
     known, intents:
         Extra inputs of some measures, as for :class:`Evaluator`.
 

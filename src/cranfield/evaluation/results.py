@@ -247,7 +247,7 @@ class ScoreTable:
     ----------
     results:
         One :class:`Results` per run, in the order the runs were given, each named by the
-        run-naming rule (:mod:`cranfield.io.runset`).
+        run-naming rule (:mod:`cranfield.io.run_names`).
     measures:
         The measures, in order.
     options:

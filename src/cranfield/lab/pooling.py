@@ -53,7 +53,7 @@ POOL_FORMATS: Final[tuple[str, ...]] = get_args(PoolFormat)
 def load_runs(
     runs: Mapping[str, RunLike] | Sequence[RunLike], names: RunNaming | Sequence[str] = "file"
 ) -> dict[str, Run]:
-    """``{name: Run}``, named by the one run-naming rule (:mod:`cranfield.io.runset`)."""
+    """``{name: Run}``, named by the one run-naming rule (:mod:`cranfield.io.run_names`)."""
     if isinstance(runs, (str, Path)):
         raise OptionError("runs", "a list or a dict of runs", str(runs))
     run_set = RunSet.of(runs, names)

@@ -141,7 +141,7 @@ def _legend(ax: Axes, handles: list[Artist], labels: list[str]) -> None:
 
 
 def named_runs(runs: RunsLike, names: RunNaming | Sequence[str] = "file") -> list[tuple[str, Run]]:
-    """Load one or several runs, named by the one run-naming rule (:mod:`cranfield.io.runset`).
+    """Load one or several runs, named by the one run-naming rule (:mod:`cranfield.io.run_names`).
 
     Parameters
     ----------

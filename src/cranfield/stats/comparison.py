@@ -809,7 +809,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
         (default) compares every pair.
     names:
         How to name runs given as a list: ``"file"`` (default: the run-naming rule of
-        :mod:`cranfield.io.runset`, file names without folders and suffixes), ``"tag"``
+        :mod:`cranfield.io.run_names`, file names without folders and suffixes), ``"tag"``
         (run tags), or a list of names.
     plan, **kwargs:
         The test options (:class:`~cranfield.stats.plan.TestPlan`), whole or as keywords:
