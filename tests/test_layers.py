@@ -77,10 +77,7 @@ ACCEPTED_BACK_EDGES: Final[dict[tuple[str, str], str]] = {
 # Imports that break a rule today, and who removes them: (importer, imported module) for
 # rules 1, 3 and 4, (importer, "module:_name") for rule 2. Delete an entry in the change
 # that removes its import.
-TRANSITIONAL: Final[dict[tuple[str, str], str]] = {
-    # rule 1, layers
-    # measures imported through its facade (review 7.1), by whoever owns the importer
-}
+TRANSITIONAL: Final[dict[tuple[str, str], str]] = {}
 # Not listed because it breaks no rule here, though it puts a concept in the wrong home:
 # evaluation.aggregate imports kernels.binary.MIN_GEO_MEAN (an aggregation constant).
 
