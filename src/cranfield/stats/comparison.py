@@ -65,6 +65,8 @@ if TYPE_CHECKING:
     from cranfield._types import RunNaming
     from cranfield.evaluation.evaluator import MeasureLike
     from cranfield.evaluation.options import EvalOptions
+    from cranfield.evaluation.provenance import Provenance
+    from cranfield.evaluation.results import ScoreTable
     from cranfield.io.load import QrelsLike, RunLike
     from cranfield.io.runset import RunSet
 
@@ -216,6 +218,7 @@ class Comparison:
     missing_policy: str
     missing_topics: dict[str, list[str]] = field(default_factory=dict)
     dropped_topics: list[str] = field(default_factory=list)
+    table: ScoreTable | None = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         return (
@@ -369,8 +372,15 @@ class Comparison:
             )
         return out
 
+    def provenance(self) -> Provenance | None:
+        """cranfield's version, the SHA-256 of the qrels and of every run file, the measures,
+        the evaluation options and the tie rule (``None`` for scores compared with
+        :func:`compare_scores`, which cranfield did not compute). Files are hashed when asked."""
+        return None if self.table is None else self.table.provenance()
+
     def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
-        """Plain data (JSON-ready, non-finite numbers as ``None``): method, means and every pair.
+        """Plain data (JSON-ready, non-finite numbers as ``None``): method, means and every pair,
+        and the :meth:`provenance` of what was compared.
 
         ``per_query=True`` adds the per-query scores of every run.
         """
@@ -416,6 +426,9 @@ class Comparison:
                     for m in self.measures
                 },
             }
+        source = self.provenance()
+        if source is not None:
+            out["provenance"] = source.to_dict()
         return out
 
     def to_json(self, *, per_query: bool = False, indent: int | None = 2) -> str:
@@ -590,6 +603,7 @@ class _Scores:
     missing_policy: str
     missing_topics: dict[str, list[str]] = field(default_factory=dict)
     dropped_topics: list[str] = field(default_factory=list)
+    table: ScoreTable | None = None  # what cranfield evaluated, for the provenance
 
 
 @dataclass(frozen=True)
@@ -774,6 +788,7 @@ def _analyse(scores: _Scores, *, baseline: str | int | None, plan: TestPlan) -> 
         missing_policy=scores.missing_policy,
         missing_topics=scores.missing_topics,
         dropped_topics=scores.dropped_topics,
+        table=scores.table,
     )
 
 
@@ -907,6 +922,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
         evaluator.options.missing,
         missing_topics,
         dropped,
+        table,
     )
     return _analyse(scores, baseline=baseline, plan=test_plan)
 

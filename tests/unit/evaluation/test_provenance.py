@@ -161,3 +161,25 @@ def test_the_html_report_states_hashes_options_and_ties(tmp_path: Path) -> None:
         f"cranfield version|{__version__}",
     ):
         assert needle in text, needle
+
+
+def test_compare_json_states_its_provenance(tmp_path: Path) -> None:
+    from cranfield.stats import compare, compare_scores
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 a 1\nq2 0 b 1\nq3 0 c 1\n")
+    runs = []
+    for name, docs in (("bm25", "abc"), ("dense", "cba")):
+        path = tmp_path / f"{name}.run"
+        path.write_text("".join(f"q{i + 1} Q0 {d} 1 1.0 t\n" for i, d in enumerate(docs)))
+        runs.append(path)
+    data = json.loads(compare(qrels, runs, "AP", seed=1).to_json())
+    source = data["provenance"]
+    assert source["inputs"]["qrels"]["sha256"] == hashlib.sha256(qrels.read_bytes()).hexdigest()
+    assert source["inputs"]["run:dense"]["sha256"] == (
+        hashlib.sha256(runs[1].read_bytes()).hexdigest()
+    )
+    assert source["measures"] == ["AP"]
+    assert source["options"]["missing"] == "zero"
+    scores_only = compare_scores({"a": {"AP": [0.1, 0.2]}, "b": {"AP": [0.2, 0.4]}})
+    assert "provenance" not in scores_only.to_dict()  # not computed by cranfield
