@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from cranfield._types import Compat, MissingPolicy
 from cranfield.data.ranking import (
     NOT_IN_POOL,
     UNJUDGED,
-    MissingPolicy,
     Ranking,
     ranked_doc_ids,
 )
@@ -55,7 +55,7 @@ class TrecEvalOptions:
     no_summary: bool = False  # -n
     qrels_format: QrelsFormat = "qrels"  # -R
     zscores: str | None = None  # -Z
-    compat: Literal[9, 10] = 10
+    compat: Compat = 10
 
 
 @dataclass

@@ -32,11 +32,11 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cranfield._types import MISSING_POLICIES
+from cranfield._types import MISSING_POLICIES, MissingPolicy
 from cranfield._validate import check_choice, check_int
 from cranfield.data.columns import distinct
 from cranfield.data.row_index import TieOrder, id_hashes, mixed_keys, stretches
@@ -58,8 +58,6 @@ if TYPE_CHECKING:
 NOT_IN_POOL = -1
 UNJUDGED = -2
 PLACEHOLDER_DOC = "ceci_nest_pas_un_docno"
-
-MissingPolicy = Literal["zero", "skip", "error"]
 
 
 @dataclass(frozen=True, eq=False)

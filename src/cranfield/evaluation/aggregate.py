@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from cranfield._types import Aggregation
 from cranfield.kernels.binary import MIN_GEO_MEAN
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 Aggregate = Literal["mean", "sum", "gmean", "median"]
-How = Literal["mean", "sum", "gmean", "median", "micro"]
-AGGREGATIONS: tuple[str, ...] = ("mean", "sum", "gmean", "median", "micro")
+How = Aggregation  # the option's vocabulary, declared once in cranfield._types
 
 
 def sequential_sum(values: NDArray[np.float64]) -> float:

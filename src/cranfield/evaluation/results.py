@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cranfield._lazy import require
+from cranfield._types import AGGREGATIONS
 from cranfield._validate import check_choice, check_float
 from cranfield.errors import MeasureError, spelled
-from cranfield.evaluation.aggregate import AGGREGATIONS, How, aggregate
+from cranfield.evaluation.aggregate import How, aggregate
 from cranfield.kernels.binary import MIN_GEO_MEAN
 from cranfield.measures import Measure
 

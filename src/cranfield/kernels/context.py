@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
+
+from cranfield._types import Compat
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from cranfield.data.ranking import Ranking
 
-Compat = Literal[9, 10]
 T = TypeVar("T")
 
 

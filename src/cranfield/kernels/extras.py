@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from cranfield._types import Compat
 from cranfield.errors import EvaluationError
-from cranfield.kernels.context import Compat, EvalContext, memo
+from cranfield.kernels.context import EvalContext, memo
 
 if TYPE_CHECKING:
     import polars as pl
