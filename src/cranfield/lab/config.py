@@ -26,6 +26,11 @@ relative to the configuration file::
     k1 = 1.2
     b = 0.75
 
+    [evaluation]                      # optional: the evaluation options (EvalOptions)
+    missing = "zero"
+    relevance_level = 1
+    depth = 1000
+
     [cross_validation]                # optional
     measure = "AP"
     n_folds = 5
@@ -54,6 +59,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from cranfield.errors import InputError, OptionError
+from cranfield.evaluation.options import OPTION_NAMES, EvalOptions
 from cranfield.lab.collections import (
     CRANFIELD_GAINS,
     Collection,
@@ -121,6 +127,19 @@ def _problem(exc: Exception) -> str:
     if isinstance(exc, OptionError):
         return f"{exc.option!r} must be {exc.expected}, got {exc.value!r}"
     return str(exc).rstrip(".")
+
+
+def _evaluation_options(table: Any, src: _Source) -> EvalOptions | None:
+    """The ``[evaluation]`` table as the one :class:`EvalOptions` of the experiment."""
+    if table is None:
+        return None
+    if not isinstance(table, Mapping):
+        raise src.error("[evaluation]", "must be a table")
+    _unknown(src, "[evaluation]", table, OPTION_NAMES)
+    try:
+        return EvalOptions(**table)
+    except OptionError as exc:
+        raise src.error("[evaluation]", _problem(exc)) from None
 
 
 def _unknown(src: _Source, where: str, table: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
@@ -315,7 +334,8 @@ def load_config(
         found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         line = int(found.group(1)) if found else None
         raise InputError(str(cfg_path), line, f"is not valid TOML ({exc})") from None
-    _unknown(src, "the file", data, ("experiment", "collection", "systems", "cross_validation"))
+    tables = ("experiment", "collection", "systems", "evaluation", "cross_validation")
+    _unknown(src, "the file", data, tables)
     base = cfg_path.resolve().parent
     exp = data.get("experiment", {})
     if not isinstance(exp, Mapping):
@@ -341,6 +361,7 @@ def load_config(
         )
     )
     measures = options.pop("measures", ("AP", "nDCG@10", "P@10"))
+    evaluation = _evaluation_options(data.get("evaluation"), src)
     cv = data.get("cross_validation")
     if cv is not None:
         if not isinstance(cv, Mapping):
@@ -354,6 +375,7 @@ def load_config(
             workdir=chosen,
             cross_validation=cv,
             config_file=cfg_path,
+            options=evaluation,
             **options,
             **overrides,
         )

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cranfield.errors import InputError, OptionError
+from cranfield.evaluation.options import EvalOptions
 from cranfield.io.load import load_run
 from cranfield.lab import (
     BM25S,
@@ -239,3 +240,25 @@ k1 = 1.5
         '[collection]\nformat = "sgml"\n[[systems]]\nname = "x"\nengine = "sqlite"\n',
         "format: must be 'cranfield', 'trec' or 'ir_datasets'",
     )
+
+
+def test_config_evaluation_table_is_the_experiments_options(tmp_path: Path) -> None:
+    cfg = tmp_path / "exp.toml"
+    head = f"""
+[collection]
+format = "cranfield"
+path = "{SHARED / "data" / "cranfield"}"
+
+[[systems]]
+name = "fts5"
+engine = "sqlite"
+"""
+    cfg.write_text(head + '\n[evaluation]\nmissing = "skip"\ndepth = 100\nrelevance_level = 2\n')
+    exp = load_config(cfg, progress=False)
+    assert exp.options == EvalOptions(missing="skip", depth=100, relevance_level=2)
+    cfg.write_text(head + "\n[evaluation]\ndepth = -1\n")
+    with pytest.raises(InputError, match=r"\[evaluation\]: 'depth' must be an integer >= 0"):
+        load_config(cfg)
+    cfg.write_text(head + "\n[evaluation]\ndepht = 10\n")
+    with pytest.raises(InputError, match=r"\[evaluation\]: unknown key 'depht' \(allowed: "):
+        load_config(cfg)
