@@ -51,6 +51,7 @@ def _is_path(source: object) -> bool:
 
 
 def default_name(source: Any, position: int) -> str:
+    """The rule's name of one run given without a name, at ``position`` in its list."""
     if _is_path(source):
         return run_name(source)
     from cranfield.data.run import Run  # polars: not needed to name files
@@ -88,6 +89,7 @@ def file_names(items: list[Any]) -> tuple[str, ...]:
 
 
 def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths are the same file (or, for paths that do not exist, the same path)."""
     try:
         return os.path.samefile(a, b)
     except (OSError, ValueError):
