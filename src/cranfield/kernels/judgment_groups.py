@@ -29,32 +29,27 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import polars as pl
 
 from cranfield.errors import EvaluationError, InputError, MeasureError
 
 if TYPE_CHECKING:
+    import polars as pl
     from numpy.typing import NDArray
 
 __all__ = [
-    "DEFAULT_CUTOFFS",
-    "DEFAULT_MULTIPLIERS",
+    "JUDGMENT_GROUP_MEASURES",
     "JUDGMENT_GROUP_SUMMARY",
     "evaluate_judgment_groups",
     "judgment_group_measure_names",
 ]
 
-DEFAULT_CUTOFFS: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-"""trec_eval's default ``P_avgjg`` cutoffs."""
+JUDGMENT_GROUP_MEASURES: tuple[str, ...] = ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
+"""The judgment-group measures' trec_eval names, in trec_eval's order: declared here, where
+they are computed, and read by :mod:`cranfield.measures.trec_names`."""
 
-DEFAULT_MULTIPLIERS: tuple[float, ...] = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
-"""trec_eval's default ``Rprec_mult_avgjg`` multipliers of R."""
-
-JUDGMENT_GROUP_SUMMARY: dict[str, Literal["sum", "mean"]] = {
-    "map_avgjg": "mean",
-    "P_avgjg": "mean",
-    "Rprec_mult_avgjg": "mean",
-}
+JUDGMENT_GROUP_SUMMARY: dict[str, Literal["sum", "mean"]] = dict.fromkeys(
+    JUDGMENT_GROUP_MEASURES, "mean"
+)
 """How trec_eval summarises each measure (by base name) on the ``all`` line: every one is
 the per-topic values added in topic order and divided once by the number of topics."""
 
@@ -75,10 +70,11 @@ def judgment_group_measure_names(
     >>> judgment_group_measure_names([5, 10], [1.0])
     ['map_avgjg', 'P_avgjg_5', 'P_avgjg_10', 'Rprec_mult_avgjg_1.00']
     """
+    map_jg, p_jg, rprec_jg = JUDGMENT_GROUP_MEASURES
     return [
-        "map_avgjg",
-        *(f"P_avgjg_{k}" for k in cutoffs),
-        *(f"Rprec_mult_avgjg_{m:3.2f}" for m in multipliers),  # same as C %3.2f
+        map_jg,
+        *(f"{p_jg}_{k}" for k in cutoffs),
+        *(f"{rprec_jg}_{m:3.2f}" for m in multipliers),  # same as C %3.2f
     ]
 
 
@@ -106,11 +102,11 @@ def evaluate_judgment_groups(
     relevance_level:
         Minimum judged value counted as relevant (trec_eval ``-l``, default there 1).
     cutoffs:
-        Document cutoffs k for ``P_avgjg_<k>``, each an integer >= 1, distinct (trec_eval
-        default :data:`DEFAULT_CUTOFFS`).
+        Document cutoffs k for ``P_avgjg_<k>``, each an integer >= 1, distinct (trec_eval's
+        default: ``cranfield.measures._spec.TREC_CUTOFFS``).
     multipliers:
         Multiples m of R for ``Rprec_mult_avgjg_<m>``; their ``%3.2f`` names must be
-        distinct (default :data:`DEFAULT_MULTIPLIERS`).
+        distinct (trec_eval's default: ``cranfield.measures._spec.TREC_MULTIPLIERS``).
 
     Returns
     -------

@@ -24,6 +24,7 @@ from typing import Any, Literal
 import numpy as np
 
 from cranfield.errors import MeasureError
+from cranfield.kernels.judgment_groups import JUDGMENT_GROUP_MEASURES
 from cranfield.kernels.prefs import PREFS_MEASURES, PREFS_SUMMARY
 from cranfield.measures._spec import (
     TREC_CUTOFFS,
@@ -129,15 +130,17 @@ _ORDER: tuple[str | TrecMeasure, ...] = (
         for name in PREFS_MEASURES
     ),
     TrecMeasure(
-        TrecForm("map_avgjg"), family="jg", doc=_JG_DOC.format(what="average precision (map)")
+        TrecForm(JUDGMENT_GROUP_MEASURES[0]),
+        family="jg",
+        doc=_JG_DOC.format(what="average precision (map)"),
     ),
     TrecMeasure(
-        TrecForm("P_avgjg", "cutoffs", TREC_CUTOFFS),
+        TrecForm(JUDGMENT_GROUP_MEASURES[1], "cutoffs", TREC_CUTOFFS),
         family="jg",
         doc=_JG_DOC.format(what="precision at each cutoff k (P_avgjg_k)"),
     ),
     TrecMeasure(
-        TrecForm("Rprec_mult_avgjg", "multipliers", TREC_MULTIPLIERS),
+        TrecForm(JUDGMENT_GROUP_MEASURES[2], "multipliers", TREC_MULTIPLIERS),
         family="jg",
         doc=_JG_DOC.format(what="precision at m·R documents, for each multiplier m"),
     ),

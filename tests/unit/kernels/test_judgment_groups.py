@@ -13,12 +13,11 @@ from cranfield.errors import EvaluationError, MeasureError
 from cranfield.io.prefs import read_qrels_jg
 from cranfield.io.trec import read_run
 from cranfield.kernels.judgment_groups import (
-    DEFAULT_CUTOFFS,
-    DEFAULT_MULTIPLIERS,
     JUDGMENT_GROUP_SUMMARY,
     evaluate_judgment_groups,
     judgment_group_measure_names,
 )
+from cranfield.measures._spec import TREC_CUTOFFS, TREC_MULTIPLIERS
 from tests.conftest import CONFORMANCE, require
 
 DATA = require(CONFORMANCE)
@@ -57,8 +56,8 @@ def test_out_test_qrels_jg(qrels_file: str) -> None:
         read_qrels_jg(DATA / qrels_file),
         rank(DATA / "results.test"),
         relevance_level=1,
-        cutoffs=list(DEFAULT_CUTOFFS),
-        multipliers=list(DEFAULT_MULTIPLIERS),
+        cutoffs=list(TREC_CUTOFFS),
+        multipliers=list(TREC_MULTIPLIERS),
     )
     got = [
         f"{name:<22}\t{qid}\t{v[i]:6.4f}"  # C: "%-22s\t%s\t%6.4f"
