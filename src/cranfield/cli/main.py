@@ -11,10 +11,10 @@ from typing import NoReturn
 def run() -> NoReturn:
     """The ``cranfield`` command: run :func:`main` on the command line and exit with its code."""
     _keep_freed_memory()
-    # Importing numpy, polars and the measures allocates enough objects to set off about 120
-    # garbage collections (0.02 s on MS MARCO, a full one walking everything imported). A
-    # command makes few reference cycles: collect every 100,000 allocations, not every 700.
-    # (At 50,000, `evaluate` still made one collection among the imports: 0.010-0.014 s.)
+    # Importing numpy, polars and the measures allocates enough objects to set off many
+    # garbage collections, a full one walking everything imported. A command makes few
+    # reference cycles: collect every 100,000 allocations, not every 700 (at 50,000 one
+    # collection still fell among the imports; BENCHMARKS.md has the figures).
     gc.set_threshold(100_000, 20, 100)
     code = main()
     _exit(code)
@@ -25,10 +25,10 @@ def _exit(code: int) -> NoReturn:
     without tearing the interpreter down object by object.
 
     A command ends holding every array and frame it made: freeing them one by one, module
-    by module, took 0.012 s of an MS MARCO evaluation, on top of a last garbage collection
-    that walked every object polars and numpy created (0.05 s). Nothing of that is needed
-    once the output is flushed and the ``atexit`` handlers (those of Dask, of coverage)
-    have run. While another thread runs (a library's), the interpreter ends as usual,
+    by module, and a last garbage collection that walks every object polars and numpy
+    created take a measurable share of a large evaluation (BENCHMARKS.md). None of that is
+    needed once the output is flushed and the ``atexit`` handlers (those of Dask, of
+    coverage) have run. While another thread runs (a library's), the interpreter ends as usual,
     waiting for it.
     """
     import threading
