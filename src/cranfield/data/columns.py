@@ -44,7 +44,7 @@ class QrelsColumns:
 
 def distinct(ids: NDArray[np.bytes_]) -> tuple[NDArray[np.bytes_], NDArray[np.intp]]:
     """The distinct ids in bytewise order, and the index of each row's id among them."""
-    # With return_inverse, np.unique also leaves numpy.ma unimported (8 ms of start-up).
+    # With return_inverse, np.unique also leaves numpy.ma unimported (start-up time).
     values, inverse = np.unique(ids, return_inverse=True)
     return values, inverse
 

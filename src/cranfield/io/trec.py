@@ -225,8 +225,8 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
         # and each parsed block is checked on another thread while later blocks are read and
         # parsed (parses and most checks release the GIL), so the checks cost little wall
         # time. The checks fall behind the parses: with one checking thread the last blocks
-        # were checked one after the other once the parsing was done, a core idle (0.07 s on
-        # MS MARCO); two can check them side by side.
+        # were checked one after the other once the parsing was done, a core idle; two can
+        # check them side by side (BENCHMARKS.md has the figures).
         with ThreadPoolExecutor(2) as parsers, ThreadPoolExecutor(2) as checker:
             parsing: deque[tuple[bytes, Future[tuple[pl.DataFrame, int] | None]]] = deque()
             checks = []
@@ -399,8 +399,8 @@ def _six_fields(data: bytes, lines: int, sep: int) -> bool:
 
 # The byte checks go through a text this many bytes at a time (an even number), so that
 # their temporary arrays stay small and each of their passes finds the piece still in the
-# core's cache: an 8 MiB block of MS MARCO took 5.3 ms in pieces of 4 MiB, 2.3 in pieces
-# of 512 KiB (and the whole run 4% less wall time). Smaller pieces gained no more.
+# core's cache (measured in BENCHMARKS.md: pieces of 512 KiB checked a block in less than
+# half the time of 4 MiB pieces; smaller pieces gained no more).
 _CHECK_BYTES = 1 << 19
 
 

@@ -43,8 +43,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_BYTES", "MAX_FIELD", "fits", "read_qrels_columns", "read_run_columns"]
 
-# Beyond about this size polars' parallel reader wins back its import time: on 2 cores a
-# 16 MB run took 0.48 s this way and 0.59 s with polars, a 33 MB one 0.77 s and 0.69 s.
+# Beyond about this size polars' parallel reader wins back its import time (BENCHMARKS.md,
+# "where the time goes on trecdl", has the measurements on 2 cores).
 MAX_BYTES = 16 << 20
 MAX_FIELD = 256
 
