@@ -144,8 +144,11 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _pool(args: argparse.Namespace, out: TextIO) -> int:
+    from cranfield.io.sink import refuse_overwriting
     from cranfield.lab.pooling import judged_at_k, leave_one_out, load_runs, pool
 
+    if args.export is not None:
+        refuse_overwriting(args.export, [*args.runs, args.qrels], option="export")
     runs = load_runs([str(r) for r in args.runs], args.names)
     p = pool(runs, args.depth)
     data = p.to_dict()

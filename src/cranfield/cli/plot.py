@@ -147,9 +147,12 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from cranfield.report.plots import require_matplotlib
 
     require_matplotlib()
+    from cranfield.io.sink import refuse_overwriting, replacing
+
+    refuse_overwriting(args.output, [args.qrels, *args.runs], option="output")
     fig = _figure(args)
-    with writing(args.output):
-        fig.savefig(args.output, format=fmt, dpi=args.dpi)
+    with writing(args.output), replacing(args.output) as tmp:
+        fig.savefig(tmp, format=fmt, dpi=args.dpi)
     out.write(f"wrote {args.output}\n")
     return 0
 

@@ -7,7 +7,6 @@ file that cannot be written.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.compare import DEFAULT_MEASURES, comparison_options
@@ -89,12 +88,15 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(args.runs) < 2:
         raise UsageError(1, "give at least two runs to compare.")
+    from cranfield.io.sink import refuse_overwriting, write_text
+
+    refuse_overwriting(args.output, [args.qrels, *args.runs], option="output")
     page = _report(args)
     if args.output == "-":
         out.write(page)
         return 0
     with writing(args.output):
-        Path(args.output).write_text(page, encoding="utf-8")
+        write_text(args.output, page)
     size = len(page.encode("utf-8"))
     out.write(f"wrote {args.output} ({size / 1024:,.0f} KiB)\n")
     return 0

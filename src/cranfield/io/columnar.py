@@ -37,6 +37,7 @@ from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io.run_names import run_name
+from cranfield.io.sink import replacing
 
 __all__ = [
     "qrels_from_frame",
@@ -324,4 +325,5 @@ def write_parquet(data: Qrels | Run, path: str | Path) -> None:
     frame = data.frame
     if isinstance(data, Run):
         frame = frame.with_columns(pl.lit(data.tag, dtype=pl.String).alias("tag"))
-    frame.write_parquet(path)
+    with replacing(path) as tmp:  # whole or not at all (cranfield.io.sink)
+        frame.write_parquet(tmp)

@@ -49,6 +49,7 @@ from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io.lines import BLANKS, BOM, INT64_RANGE, INTEGER, NUMBER, data_lines, no_bad_line
 from cranfield.io.run_names import run_name
+from cranfield.io.sink import replacing
 from cranfield.io.source import MAGIC_BYTES, compression, read_bytes, source_name
 
 if TYPE_CHECKING:
@@ -733,5 +734,7 @@ def _check_writable(frame: pl.DataFrame, path: str | Path, what: str) -> None:
 
 
 def _write_lines(frame: pl.DataFrame, path: str | Path) -> None:
-    """Write string columns joined by single spaces, one line per row, never quoted."""
-    frame.write_csv(path, separator=" ", include_header=False, quote_style="never")
+    """Write string columns joined by single spaces, one line per row, never quoted; whole
+    or not at all (:mod:`cranfield.io.sink`)."""
+    with replacing(path) as tmp:
+        frame.write_csv(tmp, separator=" ", include_header=False, quote_style="never")

@@ -34,6 +34,7 @@ from cranfield._validate import check_choice, check_float, check_int
 from cranfield.data.run import Run
 from cranfield.errors import EvaluationError, OptionError
 from cranfield.io.load import load_run
+from cranfield.io.sink import write_text
 from cranfield.io.trec import write_run
 from cranfield.lab._progress import Tracker, progress_enabled
 from cranfield.lab.collections import QUERY_FIELDS
@@ -76,11 +77,7 @@ def _read_json(path: Path) -> dict[str, Any] | None:
 
 
 def _write_json(path: Path, data: Mapping[str, Any]) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(
-        json.dumps(data, indent=2, sort_keys=True, allow_nan=True) + "\n", encoding="utf-8"
-    )
-    tmp.replace(path)
+    write_text(path, json.dumps(data, indent=2, sort_keys=True, allow_nan=True) + "\n")
 
 
 def _systems(
@@ -539,7 +536,7 @@ class Experiment:
             shared = self._comparison_report(runs)
             result = replace(result, comparison_report=shared)
             path = self.workdir / "report.html"
-            path.write_text(to_html(result), encoding="utf-8")
+            write_text(path, to_html(result))
             result = replace(result, report_path=path)
         return result
 
@@ -575,7 +572,7 @@ class Experiment:
             title=f"{self.name}: effectiveness of {len(runs)} systems",
         )
         path = self.workdir / "comparison.html"
-        path.write_text(str(page), encoding="utf-8")
+        write_text(path, str(page))
         return path
 
 

@@ -28,6 +28,7 @@ from cranfield.errors import InputError, OptionError, spelled
 from cranfield.evaluation.options import EvalOptions
 from cranfield.io.load import QrelsLike, RunLike, load_qrels
 from cranfield.io.runset import RunSet
+from cranfield.io.sink import write_text
 
 if TYPE_CHECKING:
     from cranfield._types import RunNaming
@@ -191,9 +192,11 @@ class Pool:
             .sort(["query_id", "key"])
         )
         sep = "\t" if format == "tsv" else " "
-        with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            for q, d in shuffled.select("query_id", "doc_id").iter_rows():
-                fh.write(f"{q}\t{d}\n" if format == "tsv" else f"{q}{sep}0{sep}{d}{sep}-1\n")
+        lines = (
+            f"{q}\t{d}\n" if format == "tsv" else f"{q}{sep}0{sep}{d}{sep}-1\n"
+            for q, d in shuffled.select("query_id", "doc_id").iter_rows()
+        )
+        write_text(path, "".join(lines))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready statistics: sizes per topic and contributions per run."""

@@ -43,6 +43,7 @@ from cranfield._validate import check_float, check_int
 from cranfield.data.run import Run
 from cranfield.errors import EngineError, OptionError
 from cranfield.io.load import RunLike, load_run
+from cranfield.io.sink import write_text
 from cranfield.lab.collections import Document
 
 __all__ = [
@@ -373,7 +374,7 @@ class BM25S:
         retriever = self._bm25s.BM25(k1=self.k1, b=self.b, method=self.method)
         retriever.index(self._tokenize(texts, ids=True), show_progress=False)
         retriever.save(str(directory), show_progress=False)
-        (Path(directory) / "doc_ids.json").write_text(json.dumps(ids), encoding="utf-8")
+        write_text(Path(directory) / "doc_ids.json", json.dumps(ids))
         self._retriever, self._doc_ids = retriever, ids
 
     def load(self, directory: Path) -> None:
@@ -478,7 +479,7 @@ class Tantivy:
             writer.wait_merging_threads()
         except ValueError as exc:
             raise EngineError(f"Tantivy could not build the index in {directory}: {exc}.") from exc
-        (Path(directory) / "doc_ids.json").write_text(json.dumps(ids), encoding="utf-8")
+        write_text(Path(directory) / "doc_ids.json", json.dumps(ids))
         self.load(directory)
 
     def load(self, directory: Path) -> None:

@@ -1,0 +1,112 @@
+"""Writing an output file whole or not at all: the one way cranfield writes a file.
+
+Every file cranfield writes (runs, qrels, Parquet, reports, figures, pools, the lab's JSON and
+caches) is written to a temporary file beside its target, flushed to the disk, and renamed
+over the target only once complete. If writing fails (a full disk, an error half-way), the
+temporary file is removed and the previous file, if there was one, is left exactly as it
+was; a reader never sees half a file. The new file gets the permissions a plain ``open(...,
+"w")`` would give it (the umask's), or those of the file it replaces.
+
+:func:`refuse_overwriting` is the guard of the commands whose output is not of the same kind
+as their inputs (an HTML report, a figure, a pool): writing it over one of the inputs is a
+mistake, refused before anything is computed.
+
+>>> import pathlib, tempfile
+>>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+>>> write_text(target, "complete\\n")
+>>> target.read_text()
+'complete\\n'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from cranfield.errors import OptionError
+
+__all__ = ["refuse_overwriting", "replacing", "write_bytes", "write_text"]
+
+
+@contextlib.contextmanager
+def replacing(target: str | Path) -> Iterator[Path]:
+    """A temporary path beside ``target`` to write to; it replaces ``target`` when the block
+    ends without an error, and is removed when it raises.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
+    >>> _ = target.write_text("old\\n")
+    >>> try:
+    ...     with replacing(target) as tmp:
+    ...         _ = tmp.write_text("half")
+    ...         raise OSError(28, "No space left on device")
+    ... except OSError:
+    ...     pass
+    >>> target.read_text(), sorted(p.name for p in target.parent.iterdir())
+    ('old\\n', ['run.txt'])
+    """
+    final = Path(target)
+    folder = final.parent if str(final.parent) else Path(".")
+    fd, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".partial", dir=folder)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.chmod(tmp, _mode_for(final))
+        os.replace(tmp, final)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_text(target: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8, newlines as given) to ``target``, whole or not at all."""
+    with replacing(target) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+
+
+def write_bytes(target: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``target``, whole or not at all."""
+    with replacing(target) as tmp:
+        tmp.write_bytes(data)
+
+
+def refuse_overwriting(output: str | Path, inputs: Iterable[object], *, option: str) -> None:
+    """Refuse an ``output`` that is one of the ``inputs`` (paths; other inputs are ignored).
+
+    Raises
+    ------
+    OptionError
+        ``The '<option>' option must be a file that is not one of the inputs, got ...``.
+    """
+    if str(output) == "-":
+        return
+    for source in inputs:
+        if isinstance(source, (str, Path)) and str(source) != "-" and _same(output, source):
+            raise OptionError(option, "a file that is not one of the inputs", str(output))
+
+
+def _same(a: str | Path, b: str | Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _mode_for(final: Path) -> int:
+    """The permissions of the file being replaced, or a new file's under the umask."""
+    try:
+        return stat.S_IMODE(os.stat(final).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
