@@ -16,8 +16,22 @@ def run() -> NoReturn:
     # reference cycles: collect every 100,000 allocations, not every 700 (at 50,000 one
     # collection still fell among the imports; BENCHMARKS.md has the figures).
     gc.set_threshold(100_000, 20, 100)
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:
+        _interrupted()
     _exit(code)
+
+
+def _interrupted() -> NoReturn:
+    """Ctrl-C: stop at once with the shell's status for SIGINT (130), no traceback.
+
+    Files being written are removed as the interrupt unwinds (:mod:`cranfield.io.sink`), so
+    nothing half-written is left; helper threads (a run's next block being read) are not
+    waited for.
+    """
+    _flush()
+    os._exit(130)
 
 
 def _exit(code: int) -> NoReturn:

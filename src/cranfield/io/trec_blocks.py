@@ -15,7 +15,7 @@ behaves exactly as in :func:`cranfield.read_run`.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, TypeVar, cast
 
 import polars as pl
@@ -131,13 +131,27 @@ def one_ahead(items: Iterator[T]) -> Iterator[T]:
 
     Reading and parsing the next block (polars releases the GIL) overlaps the evaluation of
     the current one, so both cores work; one block more is held. An error raised making an
-    item surfaces where that item would have been.
+    item surfaces where that item would have been. When the consumer stops early (an error,
+    Ctrl-C), the helper is not waited for: a read blocked on a pipe must not hold the stop.
     """
-    with ThreadPoolExecutor(1) as helper:
+    helper = ThreadPoolExecutor(1)
+    try:
         upcoming = helper.submit(next, items, _DONE)
-        while (item := upcoming.result()) is not _DONE:
+        while (item := _result(upcoming)) is not _DONE:
             upcoming = helper.submit(next, items, _DONE)
             yield cast("T", item)
+    finally:
+        helper.shutdown(wait=False, cancel_futures=True)
+
+
+def _result(future: Future[object]) -> object:
+    """The future's result, waited for in short steps: a signal (Ctrl-C) that the kernel
+    delivers to the reading thread is only handled when the main thread runs again."""
+    while True:
+        try:
+            return future.result(timeout=0.2)
+        except TimeoutError:
+            continue
 
 
 def _byte_blocks(source: str | Path, size: int) -> Iterator[bytes]:

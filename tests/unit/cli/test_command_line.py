@@ -352,3 +352,44 @@ def test_the_console_script_answers_version(tmp_path: Path) -> None:
     assert done.stdout == f"cranfield {cranfield.__version__}\n"
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()[1:]}
     assert not imported & {"numpy", "polars", "scipy", "rich"}
+
+
+def test_ctrl_c_stops_at_once_with_130_and_no_traceback(tmp_path: Path) -> None:
+    """SIGINT while a run is being read: exit 130 at once, no traceback, no output. The run
+    is a FIFO whose writer stays open without writing, so the command is surely still
+    reading when the signal comes."""
+    import signal
+    import time
+
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\n")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cranfield.cli.main",
+            "evaluate",
+            str(qrels),
+            str(fifo),
+            "--stream",
+            "-m",
+            "AP",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    writer = os.open(fifo, os.O_WRONLY)  # waits for the command to open the run
+    try:
+        os.write(writer, b"q1 Q0 d1 1 1.0 t\n")
+        time.sleep(1.0)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        os.close(writer)
+    assert proc.returncode == 130
+    assert time.monotonic() - start < 3
+    assert b"Traceback" not in err
+    assert out == b""
