@@ -216,6 +216,11 @@ class Experiment:
         chosen = _systems(systems)
         names = [s.name for s in chosen]
         self.systems: list[System | PrecomputedRun] = chosen
+        from cranfield.measures import Measure
+
+        items = [measures] if isinstance(measures, (str, Measure)) else measures
+        if not isinstance(items, Sequence) or not all(isinstance(m, (str, Measure)) for m in items):
+            raise OptionError("measures", "a measure name or a list of them", measures)
         self.measures = [str(m) for m in resolve_measures(measures)]
         if not self.measures:
             raise OptionError("measures", "at least one measure", measures)
@@ -231,6 +236,8 @@ class Experiment:
                 f"topic {empty[0]} has no {query_field!r} text; choose another query_field."
             )
         self.workdir = Path(workdir) if workdir is not None else Path(f"lab-{collection.name}")
+        if name is not None and not isinstance(name, str):
+            raise OptionError("name", "a string or None", name)
         self.name = name or collection.name
         from cranfield.stats.plan import TestPlan
 
