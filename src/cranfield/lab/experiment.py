@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any, cast
 import polars as pl
 
 from cranfield._validate import check_choice, check_float, check_int
-from cranfield.data.run import Run
-from cranfield.errors import EvaluationError, OptionError
+from cranfield.data.run import RUN_SCHEMA, Run
+from cranfield.errors import EvaluationError, InputError, OptionError
+from cranfield.evaluation.provenance import file_sha256
 from cranfield.io.load import load_run
 from cranfield.io.sink import write_text
 from cranfield.io.trec import write_run
@@ -74,6 +75,26 @@ def _read_json(path: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
+
+
+def _cached_run(path: Path, manifest: Mapping[str, Any], name: str) -> Run | None:
+    """The run cached at ``path`` if it is the file its manifest describes (same SHA-256,
+    same number of lines), else ``None``: a truncated or edited run is searched again, never
+    scored. A system that found nothing leaves an empty run, which is rebuilt as such."""
+    try:
+        if manifest.get("sha256") != file_sha256(path):
+            return None
+    except OSError:
+        return None
+    if manifest.get("lines") == 0:
+        return Run(pl.DataFrame(schema=RUN_SCHEMA), name=name, tag=name)
+    try:
+        run = load_run(path, name=name)
+    except InputError:
+        return None
+    if len(run) != manifest.get("lines"):
+        return None
+    return Run(frame=run.frame, name=name, tag=name)
 
 
 def _write_json(path: Path, data: Mapping[str, Any]) -> None:
@@ -368,12 +389,14 @@ class Experiment:
         run: Run | None = None
         search_seconds: float | None = None
         run_reused = False
-        if old and old.get("key") == run_key and run_path.is_file():
-            run = load_run(run_path, name=system.name)
-            run = Run(frame=run.frame, name=system.name, tag=system.name)
-            search_seconds = old.get("search_seconds")
-            run_reused = True
-            self._log(f"{system.name}: run up to date, reused ({run_path})")
+        if old and old.get("key") == run_key:
+            run = _cached_run(run_path, old, system.name)
+            if run is None:
+                self._log(f"{system.name}: cached run changed or damaged, searching again")
+            else:
+                search_seconds = old.get("search_seconds")
+                run_reused = True
+                self._log(f"{system.name}: run up to date, reused ({run_path})")
         eff_key = _key(
             run_key,
             self.warmup,
@@ -406,7 +429,13 @@ class Experiment:
             write_run(run, run_path, tag=system.name)
             _write_json(
                 run_manifest,
-                {"key": run_key, "search_seconds": search_seconds, "written": _now()},
+                {
+                    "key": run_key,
+                    "search_seconds": search_seconds,
+                    "written": _now(),
+                    "lines": len(run),
+                    "sha256": file_sha256(run_path),
+                },
             )
             self._log(
                 f"{system.name}: searched {len(self.queries)} topics in {search_seconds:.2f} s"

@@ -10,7 +10,7 @@ from typing import Any
 
 from cranfield._version import __version__
 from cranfield.evaluation.provenance import TIE_RULE
-from cranfield.lab import CallableSystem, Collection, Experiment, load_config
+from cranfield.lab import CallableSystem, Collection, Document, Experiment, Topic, load_config
 from cranfield.lab.result import ExperimentResult
 
 QUICK: dict[str, Any] = {"progress": False, "isolate": False, "efficiency": False}
@@ -157,3 +157,34 @@ def test_an_experiment_in_memory_states_its_collection_fingerprint(
     assert result.provenance.input("collection").sha256 == toy.fingerprint
     roles = [i.role for i in result.provenance.inputs]
     assert roles == ["collection", "run:d1"]
+
+
+def _search_d1(query: str, k: int) -> dict[str, float]:
+    return {"d1": 2.0, "d2": 1.0, "d3": 0.5}
+
+
+def _find_nothing(query: str, k: int) -> dict[str, float]:
+    return {}
+
+
+def _experiment(tmp_path: Path) -> Experiment:
+    collection = Collection.from_documents(
+        "tiny",
+        [Document(d["doc_id"], d["text"]) for d in DOCS],
+        [Topic(q, text) for q, text in (line.split("\t") for line in TOPICS.splitlines())],
+        {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}},
+    )
+    systems = [CallableSystem("fixed", _search_d1), CallableSystem("none", _find_nothing)]
+    return Experiment(collection, systems, ["AP"], workdir=tmp_path / "work", **QUICK)
+
+
+def test_a_damaged_cached_run_is_searched_again_never_scored(tmp_path: Path) -> None:
+    first = _experiment(tmp_path).run()
+    cached = tmp_path / "work" / "runs" / "fixed.run"
+    lines = cached.read_text().splitlines(keepends=True)
+    cached.write_text("".join(lines[:2]))  # truncated: two of its lines left
+    second = _experiment(tmp_path).run()
+    reused = {s.name: s.reused["run"] for s in second.systems}
+    assert reused == {"fixed": False, "none": True}  # the empty run is a good cache too
+    assert second.means == first.means
+    assert cached.read_text() == "".join(lines)
