@@ -135,13 +135,17 @@ def one_ahead(items: Iterator[T]) -> Iterator[T]:
     Ctrl-C), the helper is not waited for: a read blocked on a pipe must not hold the stop.
     """
     helper = ThreadPoolExecutor(1)
+    finished = False
     try:
         upcoming = helper.submit(next, items, _DONE)
         while (item := _result(upcoming)) is not _DONE:
             upcoming = helper.submit(next, items, _DONE)
             yield cast("T", item)
+        finished = True
     finally:
-        helper.shutdown(wait=False, cancel_futures=True)
+        # Waited for when all went well (the helper has ended, its blocks are freed);
+        # not when the consumer stopped early, which a read blocked on a pipe must not hold.
+        helper.shutdown(wait=finished, cancel_futures=True)
 
 
 def _result(future: Future[object]) -> object:
