@@ -29,6 +29,7 @@ from cranfield.evaluation.aggregate import How
 from cranfield.evaluation.options import AggregateOption, EvalKwargs, EvalOptions, options_from
 from cranfield.evaluation.provenance import source_path
 from cranfield.evaluation.results import Results, ScoreTable
+from cranfield.io.source import is_parquet
 from cranfield.kernels.context import EvalContext
 from cranfield.kernels.extras import ExtendedContext
 from cranfield.measures import Measure, parse_measures
@@ -477,7 +478,7 @@ def _stream_results(
 
 
 def _text_path(source: object) -> bool:
-    return isinstance(source, (str, Path)) and not str(source).endswith((".parquet", ".pq"))
+    return isinstance(source, (str, Path)) and not is_parquet(source)
 
 
 def _default_name(run: object) -> str:

@@ -23,6 +23,7 @@ from cranfield.io.columnar import (
     run_from_mapping,
     to_polars_frame,
 )
+from cranfield.io.source import is_parquet
 from cranfield.io.trec import read_qrels, read_run
 
 QrelsLike = Qrels | str | Path | Any
@@ -32,16 +33,12 @@ First = TypeVar("First")
 Second = TypeVar("Second")
 
 
-def _is_parquet(path: str | Path) -> bool:
-    return str(path).endswith((".parquet", ".pq"))
-
-
 def load_qrels(source: QrelsLike, *, name: str | None = None) -> Qrels:
     """Judgments from a path, ``Qrels``, DataFrame, Arrow table or dict of dicts."""
     if isinstance(source, Qrels):
         return source
     if isinstance(source, (str, Path)):
-        if _is_parquet(source):
+        if is_parquet(source):
             return read_parquet_qrels(source, name=name)
         return read_qrels(source, name=name)
     if isinstance(source, Mapping):
@@ -56,7 +53,7 @@ def load_run(source: RunLike, *, name: str | None = None) -> Run:
     if isinstance(source, Run):
         return source
     if isinstance(source, (str, Path)):
-        if _is_parquet(source):
+        if is_parquet(source):
             return read_parquet_run(source, name=name)
         return read_run(source, name=name)
     if isinstance(source, Mapping):

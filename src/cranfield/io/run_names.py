@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from cranfield.errors import OptionError
+from cranfield.io.source import same_file
 
-__all__ = ["default_name", "file_names", "run_name", "same_file"]
+__all__ = ["default_name", "file_names", "run_name"]
 
 _COMPRESSION = re.compile(r"\.(gz|bz2|xz|zst|zstd)$")
 _RUN_SUFFIX = re.compile(r"\.(txt|run|runs|trec|res|tsv|csv|parquet|pq)$")
@@ -86,11 +87,3 @@ def file_names(items: list[Any]) -> tuple[str, ...]:
             if len(twins) > 1:
                 raise OptionError("runs", "distinct runs, each given once", str(source))
     return tuple(names)
-
-
-def same_file(a: str | Path, b: str | Path) -> bool:
-    """Whether two paths are the same file (or, for paths that do not exist, the same path)."""
-    try:
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):
-        return os.path.abspath(a) == os.path.abspath(b)

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from cranfield._types import RUN_NAMINGS, RunNaming
 from cranfield.errors import OptionError
-from cranfield.io.run_names import default_name, file_names, run_name, same_file
+from cranfield.io.run_names import default_name, file_names, run_name
+from cranfield.io.source import same_file
 
 if TYPE_CHECKING:
     from cranfield.data.run import Run

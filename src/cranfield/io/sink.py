@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from cranfield.errors import OptionError
+from cranfield.io.source import same_file
 
 __all__ = ["refuse_overwriting", "replacing", "write_bytes", "write_text"]
 
@@ -91,15 +92,8 @@ def refuse_overwriting(output: str | Path, inputs: Iterable[object], *, option: 
     if str(output) == "-":
         return
     for source in inputs:
-        if isinstance(source, (str, Path)) and str(source) != "-" and _same(output, source):
+        if isinstance(source, (str, Path)) and str(source) != "-" and same_file(output, source):
             raise OptionError(option, "a file that is not one of the inputs", str(output))
-
-
-def _same(a: str | Path, b: str | Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 def _mode_for(final: Path) -> int:

@@ -23,6 +23,7 @@ import bz2
 import contextlib
 import io
 import lzma
+import os
 import re
 import sys
 import zlib
@@ -40,8 +41,10 @@ __all__ = [
     "MAGIC_BYTES",
     "compression",
     "decompressed",
+    "is_parquet",
     "open_source",
     "read_bytes",
+    "same_file",
     "source_name",
 ]
 
@@ -62,6 +65,20 @@ _CHUNK = 1 << 20  # compressed bytes decompressed at a time by open_source
 def source_name(source: str | Path) -> str:
     """How a source is named in messages: its path, or ``<stdin>`` for ``-``."""
     return "<stdin>" if str(source) == "-" else str(source)
+
+
+def is_parquet(path: str | Path) -> bool:
+    """Whether a path names a Parquet file (by its suffix, ``.parquet`` or ``.pq``); every
+    other path is read as text."""
+    return str(path).endswith((".parquet", ".pq"))
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths are the same file (or, for paths that do not exist, the same path)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def compression(head: bytes) -> str | None:
