@@ -29,6 +29,7 @@ from cranfield.evaluation.aggregate import How
 from cranfield.evaluation.options import AggregateOption, EvalKwargs, EvalOptions, options_from
 from cranfield.evaluation.provenance import source_path
 from cranfield.evaluation.results import Results, ScoreTable
+from cranfield.io.run_names import default_name
 from cranfield.io.source import is_parquet
 from cranfield.kernels.context import EvalContext
 from cranfield.kernels.extras import ExtendedContext
@@ -261,18 +262,16 @@ class Evaluator:
             "float32": opts.float32,
             "missing": opts.missing,
         }
-        label = name or _default_name(run)
+        label = name or default_name(run)
         ranking = None
         if self._known_source is None and self._intents_source is None:
             ranking = self._rank_small(run, rank_options)
-        if ranking is not None:
-            judged_topics = names(self._columns[0].query_id)  # type: ignore[union-attr]
-        else:
-            loaded = self._load_run(run, label)
-            ranking = rank(loaded, self.qrels, **rank_options)
-            judged_topics = self.qrels.topics
-        evaluated = set(ranking.topics)
-        absent = [t for t in judged_topics if t not in evaluated] if opts.missing == "skip" else []
+        if ranking is None:
+            ranking = rank(self._load_run(run, label), self.qrels, **rank_options)
+        absent: list[str] = []
+        if opts.missing == "skip":
+            evaluated = set(ranking.topics)
+            absent = [t for t in self.judged_topics() if t not in evaluated]
         missing = [t for t, m in zip(ranking.topics, ranking.missing, strict=True) if m] + absent
         known, intents = self._extra_frames()
         ctx = ExtendedContext(
@@ -365,7 +364,7 @@ class Evaluator:
         contiguous). ``aggregate="micro"``, which needs every query's counts at once, is
         refused.
         """
-        return _stream_results(self, run, name=name or _default_name(run), block_bytes=block_bytes)
+        return _stream_results(self, run, name=name or default_name(run), block_bytes=block_bytes)
 
     # ----------------------------------------------------------------- many runs
 
@@ -479,16 +478,6 @@ def _stream_results(
 
 def _text_path(source: object) -> bool:
     return isinstance(source, (str, Path)) and not is_parquet(source)
-
-
-def _default_name(run: object) -> str:
-    if isinstance(run, (str, Path)):
-        from cranfield.io.run_names import run_name
-
-        return run_name(run)
-    from cranfield.data.run import Run  # polars: not needed to name files
-
-    return run.name if isinstance(run, Run) else "run"
 
 
 @overload

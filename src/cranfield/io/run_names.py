@@ -51,15 +51,16 @@ def _is_path(source: object) -> bool:
     return isinstance(source, (str, Path))
 
 
-def default_name(source: Any, position: int) -> str:
-    """The rule's name of one run given without a name, at ``position`` in its list."""
+def default_name(source: Any, position: int | None = None) -> str:
+    """The rule's name of one run given without a name, at ``position`` in its list
+    (``None``: a run given alone, which is called ``run``)."""
     if _is_path(source):
         return run_name(source)
     from cranfield.data.run import Run  # polars: not needed to name files
 
     if isinstance(source, Run):
         return source.name
-    return f"run{position + 1}"
+    return "run" if position is None else f"run{position + 1}"
 
 
 def file_names(items: list[Any]) -> tuple[str, ...]:
