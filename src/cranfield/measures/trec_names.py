@@ -183,20 +183,8 @@ ORDER = {m.name: i for i, m in enumerate(TABLE)}
 
 # Not in trec_eval's all_trec nickname although computed from standard qrels and runs.
 _NOT_ALL_TREC = frozenset({"dcg", "ideal_dcg", "yaap"})
-_OFFICIAL = (
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-)
+# trec_eval's 'official' measures are the rows of its table that come before relstring.
+_OFFICIAL = tuple(m.name for m in TABLE[: ORDER["relstring"]])
 NICKNAMES: dict[str, tuple[str, ...]] = {
     "official": _OFFICIAL,
     "all_trec": tuple(
