@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from cranfield.errors import OptionError
+from cranfield.errors import InputError, OptionError
 from cranfield.lab import (
     Collection,
     EngineError,
     Experiment,
     HTTPSystem,
     SQLiteFTS5,
+    make_system,
     measure_latency,
     measure_throughput,
 )
@@ -320,6 +321,31 @@ def test_a_header_value_is_never_echoed_in_an_error() -> None:
     with pytest.raises(OptionError) as info:
         HTTPSystem("h", "http://127.0.0.1:9/?q={query}", headers={"Authorization": "a\nsecret"})
     assert "secret" not in str(info.value)
+
+
+def test_config_file_passes_the_settings_through(tmp_path: Path) -> None:
+    cfg = tmp_path / "lab.toml"
+    spec = {
+        "name": "h",
+        "engine": "http",
+        "url": "http://127.0.0.1:9/?q={query}",
+        "headers": {"X-Api-Key": "k"},
+        "timeout": 2.5,
+        "max_response_bytes": 1000,
+        "redirects": "none",
+    }
+    system = make_system(spec, source=cfg)
+    assert isinstance(system, HTTPSystem)
+    assert (system.timeout, system.max_response_bytes, system.redirects) == (2.5, 1000, "none")
+    assert system.headers == {"X-Api-Key": "k"}
+    for key, bad in [
+        ("timeout", 0),
+        ("max_response_bytes", -5),
+        ("redirects", "sometimes"),
+        ("headers", {"X-Api-Key": 1}),
+    ]:
+        with pytest.raises(InputError, match=f"^{re.escape(str(cfg))}: .*'h'.*'{key}' must be"):
+            make_system({**spec, key: bad}, source=cfg)
 
 
 def test_httpx_is_imported_on_first_use() -> None:
