@@ -103,11 +103,16 @@ def check_url(url: object) -> str:
 
 
 def _check_headers(headers: object) -> dict[str, str]:
-    """The ``headers`` option: header names mapped to string values, each one line."""
+    """The ``headers`` option: header names mapped to ASCII string values, each one line.
+
+    A refused table is shown with its values hidden: they are often secrets.
+    """
     table = {} if headers is None else headers
     if not isinstance(table, Mapping) or not all(
         isinstance(name, str)
         and isinstance(value, str)
+        and name.isascii()
+        and value.isascii()
         and name.strip()
         and ":" not in name
         and not any(c.isspace() or c in _FORBIDDEN_IN_HEADERS for c in name)
@@ -115,7 +120,9 @@ def _check_headers(headers: object) -> dict[str, str]:
         for name, value in table.items()
     ):
         shown = {str(name): "..." for name in table} if isinstance(table, Mapping) else table
-        raise OptionError("headers", "a table of header names to one-line string values", shown)
+        raise OptionError(
+            "headers", "a table of header names to one-line ASCII string values", shown
+        )
     return dict(table)
 
 

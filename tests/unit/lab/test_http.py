@@ -298,10 +298,11 @@ def test_errors_hide_credentials_and_query_values(served) -> None:  # type: igno
         ("max_response_bytes", True, "an integer >= 1"),
         ("redirects", "always", "one of 'same-origin', 'any', 'none'"),
         ("redirects", True, "one of 'same-origin', 'any', 'none'"),
-        ("headers", ["Authorization"], "a table of header names to one-line string values"),
-        ("headers", {"X-Api-Key": 5}, "a table of header names to one-line string values"),
+        ("headers", ["Authorization"], "a table of header names to one-line ASCII string values"),
+        ("headers", {"X-Api-Key": 5}, "a table of header names to one-line ASCII string values"),
         ("headers", {"X-Api-Key": "a\r\nHost: evil"}, "a table of header names"),
         ("headers", {"Bad Name": "v"}, "a table of header names"),
+        ("headers", {"X-Name": "caf\u00e9"}, "a table of header names"),
     ],
 )
 def test_settings_are_validated(option: str, value: object, expected: str) -> None:
