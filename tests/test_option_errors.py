@@ -417,6 +417,24 @@ ROWS: list[Row] = [
     ),
     Row(lab_api.HTTPSystem, "url", "ftp://x/{query}", lambda v: lab_api.HTTPSystem("h", v)),
     Row(
+        lab_api.HTTPSystem,
+        "max_response_bytes",
+        0,
+        lambda v: lab_api.HTTPSystem("h", "http://localhost/?q={query}", max_response_bytes=v),
+    ),
+    Row(
+        lab_api.HTTPSystem,
+        "redirects",
+        "always",
+        lambda v: lab_api.HTTPSystem("h", "http://localhost/?q={query}", redirects=v),
+    ),
+    Row(
+        lab_api.HTTPSystem,
+        "headers",
+        {"X-Api-Key": 1},
+        lambda v: lab_api.HTTPSystem("h", "http://localhost/?q={query}", headers=v),
+    ),
+    Row(
         lab_api.HTTPSystem.search,
         "k",
         0,

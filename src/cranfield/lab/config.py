@@ -38,7 +38,8 @@ relative to the configuration file::
 
 Engines and their keys: ``bm25s`` (``k1``, ``b``, ``method``, ``stopwords``, ``stemmer``),
 ``tantivy`` (``tokenizer``, ``heap_size``, ``threads``), ``sqlite-fts5`` (``tokenizer``),
-``http`` (``url``, ``body``, ``hits``, ``doc_id``, ``score``, ``headers``, ``timeout``),
+``http`` (``url``, ``body``, ``hits``, ``doc_id``, ``score``, ``headers``, ``timeout``,
+``max_response_bytes``, ``redirects``),
 ``python`` (``search = "module:function"`` with optional ``index`` and ``load``
 functions, or ``factory = "module:function"`` called with ``name=`` and the ``params``
 table as keyword arguments and returning a system) and ``run`` (``path`` of a
@@ -87,7 +88,17 @@ _ENGINE_KEYS: Final[dict[str, tuple[str, ...]]] = {
     "bm25s": ("k1", "b", "method", "stopwords", "stemmer"),
     "tantivy": ("tokenizer", "heap_size", "threads"),
     "sqlite-fts5": ("tokenizer",),
-    "http": ("url", "body", "hits", "doc_id", "score", "headers", "timeout"),
+    "http": (
+        "url",
+        "body",
+        "hits",
+        "doc_id",
+        "score",
+        "headers",
+        "timeout",
+        "max_response_bytes",
+        "redirects",
+    ),
     "python": ("search", "factory", "params", "index", "load"),
     "run": ("path",),
 }

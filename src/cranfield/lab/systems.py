@@ -30,9 +30,7 @@ import json
 import re
 import sqlite3
 import threading
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +43,7 @@ from cranfield.errors import EngineError, OptionError
 from cranfield.io.load import RunLike, load_run
 from cranfield.io.sink import write_text
 from cranfield.lab.collections import Document
+from cranfield.lab.http import MAX_RESPONSE_BYTES, JSONClient, Redirects, check_url, shown_url
 
 __all__ = [
     "BM25S",
@@ -546,7 +545,8 @@ class HTTPSystem:
         System name.
     url:
         URL template; ``{query}`` is replaced by the URL-encoded query and ``{k}`` by the
-        depth, e.g. ``"http://127.0.0.1:8080/search?q={query}&k={k}"``.
+        depth, e.g. ``"http://127.0.0.1:8080/search?q={query}&k={k}"``. An ``http`` or
+        ``https`` URL whose scheme, host and port are fixed (the placeholders come after).
     body:
         JSON request template (sends a POST): every string ``"{query}"``/``"{k}"`` inside
         it is replaced (a string that is exactly ``"{k}"`` becomes the integer), e.g.
@@ -558,20 +558,33 @@ class HTTPSystem:
         Dotted paths of the id and score inside a hit (``"_id"``, ``"_score"`` for
         Elasticsearch). A hit may also be a ``[doc_id, score]`` pair.
     headers:
-        Extra request headers.
+        Extra request headers (``Authorization``, ``X-Api-Key`` ...), string values; sent
+        to the origin of ``url`` only, never to another one.
     timeout:
-        Seconds before a request fails.
+        Seconds the whole request may take: connecting, redirects and reading the whole
+        answer (a server that trickles its answer is cut off).
+    max_response_bytes:
+        The largest answer read, in bytes (default 64 MiB); counted as it arrives, so a
+        larger answer is refused without being held in memory.
+    redirects:
+        Which redirects are followed: ``"same-origin"`` (default: to the scheme, host and
+        port of ``url`` only), ``"any"`` (to any http or https URL; the configured headers
+        are not sent there) or ``"none"``. A POST is never re-sent as a GET: a 301, 302 or
+        303 answer to it is an error, a 307 or 308 is followed with the same body.
 
     Notes
     -----
     The engine behind the endpoint indexes on its own (``builds_index = False``); the
     experiment measures latency and throughput as seen by this client, one connection per
-    request, so the figures include HTTP and JSON costs.
+    request, so the figures include HTTP and JSON costs. The requests are sent by httpx
+    (``pip install 'cranfield[lab]'``) under the rules of :mod:`cranfield.lab.http`;
+    every failure is an :class:`~cranfield.errors.EngineError` naming the URL without its
+    ``user:password@`` and query values.
     """
 
     builds_index = False
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 -- the request template and its limits, all keyword-only
         self,
         name: str,
         url: str,
@@ -582,19 +595,44 @@ class HTTPSystem:
         score: str = "score",
         headers: Mapping[str, str] | None = None,
         timeout: float = 30.0,
+        max_response_bytes: int = MAX_RESPONSE_BYTES,
+        redirects: Redirects = "same-origin",
     ) -> None:
         self.name = _check_name(name)
-        if not isinstance(url, str) or urllib.parse.urlsplit(url).scheme not in ("http", "https"):
-            raise OptionError("url", "a URL that starts with http:// or https://", url)
+        self.url = check_url(url)
         if body is None and "{query}" not in url:
-            raise OptionError("url", "a URL with '{query}' in it when no JSON body is given", url)
-        self.url, self.body = url, dict(body) if body is not None else None
+            raise OptionError(
+                "url", "a URL with '{query}' in it when no JSON body is given", shown_url(url)
+            )
+        self.body = dict(body) if body is not None else None
         self.hits, self.doc_id, self.score = hits, doc_id, score
-        self.headers = dict(headers or {})
-        self.timeout = check_float("timeout", timeout, minimum=0, above=True)
+        self._client = JSONClient(
+            headers=headers,
+            timeout=timeout,
+            max_response_bytes=max_response_bytes,
+            redirects=redirects,
+        )
+        self.headers = self._client.headers
+        self.timeout = self._client.timeout
+        self.max_response_bytes = self._client.max_response_bytes
+        self.redirects = self._client.redirects
 
     def __repr__(self) -> str:
-        return f"HTTPSystem(name={self.name!r}, url={self.url!r})"
+        return f"HTTPSystem(name={self.name!r}, url={shown_url(self.url)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        params = {
+            "url": self.url,
+            "body": self.body,
+            "hits": self.hits,
+            "doc_id": self.doc_id,
+            "score": self.score,
+            "headers": self.headers,
+            "timeout": self.timeout,
+            "max_response_bytes": self.max_response_bytes,
+            "redirects": self.redirects,
+        }
+        return _rebuild, (type(self), self.name, params)
 
     def config(self) -> dict[str, Any]:
         """The endpoint and the request/answer templates."""
@@ -613,40 +651,34 @@ class HTTPSystem:
     def load(self, directory: Path) -> None:
         """Nothing to do: the server holds its own index."""
 
+    def close(self) -> None:
+        """Close the HTTP client (a later search opens a new one)."""
+        self._client.close()
+
     def search(self, query: str, k: int) -> Hits:
         """Send the request and read ``(doc_id, score)`` pairs from the JSON answer."""
         k = check_int("k", k, minimum=1)
         url = self.url.replace("{query}", urllib.parse.quote(query)).replace("{k}", str(k))
-        headers = {"Accept": "application/json", **self.headers}
         data = None
         if self.body is not None:
             data = json.dumps(_fill(self.body, query, k)).encode()
-            headers["Content-Type"] = "application/json"
-        request = urllib.request.Request(url, data=data, headers=headers)
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as answer:
-                payload = json.loads(answer.read())
-        except urllib.error.HTTPError as exc:
-            raise EngineError(f"{url} answered HTTP {exc.code} {exc.reason}.") from exc
-        except (urllib.error.URLError, TimeoutError, OSError) as exc:
-            raise EngineError(f"{url} could not be reached: {exc}.") from exc
-        except ValueError as exc:
-            raise EngineError(f"{url} did not answer with JSON: {exc}.") from exc
-        found = _path(payload, self.hits, "hit list", url)
+        payload = self._client.fetch(url, data)
+        where = shown_url(url)
+        found = _path(payload, self.hits, "hit list", where)
         if not isinstance(found, list):
-            raise EngineError(f"the answer of {url} has no list at {self.hits!r}.")
+            raise EngineError(f"the answer of {where} has no list at {self.hits!r}.")
         out: Hits = []
         for hit in found[:k]:
             if isinstance(hit, list) and len(hit) == 2:
                 doc, value = hit
             else:
-                doc = _path(hit, self.doc_id, "document id", url)
-                value = _path(hit, self.score, "score", url)
+                doc = _path(hit, self.doc_id, "document id", where)
+                value = _path(hit, self.score, "score", where)
             try:
                 out.append((str(doc), float(value)))
             except (TypeError, ValueError):
                 raise EngineError(
-                    f"the answer of {url} has a non-numeric score {value!r}."
+                    f"the answer of {where} has a non-numeric score {value!r}."
                 ) from None
         return out
 
