@@ -635,10 +635,16 @@ class HTTPSystem:
         return _rebuild, (type(self), self.name, params)
 
     def config(self) -> dict[str, Any]:
-        """The endpoint and the request/answer templates."""
+        """The endpoint and the request/answer templates.
+
+        This goes into the workdir's manifests and results, so the URL is without its
+        ``user:password@`` (the configured headers are never part of it either).
+        """
+        parts = urllib.parse.urlsplit(self.url)
+        url = urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
         return {
             "engine": "http",
-            "url": self.url,
+            "url": url,
             "body": self.body,
             "hits": self.hits,
             "doc_id": self.doc_id,

@@ -367,3 +367,13 @@ def test_pickles_without_its_client(served) -> None:  # type: ignore[no-untyped-
     clone = pickle.loads(pickle.dumps(http))
     assert (clone.headers, clone.timeout, clone.config()) == (SECRET, 3, http.config())
     assert clone.search("heat", 1) == engine.search("heat", 1)
+
+
+def test_recorded_config_holds_no_credentials() -> None:
+    """config() is written into the workdir's manifests: no password, no header values."""
+    http = HTTPSystem(
+        "h", "http://me:pw@127.0.0.1:9/search?q={query}&k={k}", headers=SECRET, timeout=3
+    )
+    recorded = json.dumps(http.config())
+    assert "http://127.0.0.1:9/search?q={query}&k={k}" in recorded
+    assert not any(secret in recorded for secret in ("pw", "me:", *SECRET.values()))
