@@ -72,10 +72,17 @@ def test_lab_run_errors(tmp_path: Path) -> None:
     assert code == 2
     assert "missing.toml: cannot be read" in err
     bad = tmp_path / "bad.toml"
-    bad.write_text('[collection]\npath = "nowhere"\n[[systems]]\nname = "x"\nengine = "sqlite"\n')
+    bad.write_text('[collection]\npath = "."\n[[systems]]\nname = "x"\nengine = "sqlite"\n')
     code, _, err = run("run", str(bad))
     assert code == 2
-    assert "is not a directory with the Cranfield files" in err
+    assert f"{tmp_path / 'cran.all.1400'}: cannot be read" in err
+    bad.write_text(bad.read_text().replace('"."', '"nowhere"'))
+    code, _, err = run("run", str(bad))
+    assert code == 2
+    assert err == (
+        f"cranfield lab run: {bad}: [collection] path: cannot use {tmp_path / 'nowhere'} "
+        "(No such file or directory)\n"
+    )
     code, _, err = run("run")
     assert code == 1
     assert "usage:" in err

@@ -266,27 +266,6 @@ engine = "sqlite"
         load_config(cfg)
 
 
-@pytest.mark.parametrize(
-    ("line", "message"),
-    [
-        ("measures = 5", r"\[experiment\]: 'measures' must be a measure name or a list of them"),
-        ('measures = ["AP", 3]', r"'measures' must be a measure name or a list of them"),
-        ("name = 7", r"\[experiment\]: 'name' must be a string or None, got 7$"),
-    ],
-)
-def test_config_values_of_the_wrong_type_are_one_line_errors(
-    tmp_path: Path, line: str, message: str
-) -> None:
-    cfg = tmp_path / "exp.toml"
-    cfg.write_text(
-        f'[experiment]\n{line}\n[collection]\npath = "{SHARED / "data" / "cranfield"}"\n'
-        '[[systems]]\nname = "x"\nengine = "sqlite"\n'
-    )
-    with pytest.raises(InputError, match=message) as exc:
-        load_config(cfg)
-    assert str(exc.value).startswith(f"{cfg}: ")
-
-
 def _fails(*args: object) -> None:
     raise RuntimeError("exploded")
 
