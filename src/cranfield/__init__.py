@@ -22,6 +22,7 @@ from cranfield.errors import (
     MeasureError,
     MissingTopicError,
     OptionError,
+    WorkdirInUseError,
 )
 
 if typing.TYPE_CHECKING:
@@ -82,6 +83,7 @@ __all__ = [
     "RunSet",
     "ScoreTable",
     "TestPlan",
+    "WorkdirInUseError",
     "__version__",
     "compare",
     "evaluate",

@@ -8,7 +8,8 @@
     ├── MeasureError               an unknown measure name or an invalid parameter
     ├── EvaluationError            inputs are well formed but cannot be evaluated as asked
     │   └── MissingTopicError      a judged topic is absent from the run (policy "error")
-    └── EngineError                a system under test failed (cranfield.lab.systems)
+    ├── EngineError                a system under test failed (cranfield.lab.systems)
+    └── WorkdirInUseError          another experiment holds the lab's work directory
 
 Every message is one sentence that says what was wrong and where:
 ``qrels.txt:12: expected 4 fields (qid iter docno rel), got 3: '301 0 DOC1'``.
@@ -28,6 +29,7 @@ __all__ = [
     "MeasureError",
     "MissingTopicError",
     "OptionError",
+    "WorkdirInUseError",
 ]
 
 
@@ -183,3 +185,7 @@ class MissingTopicError(EvaluationError):
 
 class EngineError(CranfieldError):
     """A system under test failed: an engine error, an HTTP error or an unreadable answer."""
+
+
+class WorkdirInUseError(CranfieldError):
+    """Another process runs an experiment in the same work directory (:mod:`cranfield.lab`)."""

@@ -2,7 +2,7 @@
 
 Sub-commands::
 
-    cranfield lab run CONFIG [--workdir DIR] [--fresh] [--no-efficiency] [--markdown]
+    cranfield lab run CONFIG [--workdir DIR] [--fresh] [--[no-]efficiency] [--markdown]
     cranfield lab pool RUN [RUN ...] [--depth 100] [--qrels QRELS] [--measure AP]
                        [--judged-k 10] [--export FILE --seed N] [--json]
     cranfield lab merge QRELS NEW -o OUT [--on-conflict error|new|old]
@@ -11,7 +11,7 @@ Sub-commands::
 
 Exit codes: 0 success, 1 usage error (bad option or value, an engine's package not
 installed), 2 bad input data (unreadable or malformed file, invalid configuration, a failing
-engine).
+engine), an output that cannot be written, or a work directory another ``lab run`` is using.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
-from cranfield.cli.exits import run_command
+from cranfield.cli.exits import run_command, writing
 from cranfield.cli.parser import Parser, add_evaluation_options, add_run_names, eval_options
 
 if TYPE_CHECKING:
@@ -78,7 +78,11 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "--fresh", action="store_true", help="rebuild indexes and runs even if up to date"
     )
     run.add_argument(
-        "--no-efficiency", action="store_true", help="skip latency and throughput measurement"
+        "--efficiency",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="measure latency and throughput, or not (--no-efficiency); "
+        "default: as the configuration's 'efficiency' says (true if it says nothing)",
     )
     run.add_argument("--markdown", action="store_true", help="print Markdown tables")
     run.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -130,13 +134,8 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(line + "\n")
             err.flush()
 
-    exp = load_config(
-        args.config,
-        workdir=args.workdir,
-        reuse=not args.fresh,
-        efficiency=not args.no_efficiency,
-        log=log,
-    )
+    given = {} if args.efficiency is None else {"efficiency": args.efficiency}
+    exp = load_config(args.config, workdir=args.workdir, reuse=not args.fresh, log=log, **given)
     result = exp.run()
     out.write(to_markdown(result) if args.markdown else to_text(result))
     out.write(f"report: {result.report_path}\nfinished in {result.seconds:.1f} s\n")
@@ -153,7 +152,8 @@ def _pool(args: argparse.Namespace, out: TextIO) -> int:
     p = pool(runs, args.depth)
     data = p.to_dict()
     if args.export is not None:
-        p.export(args.export, seed=args.seed, format=args.format)
+        with writing(str(args.export)):
+            p.export(args.export, seed=args.seed, format=args.format)
         data["export"] = {"path": str(args.export), "seed": args.seed, "format": args.format}
     loo = None
     if args.qrels is not None:
@@ -190,7 +190,8 @@ def _merge(args: argparse.Namespace, out: TextIO) -> int:
     from cranfield.lab.pooling import merge_judgments
 
     merged = merge_judgments(args.qrels, args.new, on_conflict=args.on_conflict)
-    write_qrels(merged, args.output)
+    with writing(str(args.output)):
+        write_qrels(merged, args.output)
     out.write(f"{len(merged):,} judgments written to {args.output}\n")
     return 0
 

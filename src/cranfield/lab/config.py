@@ -54,13 +54,16 @@ import hashlib
 import importlib
 import json
 import re
+import stat
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-from cranfield.errors import InputError, OptionError
+from cranfield.errors import CranfieldError, InputError, OptionError
 from cranfield.evaluation.options import OPTION_NAMES, EvalOptions
+from cranfield.evaluation.provenance import file_sha256
 from cranfield.lab.collections import (
     CRANFIELD_GAINS,
     Collection,
@@ -70,6 +73,7 @@ from cranfield.lab.collections import (
     read_topics,
 )
 from cranfield.lab.experiment import Experiment
+from cranfield.lab.folds import cross_validation_settings
 from cranfield.lab.systems import (
     BM25S,
     CallableSystem,
@@ -79,48 +83,119 @@ from cranfield.lab.systems import (
     System,
     Tantivy,
 )
+from cranfield.lab.workdir import check_system_names
 
 __all__ = ["ENGINES", "load_config", "make_collection", "make_system"]
 
 ENGINES: Final = ("bm25s", "tantivy", "sqlite-fts5", "http", "python", "run")
 _ALIASES: Final = {"sqlite": "sqlite-fts5", "fts5": "sqlite-fts5", "callable": "python"}
-_ENGINE_KEYS: Final[dict[str, tuple[str, ...]]] = {
-    "bm25s": ("k1", "b", "method", "stopwords", "stemmer"),
-    "tantivy": ("tokenizer", "heap_size", "threads"),
-    "sqlite-fts5": ("tokenizer",),
-    "http": (
-        "url",
-        "body",
-        "hits",
-        "doc_id",
-        "score",
-        "headers",
-        "timeout",
-        "max_response_bytes",
-        "redirects",
-    ),
-    "python": ("search", "factory", "params", "index", "load"),
-    "run": ("path",),
-}
-_EXPERIMENT_KEYS: Final = (
-    "name",
-    "workdir",
-    "measures",
-    "k",
-    "query_field",
-    "baseline",
-    "tests",
-    "correction",
-    "alpha",
-    "seed",
-    "warmup",
-    "repetitions",
-    "concurrency",
-    "throughput_passes",
-    "throughput_seconds",
-    "isolate",
-    "efficiency",
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """The TOML type a key takes: its words in an error and its test."""
+
+    words: str
+    test: Callable[[Any], bool]
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_STRING: Final = _Kind("a string", lambda v: isinstance(v, str))
+_INTEGER: Final = _Kind("an integer", _integer)
+_NUMBER: Final = _Kind("a number", lambda v: isinstance(v, float) or _integer(v))
+_BOOLEAN: Final = _Kind("true or false", lambda v: isinstance(v, bool))
+_TABLE: Final = _Kind("a table", lambda v: isinstance(v, Mapping))
+_STRINGS: Final = _Kind(
+    "a string or a list of strings",
+    lambda v: isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v)),
 )
+_INTEGERS: Final = _Kind(
+    "a list of integers", lambda v: isinstance(v, list) and all(map(_integer, v))
+)
+_TABLE_OF_STRINGS: Final = _Kind(
+    "a table of strings",
+    lambda v: isinstance(v, Mapping) and all(isinstance(x, str) for x in v.values()),
+)
+
+# Every key of the file with the type it takes, table by table: the one list of what a
+# configuration may say (what each value means is checked by the object it builds).
+_TABLES: Final[dict[str, _Kind]] = {
+    "experiment": _TABLE,
+    "collection": _TABLE,
+    "systems": _Kind("a list of [[systems]] tables", lambda v: isinstance(v, list)),
+    "evaluation": _TABLE,
+    "cross_validation": _TABLE,
+}
+_EXPERIMENT_KEYS: Final[dict[str, _Kind]] = {
+    "name": _STRING,
+    "workdir": _STRING,
+    "measures": _STRINGS,
+    "k": _INTEGER,
+    "query_field": _STRING,
+    "baseline": _STRING,
+    "tests": _STRINGS,
+    "correction": _STRING,
+    "alpha": _NUMBER,
+    "seed": _INTEGER,
+    "warmup": _INTEGER,
+    "repetitions": _INTEGER,
+    "concurrency": _INTEGERS,
+    "throughput_passes": _INTEGER,
+    "throughput_seconds": _NUMBER,
+    "isolate": _BOOLEAN,
+    "efficiency": _BOOLEAN,
+}
+_COLLECTION_KEYS: Final[dict[str, dict[str, _Kind]]] = {
+    "cranfield": {"format": _STRING, "path": _STRING, "gains": _TABLE},
+    "trec": {
+        "format": _STRING,
+        "name": _STRING,
+        "qrels": _STRING,
+        "topics": _STRING,
+        "documents": _STRING,
+    },
+    "ir_datasets": {"format": _STRING, "dataset": _STRING},
+}
+_ENGINE_KEYS: Final[dict[str, dict[str, _Kind]]] = {
+    "bm25s": {
+        "k1": _NUMBER,
+        "b": _NUMBER,
+        "method": _STRING,
+        "stopwords": _STRING,
+        "stemmer": _STRING,
+    },
+    "tantivy": {"tokenizer": _STRING, "heap_size": _INTEGER, "threads": _INTEGER},
+    "sqlite-fts5": {"tokenizer": _STRING},
+    "http": {
+        "url": _STRING,
+        "body": _TABLE,
+        "hits": _STRING,
+        "doc_id": _STRING,
+        "score": _STRING,
+        "headers": _TABLE_OF_STRINGS,
+        "timeout": _NUMBER,
+        "max_response_bytes": _INTEGER,
+        "redirects": _STRING,
+    },
+    "python": {
+        "search": _STRING,
+        "factory": _STRING,
+        "params": _TABLE,
+        "index": _STRING,
+        "load": _STRING,
+    },
+    "run": {"path": _STRING},
+}
+_CROSS_VALIDATION_KEYS: Final[dict[str, _Kind]] = {
+    "measure": _STRING,
+    "n_folds": _INTEGER,
+    "seed": _INTEGER,
+}
+# Where a setting of the Experiment that the file does not spell as a key is written.
+_WRITTEN_IN: Final = {"systems": "[[systems]]", "options": "[evaluation]"}
 
 
 class _Source:
@@ -133,11 +208,32 @@ class _Source:
         return InputError(str(self.path), None, f"{where}: {problem}")
 
 
+def _shown(value: Any) -> str:
+    """``value`` as an error shows it: its start, if it is long."""
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def _problem(exc: Exception) -> str:
     """An error of the object a table builds, worded for the file: an option is its key."""
     if isinstance(exc, OptionError):
-        return f"{exc.option!r} must be {exc.expected}, got {exc.value!r}"
+        note = f"; {exc.note[:1].lower()}{exc.note[1:].rstrip('.')}" if exc.note else ""
+        return f"{exc.option!r} must be {exc.expected}, got {_shown(exc.value)}{note}"
     return str(exc).rstrip(".")
+
+
+def _checked(src: _Source, where: str, table: Any, kinds: Mapping[str, _Kind]) -> Mapping[str, Any]:
+    """``table``, a table whose keys are all known and of the type they take."""
+    if not isinstance(table, Mapping):
+        raise src.error(where, f"must be a table, got {_shown(table)}")
+    for key, value in table.items():
+        kind = kinds.get(key)
+        if kind is None:
+            allowed = ", ".join(sorted(kinds))
+            raise src.error(where, f"unknown key {key!r} (allowed: {allowed})")
+        if not kind.test(value):
+            raise src.error(where, f"{key!r} must be {kind.words}, got {_shown(value)}")
+    return table
 
 
 def _evaluation_options(table: Any, src: _Source) -> EvalOptions | None:
@@ -159,11 +255,28 @@ def _unknown(src: _Source, where: str, table: Mapping[str, Any], allowed: tuple[
             raise src.error(where, f"unknown key {key!r} (allowed: {', '.join(sorted(allowed))})")
 
 
-def _resolve(base: Path, value: Any, src: _Source, where: str) -> Path:
+def _resolve(
+    base: Path,
+    value: Any,
+    src: _Source,
+    where: str,
+    *,
+    must_be: Literal["file", "folder"] | None = None,
+) -> Path:
+    """The path ``value`` names, relative to the configuration file's folder; ``must_be``: a
+    file or folder to read, which must be there."""
     if not isinstance(value, str) or not value:
-        raise src.error(where, f"must be a path string, got {value!r}")
+        raise src.error(where, f"must be a path string, got {_shown(value)}")
     p = Path(value).expanduser()
-    return p if p.is_absolute() else (base / p).resolve()
+    p = p if p.is_absolute() else (base / p).resolve()
+    if must_be is not None:
+        try:
+            folder = stat.S_ISDIR(p.stat().st_mode)
+        except OSError as exc:
+            raise src.error(where, f"cannot use {p} ({exc.strerror or exc})") from None
+        if folder != (must_be == "folder"):
+            raise src.error(where, f"{p} is {'a folder' if folder else 'not a folder'}")
+    return p
 
 
 def _object(spec: Any, src: _Source, where: str) -> Any:
@@ -191,6 +304,8 @@ def make_system(  # noqa: C901, PLR0912 -- one branch per engine kind of the con
         the message names the file and the system.
     """
     src = _Source(Path(source))
+    if not isinstance(spec, Mapping):
+        raise src.error("[[systems]]", f"each entry must be a table, got {_shown(spec)}")
     name = spec.get("name")
     label = f"systems entry {name!r}" if name else "a systems entry"
     if not isinstance(name, str) or not name:
@@ -202,8 +317,14 @@ def make_system(  # noqa: C901, PLR0912 -- one branch per engine kind of the con
             label,
             f"'engine' must be one of {', '.join(map(repr, ENGINES))}, got {spec.get('engine')!r}",
         )
-    opts = {k: v for k, v in spec.items() if k not in ("name", "engine")}
-    _unknown(src, label, opts, _ENGINE_KEYS[engine])
+    opts = dict(
+        _checked(
+            src,
+            label,
+            {k: v for k, v in spec.items() if k not in ("name", "engine")},
+            _ENGINE_KEYS[engine],
+        )
+    )
     try:
         if engine == "bm25s":
             return BM25S(name, **opts)
@@ -218,12 +339,19 @@ def make_system(  # noqa: C901, PLR0912 -- one branch per engine kind of the con
         if engine == "run":
             if "path" not in opts:
                 raise src.error(label, "a run needs a 'path'")
-            return PrecomputedRun(name, _resolve(base, opts["path"], src, f"{label} path"))
+            return PrecomputedRun(
+                name, _resolve(base, opts["path"], src, f"{label} path", must_be="file")
+            )
         params = opts.get("params", {})
-        if not isinstance(params, Mapping):
-            raise src.error(label, f"'params' must be a table, got {params!r}")
         if "factory" in opts:
-            system = _object(opts["factory"], src, f"{label} factory")(name=name, **params)
+            factory = _object(opts["factory"], src, f"{label} factory")
+            try:
+                system = factory(name=name, **params)
+            except (CranfieldError, TypeError, ValueError, ImportError):
+                raise
+            except Exception as exc:  # the user's code failed: say so in one line
+                problem = f"{type(exc).__name__}: {exc}"
+                raise src.error(label, f"its factory {opts['factory']} failed ({problem})") from exc
             if not isinstance(system, System):
                 raise src.error(label, "the factory did not return a system")
             return system
@@ -269,13 +397,16 @@ def make_collection(
 
     src = _Source(Path(source))
     fmt = spec.get("format", "cranfield")
+    if not isinstance(fmt, str) or fmt not in _COLLECTION_KEYS:
+        raise src.error(
+            "[collection] format",
+            f"must be 'cranfield', 'trec' or 'ir_datasets', got {_shown(fmt)}",
+        )
+    _checked(src, "[collection]", spec, _COLLECTION_KEYS[fmt])
     if fmt == "cranfield":
-        _unknown(src, "[collection]", spec, ("format", "path", "gains"))
         gains: Mapping[int, int | None] = CRANFIELD_GAINS
         if "gains" in spec:
             raw = spec["gains"]
-            if not isinstance(raw, Mapping):
-                raise src.error("[collection] gains", f"must be a table, got {raw!r}")
             try:
                 gains = {int(k): (None if v == "drop" else int(v)) for k, v in raw.items()}
             except (TypeError, ValueError):
@@ -283,16 +414,23 @@ def make_collection(
                     "[collection] gains", "keys must be codes and values gains or 'drop'"
                 ) from None
         return read_cranfield(
-            _resolve(base, spec.get("path"), src, "[collection] path"), gains=gains
+            _resolve(base, spec.get("path"), src, "[collection] path", must_be="folder"),
+            gains=gains,
         )
     if fmt == "trec":
-        _unknown(src, "[collection]", spec, ("format", "name", "qrels", "topics", "documents"))
-        docs_path = _resolve(base, spec.get("documents"), src, "[collection] documents")
-        topics = read_topics(_resolve(base, spec.get("topics"), src, "[collection] topics"))
-        qrels = load_qrels(_resolve(base, spec.get("qrels"), src, "[collection] qrels"))
+        docs_path, topics_path, qrels_path = (
+            _resolve(base, spec.get(key), src, f"[collection] {key}", must_be="file")
+            for key in ("documents", "topics", "qrels")
+        )
+        topics = read_topics(topics_path)
+        qrels = load_qrels(qrels_path)
         h = hashlib.sha256()
-        for p in (docs_path,):
-            h.update(hashlib.sha256(p.read_bytes()).digest())
+        try:
+            h.update(bytes.fromhex(file_sha256(docs_path)))
+        except OSError as exc:
+            raise InputError(
+                str(docs_path), None, f"cannot be read ({exc.strerror or exc})"
+            ) from None
         h.update(repr(topics).encode())
         h.update(qrels.frame.write_csv().encode())
         return Collection(
@@ -303,15 +441,10 @@ def make_collection(
             fingerprint=h.hexdigest(),
             size_bytes=docs_path.stat().st_size,
         )
-    if fmt == "ir_datasets":
-        _unknown(src, "[collection]", spec, ("format", "dataset"))
-        dataset = spec.get("dataset")
-        if not isinstance(dataset, str):
-            raise src.error("[collection] dataset", f"must be an ir_datasets id, got {dataset!r}")
-        return from_ir_datasets(dataset)
-    raise src.error(
-        "[collection] format", f"must be 'cranfield', 'trec' or 'ir_datasets', got {fmt!r}"
-    )
+    dataset = spec.get("dataset")
+    if not isinstance(dataset, str):
+        raise src.error("[collection] dataset", f"must be an ir_datasets id, got {dataset!r}")
+    return from_ir_datasets(dataset)
 
 
 def load_config(
@@ -341,56 +474,56 @@ def load_config(
         data = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise InputError(str(cfg_path), None, f"cannot be read ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(str(cfg_path), None, f"is not UTF-8 text ({exc.reason})") from None
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         line = int(found.group(1)) if found else None
         raise InputError(str(cfg_path), line, f"is not valid TOML ({exc})") from None
-    tables = ("experiment", "collection", "systems", "evaluation", "cross_validation")
-    _unknown(src, "the file", data, tables)
+    _checked(src, "the file", data, _TABLES)
     base = cfg_path.resolve().parent
-    exp = data.get("experiment", {})
-    if not isinstance(exp, Mapping):
-        raise src.error("[experiment]", "must be a table")
-    _unknown(src, "[experiment]", exp, _EXPERIMENT_KEYS)
-    coll = data.get("collection")
-    if not isinstance(coll, Mapping):
+    exp = _checked(src, "[experiment]", data.get("experiment", {}), _EXPERIMENT_KEYS)
+    if "collection" not in data:
         raise src.error("the file", "needs a [collection] table")
-    collection = make_collection(coll, base=base, source=cfg_path)
     systems_spec = data.get("systems")
-    if not isinstance(systems_spec, list) or not systems_spec:
+    if not systems_spec:
         raise src.error("the file", "needs at least one [[systems]] table")
+    cv = data.get("cross_validation")
+    if cv is not None:
+        _checked(src, "[cross_validation]", cv, _CROSS_VALIDATION_KEYS)
+        try:
+            cross_validation_settings(cv, "AP", 0)
+        except (TypeError, ValueError) as exc:
+            raise src.error("[cross_validation]", _problem(exc)) from None
+    evaluation = _evaluation_options(data.get("evaluation"), src)
     systems = [make_system(s, base=base, source=cfg_path) for s in systems_spec]
-    options = dict(exp)
-    where = options.pop("workdir", None)
-    chosen = (
-        workdir
-        if workdir is not None
-        else (
+    try:
+        check_system_names(s.name for s in systems)
+    except OptionError as exc:
+        raise src.error("[[systems]]", _problem(exc)) from None
+    collection = make_collection(data["collection"], base=base, source=cfg_path)
+    settings = {**exp, **overrides}
+    where = settings.pop("workdir", None)
+    if workdir is None:
+        workdir = (
             _resolve(base, where, src, "[experiment] workdir")
             if where is not None
             else base / f"lab-{collection.name}"
         )
-    )
-    measures = options.pop("measures", ("AP", "nDCG@10", "P@10"))
-    evaluation = _evaluation_options(data.get("evaluation"), src)
-    cv = data.get("cross_validation")
-    if cv is not None:
-        if not isinstance(cv, Mapping):
-            raise src.error("[cross_validation]", "must be a table")
-        _unknown(src, "[cross_validation]", cv, ("measure", "n_folds", "seed"))
+    measures = settings.pop("measures", ("AP", "nDCG@10", "P@10"))
     try:
         return Experiment(
             collection,
             systems,
             measures,
-            workdir=chosen,
+            workdir=workdir,
             cross_validation=cv,
             config_file=cfg_path,
             options=evaluation,
-            **options,
-            **overrides,
+            **settings,
         )
     except (TypeError, ValueError) as exc:
         if isinstance(exc, InputError):
             raise
-        raise src.error("[experiment]", _problem(exc)) from None
+        where = _WRITTEN_IN.get(getattr(exc, "option", ""), "[experiment]")
+        raise src.error(where, _problem(exc)) from None

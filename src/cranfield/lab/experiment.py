@@ -1,28 +1,21 @@
 """``Experiment``: index, search, measure, evaluate, compare and report, with a cache.
 
-Work directory layout (every file is plain text or JSON)::
-
-    WORKDIR/indexes/NAME/        the index of system NAME
-    WORKDIR/indexes/NAME.json    how it was built: cache key, configuration, IndexStats, machine
-    WORKDIR/runs/NAME.run        the run (TREC format, tag NAME)
-    WORKDIR/runs/NAME.json       cache key of the run and the time the search pass took
-    WORKDIR/efficiency/NAME.json latency and throughput, their options and machine
-    WORKDIR/results.json         everything in the report, as data
-    WORKDIR/report.html          efficiency and effectiveness side by side
-
-An index is reused while its key (the system's ``config()`` and the collection's
-fingerprint) is unchanged; a run while, in addition, the topics, query field and depth are;
-efficiency figures while, in addition, the measurement options are and the machine is the
-same (absolute times only hold on the machine that took them).
+The cache and the reports live in a work directory (:mod:`cranfield.lab.workdir`: its
+layout, and its lock, which keeps a second run out while one is using it). An index is
+reused while its key (the system's ``config()`` and the collection's fingerprint) is
+unchanged; a run while, in addition, the topics, query field and depth are; efficiency
+figures while, in addition, the measurement options are and the machine is the same
+(absolute times only hold on the machine that took them).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,9 +23,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
-from cranfield._validate import check_choice, check_float, check_int
+from cranfield._validate import check_bool, check_choice, check_float, check_int
 from cranfield.data.run import RUN_SCHEMA, Run
-from cranfield.errors import EvaluationError, InputError, OptionError
+from cranfield.errors import CranfieldError, EvaluationError, InputError, OptionError
 from cranfield.evaluation.provenance import file_sha256
 from cranfield.io.load import load_run
 from cranfield.io.sink import write_text
@@ -49,9 +42,11 @@ from cranfield.lab.efficiency import (
     measure_latency,
     measure_throughput,
 )
+from cranfield.lab.folds import cross_validation_settings
 from cranfield.lab.report import to_html
 from cranfield.lab.result import ExperimentResult, SystemResult
 from cranfield.lab.systems import EngineError, PrecomputedRun, System
+from cranfield.lab.workdir import SystemFiles, check_system_names, locked, writing
 
 if TYPE_CHECKING:
     from cranfield.evaluation.evaluator import MeasureLike
@@ -98,14 +93,26 @@ def _cached_run(path: Path, manifest: Mapping[str, Any], name: str) -> Run | Non
 
 
 def _write_json(path: Path, data: Mapping[str, Any]) -> None:
-    write_text(path, json.dumps(data, indent=2, sort_keys=True, allow_nan=True) + "\n")
+    with writing(path):
+        write_text(path, json.dumps(data, indent=2, sort_keys=True, allow_nan=True) + "\n")
+
+
+def _write_run(run: Run, path: Path, tag: str) -> None:
+    with writing(path):
+        write_run(run, path, tag=tag)
+
+
+def _mkdir(path: Path) -> None:
+    with writing(path, "create the directory"):
+        path.mkdir(parents=True, exist_ok=True)
 
 
 def _systems(
     systems: Sequence[System | PrecomputedRun] | Mapping[str, System | PrecomputedRun],
 ) -> list[System | PrecomputedRun]:
     """The systems of an experiment: at least one, each a system, with distinct names that
-    can name files (their indexes, runs and report rows)."""
+    can name files (their indexes, runs and report rows;
+    :func:`~cranfield.lab.workdir.check_system_names`)."""
     if isinstance(systems, Mapping):
         for key, system in systems.items():
             if key != getattr(system, "name", key):
@@ -113,18 +120,33 @@ def _systems(
     chosen = list(systems.values() if isinstance(systems, Mapping) else systems)
     if not chosen:
         raise OptionError("systems", "at least one system", chosen)
-    names: list[str] = []
     for s in chosen:
         if not isinstance(s, (PrecomputedRun, System)):
             raise OptionError(
                 "systems", "systems with config, index, load and search (cranfield.lab.System)", s
             )
-        if s.name in names:
-            raise OptionError("systems", "systems with distinct names", s.name)
-        if "/" in s.name or s.name.startswith("."):
-            raise OptionError("systems", "systems whose names have no '/' or leading '.'", s.name)
-        names.append(s.name)
+    check_system_names(s.name for s in chosen)
     return chosen
+
+
+@contextlib.contextmanager
+def _its_own_failure(what: str, *wrapped: type[Exception]) -> Iterator[None]:
+    """A failure of a system's own code (a user's function, an engine) as an
+    :class:`EngineError` ``WHAT: TYPE: MESSAGE``; the errors of cranfield itself, of a file
+    (``OSError``, unless ``wrapped``) and of a missing package pass unchanged."""
+    passed = tuple(t for t in (CranfieldError, OSError, ImportError) if t not in wrapped)
+    try:
+        yield
+    except passed:
+        raise
+    except Exception as exc:
+        raise EngineError(f"{what}: {type(exc).__name__}: {exc}") from exc
+
+
+def _some(ids: Iterable[str]) -> str:
+    """The first few of ``ids``, for a message."""
+    items = list(ids)
+    return ", ".join(items[:3]) + (f" and {len(items) - 3} more" if len(items) > 3 else "")
 
 
 def _now() -> str:
@@ -173,8 +195,9 @@ class Experiment:
     reuse:
         Reuse up-to-date indexes, runs and efficiency figures of earlier runs.
     cross_validation:
-        ``{"measure": ..., "n_folds": ..., "seed": ...}`` to add a cross-validated selection among
-        the systems to the result.
+        ``{"measure": ..., "n_folds": ..., "seed": ...}`` (each optional:
+        :func:`~cranfield.lab.folds.cross_validation_settings`) to add a cross-validated
+        selection among the systems to the result.
     progress:
         Progress bars (after one second) on standard error; default when it is a terminal.
     log:
@@ -256,6 +279,12 @@ class Experiment:
             raise EvaluationError(
                 f"topic {empty[0]} has no {query_field!r} text; choose another query_field."
             )
+        if not set(collection.qrels.topics) & set(self.queries):
+            raise EvaluationError(
+                f"no topic of collection {collection.name!r} is judged in its qrels (topics: "
+                f"{_some(self.queries)}; judged: {_some(collection.qrels.topics)}); are the "
+                "topics and the qrels of one collection?"
+            )
         self.workdir = Path(workdir) if workdir is not None else Path(f"lab-{collection.name}")
         if name is not None and not isinstance(name, str):
             raise OptionError("name", "a string or None", name)
@@ -271,9 +300,14 @@ class Experiment:
         self.concurrency = check_concurrency(concurrency)
         self.throughput_passes = check_int("throughput_passes", throughput_passes, minimum=1)
         self.throughput_seconds = check_float("throughput_seconds", throughput_seconds, minimum=0)
-        self.isolate = isolate
-        self.efficiency, self.reuse = efficiency, reuse
-        self.cross_validation = dict(cross_validation) if cross_validation else None
+        self.isolate = check_bool("isolate", isolate)
+        self.efficiency = check_bool("efficiency", efficiency)
+        self.reuse = check_bool("reuse", reuse)
+        self.cross_validation = (
+            None
+            if cross_validation is None
+            else cross_validation_settings(cross_validation, self.measures[0], seed)
+        )
         self.progress = progress_enabled(progress)
         self._log = log or (lambda line: None)
         self.config_file = Path(config_file) if config_file is not None else None
@@ -287,10 +321,9 @@ class Experiment:
     # ------------------------------------------------------------------ steps
 
     def _index(self, system: System, machine: Machine) -> tuple[IndexStats | None, bool, Path]:
-        root = self.workdir / "indexes"
-        root.mkdir(parents=True, exist_ok=True)
-        directory = root / system.name
-        manifest = root / f"{system.name}.json"
+        files = SystemFiles.of(self.workdir, system.name)
+        directory, manifest = files.index, files.index_manifest
+        _mkdir(directory.parent)
         key = _key(system.config(), self.collection.fingerprint)
         builds = bool(getattr(system, "builds_index", True))
         old = _read_json(manifest) if self.reuse else None
@@ -298,16 +331,15 @@ class Experiment:
             self._log(f"{system.name}: index up to date, reused ({directory})")
             cached = IndexStats.from_dict(old["stats"]) if old.get("stats") else None
             return cached, True, directory
-        if directory.exists():
-            shutil.rmtree(directory)
-        manifest.unlink(missing_ok=True)
+        with writing(directory, "remove the old index"):
+            if directory.exists():
+                shutil.rmtree(directory)
+            manifest.unlink(missing_ok=True)
         stats: IndexStats | None = None
         if not builds:  # nothing to build or measure: the system keeps no index of its own
-            directory.mkdir(parents=True)
-        elif self.isolate:
-            stats = _isolated_indexing(system, self.collection, directory, self.progress)
-        if builds and stats is None:
-            stats = _indexing(system, self.collection, directory, self.progress)
+            _mkdir(directory)
+        else:
+            stats = self._build(system, directory)
         _write_json(
             manifest,
             {
@@ -328,6 +360,26 @@ class Experiment:
             )
         return stats, False, directory
 
+    def _build(self, system: System, directory: Path) -> IndexStats:
+        """Index the collection into ``directory``, in a fresh process if asked and possible.
+
+        An ``OSError`` that names no file (a full disk while the engine writes) is worded
+        with the index directory."""
+        try:
+            with _its_own_failure(f"system {system.name!r} failed to index {self.collection.name}"):
+                stats = None
+                if self.isolate:
+                    stats = _isolated_indexing(system, self.collection, directory, self.progress)
+                if stats is None:
+                    stats = _indexing(system, self.collection, directory, self.progress)
+        except OSError as exc:
+            if exc.filename is not None:
+                raise
+            raise OSError(
+                exc.errno, f"cannot build the index {directory}: {exc.strerror or exc}"
+            ) from exc
+        return stats
+
     def _search_all(self, system: System) -> tuple[Run, float]:
         rows_q: list[str] = []
         rows_d: list[str] = []
@@ -335,38 +387,37 @@ class Experiment:
         with Tracker(f"searching {system.name}", len(self.queries), enabled=self.progress) as bar:
             start = time.perf_counter_ns()
             for qid, text in self.queries.items():
-                try:
-                    hits = system.search(text, self.k)
-                except EngineError:
-                    raise
-                except Exception as exc:
-                    raise EngineError(
-                        f"system {system.name!r} failed on topic {qid}: {type(exc).__name__}: {exc}"
-                    ) from exc
-                for doc, score in list(hits)[: self.k]:
-                    rows_q.append(qid)
-                    rows_d.append(str(doc))
-                    rows_s.append(float(score))
+                with _its_own_failure(f"system {system.name!r} failed on topic {qid}", OSError):
+                    for doc, score in list(system.search(text, self.k))[: self.k]:
+                        rows_q.append(qid)
+                        rows_d.append(str(doc))
+                        rows_s.append(float(score))
                 bar.advance()
             seconds = (time.perf_counter_ns() - start) / 1e9
         frame = pl.DataFrame(
             {"query_id": rows_q, "doc_id": rows_d, "score": rows_s},
             schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64},
         )
-        run = load_run(frame, name=system.name)
+        try:
+            run = load_run(frame, name=system.name)
+        except InputError as exc:  # a score the run format refuses (NaN): the system's fault
+            row = (exc.line or 1) - 1
+            raise EngineError(
+                f"system {system.name!r} answered topic {rows_q[row]} with document "
+                f"{rows_d[row]!r} and an unusable score ({exc.problem})."
+            ) from None
         return Run(frame=run.frame, name=system.name, tag=system.name), seconds
 
     def _system(  # noqa: PLR0915 -- one system's steps (index, run, efficiency) in order
         self, system: System | PrecomputedRun, machine: Machine
     ) -> tuple[SystemResult, Run]:
-        runs_dir = self.workdir / "runs"
-        runs_dir.mkdir(parents=True, exist_ok=True)
-        run_path = runs_dir / f"{system.name}.run"
-        run_manifest = runs_dir / f"{system.name}.json"
+        files = SystemFiles.of(self.workdir, system.name)
+        run_path, run_manifest = files.run, files.run_manifest
+        _mkdir(run_path.parent)
         if isinstance(system, PrecomputedRun):
             given = system.load()
             given = Run(frame=given.frame, name=system.name, tag=system.name)
-            write_run(given, run_path, tag=system.name)
+            _write_run(given, run_path, system.name)
             self._log(f"{system.name}: precomputed run, {len(given.topics)} topics")
             return (
                 SystemResult(
@@ -405,7 +456,7 @@ class Experiment:
             self.throughput_passes,
             self.throughput_seconds,
         )
-        eff_path = self.workdir / "efficiency" / f"{system.name}.json"
+        eff_path = files.efficiency
         eff_old = _read_json(eff_path) if (self.reuse and self.efficiency) else None
         latency: LatencyStats | None = None
         throughput: ThroughputStats | None = None
@@ -423,10 +474,11 @@ class Experiment:
             self._log(f"{system.name}: efficiency figures up to date, reused ({eff_path})")
         needs_search = run is None or (self.efficiency and not eff_reused)
         if needs_search:
-            system.load(directory)
+            with _its_own_failure(f"system {system.name!r} failed to load its index {directory}"):
+                system.load(directory)
         if run is None:
             run, search_seconds = self._search_all(system)
-            write_run(run, run_path, tag=system.name)
+            _write_run(run, run_path, system.name)
             _write_json(
                 run_manifest,
                 {
@@ -459,7 +511,7 @@ class Experiment:
                 progress=self.progress,
             )
             measured_on = Machine.current()
-            eff_path.parent.mkdir(parents=True, exist_ok=True)
+            _mkdir(eff_path.parent)
             _write_json(
                 eff_path,
                 {
@@ -501,6 +553,10 @@ class Experiment:
     def run(self, *, report: bool = True) -> ExperimentResult:
         """Index, search, measure, evaluate, compare and (``report=True``) write the report.
 
+        The work directory is locked for the whole run (:func:`~cranfield.lab.workdir.locked`):
+        a second run on the same directory fails at once instead of changing its files under
+        this one.
+
         Returns
         -------
         ExperimentResult
@@ -509,13 +565,21 @@ class Experiment:
         ------
         cranfield.lab.EngineError
             A system failed while indexing or searching.
+        cranfield.errors.WorkdirInUseError
+            Another process is running an experiment in the same work directory.
+        OSError
+            A file of the work directory cannot be written (``cannot write PATH: REASON``);
+            the previous version of every file is left whole.
         """
+        with locked(self.workdir):
+            return self._run(report=report)
+
+    def _run(self, *, report: bool) -> ExperimentResult:
         from cranfield.evaluation.evaluator import evaluate
         from cranfield.stats.comparison import compare
 
         start = time.perf_counter_ns()
         machine = Machine.current()
-        self.workdir.mkdir(parents=True, exist_ok=True)
         results: list[SystemResult] = []
         runs: dict[str, Run] = {}
         for system in self.systems:
@@ -546,9 +610,9 @@ class Experiment:
             cv = cross_validate(
                 qrels,
                 runs,
-                opts.get("measure", self.measures[0]),
-                n_folds=int(opts.get("n_folds", 5)),
-                seed=int(opts.get("seed", self.seed)),
+                opts["measure"],
+                n_folds=opts["n_folds"],
+                seed=opts["seed"],
                 options=self.options,
             )
         result = ExperimentResult(
@@ -572,7 +636,8 @@ class Experiment:
             shared = self._comparison_report(runs)
             result = replace(result, comparison_report=shared)
             path = self.workdir / "report.html"
-            write_text(path, to_html(result))
+            with writing(path):
+                write_text(path, to_html(result))
             result = replace(result, report_path=path)
         return result
 
@@ -608,7 +673,8 @@ class Experiment:
             title=f"{self.name}: effectiveness of {len(runs)} systems",
         )
         path = self.workdir / "comparison.html"
-        write_text(path, str(page))
+        with writing(path):
+            write_text(path, str(page))
         return path
 
 

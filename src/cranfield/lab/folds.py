@@ -14,12 +14,12 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Unpack
+from typing import TYPE_CHECKING, Any, Final, Unpack
 
 import numpy as np
 
 from cranfield._validate import check_int
-from cranfield.errors import OptionError
+from cranfield.errors import EvaluationError, OptionError
 from cranfield.evaluation.options import EvalOptions
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ __all__ = [
     "SelectionBiasWarning",
     "cross_validate",
     "cross_validate_scores",
+    "cross_validation_settings",
     "kfold",
     "select",
 ]
@@ -61,7 +62,7 @@ def kfold(topics: Iterable[str], n_folds: int, *, seed: int) -> list[tuple[str, 
     cranfield.errors.OptionError
         ``n_folds`` below 2 or above the number of topics, or a seed that is not an integer
         >= 0.
-    ValueError
+    cranfield.errors.EvaluationError
         Fewer than 2 topics to split.
 
     Examples
@@ -73,10 +74,16 @@ def kfold(topics: Iterable[str], n_folds: int, *, seed: int) -> list[tuple[str, 
     [2, 3]
     """
     ids = sorted({str(t) for t in topics}, key=_order)
-    n_folds = check_int("n_folds", n_folds, minimum=2, maximum=max(len(ids), 2))
+    n_folds = check_int("n_folds", n_folds, minimum=2)
     seed = check_int("seed", seed, minimum=0)
-    if len(ids) < n_folds:
-        raise ValueError(f"Cannot split {len(ids)} topic(s) into {n_folds} folds.")
+    if len(ids) < 2:
+        raise EvaluationError(
+            f"Cannot split {len(ids)} topic(s) into folds: at least 2 are needed."
+        )
+    if n_folds > len(ids):
+        raise OptionError(
+            "n_folds", f"an integer >= 2 and <= {len(ids)}, the number of topics", n_folds
+        )
     perm = np.random.default_rng(seed).permutation(len(ids))
     return [tuple(sorted((ids[j] for j in perm[i::n_folds]), key=_order)) for i in range(n_folds)]
 
@@ -383,6 +390,48 @@ def cross_validate_scores(
         all_topics_best=names[top],
         all_topics_score=float(overall[top]),
     )
+
+
+CV_SETTINGS: Final = ("measure", "n_folds", "seed")
+
+
+def cross_validation_settings(
+    settings: Mapping[str, Any], measure: MeasureLike, seed: int
+) -> dict[str, Any]:
+    """The settings of an experiment's cross-validation, checked, with their defaults.
+
+    Parameters
+    ----------
+    settings:
+        ``{"measure": ..., "n_folds": ..., "seed": ...}``, each optional: one measure (default
+        ``measure``, the experiment's first), the number of folds (an integer >= 2, default
+        5) and the seed of the folds (default ``seed``, the experiment's).
+
+    Raises
+    ------
+    cranfield.errors.OptionError
+        A key that is not a setting, or a setting with a value it cannot take.
+
+    Examples
+    --------
+    >>> cross_validation_settings({"n_folds": 3}, "AP", 0)
+    {'measure': 'AP', 'n_folds': 3, 'seed': 0}
+    """
+    from cranfield.evaluation.evaluator import resolve_measures
+    from cranfield.measures import Measure
+
+    if not isinstance(settings, Mapping) or any(k not in CV_SETTINGS for k in settings):
+        raise OptionError(
+            "cross_validation", "a mapping with 'measure', 'n_folds' and 'seed' only", settings
+        )
+    chosen = settings.get("measure", measure)
+    if not isinstance(chosen, (str, Measure)) or len(resolve_measures(chosen)) != 1:
+        raise OptionError("measure", "exactly one measure", chosen)
+    return {
+        "measure": str(resolve_measures(chosen)[0]),
+        "n_folds": check_int("n_folds", settings.get("n_folds", 5), minimum=2),
+        "seed": check_int("seed", settings.get("seed", seed), minimum=0),
+    }
 
 
 def cross_validate(

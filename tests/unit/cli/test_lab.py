@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import json
+import os
 from pathlib import Path
+
+import pytest
 
 from cranfield.cli.lab import main
 from tests.conftest import REAL, SHARED, require
@@ -72,10 +76,17 @@ def test_lab_run_errors(tmp_path: Path) -> None:
     assert code == 2
     assert "missing.toml: cannot be read" in err
     bad = tmp_path / "bad.toml"
-    bad.write_text('[collection]\npath = "nowhere"\n[[systems]]\nname = "x"\nengine = "sqlite"\n')
+    bad.write_text('[collection]\npath = "."\n[[systems]]\nname = "x"\nengine = "sqlite"\n')
     code, _, err = run("run", str(bad))
     assert code == 2
-    assert "is not a directory with the Cranfield files" in err
+    assert f"{tmp_path / 'cran.all.1400'}: cannot be read" in err
+    bad.write_text(bad.read_text().replace('"."', '"nowhere"'))
+    code, _, err = run("run", str(bad))
+    assert code == 2
+    assert err == (
+        f"cranfield lab run: {bad}: [collection] path: cannot use {tmp_path / 'nowhere'} "
+        "(No such file or directory)\n"
+    )
     code, _, err = run("run")
     assert code == 1
     assert "usage:" in err
@@ -134,3 +145,132 @@ def test_lab_merge_folds_and_cv(tmp_path: Path) -> None:
     assert "held-out AP: 1.0000" in out
     code, _, err = run("cv", str(qrels), str(a), "-m", "NoSuchMeasure")
     assert code == 1
+
+
+def _small(tmp_path: Path, experiment: str = "") -> Path:
+    """A configuration of a three-document collection and one SQLite system: seconds to run."""
+    (tmp_path / "docs.jsonl").write_text(
+        '{"doc_id": "d1", "text": "boundary layer"}\n{"doc_id": "d2", "text": "heat transfer"}\n'
+        '{"doc_id": "d3", "text": "wind tunnel"}\n'
+    )
+    (tmp_path / "topics.tsv").write_text("q1\tboundary layer\nq2\theat transfer\n")
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\nq2 0 d2 1\n")
+    cfg = tmp_path / "lab.toml"
+    cfg.write_text(
+        f'[experiment]\nworkdir = "out"\nmeasures = "AP"\nisolate = false\nwarmup = 0\n'
+        f"repetitions = 1\nconcurrency = [1]\nthroughput_seconds = 0\n{experiment}\n"
+        '[collection]\nformat = "trec"\nqrels = "qrels.txt"\ntopics = "topics.tsv"\n'
+        'documents = "docs.jsonl"\n[[systems]]\nname = "fts"\nengine = "sqlite"\n'
+    )
+    return cfg
+
+
+def test_lab_run_efficiency_is_the_configurations_unless_the_command_line_says(
+    tmp_path: Path,
+) -> None:
+    measured = tmp_path / "out" / "efficiency" / "fts.json"
+    cfg = _small(tmp_path, "efficiency = false")
+    code, _, err = run("run", str(cfg), "--quiet")
+    assert code == 0, err
+    assert not measured.exists()
+    code, _, err = run("run", str(cfg), "--quiet", "--efficiency")
+    assert code == 0, err
+    assert measured.exists()
+    measured.unlink()
+    cfg = _small(tmp_path)  # the configuration says nothing: measured, unless --no-efficiency
+    code, _, err = run("run", str(cfg), "--quiet", "--no-efficiency")
+    assert code == 0, err
+    assert not measured.exists()
+    code, _, err = run("run", str(cfg), "--quiet")
+    assert code == 0, err
+    assert measured.exists()
+
+
+def _no_space(fd: int) -> None:
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_lab_run_on_a_full_disk_is_one_line_and_keeps_the_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cfg = _small(tmp_path, "efficiency = false")
+    assert run("run", str(cfg), "--quiet")[0] == 0
+    report = tmp_path / "out" / "report.html"
+    before = report.read_bytes()
+    monkeypatch.setattr(os, "fsync", _no_space)
+    code, _, err = run("run", str(cfg), "--quiet", "--fresh")
+    assert code == 2
+    assert err == (
+        f"cranfield lab run: cannot write {tmp_path / 'out' / 'indexes' / 'fts.json'}: "
+        "No space left on device.\n"
+    )
+    assert report.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["merge", "pool"])
+def test_lab_merge_and_pool_on_a_full_disk_keep_the_previous_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    qrels, new, output = tmp_path / "qrels", tmp_path / "new", tmp_path / "out.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    new.write_text("q1 0 d2 0\n" if command == "merge" else "q1 Q0 d2 1 1.0 new\n")
+    output.write_text("the previous output\n")
+    argv = (
+        ["merge", str(qrels), str(new), "-o", str(output)]
+        if command == "merge"
+        else ["pool", str(new), "--export", str(output)]
+    )
+    monkeypatch.setattr(os, "fsync", _no_space)
+    code, _, err = run(*argv)
+    assert code == 2
+    assert err == f"cranfield lab {command}: cannot write {output}: No space left on device.\n"
+    assert output.read_text() == "the previous output\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "out.txt", "qrels"]
+
+
+@pytest.mark.parametrize(
+    ("output", "reason"),
+    [
+        ("missing/out.txt", "No such file or directory"),
+        ("qrels/out.txt", "Not a directory"),
+        ("x" * 300, "File name too long"),
+    ],
+)
+def test_lab_merge_to_an_output_it_cannot_write_names_it(
+    tmp_path: Path, output: str, reason: str
+) -> None:
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\n")
+    code, _, err = run("merge", str(qrels), str(qrels), "-o", str(tmp_path / output))
+    assert code == 2
+    assert err == f"cranfield lab merge: cannot write {tmp_path / output}: {reason}.\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["folds", "{one}"], "Cannot split 1 topic(s) into folds: at least 2 are needed."),
+        (["cv", "{one}", "{run}"], "Cannot split 1 topic(s) into folds: at least 2 are needed."),
+        (["run", "{bad_toml}"], "bad.toml:1: is not valid TOML"),
+        (["run", "{binary}"], "binary.toml: is not UTF-8 text"),
+        (["run", "{folder}"], "cannot be read (Is a directory)"),
+    ],
+)
+def test_lab_bad_input_is_one_line_with_exit_2(
+    tmp_path: Path, argv: list[str], message: str
+) -> None:
+    paths = {
+        "one": tmp_path / "one",
+        "run": tmp_path / "a.run",
+        "bad_toml": tmp_path / "bad.toml",
+        "binary": tmp_path / "binary.toml",
+        "folder": tmp_path,
+    }
+    paths["one"].write_text("q1 0 d1 1\n")
+    paths["run"].write_text("q1 Q0 d1 1 1.0 a\n")
+    paths["bad_toml"].write_text("[experiment\n")
+    paths["binary"].write_bytes(b"\x00\xff\xfe")
+    code, _, err = run(*(a.format(**{k: str(v) for k, v in paths.items()}) for a in argv))
+    assert code == 2, err
+    assert err.count("\n") == 1
+    assert message in err

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cranfield.errors import InputError, OptionError
+from cranfield.errors import EngineError, EvaluationError, InputError, OptionError
 from cranfield.evaluation.options import EvalOptions
 from cranfield.io.load import load_run
 from cranfield.lab import (
@@ -19,10 +19,12 @@ from cranfield.lab import (
     PrecomputedRun,
     SQLiteFTS5,
     Tantivy,
+    Topic,
     load_config,
 )
 from cranfield.lab.report import to_html, to_markdown
 from tests.conftest import SHARED
+from tests.unit.lab.conftest import TOY_QRELS
 
 FAST = {
     "warmup": 1,
@@ -264,22 +266,44 @@ engine = "sqlite"
         load_config(cfg)
 
 
+def _fails(*args: object) -> None:
+    raise RuntimeError("exploded")
+
+
 @pytest.mark.parametrize(
-    ("line", "message"),
+    ("system", "message"),
     [
-        ("measures = 5", r"\[experiment\]: 'measures' must be a measure name or a list of them"),
-        ('measures = ["AP", 3]', r"'measures' must be a measure name or a list of them"),
-        ("name = 7", r"\[experiment\]: 'name' must be a string or None, got 7$"),
+        (
+            CallableSystem("u", oracle, index=_fails),
+            r"^system 'u' failed to index toy: RuntimeError: exploded$",
+        ),
+        (
+            CallableSystem("u", oracle, load=_fails),
+            r"^system 'u' failed to load its index .*indexes/u: RuntimeError: exploded$",
+        ),
+        (
+            CallableSystem("u", lambda q, k: {"d1": float("nan")}),
+            r"^system 'u' answered topic q1 with document 'd1' and an unusable score "
+            r"\(score is NaN\)\.$",
+        ),
     ],
 )
-def test_config_values_of_the_wrong_type_are_one_line_errors(
-    tmp_path: Path, line: str, message: str
+def test_a_failing_system_is_one_engine_error(
+    toy: Collection, tmp_path: Path, system: CallableSystem, message: str
 ) -> None:
-    cfg = tmp_path / "exp.toml"
-    cfg.write_text(
-        f'[experiment]\n{line}\n[collection]\npath = "{SHARED / "data" / "cranfield"}"\n'
-        '[[systems]]\nname = "x"\nengine = "sqlite"\n'
-    )
-    with pytest.raises(InputError, match=message) as exc:
-        load_config(cfg)
-    assert str(exc.value).startswith(f"{cfg}: ")
+    """A user's index or load function that raises, or a NaN score, names the system (it
+    was a traceback, or an error about a '<DataFrame>')."""
+    exp = Experiment(toy, [system], ["AP"], workdir=tmp_path, **{**FAST, "warmup": 0})
+    with pytest.raises(EngineError, match=message):
+        exp.run()
+
+
+def test_topics_that_the_qrels_do_not_judge_are_refused(toy: Collection) -> None:
+    """Topics and qrels of two collections scored every system 0 with exit 0."""
+    other = Collection.from_documents("mixed", toy.documents, [Topic("q9", "wings")], TOY_QRELS)
+    with pytest.raises(
+        EvaluationError,
+        match=r"^no topic of collection 'mixed' is judged in its qrels \(topics: q9; "
+        r"judged: q1, q2, q3 and 1 more\); are the topics and the qrels of one collection\?$",
+    ):
+        Experiment(other, [CallableSystem("c", oracle)])

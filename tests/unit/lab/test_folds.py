@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cranfield.errors import OptionError
+from cranfield.errors import EvaluationError, OptionError
 from cranfield.lab import (
     SelectionBiasWarning,
     cross_validate,
@@ -32,13 +32,14 @@ def test_folds_are_deterministic_for_a_seed_and_partition_the_topics() -> None:
 
 def test_fold_arguments_are_checked() -> None:
     with pytest.raises(
-        OptionError, match="The 'n_folds' option must be an integer >= 2 and <= 3, got 4"
+        OptionError,
+        match="The 'n_folds' option must be an integer >= 2 and <= 3, the number of topics, got 4",
     ):
         kfold(["a", "b", "c"], 4, seed=0)
     with pytest.raises(OptionError, match=r"The 'seed' option must be an integer >= 0, got 0\.5"):
         kfold(["a", "b"], 2, seed=0.5)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="Cannot split 1 topic"):
-        kfold(["a"], 2, seed=0)
+    with pytest.raises(EvaluationError, match=r"Cannot split 1 topic.* at least 2 are needed"):
+        kfold(["a"], 5, seed=0)  # a data problem (exit 2), not a bound of --folds
     with pytest.raises(OptionError, match="The 'folds' option must be non-empty lists that hold"):
         cross_validate_scores({"a": {"x": 1.0, "y": 0.0}}, folds=[["x"], []])
 
