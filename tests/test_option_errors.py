@@ -400,6 +400,7 @@ ROWS: list[Row] = [
     Row(lab_api.BM25S, "k1", -1, lambda v: lab_api.BM25S(k1=v)),
     Row(lab_api.BM25S, "b", 2, lambda v: lab_api.BM25S(b=v)),
     Row(lab_api.BM25S, "stemmer", "klingon", lambda v: lab_api.BM25S(stemmer=v)),
+    Row(lab_api.BM25S, "method", "bm99", lambda v: lab_api.BM25S(method=v)),
     Row(lab_api.BM25S, "name", "two words", lab_api.BM25S),
     Row(lab_api.BM25S.search, "k", 0, lambda v: lab_api.BM25S().search("wing", v)),
     Row(lab_api.CallableSystem, "search", "not callable", lambda v: lab_api.CallableSystem("c", v)),

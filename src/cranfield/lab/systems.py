@@ -37,7 +37,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, Protocol, runtime_checkable
 
-from cranfield._validate import check_float, check_int
+from cranfield._validate import check_choice, check_float, check_int
 from cranfield.data.run import Run
 from cranfield.errors import EngineError, OptionError
 from cranfield.io.load import RunLike, load_run
@@ -274,6 +274,9 @@ class SQLiteFTS5:
 
 # --------------------------------------------------------------------------- bm25s
 
+BM25S_METHODS: Final = ("lucene", "robertson", "atire", "bm25l", "bm25+")
+"""The BM25 variants bm25s implements (its ``method`` option)."""
+
 
 class BM25S:
     """BM25 from the ``bm25s`` package (sparse matrices of precomputed term scores).
@@ -285,8 +288,8 @@ class BM25S:
     k1, b:
         BM25 parameters.
     method:
-        bm25s variant: ``"lucene"`` (default), ``"robertson"``, ``"atire"``, ``"bm25l"``,
-        ``"bm25+"``.
+        bm25s variant, one of :data:`BM25S_METHODS`: ``"lucene"`` (default),
+        ``"robertson"``, ``"atire"``, ``"bm25l"``, ``"bm25+"``.
     stopwords:
         bm25s stop word list (``"en"``) or ``None`` (or ``""``) for none.
     stemmer:
@@ -314,7 +317,7 @@ class BM25S:
         self.name = _check_name(name)
         self.k1 = check_float("k1", k1, minimum=0)
         self.b = check_float("b", b, minimum=0, maximum=1)
-        self.method = method
+        self.method = check_choice("method", method, BM25S_METHODS)
         self.stopwords, self.stemmer = (stopwords or None), (stemmer or None)
         stemmer = self.stemmer
         self._bm25s = _require("bm25s", "bm25s")
