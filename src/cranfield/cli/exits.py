@@ -23,7 +23,6 @@ code  when
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from typing import TYPE_CHECKING, Final, TextIO
 
@@ -39,9 +38,9 @@ from cranfield.errors import (
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Sequence
 
-__all__ = ["EXIT_CODES", "exit_code", "message", "run_command", "writing"]
+__all__ = ["EXIT_CODES", "exit_code", "message", "run_command"]
 
 USAGE: Final = 1
 DATA: Final = 2
@@ -125,17 +124,6 @@ def _extra_providing(package: str) -> str | None:
 
 def _normalise(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
-
-
-@contextlib.contextmanager
-def writing(path: str) -> Iterator[None]:
-    """Word a failure to write ``path`` as ``cannot write PATH: REASON.`` (exit code 2)."""
-    try:
-        yield
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        raise OSError(exc.errno, f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
 def run_command(

@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
-from cranfield.cli.exits import run_command, writing
+from cranfield.cli.exits import run_command
 from cranfield.cli.parser import Parser, add_evaluation_options, add_run_names, eval_options
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _pool(args: argparse.Namespace, out: TextIO) -> int:
-    from cranfield.io.sink import refuse_overwriting
+    from cranfield.io.sink import refuse_overwriting, writing
     from cranfield.lab.pooling import judged_at_k, leave_one_out, load_runs, pool
 
     if args.export is not None:
@@ -186,6 +186,7 @@ def _pool(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _merge(args: argparse.Namespace, out: TextIO) -> int:
+    from cranfield.io.sink import writing
     from cranfield.io.trec import write_qrels
     from cranfield.lab.pooling import merge_judgments
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from cranfield.cli.exits import run_command, writing
+from cranfield.cli.exits import run_command
 from cranfield.cli.parser import (
     LIST_RULE,
     Parser,
@@ -147,7 +147,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from cranfield.report.plots import require_matplotlib
 
     require_matplotlib()
-    from cranfield.io.sink import refuse_overwriting, replacing
+    from cranfield.io.sink import refuse_overwriting, replacing, writing
 
     refuse_overwriting(args.output, [args.qrels, *args.runs], option="output")
     fig = _figure(args)

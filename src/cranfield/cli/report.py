@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.compare import DEFAULT_MEASURES, comparison_options
-from cranfield.cli.exits import run_command, writing
+from cranfield.cli.exits import run_command
 from cranfield.cli.parser import (
     LIST_RULE,
     Parser,
@@ -88,7 +88,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(args.runs) < 2:
         raise UsageError(1, "give at least two runs to compare.")
-    from cranfield.io.sink import refuse_overwriting, write_text
+    from cranfield.io.sink import refuse_overwriting, write_text, writing
 
     refuse_overwriting(args.output, [args.qrels, *args.runs], option="output")
     page = _report(args)

@@ -30,7 +30,9 @@ from pathlib import Path
 from cranfield.errors import OptionError
 from cranfield.io.source import same_file
 
-__all__ = ["refuse_overwriting", "replacing", "write_bytes", "write_text"]
+__all__ = ["refuse_overwriting", "replacing", "write_bytes", "write_text", "writing"]
+
+_STEM_BYTES = 200
 
 
 @contextlib.contextmanager
@@ -54,7 +56,10 @@ def replacing(target: str | Path) -> Iterator[Path]:
     """
     final = Path(target)
     folder = final.parent if str(final.parent) else Path(".")
-    fd, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".partial", dir=folder)
+    # The temporary name adds about 18 bytes to the target's: a name near the file system's
+    # limit (255 bytes) is shortened in it, so that any target that can exist can be written.
+    stem = os.fsencode(final.name)[:_STEM_BYTES].decode(errors="ignore")
+    fd, name = tempfile.mkstemp(prefix=f".{stem}.", suffix=".partial", dir=folder)
     os.close(fd)
     tmp = Path(name)
     try:
@@ -79,6 +84,30 @@ def write_bytes(target: str | Path, data: bytes) -> None:
     """Write ``data`` to ``target``, whole or not at all."""
     with replacing(target) as tmp:
         tmp.write_bytes(data)
+
+
+@contextlib.contextmanager
+def writing(path: str | Path, doing: str = "write") -> Iterator[None]:
+    """Word a failure inside the block as ``cannot write PATH: REASON`` (an ``OSError`` with
+    the same ``errno``), naming ``path`` whatever file the operating system named (often the
+    temporary one of :func:`replacing`). A broken pipe passes unchanged: it is how a reader
+    that stopped early (``| head``) is recognised.
+
+    Examples
+    --------
+    >>> try:
+    ...     with writing("out/report.html"):
+    ...         raise OSError(28, "No space left on device", ".report.html.x1.partial")
+    ... except OSError as exc:
+    ...     print(exc)
+    [Errno 28] cannot write out/report.html: No space left on device
+    """
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot {doing} {path}: {exc.strerror or exc}") from exc
 
 
 def refuse_overwriting(output: str | Path, inputs: Iterable[object], *, option: str) -> None:

@@ -28,7 +28,7 @@ from cranfield.data.run import RUN_SCHEMA, Run
 from cranfield.errors import CranfieldError, EvaluationError, InputError, OptionError
 from cranfield.evaluation.provenance import file_sha256
 from cranfield.io.load import load_run
-from cranfield.io.sink import write_text
+from cranfield.io.sink import write_text, writing
 from cranfield.io.trec import write_run
 from cranfield.lab._progress import Tracker, progress_enabled
 from cranfield.lab.collections import QUERY_FIELDS
@@ -46,7 +46,7 @@ from cranfield.lab.folds import cross_validation_settings
 from cranfield.lab.report import to_html
 from cranfield.lab.result import ExperimentResult, SystemResult
 from cranfield.lab.systems import EngineError, PrecomputedRun, System
-from cranfield.lab.workdir import SystemFiles, check_system_names, locked, writing
+from cranfield.lab.workdir import SystemFiles, check_system_names, locked
 
 if TYPE_CHECKING:
     from cranfield.evaluation.evaluator import MeasureLike

@@ -1,4 +1,4 @@
-"""The work directory of an experiment: the files of each system, its lock, writing into it.
+"""The work directory of an experiment: the files of each system and its lock.
 
 Layout (every file is plain text or JSON)::
 
@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from cranfield.errors import OptionError, WorkdirInUseError
+from cranfield.io.sink import writing
 
 if sys.platform != "win32":
     import fcntl
@@ -51,7 +52,6 @@ __all__ = [
     "SystemFiles",
     "check_system_names",
     "locked",
-    "writing",
 ]
 
 LOCK_FILE: Final = ".cranfield-lab.lock"
@@ -143,16 +143,6 @@ work directory differ, got ['bm25', 'bm25.json']. Both would write indexes/bm25.
                     + (" (file names may ignore case)." if same else "."),
                 )
         owner.update(dict.fromkeys(files, name))
-
-
-@contextlib.contextmanager
-def writing(path: Path, doing: str = "write") -> Iterator[None]:
-    """Word a failure to write ``path`` as ``cannot write PATH: REASON.`` (an ``OSError`` with
-    the same ``errno``), whatever file the operating system named (a temporary one)."""
-    try:
-        yield
-    except OSError as exc:
-        raise OSError(exc.errno, f"cannot {doing} {path}: {exc.strerror or exc}") from exc
 
 
 def _holder(fd: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import stat
@@ -129,3 +130,24 @@ def test_refuse_overwriting_ignores_in_memory_inputs_and_stdout(tmp_path: Path) 
     target.write_text("x")
     with pytest.raises(OptionError):
         sink.refuse_overwriting(target, [str(target)], option="output")
+
+
+def test_a_name_near_the_file_system_limit_can_be_written(tmp_path: Path) -> None:
+    """The temporary name is longer than the target's: it must not hit NAME_MAX (255)."""
+    target = tmp_path / ("é" * 100 + "x" * 50 + ".run")  # 254 bytes in UTF-8
+    sink.write_text(target, "q1 Q0 d 1 1 t\n")
+    assert target.read_text() == "q1 Q0 d 1 1 t\n"
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def test_writing_names_the_target_not_the_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "r.html"
+    with (
+        pytest.raises(OSError, match=rf"cannot write {target}: No space left") as caught,
+        sink.writing(target),
+        sink.replacing(target) as tmp,
+    ):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp))
+    assert caught.value.errno == errno.ENOSPC
+    with pytest.raises(BrokenPipeError), sink.writing(target):
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
