@@ -58,7 +58,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from cranfield.errors import InputError, OptionError
+from cranfield.errors import EvaluationError, InputError, OptionError
 from cranfield.evaluation.options import OPTION_NAMES, EvalOptions
 from cranfield.lab.collections import (
     CRANFIELD_GAINS,
@@ -280,8 +280,12 @@ def make_collection(
         topics = read_topics(_resolve(base, spec.get("topics"), src, "[collection] topics"))
         qrels = load_qrels(_resolve(base, spec.get("qrels"), src, "[collection] qrels"))
         h = hashlib.sha256()
-        for p in (docs_path,):
-            h.update(hashlib.sha256(p.read_bytes()).digest())
+        try:
+            h.update(hashlib.sha256(docs_path.read_bytes()).digest())
+        except OSError as exc:
+            raise InputError(
+                str(docs_path), None, f"cannot be read ({exc.strerror or exc})"
+            ) from exc
         h.update(repr(topics).encode())
         h.update(qrels.frame.write_csv().encode())
         return Collection(
@@ -330,6 +334,9 @@ def load_config(
         data = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise InputError(str(cfg_path), None, f"cannot be read ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:
+        where = exc.object[: exc.start].count(b"\n") + 1
+        raise InputError(str(cfg_path), where, "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         line = int(found.group(1)) if found else None
@@ -379,7 +386,7 @@ def load_config(
             **options,
             **overrides,
         )
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, EvaluationError) as exc:  # a query field without text
         if isinstance(exc, InputError):
             raise
         raise src.error("[experiment]", _problem(exc)) from None
