@@ -58,8 +58,8 @@ EXPERIMENT: dict[str, list[Choice]] = {
     "concurrency": _pool([[1, 2], [4]], [[], [0], "1", 3, [1.5]]),
     "throughput_passes": _pool([1, 2], [0, "1"]),
     "throughput_seconds": _pool([0.5, 0, 2], [-1, "1", math.nan]),
-    "isolate": _pool([True, False], []),
-    "efficiency": _pool([True, False], []),
+    "isolate": _pool([True, False], ["no", 0]),
+    "efficiency": _pool([True, False], ["no", 1]),
     "colour": _pool([], ["red"]),  # not a key of the table
 }
 EVALUATION: dict[str, list[Choice]] = {
@@ -304,8 +304,11 @@ def _config(experiment: dict[str, Any], collection: dict[str, Any] = TREC) -> di
     config=(_config({}, {**TREC, "documents": "missing.jsonl"}), False, "missing.jsonl"),
     damage=Damage(),
 )
-# ... and a query field without text in the topics raised an EvaluationError naming no file.
+# ... a query field without text in the topics raised an EvaluationError naming no file ...
 @example(config=(_config({"query_field": "description"}), False, None), damage=Damage())
+# ... and isolate = "no" or efficiency = "no" were taken (as true).
+@example(config=(_config({"isolate": "no"}), False, None), damage=Damage())
+@example(config=(_config({"efficiency": "no"}), False, None), damage=Damage())
 @fuzz(100)
 @given(config=configurations(), damage=damages)
 def test_lab_configurations_are_loaded_as_documented(

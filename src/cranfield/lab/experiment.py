@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
-from cranfield._validate import check_choice, check_float, check_int
+from cranfield._validate import check_bool, check_choice, check_float, check_int
 from cranfield.data.run import RUN_SCHEMA, Run
 from cranfield.errors import EvaluationError, InputError, OptionError
 from cranfield.evaluation.provenance import file_sha256
@@ -271,8 +271,9 @@ class Experiment:
         self.concurrency = check_concurrency(concurrency)
         self.throughput_passes = check_int("throughput_passes", throughput_passes, minimum=1)
         self.throughput_seconds = check_float("throughput_seconds", throughput_seconds, minimum=0)
-        self.isolate = isolate
-        self.efficiency, self.reuse = efficiency, reuse
+        self.isolate = check_bool("isolate", isolate)
+        self.efficiency = check_bool("efficiency", efficiency)
+        self.reuse = check_bool("reuse", reuse)
         self.cross_validation = dict(cross_validation) if cross_validation else None
         self.progress = progress_enabled(progress)
         self._log = log or (lambda line: None)
