@@ -4,8 +4,8 @@ Two hypothesis profiles are registered here, and every fuzz test takes its setti
 :func:`fuzz` (never from a loaded profile, which would change every other test's settings):
 
 * ``cranfield-fuzz`` (the default): the examples are derived from each test's name
-  (``derandomize``) and no example database is kept, so a CI run is reproducible and the
-  whole folder takes about half a minute on two cores;
+  (``derandomize``) and no example database is kept, so a CI run is reproducible; each
+  test's number of examples keeps it to a few seconds;
 * ``cranfield-fuzz-long`` (``CRANFIELD_FUZZ=long``): :data:`LONG_FACTOR` times as many
   examples, drawn at random on each run (a failure prints the seed and a
   ``@reproduce_failure`` blob to replay it).

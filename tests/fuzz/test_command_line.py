@@ -7,7 +7,6 @@ A command takes a few tenths of a second to start, so this test tries few inputs
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -60,7 +59,6 @@ def test_evaluate_exits_0_with_the_numbers_or_2_with_one_line(
             input=run if stdin else b"",
             capture_output=True,
             timeout=120,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
             check=False,
         )
     errors = done.stderr.decode("utf-8", "replace")

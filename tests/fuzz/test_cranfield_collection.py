@@ -177,7 +177,7 @@ def _files(docs: str, topics: str, judged: str) -> dict[str, bytes]:
 @example(files=_files(".I 1\n.W\nx\n", ".I 1\n.W\nq\n", "1 \u0661 1\n"), drop=False)
 # ... and a form feed inside a line ended it: '.I 2' after it started a second document.
 @example(files=_files(".I 1\n.W\na\x0c.I 2\n", ".I 1\n.W\nq\n", "1 1 1\n"), drop=False)
-@fuzz(100)
+@fuzz(200)
 @given(files=collection_files(), drop=st.booleans())
 def test_small_cranfield_collections_are_read_as_documented(
     files: dict[str, bytes], drop: bool

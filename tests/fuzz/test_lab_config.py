@@ -309,7 +309,7 @@ def _config(experiment: dict[str, Any], collection: dict[str, Any] = TREC) -> di
 # ... and isolate = "no" or efficiency = "no" were taken (as true).
 @example(config=(_config({"isolate": "no"}), False, None), damage=Damage())
 @example(config=(_config({"efficiency": "no"}), False, None), damage=Damage())
-@fuzz(100)
+@fuzz(200)
 @given(config=configurations(), damage=damages)
 def test_lab_configurations_are_loaded_as_documented(
     config: tuple[dict[str, Any], bool, str | None], damage: Damage

@@ -255,13 +255,13 @@ def _check(columns: list[Column], kind: str) -> None:
             assert again.tag == outcome.tag
 
 
-@fuzz(100)
+@fuzz(150)
 @given(columns=tables("qrels"))
 def test_parquet_qrels_are_read_as_documented(columns: list[Column]) -> None:
     _check(columns, "qrels")
 
 
-@fuzz(100)
+@fuzz(150)
 @given(columns=tables("run"))
 def test_parquet_runs_are_read_as_documented(columns: list[Column]) -> None:
     _check(columns, "run")

@@ -25,7 +25,7 @@ def _put(folder: str, data: bytes, packing: str) -> Path:
     return path
 
 
-@fuzz(100)
+@fuzz(150)
 @given(data=text_file("prefs", bits64=False), packing=packings)
 def test_prefs_are_read_as_the_reference_reads_them(data: bytes, packing: str) -> None:
     verdict = reference.prefs(data)
@@ -40,7 +40,7 @@ def test_prefs_are_read_as_the_reference_reads_them(data: bytes, packing: str) -
             refused_as_the_reference(outcome, path, verdict)
 
 
-@fuzz(100)
+@fuzz(150)
 @given(data=text_file("grouped", bits64=False), packing=packings)
 def test_judgment_group_qrels_are_read_as_the_reference_reads_them(
     data: bytes, packing: str
@@ -64,7 +64,7 @@ def test_judgment_group_qrels_are_read_as_the_reference_reads_them(
             refused_as_the_reference(as_prefs, path, verdict)
 
 
-@fuzz(100)
+@fuzz(150)
 @given(data=text_file("grouped", bits64=False), packing=packings)
 def test_intents_are_read_as_the_reference_reads_them(data: bytes, packing: str) -> None:
     """Intent qrels (``qid subtopic docno rel``): the judgment-group format, subtopics for

@@ -47,7 +47,7 @@ def _put(folder: str, name: str, data: bytes, packing: str = "plain") -> Path:
 
 # Found by this test: polars dropped a second byte-order mark (the first is not text).
 @example(data=BOM + BOM + b"q 0 d 1\n", packing="plain")
-@fuzz(120)
+@fuzz(250)
 @given(data=text_file("qrels"), packing=packings)
 def test_qrels_are_read_as_the_reference_reads_them(data: bytes, packing: str) -> None:
     verdict = reference.trec_qrels(data)
@@ -86,7 +86,7 @@ def _reference_rows_with_repeats(data: bytes) -> list[tuple[str, str, str, int]]
 # first field of a block's first line.
 @example(data=BOM + BOM + b"q Q0 d 1 2 t\n", packing="plain", block=None)
 @example(data=b"q Q0 d 1 2 t\n" + BOM + b"q Q0 e 1 2 t\n", packing="plain", block=13)
-@fuzz(120)
+@fuzz(250)
 @given(data=text_file("run"), packing=packings, block=st.sampled_from([None, 16, 64, 200]))
 def test_runs_are_read_as_the_reference_reads_them(
     data: bytes, packing: str, block: int | None
@@ -156,7 +156,7 @@ def _values(results: cranfield.Results) -> dict[str, dict[str, float]]:
     packing="plain",
     block=13,
 )
-@fuzz(100)
+@fuzz(200)
 @given(
     qrels=text_file("qrels", style=styles(("none", "harmless"))),
     run=st.booleans().flatmap(
