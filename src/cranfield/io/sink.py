@@ -38,7 +38,8 @@ _STEM_BYTES = 200
 @contextlib.contextmanager
 def replacing(target: str | Path) -> Iterator[Path]:
     """A temporary path beside ``target`` to write to; it replaces ``target`` when the block
-    ends without an error, and is removed when it raises.
+    ends without an error, and is removed when it raises (an ``OSError`` then names
+    ``target``, whose previous content is untouched).
 
     Examples
     --------
@@ -68,9 +69,13 @@ def replacing(target: str | Path) -> Iterator[Path]:
             os.fsync(fh.fileno())
         os.chmod(tmp, _mode_for(final))
         os.replace(tmp, final)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError) and exc.filename in (None, str(tmp)):
+            # Name the file asked for (a full disk says nothing of it; polars' errors not even
+            # their errno), not the temporary one.
+            raise OSError(exc.errno, exc.strerror or str(exc), str(final)) from exc
         raise
 
 

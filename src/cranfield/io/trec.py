@@ -442,7 +442,9 @@ def _parse_plain(data: bytes) -> tuple[pl.DataFrame, int] | None:
     for one value); :func:`_six_fields` proves that every line has a sixth field.
     """
     has_tab = b"\t" in data
-    if not data or (has_tab and b" " in data):
+    # polars drops a byte-order mark that starts its input: here it is text (a second mark,
+    # or a field's first character at a block's start), read the careful way.
+    if not data or (has_tab and b" " in data) or data.startswith(BOM):
         return None
     try:
         table = pl.read_csv(
@@ -504,6 +506,8 @@ def _parse(data: bytes, label: str, kind: Kind) -> pl.DataFrame:
     if text and not text.endswith(b"\n"):
         # polars 2.1 refuses a one-line file with a '#' inside a field unless it ends in \n.
         text += b"\n"
+    if text.startswith(BOM):
+        text = b"#\n" + text  # polars would drop this text's first character (see _parse_plain)
     schema = {f"f{i}": pl.String for i in range(want)}
     try:
         table = pl.read_csv(

@@ -27,6 +27,7 @@ from typing import Any, Final, Literal, get_args
 from cranfield._validate import check_choice
 from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError
+from cranfield.io.lines import INTEGER
 from cranfield.io.load import QrelsLike, load_qrels
 
 __all__ = [
@@ -210,12 +211,14 @@ def _lines(path: Path) -> list[str]:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(str(path), line, "is not UTF-8 text") from exc
-    return text.splitlines()
+    # Only LF (or CR LF) ends a line: str.splitlines() also breaks at a form feed, U+2028 and
+    # other characters that may stand inside a line, which moved the line numbers.
+    return [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]
 
 
 def _record_id(path: Path, number: int, line: str) -> str:
     parts = line.split()
-    if len(parts) != 2 or not parts[1].isdigit():
+    if len(parts) != 2 or not (parts[1].isascii() and parts[1].isdigit()):
         raise InputError(str(path), number, "expected '.I <number>'", line)
     return str(int(parts[1]))
 
@@ -321,10 +324,9 @@ def _cranfield_qrels(
             raise InputError(
                 str(path), number, f"expected 3 fields (query document code), got {len(parts)}", raw
             )
-        try:
-            q, d, code = (int(p) for p in parts)
-        except ValueError:
-            raise InputError(str(path), number, "fields must be integers", raw) from None
+        if not all(INTEGER.match(p) for p in parts):  # int() would take '1_0' and '١'
+            raise InputError(str(path), number, "fields must be integers", raw)
+        q, d, code = (int(p) for p in parts)
         if not 1 <= q <= n_queries:
             raise InputError(
                 str(path), number, f"query {q} is not a position in cran.qry (1..{n_queries})", raw

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from cranfield.errors import CranfieldError, InputError, OptionError
+from cranfield.errors import CranfieldError, EvaluationError, InputError, OptionError
 from cranfield.evaluation.options import OPTION_NAMES, EvalOptions
 from cranfield.evaluation.provenance import file_sha256
 from cranfield.lab.collections import (
@@ -475,7 +475,8 @@ def load_config(
     except OSError as exc:
         raise InputError(str(cfg_path), None, f"cannot be read ({exc.strerror or exc})") from exc
     except UnicodeDecodeError as exc:
-        raise InputError(str(cfg_path), None, f"is not UTF-8 text ({exc.reason})") from None
+        first_bad = exc.object[: exc.start].count(b"\n") + 1
+        raise InputError(str(cfg_path), first_bad, "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         line = int(found.group(1)) if found else None
@@ -522,7 +523,7 @@ def load_config(
             options=evaluation,
             **settings,
         )
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, EvaluationError) as exc:  # a query field without text
         if isinstance(exc, InputError):
             raise
         where = _WRITTEN_IN.get(getattr(exc, "option", ""), "[experiment]")

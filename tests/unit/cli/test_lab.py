@@ -252,7 +252,7 @@ def test_lab_merge_to_an_output_it_cannot_write_names_it(
         (["folds", "{one}"], "Cannot split 1 topic(s) into folds: at least 2 are needed."),
         (["cv", "{one}", "{run}"], "Cannot split 1 topic(s) into folds: at least 2 are needed."),
         (["run", "{bad_toml}"], "bad.toml:1: is not valid TOML"),
-        (["run", "{binary}"], "binary.toml: is not UTF-8 text"),
+        (["run", "{binary}"], "binary.toml:1: is not UTF-8 text"),
         (["run", "{folder}"], "cannot be read (Is a directory)"),
     ],
 )

@@ -151,3 +151,25 @@ def test_writing_names_the_target_not_the_temporary_file(tmp_path: Path) -> None
     assert caught.value.errno == errno.ENOSPC
     with pytest.raises(BrokenPipeError), sink.writing(target):
         raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
+@pytest.mark.parametrize(
+    ("raised", "kind", "reason"),
+    [
+        (OSError(28, "No space left on device"), OSError, "No space left on device"),
+        (PermissionError(13, "Permission denied"), PermissionError, "Permission denied"),
+        # polars words a failed write without an errno
+        (OSError("No space left on device (os error 28)"), OSError, "(os error 28)"),
+    ],
+)
+def test_a_failed_write_names_the_file_asked_for(
+    tmp_path: Path, raised: OSError, kind: type[OSError], reason: str
+) -> None:
+    """Not the temporary file, which no user knows of: the CLI prints ``PATH: REASON.``"""
+    target = tmp_path / "out.txt"
+    with pytest.raises(kind) as caught, sink.replacing(target):
+        raise raised
+    assert caught.value.filename == str(target)
+    assert reason in (caught.value.strerror or "")
+    assert caught.value.__cause__ is raised
+    assert list(tmp_path.iterdir()) == []

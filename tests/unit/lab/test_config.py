@@ -222,7 +222,7 @@ def test_a_good_configuration_still_reads(folder: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (b"\xff\xfe[experiment]\n", r"exp.toml: is not UTF-8 text"),
+        (b"\xff\xfe[experiment]\n", r"exp.toml:1: is not UTF-8 text"),
         (b"[experiment\n", r"exp.toml:1: is not valid TOML"),
         (b"systems = [1]\n" + COLLECTION.encode(), r"\[\[systems\]\]: each entry must be a table"),
         (SYSTEM.encode(), r"the file: needs a \[collection\] table"),
