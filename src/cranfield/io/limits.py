@@ -10,19 +10,21 @@ Two limits bound the memory a text input can take, whatever it holds:
   many bytes.
 * **The most text read whole**: without ``--stream``, a reader holds the whole text in
   memory. When its size is not known before it is read, that is a compressed file (whose
-  text may be a thousand times its size), standard input or a pipe, the text is at most
-  :data:`MAX_TEXT_BYTES` bytes, 2 GiB by default (far above any real qrels file, and
-  several times the text of a run of MS MARCO's 7,000 queries); beyond it reading stops with an
-  :class:`~cranfield.errors.InputError` that says to stream the run (``--stream``) or to
-  raise the limit. A plain regular file is not limited: its size is known before it is
-  read (it is what ``ls -l`` shows, chosen by whoever gave it), so reading it cannot take
-  anyone by surprise, and a large run is read block by block anyway.
+  text may be a hundred thousand times its size: a bomb), standard input or a pipe, the
+  text is at most :data:`MAX_TEXT_BYTES` bytes, 2 GiB by default (far above any real
+  qrels file, and several times the text of a run of MS MARCO's 7,000 queries); beyond it
+  reading stops with an :class:`~cranfield.errors.InputError` that says to stream the run
+  (``--stream``) or to raise the limit. A plain regular file is not limited: its size is
+  known before it is read (it is what ``ls -l`` shows, chosen by whoever gave it), so
+  reading it cannot take anyone by surprise, and a large run is read block by block anyway.
+  Streamed, a run is held two blocks at a time and needs no such limit.
 
 Each limit is raised (or lowered) by an environment variable, which reaches the command line
 and the Python API alike and is read every time a source is opened:
 ``CRANFIELD_MAX_LINE_BYTES`` and ``CRANFIELD_MAX_TEXT_BYTES``. Their value is a number of
-bytes, with or without a binary unit: ``8388608``, ``8MiB``, ``8M``, ``16GiB``. A value that
-is not such a number is an :class:`~cranfield.errors.OptionError` naming the variable.
+bytes, with or without a binary unit (K, M, G, T; ``KiB`` and ``KB`` both mean 1024):
+``8388608``, ``8MiB``, ``8M``, ``16GiB``. A value that is not such a number is an
+:class:`~cranfield.errors.OptionError` naming the variable.
 
 Examples
 --------
