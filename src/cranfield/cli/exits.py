@@ -14,7 +14,8 @@ code  when
 2     the data or the world is wrong: input that cannot be read
       (:class:`~cranfield.errors.InputError`, ``OSError``), input that cannot be
       evaluated as asked (:class:`~cranfield.errors.EvaluationError`), a failing
-      engine (:class:`~cranfield.errors.EngineError`), an output that cannot be written
+      engine (:class:`~cranfield.errors.EngineError`), an output that cannot be written,
+      input too large for the memory at hand (``MemoryError``)
 ====  ==========================================================================
 
 ``cranfield trec-eval`` keeps trec_eval's own codes (4 and 7 as well). A closed output pipe
@@ -54,6 +55,7 @@ EXIT_CODES: Final[dict[type[BaseException], int]] = {
     CranfieldError: DATA,
     UnicodeError: DATA,  # a binary file given as text
     OSError: DATA,
+    MemoryError: DATA,  # input too large for the memory at hand (readers name the file)
     ValueError: USAGE,  # an option checked by hand in the library, not yet an OptionError
 }
 """Exit code by exception class; an exception takes the code of the nearest class in its
@@ -87,6 +89,8 @@ def message(exc: BaseException, parser: Parser | None = None) -> str:
         return exc.for_command_line()
     if isinstance(exc, ImportError):
         return _install_hint(exc) or str(exc)
+    if isinstance(exc, MemoryError):
+        return "out of memory; evaluate a large run with --stream"
     if isinstance(exc, OSError) and exc.strerror:
         where = f"{exc.filename}: " if exc.filename is not None else ""
         return f"{where}{exc.strerror}."

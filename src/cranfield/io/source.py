@@ -15,6 +15,11 @@ the same rules both ways:
   streams are allowed).
 * A source that cannot be opened or read (missing, a folder, a loop of symbolic links, no
   standard input) is an :class:`~cranfield.errors.InputError` naming it.
+* Memory stays bounded (:mod:`cranfield.io.limits`): a compressed stream is decompressed a
+  bounded piece at a time, whole or streamed; read whole, a line longer than the longest
+  line allowed is an error naming it, and so is text beyond the most read whole from a
+  source whose size is not known up front (a compressed file, standard input, a pipe),
+  found as the text comes, before it is all in memory.
 """
 
 from __future__ import annotations
@@ -25,12 +30,23 @@ import io
 import lzma
 import os
 import re
+import stat
 import sys
 import zlib
+from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Protocol, cast
 
 from cranfield.errors import InputError
+from cranfield.io.limits import (
+    LineLengths,
+    first_long_line,
+    in_memory,
+    line_too_long,
+    max_line_bytes,
+    max_text_bytes,
+    text_too_large,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -60,6 +76,12 @@ _MAGIC = {
 MAGIC_BYTES = 16
 """How many first bytes :func:`compression` needs to recognise every format (bzip2: 10)."""
 _CHUNK = 1 << 20  # compressed bytes decompressed at a time by open_source
+_PIECE = 1 << 20  # the most text one step of a decompressor makes (a bomb's ratio is 1:10^5)
+_FEED = 1 << 16  # compressed bytes given to a decompressor at a time
+_AHEAD = 16 << 20  # the most text decompressed ahead by open_source (see _Decoded)
+# zstandard's decompressor has no bound on the text of one step: it is given this much at a
+# time (a block of 128 KiB of text takes 4 bytes, so one step makes at most 128 MiB).
+_ZSTD_FEED = 1 << 12
 
 
 def source_name(source: str | Path) -> str:
@@ -98,26 +120,95 @@ def read_bytes(source: str | Path) -> bytes:
     Raises
     ------
     InputError
-        If the source cannot be read, or is compressed and does not decompress completely.
+        If the source cannot be read, is compressed and does not decompress completely, has
+        a line longer than :func:`~cranfield.io.limits.max_line_bytes`, or is of unknown
+        size (compressed, standard input, a pipe) and holds more text than
+        :func:`~cranfield.io.limits.max_text_bytes`.
     """
     name = source_name(source)
     try:
-        raw = bytes(_stdin().read()) if str(source) == "-" else Path(source).read_bytes()
+        with in_memory(name), contextlib.ExitStack() as stack:
+            if str(source) == "-":
+                raw: _Binary = _stdin()
+                regular = False
+            else:
+                handle = stack.enter_context(open(source, "rb"))
+                regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+                raw = handle
+            if regular:  # its size is known: read whole at once
+                return decompressed(raw.read(), name)
+            return _unsized(raw, name)
     except OSError as exc:
         raise _unreadable(name, exc) from exc
-    return decompressed(raw, name)
 
 
-def decompressed(raw: bytes, name: str) -> bytes:
+def decompressed(raw: bytes, name: str, *, limit: int | None = None) -> bytes:
     """``raw`` decompressed if it starts like a gzip, bzip2, xz or zstd stream, else itself;
-    ``name`` names the source in the :class:`~cranfield.errors.InputError` of a bad stream."""
+    ``name`` names the source in the :class:`~cranfield.errors.InputError` of a bad stream.
+
+    The text is checked as it comes: a line longer than
+    :func:`~cranfield.io.limits.max_line_bytes` is an error naming it, and so is text beyond
+    ``limit`` bytes (default :func:`~cranfield.io.limits.max_text_bytes`) once decompressed.
+    """
     kind = compression(raw)
     if kind is None:
-        return raw
+        return _short_lines(raw, name)
+    text = _Gathered(name, limit or max_text_bytes(), compressed=True)
     streams = _Streams(kind, name)
-    data = streams.decompress(raw)
+    for piece in streams.pieces(raw):
+        text.add(piece)
     streams.finish()
-    return data
+    return text.value()
+
+
+def _unsized(raw: _Binary, name: str) -> bytes:
+    """The whole text of a source whose size is not known before it is read (standard
+    input, a pipe, a device), read a piece at a time up to the most text allowed."""
+    head = _read(raw, MAGIC_BYTES, name)
+    kind = compression(head)
+    streams = None if kind is None else _Streams(kind, name)
+    decoded = _Decoded(raw, head, streams, name)
+    text = _Gathered(name, max_text_bytes(), compressed=kind is not None)
+    while piece := decoded.read(_CHUNK):
+        text.add(piece)
+    return text.value()
+
+
+class _Gathered:
+    """The text of a source gathered piece by piece, its lines and size checked as it comes
+    (:mod:`cranfield.io.limits`)."""
+
+    def __init__(self, name: str, limit: int, *, compressed: bool) -> None:
+        self._name = name
+        self._limit = limit
+        self._compressed = compressed
+        self._lines = LineLengths(max_line_bytes())
+        # A BytesIO grows in place and hands its buffer over without a copy: the text is
+        # held about once, not twice as by joining a list of pieces.
+        self._text = io.BytesIO()
+
+    def add(self, piece: bytes) -> None:
+        """Add the next piece of the text."""
+        if self._text.tell() + len(piece) > self._limit:
+            raise text_too_large(self._name, self._limit, compressed=self._compressed)
+        self._text.write(piece)
+        long_line = self._lines.feed(piece)
+        if long_line is not None:
+            number = self._text.getvalue().count(b"\n", 0, long_line) + 1
+            raise line_too_long(self._name, number, self._lines.limit)
+
+    def value(self) -> bytes:
+        """The text gathered so far."""
+        return self._text.getvalue()
+
+
+def _short_lines(text: bytes, name: str) -> bytes:
+    """``text``, checked for a line longer than the longest allowed."""
+    longest = max_line_bytes()
+    long_line = first_long_line(text, longest)
+    if long_line is not None:
+        raise line_too_long(name, text.count(b"\n", 0, long_line) + 1, longest)
+    return text
 
 
 @contextlib.contextmanager
@@ -185,18 +276,27 @@ class _Binary(Protocol):
 
 class _Decoded(io.RawIOBase):
     """The text of an open source: its first bytes (already read), then the rest, through
-    the decompressor of its format if it has one."""
+    the decompressor of its format if it has one.
+
+    The text of each compressed chunk read is decompressed ahead, up to :data:`_AHEAD`
+    bytes, before any of it is handed out: a stream found corrupt in that chunk is an error
+    before its garbage is read as text (as when the source is read whole), while the text
+    held stays bounded whatever the compression ratio.
+    """
 
     def __init__(self, raw: _Binary, head: bytes, streams: _Streams | None, name: str) -> None:
         super().__init__()
         self._raw = raw
         self._streams = streams
         self._name = name
-        self._out = head  # text ready to be handed out (compressed: input ready to decode)
+        self._out = head  # text being handed out
         self._pos = 0
         self._ended = False
+        self._pieces: Iterator[bytes] = iter(())  # the text of the compressed chunk read
+        self._ready: deque[bytes] = deque()  # of which decompressed ahead
         if streams is not None:
-            self._out = streams.decompress(head)
+            self._out = b""
+            self._pieces = streams.pieces(head)
 
     def readable(self) -> bool:
         return True
@@ -215,11 +315,16 @@ class _Decoded(io.RawIOBase):
                 self._ended = got == 0
                 return got
             self._pos = 0
+            self._out = b""
+            if not self._ready:
+                self._ahead()
+            if self._ready:
+                self._out = self._ready.popleft()
+                continue
             chunk = _read(self._raw, _CHUNK, self._name)
             if chunk:
-                self._out = self._streams.decompress(chunk)
+                self._pieces = self._streams.pieces(chunk)
             else:
-                self._out = b""
                 self._ended = True
                 self._streams.finish()
         n = min(len(view), len(self._out) - self._pos)
@@ -227,15 +332,25 @@ class _Decoded(io.RawIOBase):
         self._pos += n
         return n
 
+    def _ahead(self) -> None:
+        """Decompress the next pieces of the chunk read, up to :data:`_AHEAD` bytes."""
+        held = 0
+        while held < _AHEAD and (piece := next(self._pieces, None)) is not None:
+            self._ready.append(piece)
+            held += len(piece)
+
 
 class _Decompressor(Protocol):
+    """One stream's decompressor: zlib's, bz2's, lzma's (which take a bound on the text of a
+    step) or zstandard's (which does not)."""
+
     @property
     def eof(self) -> bool: ...
 
     @property
     def unused_data(self) -> bytes: ...
 
-    def decompress(self, data: bytes, /) -> bytes: ...
+    def decompress(self, data: bytes, max_length: int = ..., /) -> bytes: ...
 
 
 # What a stream that stops short is told: gzip's own words, and ours for the others.
@@ -266,27 +381,33 @@ class _Streams:
         self._started = False
         self._between = b""  # gzip: the start of what follows a member, not yet 2 bytes
 
-    def decompress(self, data: bytes) -> bytes:
-        """The text of the next piece of compressed bytes."""
-        parts: list[bytes] = []
+    def pieces(self, data: bytes) -> Iterator[bytes]:
+        """The text of the next piece of compressed bytes, in pieces of a bounded size (the
+        text of a few compressed bytes can be a hundred thousand times their size).
+
+        The compressed bytes go to the decompressor a slice at a time, so that what a step
+        leaves over, and what follows the end of a stream, is never more than a slice.
+        """
+        feed = _ZSTD_FEED if self.kind == "zstd" else _FEED
         try:
-            while data:
-                if self._stream is None:
-                    data = self._next_stream(data)
-                    if not data:
+            for start in range(0, len(data), feed):
+                left = data[start : start + feed]
+                while left:
+                    if self._stream is None:
+                        left = self._next_stream(left)
+                        if not left:
+                            break
+                    if self._stream is None:
+                        self._stream = self._new()
+                        self._started = True
+                    stream = self._stream
+                    yield from _steps(stream, self.kind, left)
+                    if not stream.eof:
                         break
-                if self._stream is None:
-                    self._stream = self._new()
-                    self._started = True
-                stream = self._stream
-                parts.append(stream.decompress(data))
-                if not stream.eof:
-                    break
-                data = stream.unused_data
-                self._stream = None
+                    left = stream.unused_data
+                    self._stream = None
         except self._errors as exc:
             raise self._invalid(exc) from exc
-        return b"".join(parts)
 
     def finish(self) -> None:
         """Check that the compressed bytes ended where a stream does."""
@@ -316,6 +437,26 @@ class _Streams:
         return InputError(self.name, None, f"is not a valid {self.kind} file ({exc})")
 
 
+def _steps(stream: _Decompressor, kind: str, data: bytes) -> Iterator[bytes]:
+    """The text of ``data`` given to one stream's decompressor, step by step, each step's
+    text of at most :data:`_PIECE` bytes (zstd: of at most :data:`_ZSTD_FEED` compressed
+    bytes); after the stream's end, what follows it is the decompressor's ``unused_data``."""
+    if kind == "zstd":
+        yield stream.decompress(data)
+        return
+    text = stream.decompress(data, _PIECE)
+    yield text
+    if kind == "gzip":  # what is left over waits in unconsumed_tail, or inside zlib
+        gzip = cast("zlib._Decompress", stream)
+        while not gzip.eof and (gzip.unconsumed_tail or len(text) == _PIECE):
+            text = gzip.decompress(gzip.unconsumed_tail, _PIECE)
+            yield text
+    else:
+        bounded = cast("bz2.BZ2Decompressor", stream)
+        while not bounded.eof and not bounded.needs_input:
+            yield bounded.decompress(b"", _PIECE)
+
+
 def _decompressors(
     kind: str, name: str
 ) -> tuple[Callable[[], _Decompressor], tuple[type[Exception], ...]]:
@@ -336,4 +477,5 @@ def _decompressors(
             "is zstd-compressed; install the zstd extra: pip install 'cranfield[zstd]'",
         ) from exc
     dctx = zstandard.ZstdDecompressor()
-    return dctx.decompressobj, (zstandard.ZstdError,)
+    # Its decompress takes no bound on the text of a step (see _steps).
+    return cast("Callable[[], _Decompressor]", dctx.decompressobj), (zstandard.ZstdError,)

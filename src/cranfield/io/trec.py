@@ -37,7 +37,7 @@ from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NoReturn
+from typing import TYPE_CHECKING, BinaryIO, Literal, NoReturn
 
 import numpy as np
 import polars as pl
@@ -47,7 +47,18 @@ from cranfield.data.ranking import joined_tie_orders, tie_order
 from cranfield.data.row_index import MIX, TieOrder, hashed_keys, mixed_keys, stretches
 from cranfield.data.run import Run
 from cranfield.errors import InputError
-from cranfield.io.lines import BLANKS, BOM, INT64_RANGE, INTEGER, NUMBER, data_lines, no_bad_line
+from cranfield.io.limits import first_long_line, in_memory, max_line_bytes
+from cranfield.io.lines import (
+    BLANKS,
+    BOM,
+    INT64_RANGE,
+    INTEGER,
+    NUMBER,
+    data_lines,
+    field_count,
+    lines,
+    no_bad_line,
+)
 from cranfield.io.run_names import run_name
 from cranfield.io.sink import replacing
 from cranfield.io.source import MAGIC_BYTES, compression, read_bytes, source_name
@@ -76,20 +87,21 @@ def read_qrels(source: str | Path, *, name: str | None = None) -> Qrels:
         On any malformed line, naming file, line number and text.
     """
     label = source_name(source)
-    data = read_bytes(source).removeprefix(BOM)
-    table = _parse(data, label, "qrels")
-    frame = table.select(
-        pl.col("f0").alias("query_id"),
-        pl.col("f1").alias("iteration"),
-        pl.col("f2").alias("doc_id"),
-        pl.col("f3").cast(pl.Int64, strict=False).alias("relevance"),
-    )
-    if frame.get_column("relevance").null_count():
-        _diagnose(data, label, "qrels")
-    frame = frame.sort("query_id", "doc_id")
-    if _sorted_has_repeats(frame):
-        _diagnose(data, label, "qrels")
-    return Qrels(frame, name=name or Path(label).name)
+    with in_memory(label):  # out of memory: an error naming the file, not a traceback
+        data = read_bytes(source).removeprefix(BOM)
+        table = _parse(data, label, "qrels")
+        frame = table.select(
+            pl.col("f0").alias("query_id"),
+            pl.col("f1").alias("iteration"),
+            pl.col("f2").alias("doc_id"),
+            pl.col("f3").cast(pl.Int64, strict=False).alias("relevance"),
+        )
+        if frame.get_column("relevance").null_count():
+            _diagnose(data, label, "qrels")
+        frame = frame.sort("query_id", "doc_id")
+        if _sorted_has_repeats(frame):
+            _diagnose(data, label, "qrels")
+        return Qrels(frame, name=name or Path(label).name)
 
 
 def read_run(source: str | Path, *, name: str | None = None, float32: bool = False) -> Run:
@@ -111,21 +123,22 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
         On any malformed line, naming file, line number and text.
     """
     label = source_name(source)
-    blocks = None if label == "<stdin>" else _fast_run_blocks(Path(source))
-    if blocks is None:
-        data = read_bytes(source).removeprefix(BOM)
-        return read_run_bytes(data, label, name=name, float32=float32)
-    if blocks.faulty:
-        _diagnose(read_bytes(source).removeprefix(BOM), label, "run")
-    # What the blocks' checks learnt is handed on; the tie order is that of the scores read.
-    return Run.indexed(
-        _rounded(blocks.frame, float32),
-        name=name or run_name(label),
-        tag=blocks.tag,
-        query_stretches=blocks.query_stretches,
-        doc_keys=blocks.doc_keys,
-        tie_order=None if float32 else blocks.tie_order,
-    )
+    with in_memory(label):
+        blocks = None if label == "<stdin>" else _fast_run_blocks(Path(source))
+        if blocks is None:
+            data = read_bytes(source).removeprefix(BOM)
+            return read_run_bytes(data, label, name=name, float32=float32)
+        if blocks.faulty:
+            _diagnose(read_bytes(source).removeprefix(BOM), label, "run")
+        # What the blocks' checks learnt is handed on; the tie order is that of the scores read.
+        return Run.indexed(
+            _rounded(blocks.frame, float32),
+            name=name or run_name(label),
+            tag=blocks.tag,
+            query_stretches=blocks.query_stretches,
+            doc_keys=blocks.doc_keys,
+            tie_order=None if float32 else blocks.tie_order,
+        )
 
 
 def read_run_bytes(
@@ -182,7 +195,7 @@ class _BlockRead:
     doc_keys: NDArray[np.uint32]  # see Run.doc_keys
 
 
-def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead | None:  # noqa: PLR0912, PLR0915 -- hot path: the block reader's checks in file order
+def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead | None:
     """Parse an uncompressed run file block by block (cut at line ends) on the fast path.
 
     Returns the frame and what was learnt checking it; or ``None`` (read the whole file
@@ -207,20 +220,10 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
     with handle:
         if compression(handle.read(MAGIC_BYTES)) is not None:
             return None
-        # Cut points: the first line end at or after every multiple of the block size, found
-        # by short reads, so that each block is read once and never copied.
-        cuts = [0]
-        while cuts[-1] + size < total:
-            handle.seek(cuts[-1] + size - 1)
-            probe = b""
-            while b"\n" not in probe and (more := handle.read(1 << 16)):
-                probe += more
-            newline = probe.find(b"\n")
-            if newline < 0:
-                break
-            cuts.append(cuts[-1] + size + newline)
-        if total > cuts[-1] or total == 0:
-            cuts.append(total)
+        longest = max_line_bytes()
+        cuts = _cut_points(handle, total, size, longest)
+        if cuts is None:
+            return None
         handle.seek(0)
         # Two blocks are parsed at once (one parse alone leaves a core idle part of the time)
         # and each parsed block is checked on another thread while later blocks are read and
@@ -235,6 +238,8 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
                 block = handle.read(end - start)
                 if start == 0:
                     block = block.removeprefix(BOM)
+                if first_long_line(block, longest) is not None:
+                    return None
                 parsing.append((block, parsers.submit(_parse_plain, block)))
                 while len(parsing) > 1 or (parsing and end == cuts[-1]):
                     text, parse = parsing.popleft()
@@ -261,6 +266,37 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
     ties = joined_tie_orders([s.tie_order for s in summaries], starts, whole, query_stretches[1])
     keys = np.concatenate([summary.doc_keys for summary in summaries])
     return _BlockRead(whole, summaries[-1].tag, faulty, query_stretches, ties, keys)
+
+
+def _cut_points(handle: BinaryIO, total: int, size: int, longest: int) -> list[int] | None:
+    """Where the blocks of a file of ``total`` bytes start, and where the last one ends: the
+    first line end at or after every multiple of the block ``size``, found by short reads,
+    so that each block is read once and never copied; ``None`` if a line of more than
+    ``longest`` bytes is met (the careful reader names it)."""
+    cuts = [0]
+    while cuts[-1] + size < total:
+        handle.seek(cuts[-1] + size - 1)
+        newline = _line_end(handle, longest + 1)
+        if newline is None and handle.tell() < total:
+            return None
+        if newline is None:
+            break
+        cuts.append(cuts[-1] + size + newline)
+    if total > cuts[-1] or total == 0:
+        cuts.append(total)
+    return cuts
+
+
+def _line_end(handle: BinaryIO, most: int) -> int | None:
+    """Where the first line end is among the next ``most`` bytes of ``handle``, counted
+    from where it stands; ``None`` if there is none among them (or before the file ends)."""
+    seen = 0
+    while seen < most and (more := handle.read(min(1 << 16, most - seen))):
+        newline = more.find(b"\n")
+        if newline >= 0:
+            return seen + newline
+        seen += len(more)
+    return None
 
 
 @dataclass(frozen=True)
@@ -547,9 +583,9 @@ def _check_bare_carriage_returns(data: bytes, label: str) -> None:
     """A CR inside a line is a blank (as in trec_eval), but a line holding two or more
     CR-separated pieces of six fields each is several lines with old Mac line ends whose
     extra fields would be ignored: refuse it instead of losing lines silently."""
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    for number, raw in enumerate(lines(data), start=1):
         pieces = [piece for piece in raw.split(b"\r") if piece.strip()]
-        if sum(len(piece.split()) >= 6 for piece in pieces) >= 2:
+        if sum(field_count(piece) >= 6 for piece in pieces) >= 2:
             text = raw.decode("utf-8", "replace").strip()
             raise InputError(
                 label,
@@ -622,14 +658,15 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
     """
     seen: dict[tuple[bytes, bytes], int] = {}
     any_line = False
-    for number, fields, text in data_lines(data, label):
+    for number, fields, text in data_lines(data, label, max_fields=4 if kind == "qrels" else 6):
         any_line = True
         if kind == "qrels":
             if len(fields) != 4:
+                count = len(fields) if len(fields) < 4 else field_count(text.encode())
                 raise InputError(
                     label,
                     number,
-                    f"expected 4 fields (qid iter docno rel), got {len(fields)}",
+                    f"expected 4 fields (qid iter docno rel), got {count}",
                     text,
                 )
             rel = fields[3].decode()

@@ -9,8 +9,9 @@ What blocks require, and check: **the lines of each query are contiguous** (the 
 grouped by query, in any query order; lines inside a query may be in any order). A query
 whose lines reappear after another query's is an :class:`~cranfield.errors.InputError`
 naming the file, the data line and the query. Everything else (ties, unsorted scores,
-duplicates, malformed lines with their physical line numbers, comment and blank lines)
-behaves exactly as in :func:`cranfield.read_run`.
+duplicates, malformed lines with their physical line numbers, comment and blank lines, a
+line longer than the longest allowed, :mod:`cranfield.io.limits`) behaves exactly as in
+:func:`cranfield.read_run`. Two blocks are held at a time, whatever the size of the run.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import polars as pl
 from cranfield.data.row_index import stretches
 from cranfield.data.run import RUN_SCHEMA, Run
 from cranfield.errors import InputError
+from cranfield.io.limits import first_long_line, line_too_long, max_line_bytes
 from cranfield.io.lines import BOM
 from cranfield.io.source import open_source, source_name
 from cranfield.io.trec import _fast_run, _has_duplicates, _run_is_faulty, read_run_bytes
@@ -69,7 +71,9 @@ def _query_blocks(source: str | Path, block_bytes: int) -> Iterator[tuple[pl.Dat
     pending_tag = ""
     rows_before = 0  # data lines in earlier blocks, for error messages
     lines_before = 0  # physical lines in earlier blocks
-    for data in _byte_blocks(source, block_bytes):
+    longest = max_line_bytes()
+    for data in _byte_blocks(source, block_bytes, longest):
+        _check_lines(data, label, longest, lines_before)
         text = data.removeprefix(BOM) if lines_before == 0 else data
         fast = _fast_run(text)
         if fast is not None and not _run_is_faulty(fast[0]):
@@ -123,6 +127,15 @@ def _query_blocks(source: str | Path, block_bytes: int) -> Iterator[tuple[pl.Dat
         raise InputError(label, None, "contains no run lines")
 
 
+def _check_lines(data: bytes, label: str, longest: int, lines_before: int) -> None:
+    """Raise the error of the first line of a block longer than ``longest`` bytes, if any
+    (``lines_before``: the physical lines of the blocks before it)."""
+    long_line = first_long_line(data, longest)
+    if long_line is not None:
+        line = lines_before + data.count(b"\n", 0, long_line) + 1
+        raise line_too_long(label, line, longest)
+
+
 _DONE = object()
 
 
@@ -158,11 +171,12 @@ def _result(future: Future[object]) -> object:
             continue
 
 
-def _byte_blocks(source: str | Path, size: int) -> Iterator[bytes]:
-    """About ``size`` bytes at a time, each block running to the end of its last line."""
+def _byte_blocks(source: str | Path, size: int, longest: int) -> Iterator[bytes]:
+    """About ``size`` bytes at a time, each block running to the end of its last line, or
+    ``longest + 1`` bytes into it: a line that does not end there is too long."""
     with open_source(source) as text:
         while chunk := text.read(size):
             if not chunk.endswith(b"\n"):
-                chunk += text.readline()  # the rest of the line (the file may end without \n)
+                chunk += text.readline(longest + 1)  # the line's rest (the file may end without \n)
             if chunk.endswith(b"\n") or chunk.strip():
                 yield chunk

@@ -14,7 +14,8 @@ careful way:
   blanks allowed around a line's fields and blank lines allowed, no comment line, the last
   line ending in a newline or not (files separated by single spaces or single tabs, the
   common case, are split fastest);
-* exactly 4 fields per qrels line, 6 per run line, none longer than :data:`MAX_FIELD` bytes;
+* exactly 4 fields per qrels line, 6 per run line, none longer than :data:`MAX_FIELD` bytes,
+  no line longer than :func:`~cranfield.io.limits.max_line_bytes`;
 * relevance ``[+-]?[0-9]{1,18}``; score ``[+-]?`` digits with at most one ``.`` and at least
   one digit, then perhaps an exponent ``[eE][+-]?[0-9]{1,3}`` (no ``inf`` or ``nan``).
 
@@ -36,6 +37,7 @@ import numpy as np
 
 from cranfield.data.columns import QrelsColumns, RunColumns
 from cranfield.errors import InputError
+from cranfield.io.limits import max_line_bytes
 from cranfield.io.source import MAGIC_BYTES, compression, decompressed
 
 if TYPE_CHECKING:
@@ -139,10 +141,10 @@ def _unpacked(packed: NDArray[np.uint8], name: str) -> NDArray[np.uint8] | None:
     if packed.size > MAX_BYTES // 8:
         return None
     try:
-        data = decompressed(packed.tobytes(), name)
-    except InputError:
+        data = decompressed(packed.tobytes(), name, limit=MAX_BYTES)
+    except InputError:  # too large or not valid (the careful reader says why)
         return None
-    if not data or len(data) > MAX_BYTES:
+    if not data:
         return None
     buffer = np.zeros(len(data) + 1 + MAX_FIELD, dtype=np.uint8)
     buffer[: len(data)] = np.frombuffer(data, dtype=np.uint8)
@@ -207,7 +209,7 @@ def _single_separated(text: NDArray[np.uint8], count: int) -> NDArray[np.int64] 
     if not (kinds[:, -1] == _NEWLINE).all():
         return None
     ends: NDArray[np.int64] = gaps.reshape(-1, count)
-    return ends
+    return ends if _short_lines(ends[:, -1]) else None
 
 
 def _blank_separated(
@@ -227,10 +229,18 @@ def _blank_separated(
     starts, ends = flips[0::2], flips[1::2]
     if starts.size == 0:
         return None
-    per_line = np.diff(np.searchsorted(starts, np.flatnonzero(text == _NEWLINE)), prepend=0)
-    if not ((per_line == count) | (per_line == 0)).all():
+    newlines = np.flatnonzero(text == _NEWLINE)
+    per_line = np.diff(np.searchsorted(starts, newlines), prepend=0)
+    if not ((per_line == count) | (per_line == 0)).all() or not _short_lines(newlines):
         return None
     return starts.reshape(-1, count), ends.reshape(-1, count)
+
+
+def _short_lines(newlines: NDArray[np.int64]) -> bool:
+    """Whether no line of a text whose line ends are at ``newlines`` is longer than the
+    longest line allowed (:func:`~cranfield.io.limits.max_line_bytes`)."""
+    lengths = np.diff(newlines, prepend=-1) - 1
+    return int(lengths.max(initial=0)) <= max_line_bytes()
 
 
 def _padded(

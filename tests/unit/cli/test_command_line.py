@@ -277,10 +277,49 @@ def test_a_missing_file_while_streaming_is_bad_input(
         (PermissionError(13, "Permission denied", "run.txt"), 2),
         (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), 2),
         (ValueError("alpha must be a number strictly between 0 and 1"), 1),
+        (MemoryError(), 2),
     ],
 )
 def test_one_mapping_from_errors_to_exit_codes(error: Exception, code: int) -> None:
     assert exit_code(error) == code
+
+
+def test_running_out_of_memory_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_memory(*_: object, **__: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(cranfield.evaluation.evaluator.Evaluator, "each", no_memory)
+    code, _, err = cli(capsys, "evaluate", QRELS, BM25)
+    assert (code, err) == (
+        2,
+        "cranfield evaluate: out of memory; evaluate a large run with --stream\n",
+    )
+
+
+@pytest.mark.parametrize("stream", [[], ["--stream"]])
+def test_the_limits_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    stream: list[str],
+) -> None:
+    """A line over the longest allowed: exit 2; the variable that sets it wrong: exit 1."""
+    run = tmp_path / "run.txt"
+    run.write_bytes(b"q1 Q0 d1 1 1.0 " + b"t" * 3000 + b"\n")
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "2KiB")
+    code, _, err = cli(capsys, "evaluate", QRELS, str(run), *stream)
+    assert (code, err.count("\n")) == (2, 1)
+    assert err.startswith(f"cranfield evaluate: {run}:1: is longer than 2 KiB, the longest line")
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "2 kilos")
+    code, _, err = cli(capsys, "evaluate", QRELS, str(run), *stream)
+    assert (code, err) == (
+        1,
+        "cranfield evaluate: The environment variable CRANFIELD_MAX_LINE_BYTES must be a "
+        "number of bytes >= 1, with or without a unit (such as 1048576, 64KiB or 8MiB), "
+        "got '2 kilos'.\n",
+    )
 
 
 def test_bugs_and_closed_pipes_are_not_mapped() -> None:

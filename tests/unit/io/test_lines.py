@@ -3,15 +3,18 @@ number grammar, so qrels, runs, intents, prefs and judgment groups read text ali
 
 from __future__ import annotations
 
+import gzip
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cranfield.errors import InputError
 from cranfield.io.intents import read_intents
-from cranfield.io.lines import INTEGER, NUMBER, data_lines
+from cranfield.io.lines import INTEGER, NUMBER, data_lines, field_count, lines
 from cranfield.io.prefs import read_prefs, read_qrels_jg
 from cranfield.io.trec import read_qrels, read_run
 
@@ -83,3 +86,56 @@ def test_every_reader_drops_a_byte_order_mark(tmp_path: Path, reader: str) -> No
 def test_number_grammars(text: str, integer: bool, number: bool) -> None:
     assert bool(INTEGER.match(text)) is integer
     assert bool(NUMBER.match(text)) is number
+
+
+# --------------------------------------------------------------------------- bounded memory
+
+
+@given(
+    data=st.binary(max_size=60).map(lambda b: b.replace(b"\x00", b"\n")), block=st.integers(1, 9)
+)
+def test_lines_split_a_block_at_a_time_as_split_does(data: bytes, block: int) -> None:
+    assert list(lines(data, block)) == data.split(b"\n")
+
+
+@given(text=st.text(alphabet=" \t\r\x0b\x0cab\xa0#", max_size=30))
+def test_field_count_counts_what_split_makes(text: str) -> None:
+    line = text.encode()
+    assert field_count(line) == len(line.split())
+
+
+def test_max_fields_leaves_the_rest_of_a_line_unsplit() -> None:
+    line = b" q1 0 d1 1" + b" x" * 100_000 + b" \n"
+    ((number, fields, _),) = data_lines(line, "f", max_fields=4)
+    assert (number, fields[:4], len(fields)) == (1, [b"q1", b"0", b"d1", b"1"], 5)
+    assert field_count(fields[4]) == 100_000
+    ((_, short, _),) = data_lines(b"q1 0 d1 1  \n", "f", max_fields=4)
+    assert short == [b"q1", b"0", b"d1", b"1"]
+
+
+def test_data_lines_refuses_a_line_too_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "10")
+    data = b"a b\n# a comment, longer than ten bytes\n"
+    with pytest.raises(InputError) as info:
+        list(data_lines(data, "f.txt"))
+    assert (info.value.line, info.value.text) == (2, None)
+    assert info.value.problem.startswith("is longer than 10 bytes, the longest line")
+
+
+@pytest.mark.parametrize("reader", list(READERS))
+@pytest.mark.parametrize("compressed", [False, True])
+def test_every_reader_refuses_a_line_too_long(
+    tmp_path: Path, reader: str, compressed: bool
+) -> None:
+    """2 MiB of blanks at the end of a line: the same error, whatever the reader."""
+    read, line = READERS[reader]
+    data = line * 3 + line.rstrip(b"\n") + b" " * (2 << 20) + b"\n" + line
+    path = tmp_path / "input.txt"
+    path.write_bytes(gzip.compress(data, 1) if compressed else data)
+    with pytest.raises(InputError) as info:
+        read(path)
+    assert (info.value.line, info.value.problem) == (
+        4,
+        "is longer than 1 MiB, the longest line cranfield reads (raise the limit with the "
+        "environment variable CRANFIELD_MAX_LINE_BYTES)",
+    )

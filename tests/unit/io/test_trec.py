@@ -8,6 +8,7 @@ reader with an obvious per-line reading of the documented policy (``reference_ro
 from __future__ import annotations
 
 import bz2
+import functools
 import gzip
 import io
 import lzma
@@ -15,7 +16,7 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 from unittest import mock
 
 import numpy as np
@@ -25,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
+import cranfield
 from cranfield.data import ranking, row_index
 from cranfield.data.run import Run
 from cranfield.errors import InputError
@@ -1288,4 +1290,130 @@ def test_tie_orders_pieced_from_blocks_equal_the_whole_files(
     assert mine.descending == theirs.descending
     assert dict(zip(mine.positions.tolist(), mine.rows.tolist(), strict=True)) == dict(
         zip(theirs.positions.tolist(), theirs.rows.tolist(), strict=True)
+    )
+
+
+# --------------------------------------------------------------------------- bounded memory
+
+LONG_TAG = "t" * (3 << 20)  # a line of 3 MiB, built here
+LINE_TOO_LONG = (
+    "is longer than 1 MiB, the longest line cranfield reads "
+    "(raise the limit with the environment variable CRANFIELD_MAX_LINE_BYTES)"
+)
+
+
+def _long_line_run() -> bytes:
+    """A run whose line 45 (of 60, in the second query) is 3 MiB long."""
+    lines = [f"q{q} Q0 d{d} {d} {30 - d} run" for q in (1, 2) for d in range(30)]
+    lines[44] = lines[44].replace(" run", f" {LONG_TAG}")
+    return "\n".join(lines).encode() + b"\n"
+
+
+@pytest.mark.parametrize("size", [100, 1 << 20, 8 << 20])
+def test_a_long_line_is_an_error_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    """Wherever the blocks are cut (before, in or after the line), the careful reader names
+    it; the blocks never search for a line end further than the longest line."""
+    path = put(tmp_path, _long_line_run(), "run.txt")
+    with pytest.raises(InputError) as caught:
+        _read_in_blocks(path, size, monkeypatch)
+    check_error(caught.value, path, 45, LINE_TOO_LONG, None)
+
+
+@pytest.mark.parametrize("size", [100, 1 << 20, 8 << 20])
+def test_a_long_line_is_read_under_a_raised_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    data = _long_line_run() + b"q3 Q0 d 1 1 " + LONG_TAG.encode()  # and last, without \n
+    path = put(tmp_path, data, "run.txt")
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "4MiB")
+    assert trec._fast_run_blocks(path, size) is not None  # the blocks read it
+    run = _read_in_blocks(path, size, monkeypatch)
+    assert run_rows(run) == reference_rows(data, "run")
+    assert run.tag == LONG_TAG
+
+
+def _stdin_run(data: bytes, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(sys, "stdin", FakeStdin(data))
+    return "-"
+
+
+@pytest.mark.parametrize("kind", ["plain", *COMPRESSORS])
+@pytest.mark.parametrize("where", ["file", "stdin"])
+@pytest.mark.parametrize("mode", ["normal", "stream"])
+def test_a_long_line_is_the_same_error_in_every_way_a_run_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, where: str, mode: str
+) -> None:
+    data = _long_line_run()
+    packed = data if kind == "plain" else COMPRESSORS[kind](data)
+    source = _stdin_run(packed, monkeypatch) if where == "stdin" else put(tmp_path, packed)
+    name = "<stdin>" if where == "stdin" else str(source)
+    qrels = {"q1": {"d1": 1}, "q2": {"d1": 1}}
+    stream = functools.partial(cranfield.evaluate_stream, block_bytes=500)
+    evaluate = cranfield.evaluate if mode == "normal" else stream
+    with pytest.raises(InputError) as caught:
+        evaluate(qrels, source, ["AP"])
+    check_error(caught.value, name, 45, LINE_TOO_LONG, None)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_dev_zero_as_qrels_is_a_line_too_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No line end ever: stopped once the longest line is passed, not grown without end."""
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "64KiB")
+    with pytest.raises(InputError) as caught:
+        read_qrels("/dev/zero")
+    check_error(
+        caught.value,
+        "/dev/zero",
+        1,
+        "is longer than 64 KiB, the longest line cranfield reads",
+        None,
+    )
+
+
+def test_a_decompression_bomb_is_refused_at_the_most_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A few KiB of bzip2 that expand to comment lines only: refused at the limit (lowered
+    here; the default, 2 GiB, is too much to build in a test), not read until memory ends."""
+    bomb = bz2.compress(b"# nothing but comments\n" * 100_000)
+    path = put(tmp_path, bomb, "qrels.txt.bz2")
+    monkeypatch.setenv("CRANFIELD_MAX_TEXT_BYTES", "1MiB")
+    with pytest.raises(InputError) as caught:
+        read_qrels(path)
+    assert str(caught.value).startswith(f"{path}: decompresses to more than 1 MiB of text, ")
+    monkeypatch.setenv("CRANFIELD_MAX_TEXT_BYTES", "4MiB")
+    with pytest.raises(InputError, match="contains no qrels lines"):
+        read_qrels(path)
+
+
+def test_a_qrels_line_of_many_fields_is_refused_with_their_number(tmp_path: Path) -> None:
+    line = "301 0 d1 1" + " x" * 300_000
+    path = put(tmp_path, QRELS + line.encode() + b"\n", "qrels.txt")
+    with pytest.raises(InputError) as caught:
+        read_qrels(path)
+    check_error(caught.value, path, 4, "expected 4 fields (qid iter docno rel), got 300004", line)
+
+
+def test_a_run_line_of_many_fields_keeps_its_first_six(tmp_path: Path) -> None:
+    """Fields after the sixth are ignored (as trec_eval does), however many."""
+    path = put(tmp_path, RUN + b"302 Q0 d9 2 1.5 runB" + b" x" * 300_000 + b"\n", "run.txt")
+    assert run_rows(read_run(path))[-1] == ("302", "d9", 1.5)
+
+
+@pytest.mark.parametrize("reader", [read_qrels, read_run])
+def test_running_out_of_memory_is_an_error_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reader: Callable[[Path], object]
+) -> None:
+    def no_memory(*_: object) -> NoReturn:
+        raise MemoryError
+
+    monkeypatch.setattr(trec, "_parse", no_memory)
+    monkeypatch.setattr(trec, "_fast_run", no_memory)
+    path = put(tmp_path, b"301 Q0 d1 1 1.0 t\r\n", "input.txt")
+    with pytest.raises(InputError) as caught:
+        reader(path)
+    assert str(caught.value) == (
+        f"{path}: does not fit in memory; evaluate a run with --stream (evaluate_stream in Python)"
     )

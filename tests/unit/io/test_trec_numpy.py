@@ -225,6 +225,7 @@ _NOT_CLEAN = {
     "control character": _clean() + b"q Q0 c\x01 3 0.5 t\n",
     "not UTF-8": _clean() + b"q Q0 c\xff 3 0.5 t\n",
     "long field": _clean() + b"q Q0 " + b"c" * 300 + b" 3 0.5 t\n",
+    "long line": _clean() + b"q Q0 c 3 0.5 t" + b" " * (2 << 20) + b"\n",
     "repeated pair": _clean() + b"q Q0 a 3 0.5 t\n",
 }
 
@@ -369,3 +370,41 @@ def test_the_command_on_small_clean_files_never_imports_polars(tmp_path: Path) -
     assert values["AP"] == 0.5  # a (relevant) at rank 1 of 2; c (relevant) not retrieved
     for result in outputs[1]:  # the unclean run has the same lines, read the careful way
         assert {k: v for k, v in result.items() if k != "run"} == values
+
+
+def test_a_line_over_a_lowered_limit_is_left_to_the_careful_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Single-separated or not, a clean file whose lines are longer than the longest line
+    allowed is not read here: the careful reader names the line."""
+    qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1")])
+    single = tmp_path / "single"
+    single.write_bytes(_clean())
+    blanks = tmp_path / "blanks"
+    blanks.write_bytes(_clean().replace(b" ", b"  "))
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "11")  # the lines hold 12 and more
+    for run in (single, blanks):
+        assert read_run_columns(run) is None
+        with pytest.raises(InputError, match=rf"^{run}:1: is longer than 11 bytes, the longest"):
+            evaluate(str(qrels), str(run), _MEASURES)
+    assert read_qrels_columns(qrels) is not None
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "6")  # its line holds 7
+    assert read_qrels_columns(qrels) is None
+
+
+def test_a_small_compressed_bomb_is_not_unpacked_whole(tmp_path: Path) -> None:
+    """64 MiB of blank lines in 64 KiB of gzip: unpacking stops past :data:`MAX_BYTES`."""
+    import tracemalloc
+    import zlib
+
+    packer = zlib.compressobj(9, wbits=31)
+    packed = packer.compress(b"\n" * (64 << 20)) + packer.flush()
+    bomb = tmp_path / "run.gz"
+    bomb.write_bytes(packed)
+    tracemalloc.start()
+    try:
+        assert read_run_columns(bomb) is None
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < trec_numpy.MAX_BYTES + (8 << 20)
