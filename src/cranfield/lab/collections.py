@@ -29,6 +29,7 @@ from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError
 from cranfield.io.lines import INTEGER
 from cranfield.io.load import QrelsLike, load_qrels
+from cranfield.io.source import read_bytes
 
 __all__ = [
     "CRANFIELD_GAINS",
@@ -201,11 +202,9 @@ _DOC_FIELDS: Final = {".T": 0, ".A": 1, ".B": 2, ".W": 3}
 
 
 def _lines(path: Path) -> list[str]:
-    """Lines of an ASCII/UTF-8 file without their line ends (LF or CRLF)."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot be read ({exc.strerror or exc})") from exc
+    """Lines of an ASCII/UTF-8 file (compressed or not) without their line ends (LF or CRLF),
+    read by the one file opener, within its limits."""
+    data = read_bytes(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -524,7 +523,7 @@ def _xml_topics(text: str, label: str) -> list[Topic]:
 
 def _tsv_topics(text: str, label: str) -> list[Topic]:
     topics: list[Topic] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         qid, sep, query = line.partition("\t")

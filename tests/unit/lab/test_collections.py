@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
@@ -176,3 +177,19 @@ def test_collection_from_documents_fingerprint_tracks_content() -> None:
     assert a.fingerprint == b.fingerprint != c.fingerprint
     with pytest.raises(ValueError, match="The 'field' option must be one of 'title', 'desc"):
         Topic("q", "t").query("body")  # type: ignore[arg-type]
+
+
+def test_topics_are_read_by_the_file_opener(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Compressed topic files read as plain ones; a form feed in a topic's text is text, not
+    a line end; the line limit of every reader holds here too."""
+    plain = tmp_path / "topics.tsv"
+    plain.write_bytes(b"1\twing\x0cflutter\n2\theat transfer in wings\n")
+    packed = tmp_path / "topics.tsv.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert read_topics(packed) == read_topics(plain)
+    assert [t.title for t in read_topics(plain)] == ["wing flutter", "heat transfer in wings"]
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "16")
+    with pytest.raises(InputError, match=r"topics.tsv:2: .*longer than"):
+        read_topics(plain)
