@@ -36,7 +36,8 @@ pyarrow, polars reads the footer's schema and row count and decodes the pages; i
 panics become the same one-line errors, but a corrupt page can make it abort the whole
 process, which Python cannot catch. Parquet writers store no page checksums by default: a
 changed byte inside a page that still decodes, to values within the footer's range, gives
-different values that no reader can notice.
+different values that no reader can notice. :func:`write_parquet` stores the checksums
+(with pyarrow installed), so a changed page of a file cranfield wrote is refused.
 """
 
 from __future__ import annotations
@@ -549,9 +550,19 @@ def _decode_with_polars(path: str | Path, kind: _Kind, label: str) -> tuple[pl.D
 
 
 def write_parquet(data: Qrels | Run, path: str | Path) -> None:
-    """Write judgments or a run as Parquet (run tag kept in a ``tag`` column)."""
+    """Write judgments or a run as Parquet (run tag kept in a ``tag`` column).
+
+    With pyarrow installed, each data page carries a CRC-32 checksum, which cranfield's
+    reader verifies: a changed byte in the data is then an error rather than a changed value.
+    """
     frame = data.frame
     if isinstance(data, Run):
         frame = frame.with_columns(pl.lit(data.tag, dtype=pl.String).alias("tag"))
+    try:
+        import pyarrow.parquet  # noqa: F401 -- only whether it is installed
+    except ImportError:
+        options: dict[str, Any] = {}
+    else:
+        options = {"use_pyarrow": True, "pyarrow_options": {"write_page_checksum": True}}
     with replacing(path) as tmp:  # whole or not at all (cranfield.io.sink)
-        frame.write_parquet(tmp)
+        frame.write_parquet(tmp, **options)

@@ -22,8 +22,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io import load_qrels, load_run
+from cranfield.io.columnar import write_parquet
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -256,6 +258,18 @@ def test_a_null_names_the_column_and_row(tmp_path: Path) -> None:
     )
 
 
+def test_a_file_cranfield_wrote_carries_page_checksums(tmp_path: Path) -> None:
+    run = load_run({"1": {f"d{i}": i / 3 for i in range(50)}})
+    write_parquet(run, tmp_path / "run.parquet")
+    data = (tmp_path / "run.parquet").read_bytes()
+    chunk = pq.read_metadata(io.BytesIO(data)).row_group(0).column(2)  # the scores
+    start = chunk.dictionary_page_offset or chunk.data_page_offset
+    last = start + chunk.total_compressed_size - 1  # inside the last page's data
+    bad = data[:last] + bytes([data[last] ^ 1]) + data[last + 1 :]
+    message = _one_line_error(load_run, _put(tmp_path, bad, "bad.parquet"))
+    assert "CRC checksum verification failed" in message
+
+
 # --------------------------------------------------------------------------- without pyarrow
 
 
@@ -282,6 +296,13 @@ def test_without_pyarrow_a_polars_panic_is_an_input_error(tmp_path: Path) -> Non
         data, _field(1, 6, 101), _field(1, 6, 102), start=_footer_start(data), last=True
     )
     assert "cannot read Parquet file" in _one_line_error(load_run, _put(tmp_path, bad))
+
+
+@pytest.mark.usefixtures("no_pyarrow")
+def test_without_pyarrow_cranfield_writes_without_checksums(tmp_path: Path) -> None:
+    run = load_run({"1": {"a": 1.0}})
+    write_parquet(run, tmp_path / "r.parquet")
+    assert load_run(tmp_path / "r.parquet").frame.equals(run.frame)
 
 
 # --------------------------------------------------------------------------- mutations
@@ -324,7 +345,7 @@ def _data_pages(data: bytes) -> list[tuple[int, int]]:
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[bytes, Any]]:
-    """A small file as polars writes it (without page checksums)."""
+    """Small files as cranfield writes them (page checksums) and as polars does (none)."""
     folder = tmp_path_factory.mktemp("parquet")
     frame = pl.DataFrame(
         {
@@ -333,8 +354,30 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[bytes, 
             "score": [(i * 37 % 101) / 7 for i in range(40)],
         }
     )
+    run = Run(frame, name="r", tag="t")
+    write_parquet(run, folder / "cranfield.parquet")
     frame.write_parquet(folder / "polars.parquet")
-    return {"polars": ((folder / "polars.parquet").read_bytes(), frame)}
+    return {
+        name: ((folder / f"{name}.parquet").read_bytes(), run.frame)
+        for name in ("cranfield", "polars")
+    }
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(mutation=mutations)
+def test_a_mutated_file_with_checksums_reads_exactly_or_is_refused(
+    written: dict[str, tuple[bytes, Any]], tmp_path: Path, mutation: _Mutation
+) -> None:
+    data, frame = written["cranfield"]
+    bad, _ = _mutated(data, mutation)
+    path = _put(tmp_path, bad, "mutated.parquet")
+    got = _read_or_error(path)
+    if isinstance(got, InputError):
+        _check_message(got, path)
+    else:
+        assert got.equals(frame)
 
 
 @settings(
