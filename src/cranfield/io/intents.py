@@ -19,7 +19,7 @@ import polars as pl
 from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError
 from cranfield.io import trec
-from cranfield.io.lines import BOM, INT64_RANGE, INTEGER, data_lines, no_bad_line
+from cranfield.io.lines import BOM, INTEGER, data_lines, int64, no_bad_line
 from cranfield.io.source import read_bytes, source_name
 
 __all__ = ["IntentQrels", "load_intents", "read_intents"]
@@ -125,10 +125,12 @@ def _diagnose(data: bytes, label: str) -> NoReturn:
                 text,
             )
         rel = fields[3].decode()
-        if not INTEGER.match(rel) or not INT64_RANGE[0] <= int(rel) <= INT64_RANGE[1]:
+        if not INTEGER.match(rel):
             raise InputError(
                 label, number, f"relevance must be a 64-bit integer, got {rel!r}", text
             )
+        if int64(rel) is None:
+            raise InputError(label, number, "relevance does not fit in a 64-bit integer", text)
         key = (fields[0], fields[1], fields[2])
         if key in seen:
             raise InputError(

@@ -19,7 +19,16 @@ from cranfield.errors import InputError
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["BLANKS", "BOM", "INT64_RANGE", "INTEGER", "NUMBER", "data_lines", "no_bad_line"]
+__all__ = [
+    "BLANKS",
+    "BOM",
+    "INT64_RANGE",
+    "INTEGER",
+    "NUMBER",
+    "data_lines",
+    "int64",
+    "no_bad_line",
+]
 
 BLANKS = b" \t\r\x0b\x0c"
 """The bytes that separate fields (C's ``isspace`` without the newline)."""
@@ -38,6 +47,19 @@ NUMBER = re.compile(
 
 INT64_RANGE = (-(2**63), 2**63 - 1)
 """The smallest and largest integers an integer column holds."""
+
+
+def int64(text: str) -> int | None:
+    """The value of ``text``, an :data:`INTEGER`, if it fits in 64 bits, else None.
+
+    Any number of digits is fine (``int()`` refuses more than 4,300): ``int64("0" * 5000)``
+    is 0, ``int64("9" * 5000)`` is None.
+    """
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    if len(digits) > 19:  # 2**63 has 19 digits
+        return None
+    value = -int(digits) if text.startswith("-") else int(digits)
+    return value if INT64_RANGE[0] <= value <= INT64_RANGE[1] else None
 
 
 def data_lines(data: bytes, label: str) -> Iterator[tuple[int, list[bytes], str]]:

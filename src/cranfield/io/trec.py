@@ -47,7 +47,7 @@ from cranfield.data.ranking import joined_tie_orders, tie_order
 from cranfield.data.row_index import MIX, TieOrder, hashed_keys, mixed_keys, stretches
 from cranfield.data.run import Run
 from cranfield.errors import InputError
-from cranfield.io.lines import BLANKS, BOM, INT64_RANGE, INTEGER, NUMBER, data_lines, no_bad_line
+from cranfield.io.lines import BLANKS, BOM, INTEGER, NUMBER, data_lines, int64, no_bad_line
 from cranfield.io.run_names import run_name
 from cranfield.io.sink import replacing
 from cranfield.io.source import MAGIC_BYTES, compression, read_bytes, source_name
@@ -631,7 +631,7 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
             rel = fields[3].decode()
             if not INTEGER.match(rel):
                 raise InputError(label, number, f"relevance must be an integer, got {rel!r}", text)
-            if not INT64_RANGE[0] <= int(rel) <= INT64_RANGE[1]:
+            if int64(rel) is None:
                 raise InputError(
                     label, number, f"relevance {rel} does not fit in a 64-bit integer", text
                 )

@@ -58,3 +58,12 @@ def test_load_intents_from_frames_and_dicts() -> None:
         load_intents(pl.concat([frame, frame]))
     with pytest.raises(InputError, match="need the column"):
         load_intents(frame.drop("relevance"))
+
+
+@pytest.mark.parametrize("rel", [str(2**63), "9" * 5000])
+def test_read_intents_relevance_beyond_64_bits(tmp_path, rel: str) -> None:
+    path = tmp_path / "intents.txt"
+    path.write_text(f"1 1 a 1\n1 1 b {rel}\n")
+    with pytest.raises(InputError) as exc:
+        read_intents(path)
+    assert str(exc.value).startswith(f"{path}:2: relevance does not fit in a 64-bit integer: ")
