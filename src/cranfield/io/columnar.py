@@ -23,17 +23,35 @@ infinite id, or a duplicated (query, document) pair is an
 :class:`~cranfield.errors.InputError` naming the 1-based row (both rows for a duplicate).
 A pandas index with a name is read as a column (``df.set_index("qid")`` works); an unnamed
 index is ignored.
+
+A Parquet file is read with these checks, and only the columns above are decoded. It must
+start and end with the magic bytes ``PAR1`` and its footer must parse; the columns must be
+there with the types above before any data is decoded. With pyarrow installed (``pip install
+'cranfield[arrow]'``), pyarrow decodes the pages (it checks their headers and sizes, and their
+checksums where the writer stored them), text must be valid UTF-8, the row counts of the
+footer, of each row group and of each column chunk must agree with each other and with the
+rows decoded, each column chunk must lie between the first magic bytes and the footer, and
+the numbers of each row group must lie within the footer's minimum and maximum. Without
+pyarrow, polars reads the footer's schema and row count and decodes the pages; its errors and
+panics become the same one-line errors, but a corrupt page can make it abort the whole
+process, which Python cannot catch. Parquet writers store no page checksums by default: a
+changed byte inside a page that still decodes, to values within the footer's range, gives
+different values that no reader can notice. :func:`write_parquet` stores the checksums
+(with pyarrow installed), so a changed page of a file cranfield wrote is refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
 from cranfield.data.qrels import Qrels
+from cranfield.data.row_index import MIX
 from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io.run_names import run_name
@@ -50,12 +68,71 @@ __all__ = [
     "write_parquet",
 ]
 
-_QUERY = ("query_id", "qid", "q_id", "query")
-_DOC = ("doc_id", "docno", "docid", "doc")
-_REL = ("relevance", "label", "rel", "grade")
-_SCORE = ("score", "sim")
-_ITER = ("iteration", "iter", "subtopic")
-_TAG = ("tag", "run_tag")
+_Kind = Literal["qrels", "run"]
+
+
+def _id_type(dtype: pl.DataType) -> bool:
+    return (
+        dtype in (pl.String, pl.Categorical, pl.Null)
+        or isinstance(dtype, pl.Enum)
+        or dtype.is_integer()
+        or dtype.is_float()
+    )
+
+
+def _number_type(dtype: pl.DataType) -> bool:
+    return dtype.is_numeric() or dtype in (pl.Boolean, pl.String, pl.Null)
+
+
+@dataclass(frozen=True)
+class _Field:
+    """One field of a table: the column names it is found under and the types it takes."""
+
+    role: str  # its column in the normalised table
+    what: str  # how a message names it
+    names: tuple[str, ...]
+    accepts: Callable[[pl.DataType], bool]
+    wanted: str  # what the values must be, for the message of a wrong type
+
+
+_QUERY = _Field(
+    "query_id",
+    "query id",
+    ("query_id", "qid", "q_id", "query"),
+    _id_type,
+    "query_id values must be strings or integers",
+)
+_DOC = _Field(
+    "doc_id",
+    "document id",
+    ("doc_id", "docno", "docid", "doc"),
+    _id_type,
+    "doc_id values must be strings or integers",
+)
+_REL = _Field(
+    "relevance",
+    "relevance",
+    ("relevance", "label", "rel", "grade"),
+    _number_type,
+    "relevance must be an integer",
+)
+_SCORE = _Field("score", "score", ("score", "sim"), _number_type, "the score must be a number")
+_ITER = _Field(
+    "iteration",
+    "iteration",
+    ("iteration", "iter", "subtopic"),
+    _id_type,
+    "iteration values must be strings or integers",
+)
+_TAG = _Field(
+    "tag", "run tag", ("tag", "run_tag"), _id_type, "tag values must be strings or integers"
+)
+
+# The fields of each kind of table: the required ones, then the optional one.
+_FIELDS: dict[_Kind, tuple[tuple[_Field, ...], _Field]] = {
+    "qrels": ((_QUERY, _DOC, _REL), _ITER),
+    "run": ((_QUERY, _DOC, _SCORE), _TAG),
+}
 
 _CONVERSION_ERRORS = (TypeError, ValueError, OverflowError, pl.exceptions.PolarsError)
 
@@ -94,20 +171,39 @@ def to_polars_frame(obj: Any, *, label: str | None = None) -> pl.DataFrame:
     )
 
 
-def _required(frame: pl.DataFrame, names: tuple[str, ...], what: str, label: str) -> str:
-    for n in names:
-        if n in frame.columns:
-            return n
-    raise InputError(
-        label,
-        None,
-        f"has no {what} column (looked for {', '.join(names)}; "
-        f"found {', '.join(frame.columns) or 'no columns'})",
-    )
+def _columns(names: list[str], kind: _Kind, label: str) -> dict[_Field, str]:
+    """The column of each field of ``kind`` (see the module notes) among ``names``.
+
+    Raises
+    ------
+    InputError
+        If a required field has no column, or its column name occurs twice.
+    """
+    required, optional = _FIELDS[kind]
+    found: dict[_Field, str] = {}
+    for field in (*required, optional):
+        column = next((n for n in field.names if n in names), None)
+        if column is None:
+            if field is optional:
+                continue
+            raise InputError(
+                label,
+                None,
+                f"has no {field.what} column (looked for {', '.join(field.names)}; "
+                f"found {', '.join(names) or 'no columns'})",
+            )
+        if names.count(column) > 1:
+            raise InputError(label, None, f"has {names.count(column)} columns named {column!r}")
+        found[field] = column
+    return found
 
 
-def _optional(frame: pl.DataFrame, names: tuple[str, ...]) -> str | None:
-    return next((n for n in names if n in frame.columns), None)
+def _check_types(schema: Mapping[str, pl.DataType], columns: dict[_Field, str], label: str) -> None:
+    """Refuse a column whose type its field does not take (the module notes list them)."""
+    for field, column in columns.items():
+        dtype = schema[column]
+        if not field.accepts(dtype):
+            raise InputError(label, None, f"the {column} column has type {dtype}; {field.wanted}")
 
 
 def _first(mask: pl.Series) -> int:
@@ -115,43 +211,43 @@ def _first(mask: pl.Series) -> int:
     return int(mask.fill_null(False).arg_true()[0])
 
 
-def _string_column(values: pl.Series, alias: str, label: str) -> pl.Series:
-    """Ids as strings: integral numbers without ``.0``, anything non-id-like refused."""
+def _string_column(values: pl.Series, field: _Field, label: str) -> pl.Series:
+    """Ids as strings: integral numbers without ``.0`` (the type is one ``_id_type`` takes)."""
+    _check_present(values, field, label)
+    alias = field.role
     dtype = values.dtype
     if dtype == pl.String:
         return values.alias(alias)
-    if dtype in (pl.Categorical, pl.Null) or isinstance(dtype, pl.Enum) or dtype.is_integer():
+    if not dtype.is_float():
         return values.cast(pl.String).alias(alias)
-    if dtype.is_float():
-        bad = values.is_nan() | values.is_infinite()
-        if bad.any():
-            row = _first(bad)
-            raise InputError(label, row + 1, f"{alias} is {values[row]!r}, not an id")
-        as_int = values.cast(pl.Int64, strict=False)
-        whole = as_int.is_not_null() & (as_int.cast(pl.Float64) == values.cast(pl.Float64))
-        return (
-            pl.select(pl.when(whole).then(as_int.cast(pl.String)).otherwise(values.cast(pl.String)))
-            .to_series()
-            .alias(alias)
-        )
-    raise InputError(
-        label,
-        None,
-        f"the {values.name} column has type {dtype}; {alias} values must be strings or integers",
+    bad = values.is_nan() | values.is_infinite()
+    if bad.any():
+        row = _first(bad)
+        raise InputError(label, row + 1, f"{alias} is {values[row]!r}, not an id")
+    as_int = values.cast(pl.Int64, strict=False)
+    whole = as_int.is_not_null() & (as_int.cast(pl.Float64) == values.cast(pl.Float64))
+    return (
+        pl.select(pl.when(whole).then(as_int.cast(pl.String)).otherwise(values.cast(pl.String)))
+        .to_series()
+        .alias(alias)
     )
 
 
-def _check_present(column: pl.Series, what: str, label: str) -> None:
+def _check_present(column: pl.Series, field: _Field, label: str) -> None:
     nulls = column.is_null()
     if nulls.any():
-        raise InputError(label, _first(nulls) + 1, f"{what} is missing")
+        raise InputError(
+            label,
+            _first(nulls) + 1,
+            f"{field.role} is missing (a null in the {column.name!r} column)",
+        )
 
 
-def _check_ids(frame: pl.DataFrame, label: str) -> None:
-    """No missing ids and no repeated (query_id, doc_id) pair."""
-    for col in frame.columns:
-        if col in ("query_id", "doc_id", "iteration"):
-            _check_present(frame.get_column(col), col, label)
+def _check_pairs(frame: pl.DataFrame, label: str) -> None:
+    """No repeated (query_id, doc_id) pair; hashing first keeps the common case cheap."""
+    mixed = pl.col("query_id").hash() * int(MIX) ^ pl.col("doc_id").hash()
+    if frame.select(mixed.n_unique()).item() == frame.height:
+        return  # all hashes differ, so all pairs differ
     repeat = frame.select(pl.struct("query_id", "doc_id").is_first_distinct().not_()).to_series()
     if repeat.any():
         row = _first(repeat)
@@ -165,7 +261,7 @@ def _check_ids(frame: pl.DataFrame, label: str) -> None:
 
 
 def _relevance(values: pl.Series, label: str) -> pl.Series:
-    _check_present(values, "relevance", label)
+    _check_present(values, _REL, label)
     if values.dtype.is_decimal():
         values = values.cast(pl.Float64)
     dtype = values.dtype
@@ -174,12 +270,6 @@ def _relevance(values: pl.Series, label: str) -> pl.Series:
         if frac.any():
             row = _first(frac)
             raise InputError(label, row + 1, f"relevance must be an integer, got {values[row]!r}")
-    elif not (dtype.is_integer() or dtype in (pl.Boolean, pl.String, pl.Null)):
-        raise InputError(
-            label,
-            None,
-            f"the {values.name} column has type {dtype}; relevance must be an integer",
-        )
     out = values.cast(pl.Int64, strict=False)
     bad = out.is_null()
     if bad.any():
@@ -194,12 +284,7 @@ def _relevance(values: pl.Series, label: str) -> pl.Series:
 
 
 def _score(values: pl.Series, label: str) -> pl.Series:
-    _check_present(values, "score", label)
-    dtype = values.dtype
-    if not (dtype.is_numeric() or dtype in (pl.Boolean, pl.String, pl.Null)):
-        raise InputError(
-            label, None, f"the {values.name} column has type {dtype}; the score must be a number"
-        )
+    _check_present(values, _SCORE, label)
     out = values.cast(pl.Float64, strict=False)
     bad = out.is_null() | out.is_nan()
     if bad.any():
@@ -210,48 +295,49 @@ def _score(values: pl.Series, label: str) -> pl.Series:
     return out.alias("score")
 
 
+def _fields(frame: pl.DataFrame, kind: _Kind, label: str) -> dict[_Field, pl.Series]:
+    """The column of each field of ``kind`` in ``frame``, its type checked."""
+    columns = _columns(frame.columns, kind, label)
+    _check_types(frame.schema, columns, label)
+    return {field: frame.get_column(column) for field, column in columns.items()}
+
+
 def qrels_from_frame(frame: pl.DataFrame, *, source_label: str, name: str) -> Qrels:
     """Validate and normalise a judgments table (see the module notes)."""
-    q = _required(frame, _QUERY, "query id", source_label)
-    d = _required(frame, _DOC, "document id", source_label)
-    r = _required(frame, _REL, "relevance", source_label)
-    it = _optional(frame, _ITER)
+    fields = _fields(frame, "qrels", source_label)
+    it = fields.get(_ITER)
     iteration = (
-        _string_column(frame.get_column(it), "iteration", source_label)
-        if it
+        _string_column(it, _ITER, source_label)
+        if it is not None
         else pl.Series("iteration", ["0"] * frame.height, dtype=pl.String)
     )
     out = pl.DataFrame(
         [
-            _string_column(frame.get_column(q), "query_id", source_label),
+            _string_column(fields[_QUERY], _QUERY, source_label),
             iteration,
-            _string_column(frame.get_column(d), "doc_id", source_label),
+            _string_column(fields[_DOC], _DOC, source_label),
         ]
     )
-    _check_ids(out, source_label)
-    out = out.with_columns(_relevance(frame.get_column(r), source_label))
+    _check_pairs(out, source_label)
+    out = out.with_columns(_relevance(fields[_REL], source_label))
     return Qrels(out.sort("query_id", "doc_id"), name=name)
 
 
 def run_from_frame(frame: pl.DataFrame, *, source_label: str, name: str) -> Run:
     """Validate and normalise a run table (see the module notes); rows keep their order."""
-    q = _required(frame, _QUERY, "query id", source_label)
-    d = _required(frame, _DOC, "document id", source_label)
-    s = _required(frame, _SCORE, "score", source_label)
-    t = _optional(frame, _TAG)
+    fields = _fields(frame, "run", source_label)
     out = pl.DataFrame(
         [
-            _string_column(frame.get_column(q), "query_id", source_label),
-            _string_column(frame.get_column(d), "doc_id", source_label),
+            _string_column(fields[_QUERY], _QUERY, source_label),
+            _string_column(fields[_DOC], _DOC, source_label),
         ]
     )
-    _check_ids(out, source_label)
-    out = out.with_columns(_score(frame.get_column(s), source_label))
+    _check_pairs(out, source_label)
+    out = out.with_columns(_score(fields[_SCORE], source_label))
     tag = name
-    if t is not None and frame.height:
-        tags = _string_column(frame.get_column(t), "tag", source_label)
-        _check_present(tags, "tag", source_label)
-        tag = tags[-1]
+    tags = fields.get(_TAG)
+    if tags is not None and frame.height:
+        tag = _string_column(tags, _TAG, source_label)[-1]
     return Run(out, name=name, tag=tag)
 
 
@@ -302,28 +388,181 @@ def _flatten(mapping: Mapping[Any, Mapping[Any, Any]], value: str) -> pl.DataFra
 
 
 def read_parquet_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
-    """Judgments from a Parquet file with the columns described in this module."""
-    frame = _read_parquet(path)
+    """Judgments from a Parquet file with the columns described in this module.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or fails a check of the module notes, naming the file (and
+        the row of a bad value).
+    """
+    frame = _read_parquet(path, "qrels")
     return qrels_from_frame(frame, source_label=str(path), name=name or Path(path).name)
 
 
 def read_parquet_run(path: str | Path, *, name: str | None = None) -> Run:
-    """A run from a Parquet file with the columns described in this module."""
-    frame = _read_parquet(path)
+    """A run from a Parquet file with the columns described in this module.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or fails a check of the module notes, naming the file (and
+        the row of a bad value).
+    """
+    frame = _read_parquet(path, "run")
     return run_from_frame(frame, source_label=str(path), name=name or run_name(path))
 
 
-def _read_parquet(path: str | Path) -> pl.DataFrame:
+def _read_parquet(path: str | Path, kind: _Kind) -> pl.DataFrame:
+    """The columns of ``kind`` of a Parquet file, checked as the module notes say."""
+    label = str(path)
     try:
-        return pl.read_parquet(path)
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        raise InputError(str(path), None, f"cannot read Parquet file ({exc})") from exc
+        with open(path, "rb") as file:
+            magic = file.read(4)
+    except OSError as exc:
+        raise _unreadable(label, exc) from exc
+    if magic != b"PAR1":  # readers look only for the "PAR1" that ends the file
+        raise InputError(
+            label, None, f"cannot read Parquet file (it starts with {magic!r}, not b'PAR1')"
+        )
+    try:
+        import pyarrow.parquet  # noqa: F401 -- only whether it is installed
+    except ImportError:
+        frame, rows = _decode_with_polars(path, kind, label)
+    else:
+        frame, rows = _decode_with_pyarrow(path, kind, label)
+    if frame.height != rows:
+        raise InputError(label, None, f"holds {frame.height} rows, but its footer says {rows}")
+    return frame
+
+
+def _unreadable(label: str, exc: BaseException) -> InputError:
+    """The one-line error of a file the Parquet reader refused."""
+    lines = str(exc).strip().splitlines() or [type(exc).__name__]
+    detail = lines[0] if len(lines[0]) <= 200 else lines[0][:197] + "..."
+    return InputError(label, None, f"cannot read Parquet file ({detail})")
+
+
+def _decode_with_pyarrow(path: str | Path, kind: _Kind, label: str) -> tuple[pl.DataFrame, int]:
+    """The frame and the footer's row count; pyarrow decodes, so polars never meets a bad page.
+
+    The schema is checked before any page is read, the rest of the footer after pyarrow has
+    read the pages (it checks their headers and bounds itself; pyarrow 26 aborts on some corrupt
+    column metadata when it is read before the pages that would have reported it).
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        size = os.path.getsize(path)
+        with pq.ParquetFile(path, page_checksum_verification=True) as parquet:
+            schema = parquet.schema_arrow
+            columns = _columns(schema.names, kind, label)
+            # The columns without metadata (polars panics on metadata that is not UTF-8);
+            # their types as polars reads them (pa.nulls, unlike an empty table, needs no pandas).
+            bare = pa.schema([(c, schema.field(c).type) for c in columns.values()])
+            types = {f.name: pl.Series(pa.nulls(0, type=f.type)).dtype for f in bare}
+            _check_types(types, columns, label)
+            table = parquet.read(columns=list(columns.values()), use_pandas_metadata=False)
+            for column in table.itercolumns():
+                column.validate(full=True)  # UTF-8 of strings: polars panics on invalid text
+            frame = pl.DataFrame(table.cast(bare))
+            _check_footer(parquet.metadata, frame, size, label)
+            return frame, parquet.metadata.num_rows
+    except (
+        OSError,
+        UnicodeDecodeError,
+        pa.ArrowException,
+        pl.exceptions.PolarsError,
+        pl.exceptions.PanicException,
+    ) as exc:
+        raise _unreadable(label, exc) from exc
+
+
+def _check_footer(meta: Any, frame: pl.DataFrame, size: int, label: str) -> None:
+    """What the footer says against the file and the decoded ``frame``: the row counts agree,
+    each column chunk lies between the leading magic bytes and the footer, and the numbers
+    lie within the footer's minimum and maximum (``meta`` is a ``pyarrow.parquet.FileMetaData``).
+
+    Raises
+    ------
+    InputError
+        At the first disagreement, naming the row group and the column.
+    """
+    footer = size - 8 - meta.serialized_size  # the footer, its length and "PAR1" end the file
+    names = [meta.schema.column(i).path for i in range(meta.num_columns)]
+    leaves = [(i, name) for i, name in enumerate(names) if name in frame.columns]
+    total = 0
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        rows = group.num_rows
+        where = f"row group {g + 1} of {meta.num_row_groups}"
+        if rows < 0:
+            raise InputError(label, None, f"{where} has {rows} rows")
+        for c, name in leaves:
+            chunk = group.column(c)
+            if chunk.num_values != rows:
+                raise InputError(
+                    label, None, f"{where} holds {chunk.num_values} {name} values for {rows} rows"
+                )
+            first = chunk.dictionary_page_offset if chunk.has_dictionary_page else None
+            start = chunk.data_page_offset if first is None else min(first, chunk.data_page_offset)
+            end = start + chunk.total_compressed_size
+            if start < 4 or end > footer or chunk.total_compressed_size < 0:
+                raise InputError(
+                    label,
+                    None,
+                    f"{where}: the {name} data (bytes {start} to {end}) is not within the "
+                    f"file's data (bytes 4 to {footer})",
+                )
+            values = frame.get_column(name).slice(total, rows)
+            numeric = values.dtype.is_integer() or values.dtype.is_float()
+            stats = chunk.statistics if numeric and chunk.is_stats_set else None
+            if stats is None or not stats.has_min_max or total + rows > frame.height:
+                continue
+            low: Any = values.min()  # a number, as the column is numeric
+            high: Any = values.max()
+            if (low is not None and low < stats.min) or (high is not None and high > stats.max):
+                raise InputError(
+                    label,
+                    None,
+                    f"{where}: the {name} values run from {low} to {high}, outside the "
+                    f"footer's {stats.min} to {stats.max} (a corrupt data page)",
+                )
+        total += rows
+    if total != meta.num_rows:
+        raise InputError(
+            label, None, f"its footer counts {meta.num_rows} rows, but its row groups hold {total}"
+        )
+
+
+def _decode_with_polars(path: str | Path, kind: _Kind, label: str) -> tuple[pl.DataFrame, int]:
+    """The frame and the footer's row count, read by polars alone (pyarrow is not installed)."""
+    try:
+        schema = pl.read_parquet_schema(path)
+        columns = _columns(list(schema), kind, label)
+        _check_types(schema, columns, label)
+        rows = pl.scan_parquet(path).select(pl.len()).collect().item()
+        frame = pl.read_parquet(path, columns=list(columns.values()))
+    except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
+        raise _unreadable(label, exc) from exc
+    return frame, int(rows)
 
 
 def write_parquet(data: Qrels | Run, path: str | Path) -> None:
-    """Write judgments or a run as Parquet (run tag kept in a ``tag`` column)."""
+    """Write judgments or a run as Parquet (run tag kept in a ``tag`` column).
+
+    With pyarrow installed, each data page carries a CRC-32 checksum, which cranfield's
+    reader verifies: a changed byte in the data is then an error rather than a changed value.
+    """
     frame = data.frame
     if isinstance(data, Run):
         frame = frame.with_columns(pl.lit(data.tag, dtype=pl.String).alias("tag"))
+    try:
+        import pyarrow.parquet  # noqa: F401 -- only whether it is installed
+    except ImportError:
+        options: dict[str, Any] = {}
+    else:
+        options = {"use_pyarrow": True, "pyarrow_options": {"write_page_checksum": True}}
     with replacing(path) as tmp:  # whole or not at all (cranfield.io.sink)
-        frame.write_parquet(tmp)
+        frame.write_parquet(tmp, **options)

@@ -3,8 +3,9 @@
 The second column, which ordinary qrels ignore, is the subtopic (intent) the judgment is
 for, as in the TREC Web track's diversity qrels read by ``ndeval``; a document may appear
 once per subtopic. A repeated (query, subtopic, document) triple is an error. The file is
-read with the same rules as :func:`cranfield.read_qrels` (blank separators, ``#`` comments,
-compression, integer relevance, errors naming file and line).
+read with the same rules as :func:`cranfield.read_qrels` (:mod:`cranfield.io.lines`: ASCII
+blank separators, ``#`` comments, UTF-8, a byte-order mark dropped at the start of the file
+only, compression, a 64-bit integer relevance, errors naming file and line).
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import polars as pl
 
 from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError
 from cranfield.io import trec
-from cranfield.io.lines import BOM, INT64_RANGE, INTEGER, data_lines, no_bad_line
+from cranfield.io.lines import BOM, INTEGER, data_lines, int64
 from cranfield.io.source import read_bytes, source_name
 
 __all__ = ["IntentQrels", "load_intents", "read_intents"]
@@ -96,10 +97,21 @@ def read_intents(source: str | Path, *, name: str | None = None) -> IntentQrels:
     """
     label = source_name(source)
     data = read_bytes(source).removeprefix(BOM)
+    # polars drops a byte-order mark at the start of what it parses, but only the file's
+    # first one is not text: after it, a second one is part of a field (or of a comment's
+    # first field, which then is no comment), so such a file is read line by line.
+    frame = None if data.startswith(BOM) else _parsed(data, label)
+    if frame is None:
+        frame = _read_lines(data, label)
+    return IntentQrels(frame.sort("query_id", "subtopic", "doc_id"), name=name or Path(label).name)
+
+
+def _parsed(data: bytes, label: str) -> pl.DataFrame | None:
+    """The judgments parsed by polars, or None if anything is off (a line to find)."""
     try:
         table = trec._parse(data, label, "qrels")
     except InputError:
-        _diagnose(data, label)
+        return None
     frame = table.select(
         pl.col("f0").alias("query_id"),
         pl.col("f1").alias("subtopic"),
@@ -107,15 +119,17 @@ def read_intents(source: str | Path, *, name: str | None = None) -> IntentQrels:
         pl.col("f3").cast(pl.Int64, strict=False).alias("relevance"),
     )
     if frame.get_column("relevance").null_count():
-        _diagnose(data, label)
+        return None
     if frame.select(pl.struct("query_id", "subtopic", "doc_id").is_duplicated().any()).item():
-        _diagnose(data, label)
-    return IntentQrels(frame.sort("query_id", "subtopic", "doc_id"), name=name or Path(label).name)
+        return None
+    return frame
 
 
-def _diagnose(data: bytes, label: str) -> NoReturn:
-    """Find the first bad line (slow path, only after the columnar parse failed)."""
+def _read_lines(data: bytes, label: str) -> pl.DataFrame:
+    """The judgments read line by line with :func:`cranfield.io.lines.data_lines` (the slow,
+    exact reading of the format): the first bad line is an error naming it."""
     seen: dict[tuple[bytes, bytes, bytes], int] = {}
+    rows: list[tuple[str, str, str, int]] = []
     for number, fields, text in data_lines(data, label):
         if len(fields) != 4:
             raise InputError(
@@ -125,10 +139,13 @@ def _diagnose(data: bytes, label: str) -> NoReturn:
                 text,
             )
         rel = fields[3].decode()
-        if not INTEGER.match(rel) or not INT64_RANGE[0] <= int(rel) <= INT64_RANGE[1]:
+        if not INTEGER.match(rel):
             raise InputError(
                 label, number, f"relevance must be a 64-bit integer, got {rel!r}", text
             )
+        value = int64(rel)
+        if value is None:
+            raise InputError(label, number, "relevance does not fit in a 64-bit integer", text)
         key = (fields[0], fields[1], fields[2])
         if key in seen:
             raise InputError(
@@ -139,7 +156,10 @@ def _diagnose(data: bytes, label: str) -> NoReturn:
                 text,
             )
         seen[key] = number
-    no_bad_line(label, bool(seen), "intent qrels")
+        rows.append((key[0].decode(), key[1].decode(), key[2].decode(), value))
+    if not rows:
+        raise InputError(label, None, "contains no intent qrels lines")
+    return pl.DataFrame(rows, schema=INTENT_SCHEMA, orient="row")
 
 
 def load_intents(source: IntentQrels | str | Path | Any, *, name: str | None = None) -> IntentQrels:

@@ -28,6 +28,7 @@ __all__ = [
     "NUMBER",
     "data_lines",
     "field_count",
+    "int64",
     "lines",
     "no_bad_line",
 ]
@@ -49,6 +50,19 @@ NUMBER = re.compile(
 
 INT64_RANGE = (-(2**63), 2**63 - 1)
 """The smallest and largest integers an integer column holds."""
+
+
+def int64(text: str) -> int | None:
+    """The value of ``text``, an :data:`INTEGER`, if it fits in 64 bits, else None.
+
+    Any number of digits is fine (``int()`` refuses more than 4,300): ``int64("0" * 5000)``
+    is 0, ``int64("9" * 5000)`` is None.
+    """
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    if len(digits) > 19:  # 2**63 has 19 digits
+        return None
+    value = -int(digits) if text.startswith("-") else int(digits)
+    return value if INT64_RANGE[0] <= value <= INT64_RANGE[1] else None
 
 
 def data_lines(

@@ -20,8 +20,10 @@ whose first non-blank character is ``#`` are skipped (a ``#`` inside a field is 
 text must be UTF-8 throughout (comment lines included) and a byte-order mark at its start is
 dropped, files may be compressed, ``-`` is standard input. Deliberately stricter
 than trec_eval, which parses numbers with ``atof``/``atol``: a ``rel_level`` that is not a
-decimal number (or is NaN), a qrels_jg relevance that is not an integer, a wrong number of
-fields and a repeated line key are errors naming the file, the line and its text.
+decimal number (or is NaN), a qrels_jg relevance that is not an integer or does not fit in
+64 bits, a wrong number of fields and a repeated line key are errors naming the file, the
+line and its text. A ``rel_level`` is a double, as for trec_eval: a huge one is a huge
+level, beyond about 1.8e308 it is infinite.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import polars as pl
 
 from cranfield.data.qrels import QRELS_SCHEMA, Qrels
 from cranfield.errors import InputError
-from cranfield.io.lines import BOM, INTEGER, NUMBER, data_lines
+from cranfield.io.lines import BOM, INTEGER, NUMBER, data_lines, int64
 from cranfield.io.source import read_bytes, source_name
 
 if TYPE_CHECKING:
@@ -148,9 +150,9 @@ def read_qrels_jg(source: str | Path) -> pl.DataFrame:
     Raises
     ------
     InputError
-        A line without exactly four fields, a relevance that is not an integer, a document
-        twice in one group of one query (trec_eval: ``duplicate docs``), invalid UTF-8, or
-        no data line at all.
+        A line without exactly four fields, a relevance that is not an integer or does not
+        fit in 64 bits (trec_eval's ``atol`` would clip it), a document twice in one group of
+        one query (trec_eval: ``duplicate docs``), invalid UTF-8, or no data line at all.
     """
     label = source_name(source)
     rows: list[tuple[str, str, str, int]] = []
@@ -163,6 +165,9 @@ def read_qrels_jg(source: str | Path) -> pl.DataFrame:
         qid, jg, docno, rel_text = fields
         if not INTEGER.match(rel_text):
             raise InputError(label, number, f"relevance must be an integer, got {rel_text!r}", text)
+        rel = int64(rel_text)
+        if rel is None:
+            raise InputError(label, number, "relevance does not fit in a 64-bit integer", text)
         key = (qid, jg, docno)
         if key in seen:
             raise InputError(
@@ -173,7 +178,7 @@ def read_qrels_jg(source: str | Path) -> pl.DataFrame:
                 text,
             )
         seen[key] = number
-        rows.append((qid, jg, docno, int(rel_text)))
+        rows.append((qid, jg, docno, rel))
     if not rows:
         raise InputError(label, None, "contains no qrels lines")
     frame = pl.DataFrame(rows, schema=QRELS_SCHEMA, orient="row")

@@ -51,11 +51,11 @@ from cranfield.io.limits import first_long_line, in_memory, max_line_bytes
 from cranfield.io.lines import (
     BLANKS,
     BOM,
-    INT64_RANGE,
     INTEGER,
     NUMBER,
     data_lines,
     field_count,
+    int64,
     lines,
     no_bad_line,
 )
@@ -672,7 +672,7 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
             rel = fields[3].decode()
             if not INTEGER.match(rel):
                 raise InputError(label, number, f"relevance must be an integer, got {rel!r}", text)
-            if not INT64_RANGE[0] <= int(rel) <= INT64_RANGE[1]:
+            if int64(rel) is None:
                 raise InputError(
                     label, number, f"relevance {rel} does not fit in a 64-bit integer", text
                 )

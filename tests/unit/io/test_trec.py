@@ -152,6 +152,13 @@ def test_negative_and_large_relevance(tmp_path: Path) -> None:
     assert qrels.frame.get_column("relevance").to_list() == [-1, -2, 3, 7, 2**63 - 1]
 
 
+def test_relevance_with_thousands_of_digits(tmp_path: Path) -> None:
+    # int() refuses more than 4,300 digits: a ValueError, not the reader's InputError.
+    path = put(tmp_path, b"1 0 a 1\n1 0 b " + b"9" * 5000 + b"\n")
+    with pytest.raises(InputError, match=r":2: relevance 9+ does not fit in a 64-bit integer"):
+        read_qrels(path)
+
+
 @pytest.mark.parametrize(
     ("text", "value"),
     [
