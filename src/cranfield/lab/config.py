@@ -429,7 +429,7 @@ def make_collection(
             h.update(bytes.fromhex(file_sha256(docs_path)))
         except OSError as exc:
             raise InputError(
-                str(docs_path), None, f"cannot be read ({exc.strerror or exc})"
+                str(docs_path), None, f"cannot read file ({exc.strerror or exc})"
             ) from None
         h.update(repr(topics).encode())
         h.update(qrels.frame.write_csv().encode())
@@ -473,7 +473,7 @@ def load_config(
     try:
         data = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise InputError(str(cfg_path), None, f"cannot be read ({exc.strerror or exc})") from exc
+        raise InputError(str(cfg_path), None, f"cannot read file ({exc.strerror or exc})") from exc
     except UnicodeDecodeError as exc:
         first_bad = exc.object[: exc.start].count(b"\n") + 1
         raise InputError(str(cfg_path), first_bad, "is not UTF-8 text") from None

@@ -74,12 +74,12 @@ def test_lab_run_and_rerun(tmp_path: Path) -> None:
 def test_lab_run_errors(tmp_path: Path) -> None:
     code, _, err = run("run", str(tmp_path / "missing.toml"))
     assert code == 2
-    assert "missing.toml: cannot be read" in err
+    assert "missing.toml: cannot read file" in err
     bad = tmp_path / "bad.toml"
     bad.write_text('[collection]\npath = "."\n[[systems]]\nname = "x"\nengine = "sqlite"\n')
     code, _, err = run("run", str(bad))
     assert code == 2
-    assert f"{tmp_path / 'cran.all.1400'}: cannot be read" in err
+    assert f"{tmp_path / 'cran.all.1400'}: cannot read file" in err
     bad.write_text(bad.read_text().replace('"."', '"nowhere"'))
     code, _, err = run("run", str(bad))
     assert code == 2
@@ -253,7 +253,7 @@ def test_lab_merge_to_an_output_it_cannot_write_names_it(
         (["cv", "{one}", "{run}"], "Cannot split 1 topic(s) into folds: at least 2 are needed."),
         (["run", "{bad_toml}"], "bad.toml:1: is not valid TOML"),
         (["run", "{binary}"], "binary.toml:1: is not UTF-8 text"),
-        (["run", "{folder}"], "cannot be read (Is a directory)"),
+        (["run", "{folder}"], "cannot read file (Is a directory)"),
     ],
 )
 def test_lab_bad_input_is_one_line_with_exit_2(
