@@ -85,7 +85,7 @@ from cranfield.lab.systems import (
 )
 from cranfield.lab.workdir import check_system_names
 
-__all__ = ["ENGINES", "load_config", "make_collection", "make_system"]
+__all__ = ["ENGINES", "declared_keys", "load_config", "make_collection", "make_system"]
 
 ENGINES: Final = ("bm25s", "tantivy", "sqlite-fts5", "http", "python", "run")
 _ALIASES: Final = {"sqlite": "sqlite-fts5", "fts5": "sqlite-fts5", "callable": "python"}
@@ -196,6 +196,27 @@ _CROSS_VALIDATION_KEYS: Final[dict[str, _Kind]] = {
 }
 # Where a setting of the Experiment that the file does not spell as a key is written.
 _WRITTEN_IN: Final = {"systems": "[[systems]]", "options": "[evaluation]"}
+
+
+def declared_keys() -> dict[str, tuple[str, ...]]:
+    """Every key a configuration may hold, by where it is written.
+
+    ``""`` lists the tables of the file; ``"experiment"``, ``"evaluation"`` and
+    ``"cross_validation"`` their keys; ``"collection FORMAT"`` the keys of each collection
+    format and ``"systems ENGINE"`` those of each engine (with ``name`` and ``engine``). The
+    template of ``cranfield lab init`` (:mod:`cranfield.lab.config_template`) documents
+    exactly these.
+
+    Examples
+    --------
+    >>> declared_keys()["systems run"]
+    ('name', 'engine', 'path')
+    """
+    keys = {"": tuple(_TABLES), "experiment": tuple(_EXPERIMENT_KEYS)}
+    keys |= {f"collection {fmt}": tuple(kinds) for fmt, kinds in _COLLECTION_KEYS.items()}
+    keys |= {f"systems {e}": ("name", "engine", *kinds) for e, kinds in _ENGINE_KEYS.items()}
+    keys |= {"evaluation": OPTION_NAMES, "cross_validation": tuple(_CROSS_VALIDATION_KEYS)}
+    return keys
 
 
 class _Source:
