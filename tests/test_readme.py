@@ -3,8 +3,8 @@
 Each ```bash block of README.md is split into its command lines, in order. They run with
 bash in a fresh copy of the clone's ``examples/`` (so that the files they write, such as
 ``report.html`` and the lab's ``lab-out/``, never land in the repository), beside a
-``../shared`` that is the shared data, with ``.venv/bin/`` being the folder of the Python
-running these tests.
+``../shared`` that is the shared data, with ``.venv`` being the virtualenv running these
+tests. Each ```python block runs there too, with ``.venv/bin/python``.
 
 Three kinds of step are checked by reading them instead of running them:
 
@@ -36,6 +36,7 @@ from tests.conftest import REPO, SHARED, require
 
 README = REPO / "README.md"
 _BLOCK = re.compile(r"^```bash\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 _EXTRAS = set(
     tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"][
         "optional-dependencies"
@@ -126,8 +127,10 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "shared").symlink_to(require(SHARED).resolve(), target_is_directory=True)
     copy = root / "clone"
     shutil.copytree(REPO / "examples", copy / "examples")
-    (copy / ".venv").mkdir()
-    (copy / ".venv" / "bin").symlink_to(Path(sys.executable).parent, target_is_directory=True)
+    # the whole virtualenv, not only its bin/: .venv/bin/python finds its packages through
+    # the pyvenv.cfg beside bin/
+    (copy / ".venv").symlink_to(sys.prefix, target_is_directory=True)
+    assert (copy / ".venv" / "bin").resolve() == Path(sys.executable).parent.resolve()
     return copy
 
 
@@ -149,3 +152,16 @@ def test_a_readme_command_runs_when_pasted(command: str, clone: Path) -> None:
     assert done.returncode == 0, f"{to_run}\n{done.stderr}"
     assert "Traceback" not in done.stderr
     assert done.stdout or "-o " in to_run
+
+
+@pytest.mark.parametrize("block", _PYTHON_BLOCK.findall(README.read_text(encoding="utf-8")))
+def test_a_readme_python_block_runs_when_pasted(block: str, clone: Path) -> None:
+    done = subprocess.run(
+        [".venv/bin/python", "-c", block],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
