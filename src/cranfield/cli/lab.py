@@ -2,6 +2,7 @@
 
 Sub-commands::
 
+    cranfield lab init [PATH]
     cranfield lab run CONFIG [--workdir DIR] [--fresh] [--[no-]efficiency] [--markdown]
     cranfield lab pool RUN [RUN ...] [--depth 100] [--qrels QRELS] [--measure AP]
                        [--judged-k 10] [--export FILE --seed N] [--json]
@@ -36,6 +37,8 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
 
 
 def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.command == "init":
+        return _init(args, out)
     if args.command == "run":
         return _run(args, out, err)
     if args.command == "pool":
@@ -70,6 +73,15 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     def add(name: str, help_: str) -> Parser:
         sp: Parser = sub.add_parser(name, help=help_, description=help_, out=out, err=err)
         return sp
+
+    init = add("init", "Write a configuration template that documents every key (TOML).")
+    init.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        default=Path("cranfield.toml"),
+        help="the file to write, never over an existing one; - prints it (default: cranfield.toml)",
+    )
 
     run = add("run", "Run the experiment a TOML file describes and write its report.")
     run.add_argument("config", type=Path, help="experiment description (TOML)")
@@ -123,6 +135,25 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     add_run_names(cv)
     add_evaluation_options(cv)
     return p
+
+
+def _init(args: argparse.Namespace, out: TextIO) -> int:
+    import errno
+
+    from cranfield.io.sink import write_text, writing
+    from cranfield.lab.config_template import TEMPLATE
+
+    if str(args.path) == "-":
+        out.write(TEMPLATE)
+        return 0
+    if args.path.exists() or args.path.is_symlink():
+        raise FileExistsError(
+            errno.EEXIST, "exists; cranfield lab init writes a new file only", str(args.path)
+        )
+    with writing(args.path):
+        write_text(args.path, TEMPLATE)
+    out.write(f"wrote {args.path}; edit it, then: cranfield lab run {args.path}\n")
+    return 0
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -42,8 +42,9 @@ Engines and their keys: ``bm25s`` (``k1``, ``b``, ``method``, ``stopwords``, ``s
 ``max_response_bytes``, ``redirects``),
 ``python`` (``search = "module:function"`` with optional ``index`` and ``load``
 functions, or ``factory = "module:function"`` called with ``name=`` and the ``params``
-table as keyword arguments and returning a system) and ``run`` (``path`` of a
-TREC run file). The ``trec`` collection format takes ``qrels``, ``topics`` (any format of
+table as keyword arguments and returning a system; the module is imported from the
+import path or, failing that, from the configuration file's folder) and ``run`` (``path``
+of a TREC run file). The ``trec`` collection format takes ``qrels``, ``topics`` (any format of
 :func:`~cranfield.lab.read_topics`) and ``documents`` (a JSON-lines file of
 ``{"doc_id", "text", "title"?}`` objects); ``ir_datasets`` takes ``dataset``.
 """
@@ -55,10 +56,12 @@ import importlib
 import json
 import re
 import stat
+import sys
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Final, Literal
 
 from cranfield.errors import CranfieldError, EvaluationError, InputError, OptionError
@@ -85,7 +88,7 @@ from cranfield.lab.systems import (
 )
 from cranfield.lab.workdir import check_system_names
 
-__all__ = ["ENGINES", "load_config", "make_collection", "make_system"]
+__all__ = ["ENGINES", "declared_keys", "load_config", "make_collection", "make_system"]
 
 ENGINES: Final = ("bm25s", "tantivy", "sqlite-fts5", "http", "python", "run")
 _ALIASES: Final = {"sqlite": "sqlite-fts5", "fts5": "sqlite-fts5", "callable": "python"}
@@ -198,6 +201,27 @@ _CROSS_VALIDATION_KEYS: Final[dict[str, _Kind]] = {
 _WRITTEN_IN: Final = {"systems": "[[systems]]", "options": "[evaluation]"}
 
 
+def declared_keys() -> dict[str, tuple[str, ...]]:
+    """Every key a configuration may hold, by where it is written.
+
+    ``""`` lists the tables of the file; ``"experiment"``, ``"evaluation"`` and
+    ``"cross_validation"`` their keys; ``"collection FORMAT"`` the keys of each collection
+    format and ``"systems ENGINE"`` those of each engine (with ``name`` and ``engine``). The
+    template of ``cranfield lab init`` (:mod:`cranfield.lab.config_template`) documents
+    exactly these.
+
+    Examples
+    --------
+    >>> declared_keys()["systems run"]
+    ('name', 'engine', 'path')
+    """
+    keys = {"": tuple(_TABLES), "experiment": tuple(_EXPERIMENT_KEYS)}
+    keys |= {f"collection {fmt}": tuple(kinds) for fmt, kinds in _COLLECTION_KEYS.items()}
+    keys |= {f"systems {e}": ("name", "engine", *kinds) for e, kinds in _ENGINE_KEYS.items()}
+    keys |= {"evaluation": OPTION_NAMES, "cross_validation": tuple(_CROSS_VALIDATION_KEYS)}
+    return keys
+
+
 class _Source:
     """Error helper naming the configuration file and the table."""
 
@@ -279,12 +303,35 @@ def _resolve(
     return p
 
 
-def _object(spec: Any, src: _Source, where: str) -> Any:
+def _import(module: str, base: Path) -> ModuleType:
+    """``module`` from the import path or, if it is not there, from ``base`` (the folder of
+    the configuration file), as if ``PYTHONPATH`` ended with it.
+
+    The folder then stays at the end of ``sys.path`` (as ``python script.py`` keeps the
+    script's): a system is indexed in a spawned process (``isolate``), which must import
+    the same module to unpickle it, and starts with this process's ``sys.path``. Being
+    last, it never hides a module found elsewhere.
+    """
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        folder = str(base)
+        if exc.name != module.partition(".")[0] or folder in sys.path:
+            raise
+    sys.path.append(folder)
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError:
+        sys.path.remove(folder)  # not there either: leave the path as it was
+        raise
+
+
+def _object(spec: Any, src: _Source, where: str, base: Path) -> Any:
     if not isinstance(spec, str) or ":" not in spec:
         raise src.error(where, f"must be 'module:attribute', got {spec!r}")
     module, _, attr = spec.partition(":")
     try:
-        obj: Any = importlib.import_module(module)
+        obj: Any = _import(module, base)
         for part in attr.split("."):
             obj = getattr(obj, part)
     except (ImportError, AttributeError) as exc:
@@ -344,7 +391,7 @@ def make_system(  # noqa: C901, PLR0912 -- one branch per engine kind of the con
             )
         params = opts.get("params", {})
         if "factory" in opts:
-            factory = _object(opts["factory"], src, f"{label} factory")
+            factory = _object(opts["factory"], src, f"{label} factory", base)
             try:
                 system = factory(name=name, **params)
             except (CranfieldError, TypeError, ValueError, ImportError):
@@ -359,9 +406,9 @@ def make_system(  # noqa: C901, PLR0912 -- one branch per engine kind of the con
             raise src.error(label, "a python system needs 'search' or 'factory'")
         return CallableSystem(
             name,
-            _object(opts["search"], src, f"{label} search"),
-            index=_object(opts["index"], src, f"{label} index") if "index" in opts else None,
-            load=_object(opts["load"], src, f"{label} load") if "load" in opts else None,
+            _object(opts["search"], src, f"{label} search", base),
+            index=_object(opts["index"], src, f"{label} index", base) if "index" in opts else None,
+            load=_object(opts["load"], src, f"{label} load", base) if "load" in opts else None,
             config={"search": opts["search"], **params},
         )
     except (TypeError, ValueError) as exc:

@@ -274,3 +274,30 @@ def test_lab_bad_input_is_one_line_with_exit_2(
     assert code == 2, err
     assert err.count("\n") == 1
     assert message in err
+
+
+def test_lab_init_writes_the_template_and_never_overwrites(tmp_path: Path) -> None:
+    from cranfield.lab.config_template import TEMPLATE
+
+    target = tmp_path / "lab.toml"
+    code, out, err = run("init", str(target))
+    assert (code, err) == (0, "")
+    assert target.read_text(encoding="utf-8") == TEMPLATE
+    assert f"cranfield lab run {target}" in out
+    target.write_text("mine\n")
+    code, out, err = run("init", str(target))
+    assert code == 2
+    assert (
+        err == f"cranfield lab init: {target}: exists; cranfield lab init writes a new file only.\n"
+    )
+    assert target.read_text() == "mine\n"
+    code, out, _ = run("init", "-")
+    assert (code, out) == (0, TEMPLATE)
+
+
+def test_lab_init_writes_cranfield_toml_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run("init")[0] == 0
+    assert (tmp_path / "cranfield.toml").is_file()

@@ -1,0 +1,167 @@
+"""The README's shell blocks, pasted as a new user would: every command runs (issue 18).
+
+Each ```bash block of README.md is split into its command lines, in order. They run with
+bash in a fresh copy of the clone's ``examples/`` (so that the files they write, such as
+``report.html`` and the lab's ``lab-out/``, never land in the repository), beside a
+``../shared`` that is the shared data, with ``.venv`` being the virtualenv running these
+tests. Each ```python block runs there too, with ``.venv/bin/python``.
+
+Three kinds of step are checked by reading them instead of running them:
+
+* ``python3.11 -m venv .venv`` and ``.venv/bin/pip install ...``: installing takes minutes
+  and the network, which a test cannot; each install must install the clone itself (``.``
+  or ``-e '.[extra]'``, never a name on a package index, where cranfield is not) with
+  extras that pyproject.toml declares. CI runs the README's install in ``.ci/run``.
+* ``.venv/bin/pytest``: the test suite itself, which ``.ci/run`` runs.
+
+The lab example runs with ``--no-efficiency``: its efficiency phase (warm-up, repeated
+timed passes, threads) is most of its time and is tested with small settings in
+tests/unit/cli/test_lab.py; everything else of the pasted command runs as written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, SHARED, require
+
+README = REPO / "README.md"
+_BLOCK = re.compile(r"^```bash\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_EXTRAS = set(
+    tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+)
+_CLONE_SPEC = re.compile(r"^\.(\[(?P<extras>[a-z0-9_,-]+)\])?$")
+
+
+def readme_commands(text: str) -> list[str]:
+    """The command lines of the ```bash blocks of ``text``, in order (comments dropped)."""
+    commands = []
+    for block in _BLOCK.findall(text):
+        for line in block.replace("\\\n", " ").splitlines():
+            command = line.split(" #", 1)[0].strip()
+            if command and not command.startswith("#"):
+                commands.append(command)
+    return commands
+
+
+def _install_problem(step: list[str]) -> str | None:
+    """Why a ``pip install`` step would fail when pasted, or None."""
+    if step[:2] != [".venv/bin/pip", "install"]:
+        return "pip must be the virtualenv's: .venv/bin/pip install"
+    args = [a for a in step[2:] if a != "-e"]
+    if len(args) != 1:
+        return f"expected one thing to install, got {args}"
+    found = _CLONE_SPEC.match(args[0])
+    if found is None:
+        return f"{args[0]!r} is not the clone ('.' or '.[extra]'): cranfield is on no index"
+    unknown = set((found["extras"] or "").split(",")) - _EXTRAS - {""}
+    if unknown:
+        return f"extras {sorted(unknown)} are not in pyproject.toml"
+    return None
+
+
+def runnable(command: str) -> str | None:
+    """``command`` without the steps checked statically (see the module docstring); None if
+    nothing is left to run. Raises AssertionError for a step that would fail when pasted."""
+    kept = []
+    for part in command.split(" && "):
+        step = shlex.split(part)
+        if step[:3] == ["python3.11", "-m", "venv"]:
+            assert step[3:] == [".venv"], part
+        elif "pip" in step[0] or step[1:3] == ["-m", "pip"]:
+            problem = _install_problem(step)
+            assert problem is None, f"{part}: {problem}"
+        elif step[0] == ".venv/bin/pytest":
+            continue
+        else:
+            assert step[0].startswith(".venv/bin/"), f"{part}: run the virtualenv's programs"
+            if step[1:3] == ["lab", "run"]:
+                kept.append(part.replace(" lab run ", " lab run --no-efficiency ", 1))
+            else:
+                kept.append(part)
+    return " && ".join(kept) or None
+
+
+COMMANDS = readme_commands(README.read_text(encoding="utf-8"))
+
+
+def test_the_readme_has_commands_and_ci_installs_as_it_says() -> None:
+    assert len(COMMANDS) >= 10
+    assert COMMANDS[0].startswith("python3.11 -m venv .venv && .venv/bin/pip install .")
+    test_install = "python3.11 -m venv .venv && .venv/bin/pip install -e '.[test]'"
+    assert test_install in COMMANDS[1]
+    assert test_install in (REPO / ".ci" / "run").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("bad", "why"),
+    [
+        ("pip install 'cranfield[plot]'", "the virtualenv's"),
+        ("python3.11 -m pip install .", "the virtualenv's"),
+        (".venv/bin/pip install 'cranfield[plot]'", "is on no index"),
+        (".venv/bin/pip install -e '.[plots]'", "not in pyproject.toml"),
+        ("cranfield evaluate q r", "the virtualenv's programs"),
+    ],
+)
+def test_a_command_that_would_fail_when_pasted_is_caught(bad: str, why: str) -> None:
+    with pytest.raises(AssertionError, match=why):
+        runnable(bad)
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh copy of the clone's examples, with ``../shared`` and ``.venv/bin/``."""
+    root = tmp_path_factory.mktemp("readme")
+    (root / "shared").symlink_to(require(SHARED).resolve(), target_is_directory=True)
+    copy = root / "clone"
+    shutil.copytree(REPO / "examples", copy / "examples")
+    # the whole virtualenv, not only its bin/: .venv/bin/python finds its packages through
+    # the pyvenv.cfg beside bin/
+    (copy / ".venv").symlink_to(sys.prefix, target_is_directory=True)
+    assert (copy / ".venv" / "bin").resolve() == Path(sys.executable).parent.resolve()
+    return copy
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=[f"{i}:{c[:40]}" for i, c in enumerate(COMMANDS)])
+def test_a_readme_command_runs_when_pasted(command: str, clone: Path) -> None:
+    to_run = runnable(command)
+    if to_run is None:
+        return  # only steps checked statically (installs, the test suite)
+    # the subprocess imports the code under test as this process does (PYTHONPATH kept)
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", to_run],
+        cwd=clone,
+        env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, f"{to_run}\n{done.stderr}"
+    assert "Traceback" not in done.stderr
+    assert done.stdout or "-o " in to_run
+
+
+@pytest.mark.parametrize("block", _PYTHON_BLOCK.findall(README.read_text(encoding="utf-8")))
+def test_a_readme_python_block_runs_when_pasted(block: str, clone: Path) -> None:
+    done = subprocess.run(
+        [".venv/bin/python", "-c", block],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
