@@ -1,7 +1,8 @@
-"""Names of a package imported on first use (PEP 562), so that importing the package is cheap.
+"""Names and optional dependencies imported on first use, so that importing cranfield is cheap.
 
 Every command imports :mod:`cranfield`; the names that need polars (or the statistics) are
-only imported when someone asks for them.
+only imported when someone asks for them (PEP 562), and an optional dependency missing when
+it is needed is an error that says how to install it (:func:`install_hint`, the one wording).
 """
 
 from __future__ import annotations
@@ -11,6 +12,22 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+
+INSTALL_HINT_START = "install the '"
+"""How every install hint starts (the command line recognises a message that has one)."""
+
+
+def install_hint(extra: str) -> str:
+    """How to install the optional ``extra``, as every message words it.
+
+    cranfield is installed from its clone (it is on no package index), so the command is the
+    one the README uses there.
+
+    >>> install_hint("plot")
+    "install the 'plot' extra from cranfield's clone: pip install '.[plot]'"
+    """
+    return f"{INSTALL_HINT_START}{extra}' extra from cranfield's clone: pip install '.[{extra}]'"
 
 
 def lazy_names(
@@ -42,14 +59,14 @@ def require(modules: tuple[str, ...], extra: str, purpose: str) -> None:
     ------
     ModuleNotFoundError
         Naming the missing module, what needs it and the exact install command:
-        ``to_pandas() needs pyarrow, which is not installed: pip install 'cranfield[pandas]'``.
+        ``to_pandas() needs pyarrow, which is not installed; install the 'pandas' extra
+        from cranfield's clone: pip install '.[pandas]'``.
     """
     for module in modules:
         try:
             importlib.import_module(module)
         except ImportError:
             raise ModuleNotFoundError(
-                f"{purpose} needs {module}, which is not installed: "
-                f"pip install 'cranfield[{extra}]'",
+                f"{purpose} needs {module}, which is not installed; {install_hint(extra)}",
                 name=module,
             ) from None

@@ -1,6 +1,6 @@
 """Figures of evaluation results: precision–recall and gain curves, per-query plots.
 
-Needs matplotlib, the optional extra ``cranfield[plot]`` (``pip install 'cranfield[plot]'``);
+Needs matplotlib, the optional extra ``cranfield[plot]`` (``pip install '.[plot]'``);
 it is imported only when a figure is drawn. Every function returns a
 :class:`matplotlib.figure.Figure` and never calls ``show()``: save it with
 ``fig.savefig("pr.png")`` or display it in a notebook. The implementation lives in

@@ -10,7 +10,7 @@ code  when
 1     the command line is wrong: a usage error, an option with a value it cannot
       take (:class:`~cranfield.errors.OptionError`), an unknown measure
       (:class:`~cranfield.errors.MeasureError`), a missing optional dependency
-      (the message says which ``pip install 'cranfield[extra]'`` brings it)
+      (the message says which ``pip install '.[extra]'`` brings it)
 2     the data or the world is wrong: input that cannot be read
       (:class:`~cranfield.errors.InputError`, ``OSError``), input that cannot be
       evaluated as asked (:class:`~cranfield.errors.EvaluationError`), a failing
@@ -27,6 +27,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Final, TextIO
 
+from cranfield._lazy import INSTALL_HINT_START, install_hint
 from cranfield.cli.parser import Parser, UsageError
 from cranfield.errors import (
     CranfieldError,
@@ -101,13 +102,13 @@ def _install_hint(exc: ImportError) -> str | None:
     """The message of a missing optional dependency with the extra that installs it, or
     ``None`` if ``exc`` is not about one."""
     text = str(exc)
-    if "pip install 'cranfield[" in text:
+    if INSTALL_HINT_START in text:
         return text
     missing = _normalise((exc.name or "").split(".")[0])
     extra = _extra_providing(missing) if missing else None
     if extra is None:
         return None
-    return f"{text}; install it with: pip install 'cranfield[{extra}]'"
+    return f"{text}; {install_hint(extra)}"
 
 
 def _extra_providing(package: str) -> str | None:

@@ -5,7 +5,7 @@ stream read piece by piece (:func:`open_source`, for :func:`cranfield.evaluate_s
 the same rules both ways:
 
 * Compression is recognised by the first bytes, never by the file's name: gzip, bzip2, xz,
-  or zstd (with the optional ``zstandard`` package, ``pip install 'cranfield[zstd]'``).
+  or zstd (with the optional ``zstandard`` package, ``pip install '.[zstd]'``).
 * The source is opened once and read once: the first bytes are kept, not probed by a
   second open, so a pipe (``-``, ``<(zcat run.gz)``, a named pipe) loses nothing.
 * A compressed file must decompress completely: a truncated or corrupt stream, or bytes
@@ -37,6 +37,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Protocol, cast
 
+from cranfield._lazy import install_hint
 from cranfield.errors import InputError
 from cranfield.io.limits import (
     LineLengths,
@@ -474,7 +475,7 @@ def _decompressors(
         raise InputError(
             name,
             None,
-            "is zstd-compressed; install the zstd extra: pip install 'cranfield[zstd]'",
+            f"is zstd-compressed; {install_hint('zstd')}",
         ) from exc
     dctx = zstandard.ZstdDecompressor()
     # Its decompress takes no bound on the text of a step (see _steps).

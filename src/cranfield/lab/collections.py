@@ -9,7 +9,7 @@ A :class:`Collection` bundles a stream of :class:`Document` objects, a list of
 * :func:`read_topics`: TREC topic files (classic SGML ``<top>``, XML ``<topic>``, or
   ``query_id<TAB>text`` lines).
 * :func:`from_ir_datasets`: any dataset of the optional ``ir_datasets`` package
-  (``pip install 'cranfield[irds]'``); downloading it needs network access.
+  (``pip install '.[irds]'``); downloading it needs network access.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, Final, Literal, get_args
 
+from cranfield._lazy import install_hint
 from cranfield._validate import check_choice
 from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError
@@ -585,7 +586,7 @@ def _import_ir_datasets() -> ModuleType:
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError(
             "reading an ir_datasets collection needs the optional package ir_datasets; "
-            "install it with: pip install 'cranfield[irds]'"
+            + install_hint("irds")
         ) from None
 
 
@@ -607,7 +608,7 @@ def from_ir_datasets(
     Documents and queries use the dataset's ``default_text()`` (for most datasets the
     title and body); documents are streamed from ``docs_iter()`` each time the collection
     is indexed. ``gains`` optionally maps the dataset's relevance values (a value mapped to
-    ``None`` drops the judgment). Needs ``pip install 'cranfield[irds]'`` and, the first
+    ``None`` drops the judgment). Needs ``pip install '.[irds]'`` and, the first
     time, network access to download the data.
 
     Notes

@@ -22,7 +22,7 @@ every rule about what the lab will and will not do over HTTP:
 
 Every failure is an :class:`~cranfield.errors.EngineError` of one line that names the URL as
 :func:`shown_url` prints it (no ``user:password@``, no query values) and what happened.
-``httpx`` is imported on first use (``pip install 'cranfield[lab]'``).
+``httpx`` is imported on first use (``pip install '.[lab]'``).
 """
 
 from __future__ import annotations

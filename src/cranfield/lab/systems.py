@@ -19,7 +19,7 @@ Adapters: :class:`SQLiteFTS5` (SQLite's FTS5 with its bm25 ranking, part of Pyth
 :class:`BM25S` (the ``bm25s`` package), :class:`Tantivy` (the ``tantivy`` package),
 :class:`HTTPSystem` (any JSON search endpoint), :class:`CallableSystem` (a Python function)
 and :class:`PrecomputedRun` (a run file, effectiveness only). ``bm25s``, ``PyStemmer`` and
-``tantivy`` are optional: ``pip install 'cranfield[lab]'``.
+``tantivy`` are optional: ``pip install '.[lab]'``.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, Protocol, runtime_checkable
 
+from cranfield._lazy import install_hint
 from cranfield._validate import check_choice, check_float, check_int
 from cranfield.data.run import Run
 from cranfield.errors import EngineError, OptionError
@@ -104,8 +105,8 @@ def _require(module: str, package: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError:
         raise ImportError(
-            f"this system needs the optional package {package}; install it with: "
-            f"pip install 'cranfield[lab]' (or pip install {package})"
+            f"this system needs the optional package {package}; {install_hint('lab')} "
+            f"(or pip install {package})"
         ) from None
 
 
@@ -580,7 +581,7 @@ class HTTPSystem:
     The engine behind the endpoint indexes on its own (``builds_index = False``); the
     experiment measures latency and throughput as seen by this client, one connection per
     request, so the figures include HTTP and JSON costs. The requests are sent by httpx
-    (``pip install 'cranfield[lab]'``) under the rules of :mod:`cranfield.lab.http`;
+    (``pip install '.[lab]'``) under the rules of :mod:`cranfield.lab.http`;
     every failure is an :class:`~cranfield.errors.EngineError` naming the URL without its
     ``user:password@`` and query values.
     """

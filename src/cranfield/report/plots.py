@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Unpack, get_args
 
 import numpy as np
 
+from cranfield._lazy import install_hint
 from cranfield._validate import check_choice, check_float, check_int
 from cranfield.curves import (
     INTERPOLATIONS,
@@ -67,7 +68,7 @@ __all__ = [
     "score_distribution",
 ]
 
-INSTALL_HINT: Final = "pip install 'cranfield[plot]'"
+INSTALL_HINT: Final = install_hint("plot")
 GainKind = Literal["ndcg", "dcg", "ncg", "cg"]
 DistributionKind = Literal["box", "strip", "both"]
 GAIN_KINDS: Final[tuple[str, ...]] = get_args(GainKind)
@@ -100,8 +101,7 @@ def require_matplotlib() -> None:
         import matplotlib  # noqa: F401
     except ImportError as exc:
         raise ModuleNotFoundError(
-            f"cranfield.plot needs matplotlib, which is not installed; install it with: "
-            f"{INSTALL_HINT}",
+            f"cranfield.plot needs matplotlib, which is not installed; {INSTALL_HINT}",
             name="matplotlib",
         ) from exc
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import cranfield
+from cranfield._lazy import install_hint
 from cranfield.cli import commands
 from cranfield.cli.exits import exit_code, message
 from cranfield.cli.main import main
@@ -335,10 +336,10 @@ def test_a_missing_optional_dependency_names_its_extra() -> None:
     bare = ModuleNotFoundError("No module named 'pyarrow'", name="pyarrow")
     assert exit_code(bare) == 1
     assert (
-        message(bare)
-        == "No module named 'pyarrow'; install it with: pip install 'cranfield[arrow]'"
+        message(bare) == "No module named 'pyarrow'; "
+        "install the 'arrow' extra from cranfield's clone: pip install '.[arrow]'"
     )
-    hinted = ImportError("this system needs tantivy; install it with: pip install 'cranfield[lab]'")
+    hinted = ImportError(f"this system needs tantivy; {install_hint('lab')}")
     assert exit_code(hinted) == 1
     assert message(hinted) == str(hinted)
 

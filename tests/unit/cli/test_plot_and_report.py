@@ -95,7 +95,7 @@ def test_plot_without_matplotlib(
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     code, _, err = _run(plot_cli.main, ["pr", *inputs, "-o", str(tmp_path / "p.png")])
     assert code == 1
-    assert "pip install 'cranfield[plot]'" in err
+    assert "install the 'plot' extra from cranfield's clone: pip install '.[plot]'" in err
 
 
 def test_report_writes_one_file(inputs: list[str], tmp_path: Path) -> None:

@@ -273,7 +273,7 @@ def test_zstd_without_zstandard_names_the_extra(
     path = tmp_path / "run.zst"
     path.write_bytes(_zstd(RUN))
     monkeypatch.setitem(sys.modules, "zstandard", None)
-    with pytest.raises(InputError, match=r"run\.zst: .*pip install 'cranfield\[zstd\]'"):
+    with pytest.raises(InputError, match=r"run\.zst: .*pip install '\.\[zstd\]'"):
         cranfield.evaluate_stream(QRELS, path, MEASURES)
 
 

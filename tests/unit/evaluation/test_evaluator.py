@@ -195,7 +195,8 @@ def test_to_pandas_without_pyarrow_names_the_extra(monkeypatch: pytest.MonkeyPat
     with pytest.raises(ModuleNotFoundError) as exc:
         res.to_pandas()
     assert str(exc.value) == (
-        "to_pandas() needs pyarrow, which is not installed: pip install 'cranfield[pandas]'"
+        "to_pandas() needs pyarrow, which is not installed; "
+        "install the 'pandas' extra from cranfield's clone: pip install '.[pandas]'"
     )
     assert exc.value.name == "pyarrow"
 

@@ -175,7 +175,7 @@ def test_zstd_without_zstandard_names_the_extra(
     path = _put(tmp_path, _zstd(TEXT), "run.zst")
     monkeypatch.setitem(sys.modules, "zstandard", None)
     for read in (read_bytes, _streamed):
-        with pytest.raises(InputError, match=r"run\.zst: .*pip install 'cranfield\[zstd\]'"):
+        with pytest.raises(InputError, match=r"run\.zst: .*pip install '\.\[zstd\]'"):
             read(path)
 
 

@@ -481,7 +481,7 @@ def test_zstd_without_zstandard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setitem(sys.modules, "zstandard", None)
     with pytest.raises(InputError) as info:
         read_qrels(path)
-    check_error(info.value, path, None, "pip install 'cranfield[zstd]'", None)
+    check_error(info.value, path, None, "pip install '.[zstd]'", None)
 
 
 # --------------------------------------------------------------------------- stdin

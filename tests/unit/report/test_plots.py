@@ -264,7 +264,10 @@ def test_never_touches_pyplot() -> None:
 def test_missing_matplotlib_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     q = query_differences(["a", "b"], [0.1, 0.4], [0.3, 0.2])
-    with pytest.raises(ModuleNotFoundError, match=r"pip install 'cranfield\[plot\]'"):
+    with pytest.raises(
+        ModuleNotFoundError,
+        match=r"install the 'plot' extra from cranfield's clone: pip install '\.\[plot\]'",
+    ):
         plot.difference_bars(q)
 
 
