@@ -208,7 +208,10 @@ def _native(text: str) -> list[Measure]:
         name, params = _ir_measures_params(text, spec.name, params, at)
         spec = lookup(name)
     if spec is not None and at is None and spec.at in ("cutoff_required", "recall_required"):
-        expanded = trec_names.translate(text)
+        try:  # a trec_eval name with default cutoffs (P), unless it only starts like one (P_IA)
+            expanded = trec_names.translate(text)
+        except MeasureError:
+            expanded = None
         if expanded is not None:
             return expanded
     return [make(name, params, at)]

@@ -142,6 +142,8 @@ def _non_default(p: Param) -> Any:
         return int(p.minimum or 0) + 3
     if p.kind == "float":
         value = p.maximum / 2 if p.maximum is not None else (p.minimum or 0.0) + 2.5
+        if value == p.default:  # e.g. NRBP's beta, 0.5 in [0, 1]
+            value /= 2
         assert value != p.default
         return value
     if p.kind == "gains":

@@ -49,9 +49,22 @@ ACCEPTED = [
     ("nDCG(dcg='exp-log2',gains={1:1,2:3})@10", "nDCGx(exp=True,gains={1:1,2:3})@10"),
     ("nDCG(dcg='log2')@10", "nDCG@10"),
 ]
+# the intent-aware names of ir_measures (its pyndeval provider); their values are checked
+# against pyndeval in tests/parity/test_ndeval_family.py
+INTENT_AWARE = [
+    ("ERR_IA@20", "ERR_IA@20"),
+    ("err_ia@20", "ERR_IA@20"),
+    ("nERR_IA@5", "nERR_IA@5"),
+    ("NRBP", "NRBP"),
+    ("nNRBP(beta=0.8)", "nNRBP(beta=0.8)"),
+    ("P_IA@10", "P_IA@10"),
+    ("AP_IA", "AP_IA"),
+    ("StRecall@10", "StRecall@10"),
+    ("SubtopicRecall@10", "StRecall@10"),
+]
 
 
-@pytest.mark.parametrize(("typed", "canonical"), ACCEPTED)
+@pytest.mark.parametrize(("typed", "canonical"), ACCEPTED + INTENT_AWARE)
 def test_spelling_is_the_canonical_measure(typed: str, canonical: str) -> None:
     assert [str(m) for m in parse_measures(typed)] == [canonical]
     assert parse_measure(typed) == parse_measure(canonical)
@@ -105,6 +118,9 @@ REFUSED = [
     ("ndcg@10-l2", "nDCG takes no relevance threshold"),
     ("dcg_burges@10-l2", "DCGx takes no relevance threshold"),
     ("rbp.95@10", "ranx rbp takes no cutoff; write rbp.95 for p = 0.95."),
+    ("P_IA", "P_IA needs a cutoff, e.g. P_IA@10."),
+    ("ERR_IA", "ERR_IA needs a cutoff, e.g. ERR_IA@10."),
+    ("NRBP@10", "NRBP takes no @ cutoff, got @10."),
 ]
 
 
