@@ -1101,6 +1101,94 @@ def alpha_ndcg(
     return div_or_zero(run_dcg, dcg(ideal))
 
 
+def _ndeval_topic(t: ExtendedTopic, rel: int) -> tuple[dict[str, set[str]], int, list[str]]:
+    """(the subtopics each document is relevant to, S, the ranking) as ndeval sees them."""
+    subtopics: dict[str, set[str]] = {}
+    for s, docs in t.intents.items():
+        for d, v in docs.items():
+            if v >= rel:
+                subtopics.setdefault(d, set()).add(s)
+    big_s = len({s for ss in subtopics.values() for s in ss})
+    return subtopics, big_s, [] if t.missing else list(t.docs)
+
+
+def _novelty_gains(order: list[str], subtopics: dict[str, set[str]], alpha: float) -> list[float]:
+    seen: dict[str, int] = {}
+    out = []
+    for d in order:
+        g = 0.0
+        for s in sorted(subtopics.get(d, ())):
+            g += (1 - alpha) ** seen.get(s, 0)
+            seen[s] = seen.get(s, 0) + 1
+        out.append(g)
+    return out
+
+
+def _greedy_ideal(subtopics: dict[str, set[str]], alpha: float) -> list[float]:
+    remaining = sorted(subtopics, reverse=True)  # docno descending: the first max wins ties
+    seen: dict[str, int] = {}
+    ideal: list[float] = []
+    while remaining:
+        scores = [sum((1 - alpha) ** seen.get(s, 0) for s in subtopics[d]) for d in remaining]
+        best = max(scores)
+        pick = remaining[scores.index(best)]
+        ideal.append(best)
+        for s in subtopics[pick]:
+            seen[s] = seen.get(s, 0) + 1
+        remaining.remove(pick)
+    return ideal
+
+
+def ndeval_measure(
+    t: ExtendedTopic,
+    name: str,
+    *,
+    rel: int,
+    alpha: float = 0.5,
+    beta: float = 0.5,
+    cutoff: int | None = None,
+) -> float:
+    """ndeval's intent-aware measures, written from ndeval.c's definitions one rank at a time."""
+    subtopics, big_s, shown = _ndeval_topic(t, rel)
+    if big_s == 0:
+        return 0.0
+    k = len(shown) if cutoff is None else cutoff
+    gains = _novelty_gains(shown, subtopics, alpha)
+    if name in ("ERR_IA", "nERR_IA"):
+        err = sum(g / i for i, g in enumerate(gains[:k], start=1))
+        if name == "nERR_IA":
+            ideal = _greedy_ideal(subtopics, alpha)
+            return div_or_zero(err, sum(g / i for i, g in enumerate(ideal[:k], start=1)))
+        if k == 1:
+            return err  # ndeval leaves rank 1 unnormalised
+        return err / (big_s * sum((1 - alpha) ** (i - 1) / i for i in range(1, k + 1)))
+    if name in ("NRBP", "nNRBP"):
+        total = sum(g * beta**i for i, g in enumerate(gains))
+        if name == "nNRBP":
+            ideal = _greedy_ideal(subtopics, alpha)
+            return div_or_zero(total, sum(g * beta**i for i, g in enumerate(ideal)))
+        return total * (1 - (1 - alpha) * beta) / big_s
+    if name == "P_IA":
+        return sum(len(subtopics.get(d, ())) for d in shown[:k]) / (k * big_s)
+    if name == "StRecall":
+        return len({s for d in shown[:k] for s in subtopics.get(d, ())}) / big_s
+    if name == "AP_IA":
+        total = 0.0
+        for s in {s for ss in subtopics.values() for s in ss}:
+            relevant = {d for d, ss in subtopics.items() if s in ss}
+            found, ap = 0, 0.0
+            for i, d in enumerate(shown, start=1):
+                if d in relevant:
+                    found += 1
+                    ap += found / i
+            total += ap / len(relevant)
+        return total / big_s
+    raise KeyError(name)
+
+
+NDEVAL_NAMES = ("ERR_IA", "nERR_IA", "NRBP", "nNRBP", "P_IA", "AP_IA", "StRecall")
+
+
 # --------------------------------------------------------------------------- extended dispatch
 
 
@@ -1154,6 +1242,8 @@ def extended_value(
         )[1],
         "alpha_nDCG": lambda: alpha_ndcg(t, rel=r, cutoff=at, **p),
     }
+    if name in NDEVAL_NAMES:
+        return ndeval_measure(t, name, rel=r, cutoff=at, **p)
     return functions[name]()
 
 
@@ -1176,5 +1266,6 @@ EXTENDED_NAMES = (
         "DCGx",
         "IDCGx",
         "alpha_nDCG",
+        *NDEVAL_NAMES,
     }
 )

@@ -121,7 +121,11 @@ def test_ranx_ndcg_variants(dl19: tuple[cranfield.Qrels, dict]) -> None:
     # ranx compiles with numba (tens of seconds); run its pure-Python code in a subprocess
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
     payload = json.dumps(
-        {"qrels": qrels.to_dict(), "run": run, "metrics": ["ndcg_burges@10", "ndcg@10"]}
+        {
+            "qrels": qrels.to_dict(),
+            "run": run,
+            "metrics": ["ndcg_burges@10", "ndcg@10", "dcg_burges@10"],
+        }
     )
     done = subprocess.run(
         [sys.executable, "-c", RANX_SCRIPT],
@@ -136,6 +140,11 @@ def test_ranx_ndcg_variants(dl19: tuple[cranfield.Qrels, dict]) -> None:
     res = cranfield.evaluate(qrels, run, ["nDCGx(exp=True)@10", "nDCG@10"], missing="skip")
     assert _max_diff(res.per_query("nDCGx(exp=True)@10"), peer["ndcg_burges@10"]) < 1e-12
     assert _max_diff(res.per_query("nDCG@10"), peer["ndcg@10"]) < 1e-12
+    # ranx's own names, as typed, give ranx's values
+    names = ["ndcg_burges@10", "ndcg@10", "dcg_burges@10"]
+    typed = cranfield.evaluate(qrels, run, names, missing="skip")
+    for name in names:
+        assert _max_diff(typed.per_query(name), peer[name]) < 1e-12
 
 
 def test_scikit_learn_ndcg_score(dl19: tuple[cranfield.Qrels, dict]) -> None:

@@ -403,6 +403,21 @@ EXTENDED_MEASURE_NAMES = [
     "alpha_nDCG(alpha=0)@5",
     "alpha_nDCG(alpha=1)",
     "alpha_nDCG(rel=2)@3",
+    "ERR_IA@1",
+    "ERR_IA@3",
+    "ERR_IA(alpha=0)@5",
+    "nERR_IA@1",
+    "nERR_IA(alpha=1,rel=2)@3",
+    "NRBP",
+    "NRBP(alpha=0.2,beta=0.9)",
+    "nNRBP",
+    "nNRBP(alpha=1,beta=0)",
+    "P_IA@1",
+    "P_IA(rel=2)@4",
+    "AP_IA",
+    "AP_IA(rel=2)",
+    "StRecall",
+    "StRecall@2",
 ]
 EXTENDED_MEASURES: list[Measure] = [parse_measure(n) for n in EXTENDED_MEASURE_NAMES]
 EXTENDED_SETTINGS = settings(

@@ -104,3 +104,156 @@ def alpha_ndcg(
     for step in range(ideal.shape[0]):  # rank order, as a sequential sum would add them
         idcg = idcg + ideal[step] / discounts[step]
     return safe_divide(dcg, idcg)
+
+
+# --------------------------------------------------------------------------- ndeval's family
+#
+# ndeval (TREC Web 2009-2014) computes these from binary subtopic judgments. S is the number
+# of the topic's subtopics with at least one relevant document ("actual subtopics"); a topic
+# with S = 0 scores 0 on every measure.
+
+
+def _subtopics_per_topic(ctx: EvalContext, pairs: IntentPairs) -> NDArray[np.int64]:
+    """The topic of each subtopic code (codes are numbered topic by topic)."""
+    topic = np.zeros(pairs.num_subtopics, dtype=np.int64)
+    topic[pairs.pair_subtopic] = pairs.cand_topic[pairs.pair_cand]
+    return topic
+
+
+def _actual_subtopics(ctx: EvalContext, pairs: IntentPairs) -> NDArray[np.float64]:
+    """S per topic: the subtopics with at least one relevant document."""
+    sub_topic = _subtopics_per_topic(ctx, pairs)
+    return np.bincount(sub_topic, minlength=ctx.n_topics).astype(np.float64)
+
+
+def _check_alpha(name: str, alpha: float) -> None:
+    if alpha > 1.0:
+        raise MeasureError(f"The 'alpha' parameter of {name} must be <= 1, got {alpha!r}.")
+
+
+def _inside(ctx: EvalContext, cutoff: int | None) -> NDArray[np.bool_]:
+    if cutoff is None:
+        return np.ones(ctx.position.size, dtype=bool)
+    out: NDArray[np.bool_] = ctx.position < cutoff
+    return out
+
+
+def err_ia(ctx: EvalContext, *, alpha: float, rel: int, cutoff: int) -> NDArray[np.float64]:
+    """ERR-IA@k per topic, ndeval's collection-independent ("ideal ideal") normalisation.
+
+    Raises
+    ------
+    MeasureError
+        If ``alpha`` is greater than 1.
+    """
+    _check_alpha("ERR_IA", alpha)
+    pairs = extended(ctx).intents_at(rel)
+    gain = row_gains(ctx, pairs, alpha)
+    err = ctx.per_topic_sum(np.where(_inside(ctx, cutoff), gain / (ctx.position + 1.0), 0.0))
+    if cutoff == 1:  # ndeval leaves rank 1 unnormalised
+        return err
+    decay = powers(1.0 - alpha, cutoff - 1)
+    ideal_ideal = 0.0
+    for i in range(cutoff):
+        ideal_ideal += decay[i] / (i + 1.0)
+    return safe_divide(err, _actual_subtopics(ctx, pairs) * ideal_ideal)
+
+
+def nerr_ia(ctx: EvalContext, *, alpha: float, rel: int, cutoff: int) -> NDArray[np.float64]:
+    """nERR-IA@k per topic: ERR-IA@k over ERR-IA@k of ndeval's greedy ideal ranking.
+
+    Raises
+    ------
+    MeasureError
+        If ``alpha`` is greater than 1.
+    """
+    _check_alpha("nERR_IA", alpha)
+    pairs = extended(ctx).intents_at(rel)
+    gain = row_gains(ctx, pairs, alpha)
+    err = ctx.per_topic_sum(np.where(_inside(ctx, cutoff), gain / (ctx.position + 1.0), 0.0))
+    ideal = ideal_gains(ctx, pairs, alpha, cutoff)
+    ideal_err = np.zeros(ctx.n_topics)
+    for step in range(ideal.shape[0]):
+        ideal_err = ideal_err + ideal[step] / (step + 1.0)
+    return safe_divide(err, ideal_err)
+
+
+def _nrbp_sum(
+    gains: NDArray[np.float64], positions: NDArray[np.int64], beta: float
+) -> NDArray[np.float64]:
+    decay = powers(beta, int(positions.max(initial=0)))
+    out: NDArray[np.float64] = gains * decay[positions]
+    return out
+
+
+def nrbp(ctx: EvalContext, *, alpha: float, beta: float, rel: int) -> NDArray[np.float64]:
+    """NRBP per topic over the whole ranking, ndeval's collection-independent normalisation.
+
+    Raises
+    ------
+    MeasureError
+        If ``alpha`` is greater than 1.
+    """
+    _check_alpha("NRBP", alpha)
+    pairs = extended(ctx).intents_at(rel)
+    gain = row_gains(ctx, pairs, alpha)
+    total = ctx.per_topic_sum(_nrbp_sum(gain, ctx.position, beta))
+    return safe_divide(total * (1.0 - (1.0 - alpha) * beta), _actual_subtopics(ctx, pairs))
+
+
+def nnrbp(ctx: EvalContext, *, alpha: float, beta: float, rel: int) -> NDArray[np.float64]:
+    """nNRBP per topic: NRBP over NRBP of ndeval's greedy ideal ranking.
+
+    Raises
+    ------
+    MeasureError
+        If ``alpha`` is greater than 1.
+    """
+    _check_alpha("nNRBP", alpha)
+    pairs = extended(ctx).intents_at(rel)
+    gain = row_gains(ctx, pairs, alpha)
+    total = ctx.per_topic_sum(_nrbp_sum(gain, ctx.position, beta))
+    depth = int(np.bincount(pairs.cand_topic, minlength=ctx.n_topics).max(initial=0))
+    ideal = ideal_gains(ctx, pairs, alpha, depth)
+    decay = powers(beta, max(depth - 1, 0))
+    ideal_total = np.zeros(ctx.n_topics)
+    for step in range(ideal.shape[0]):
+        ideal_total = ideal_total + ideal[step] * decay[step]
+    return safe_divide(total, ideal_total)
+
+
+def precision_ia(ctx: EvalContext, *, rel: int, cutoff: int) -> NDArray[np.float64]:
+    """P-IA@k per topic: relevant (document, subtopic) pairs in the first k over k·S."""
+    pairs = extended(ctx).intents_at(rel)
+    inside = ctx.position[pairs.row] < cutoff
+    count = np.bincount(ctx.topic_of[pairs.row[inside]], minlength=ctx.n_topics)
+    return safe_divide(count.astype(np.float64), cutoff * _actual_subtopics(ctx, pairs))
+
+
+def ap_ia(ctx: EvalContext, *, rel: int) -> NDArray[np.float64]:
+    """AP-IA per topic: the mean over the topic's subtopics of AP against each subtopic."""
+    pairs = extended(ctx).intents_at(rel)
+    sub_topic = _subtopics_per_topic(ctx, pairs)
+    nrel_sub = np.bincount(pairs.pair_subtopic, minlength=pairs.num_subtopics)
+    order = np.lexsort((pairs.row, pairs.row_subtopic))
+    found = np.empty(order.size, dtype=np.float64)
+    found[order] = _group_rank(pairs.row_subtopic[order]) + 1.0
+    precision = found / (ctx.position[pairs.row] + 1.0)
+    per_sub = np.bincount(
+        pairs.row_subtopic, weights=precision, minlength=pairs.num_subtopics
+    ).astype(np.float64)
+    ap = safe_divide(per_sub, nrel_sub)
+    total = np.bincount(sub_topic, weights=ap, minlength=ctx.n_topics).astype(np.float64)
+    return safe_divide(total, _actual_subtopics(ctx, pairs))
+
+
+def subtopic_recall(
+    ctx: EvalContext, *, rel: int, cutoff: int | None = None
+) -> NDArray[np.float64]:
+    """Subtopic recall@k per topic: the share of the topic's S subtopics covered in the first k."""
+    pairs = extended(ctx).intents_at(rel)
+    inside = _inside(ctx, cutoff)[pairs.row]
+    covered = np.unique(pairs.row_subtopic[inside])
+    sub_topic = _subtopics_per_topic(ctx, pairs)
+    count = np.bincount(sub_topic[covered], minlength=ctx.n_topics).astype(np.float64)
+    return safe_divide(count, _actual_subtopics(ctx, pairs))

@@ -9,7 +9,10 @@ Native (ir_measures) syntax, canonical::
 
 Also accepted and translated: trec_eval names (``map``, ``P.5,10``, ``P_10``, ``ndcg_cut.10``,
 ``recip_rank``, nicknames such as ``official``) and ranx names (``ndcg@10``, ``map@100``,
-``mrr``, ``precision@5``, ``recall@100``, ``hit_rate@10``, ``rbp.95``, ``-l2`` suffix).
+``mrr``, ``precision@5``, ``recall@100``, ``hit_rate@10``, ``dcg_burges@10``, ``rbp.95``,
+``-l2`` suffix) and ir_measures' parameter spellings (``nDCG(dcg='exp-log2')@10``), all
+declared on the measures' specs; a native name is matched ignoring case where only one
+measure answers to it (``p@10``, ``r-precision``).
 """
 
 from __future__ import annotations
@@ -19,7 +22,14 @@ import re
 from typing import Any
 
 from cranfield.errors import MeasureError
-from cranfield.measures._spec import Measure, known_names, lookup, make
+from cranfield.measures._spec import (
+    Measure,
+    known_names,
+    lookup,
+    lookup_folded,
+    make,
+    peer_names,
+)
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)"
@@ -143,16 +153,20 @@ def parse_measure(text: str) -> Measure:
 
 
 def parse_measures(text: str) -> list[Measure]:
-    """Parse a name that may expand to several measures (``P.5,10``, ``official``)."""
+    """Parse a name that may expand to several measures (``P.5,10``, ``official``).
+
+    Exact spellings win (native, then trec_eval, then ranx); a native name is then matched
+    ignoring case when only one measure answers to it (``p@10``, ``r-precision``).
+    """
     from cranfield.measures import trec_names
 
     text = text.strip()
     if not text:
         raise MeasureError("A measure name is empty.")
     exact = lookup(text)
-    if exact is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
+    if exact is not None and not re.fullmatch(_IDENT, text):
         return [make(exact.name)]
-    head = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text)
+    head = re.match(_IDENT, text)
     head_name = head.group(0) if head else ""
     spec = lookup(head_name) if head else None
     if spec is None:
@@ -160,25 +174,112 @@ def parse_measures(text: str) -> list[Measure]:
 
         spec = lookup(head_name)
     if spec is not None and (len(text) == len(head_name) or text[len(head_name)] in "(@"):
-        name, params, at = _Parser(text).measure()
-        if at is None and spec.at in ("cutoff_required", "recall_required"):
-            expanded = trec_names.translate(text)
-            if expanded is not None:
-                return expanded
-        return [make(name, params, at)]
+        return _native(text)
     try:
         translated = trec_names.translate(text)
     except MeasureError:
         ranx = trec_names.translate_ranx(text)
         if ranx is not None:
             return ranx
+        if "@" in text:  # never in a trec_eval name: a misspelt native or ranx name
+            raise MeasureError(_unknown(text)) from None
         raise
     if translated is not None:
         return translated
     ranx = trec_names.translate_ranx(text)
     if ranx is not None:
         return ranx
+    folded = _fold_case(text, head_name)
+    if folded is not None:
+        return folded
     raise MeasureError(_unknown(text))
+
+
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+
+
+def _native(text: str) -> list[Measure]:
+    """A name in native syntax, with ir_measures' parameter spellings translated."""
+    from cranfield.measures import trec_names
+
+    name, params, at = _Parser(text).measure()
+    spec = lookup(name)
+    if spec is not None:
+        name, params = _ir_measures_params(text, spec.name, params, at)
+        spec = lookup(name)
+    if spec is not None and at is None and spec.at in ("cutoff_required", "recall_required"):
+        try:  # a trec_eval name with default cutoffs (P), unless it only starts like one (P_IA)
+            expanded = trec_names.translate(text)
+        except MeasureError:
+            expanded = None
+        if expanded is not None:
+            return expanded
+    return [make(name, params, at)]
+
+
+# ir_measures parameters that are options of the whole evaluation here, not of one measure.
+_EVALUATION_OPTIONS = {"judged_only": "evaluate(..., judged_only=True) or --judged-only (-J)"}
+
+
+def _ir_measures_params(
+    text: str, name: str, params: dict[str, Any], at: int | float | None
+) -> tuple[str, dict[str, Any]]:
+    """Turn ir_measures' parameter spellings (``nDCG(dcg='exp-log2')``) into a native measure.
+
+    The spellings are declared on the specs (:class:`PeerName` with ``tool="ir_measures"``).
+    """
+    options = [key for key in _EVALUATION_OPTIONS if key in params]
+    if options:
+        rest = {k: v for k, v in params.items() if k not in options}
+        try:
+            native, rest = _ir_measures_params(text, name, rest, at)
+            without = f", then write {make(native, rest, at)}"
+        except MeasureError:
+            without = ""
+        key = options[0]
+        raise MeasureError(
+            f"{key!r} in {text!r} is not a parameter of one measure here but an option of "
+            f"the whole evaluation: {_EVALUATION_OPTIONS[key]}{without}."
+        )
+    peers = [
+        (spec, peer)
+        for spec, peer in peer_names("ir_measures")
+        if lookup(peer.name) is lookup(name) and any(k in params for k, _ in peer.given)
+    ]
+    for spec, peer in peers:
+        if all(k in params and _same(params[k], v) for k, v in peer.given):
+            given = {k for k, _ in peer.given}
+            rest = {k: v for k, v in params.items() if k not in given}
+            return spec.name, {**dict(peer.fixed), **rest}
+    if peers:
+        accepted = sorted({", ".join(f"{k}={v!r}" for k, v in p.given) for _, p in peers})
+        raise MeasureError(
+            f"ir_measures' {text!r} has no equivalent here; {name} accepts {' or '.join(accepted)}."
+        )
+    return name, params
+
+
+def _same(given: Any, declared: Any) -> bool:
+    return type(given) is type(declared) and given == declared
+
+
+def _fold_case(text: str, head_name: str) -> list[Measure] | None:
+    """``text`` with its measure name matched ignoring case, or ``None`` if none matches.
+
+    Raises :class:`MeasureError` when two measures differ only by case.
+    """
+    whole = lookup_folded(text)
+    if len(whole) == 1 and not re.fullmatch(_IDENT, text):
+        return [make(whole[0].name)]
+    specs = whole if len(whole) > 1 else lookup_folded(head_name) if head_name else []
+    if len(specs) > 1:
+        both = " and ".join(s.name for s in specs)
+        raise MeasureError(
+            f"Measure {text!r} is ambiguous: {both} differ only by case; write one of them exactly."
+        )
+    if len(specs) == 1 and (len(text) == len(head_name) or text[len(head_name)] in "(@"):
+        return _native(specs[0].name + text[len(head_name) :])
+    return None
 
 
 def _unknown(text: str) -> str:
@@ -186,9 +287,27 @@ def _unknown(text: str) -> str:
 
     base = re.split(r"[(@.]", text, maxsplit=1)[0]
     candidates = sorted(
-        set(known_names()) | set(trec_names.trec_measure_names()) | set(trec_names.NICKNAMES)
+        set(known_names())
+        | set(trec_names.trec_measure_names())
+        | set(trec_names.NICKNAMES)
+        | {peer.name for tool in ("ranx", "ir_measures") for _, peer in peer_names(tool)}
     )
-    close = difflib.get_close_matches(base, candidates, n=5, cutoff=0.5)
-    close += [c for c in candidates if c.lower() == base.lower() and c not in close]
-    hint = f" Did you mean {', '.join(close)}?" if close else ""
+    by_folded: dict[str, list[str]] = {}
+    for c in candidates:
+        by_folded.setdefault(c.casefold(), []).append(c)
+    close: list[str] = []
+    for folded in difflib.get_close_matches(base.casefold(), list(by_folded), n=5, cutoff=0.5):
+        for c in sorted(by_folded[folded], key=lambda c: _suggestion_order(c, base)):
+            spec = lookup(c)
+            shown = spec.name if spec is not None else c  # an alias shows its measure's name
+            if shown not in close:
+                close.append(shown)
+    hint = f" Did you mean {', '.join(close[:6])}?" if close else ""
     return f"Unknown measure {text!r}.{hint} Run 'cranfield measures' for the list."
+
+
+def _suggestion_order(candidate: str, typed: str) -> tuple[bool, float]:
+    """Canonical measure names first, then the spellings closest to ``typed`` in case."""
+    spec = lookup(candidate)
+    canonical = spec is not None and spec.name == candidate
+    return not canonical, -difflib.SequenceMatcher(None, candidate, typed).ratio()

@@ -119,6 +119,37 @@ class TrecForm:
         return (*_TREC_ARG_PARAMS.get(self.args, ()), *(k for k, _ in self.fixed))
 
 
+PeerTool = Literal["ranx", "ir_measures"]
+
+
+@dataclass(frozen=True)
+class PeerName:
+    """One name another tool gives a measure, declared on the measure's spec (its only owner).
+
+    Attributes
+    ----------
+    tool:
+        ``"ranx"`` (``dcg_burges@10``, ``map@100-l2``) or ``"ir_measures"`` (a parameter
+        spelling such as ``nDCG(dcg='exp-log2')@10``).
+    name:
+        The tool's name of the measure.
+    given:
+        ir_measures only: the tool's parameters that select this measure, removed from the
+        name before its other parameters are checked (``(("dcg", "exp-log2"),)``).
+    fixed:
+        The measure parameters the name implies (``dcg_burges`` is ``DCGx(exp=True)``).
+    at_differs:
+        ranx only: why the tool's ``@k`` is not this measure's ``@k``; the name is then
+        accepted only without ``@`` and ``name@k`` is refused with this reason.
+    """
+
+    tool: PeerTool
+    name: str
+    given: tuple[tuple[str, Any], ...] = ()
+    fixed: tuple[tuple[str, Any], ...] = ()
+    at_differs: str = ""
+
+
 @dataclass(frozen=True)
 class Param:
     """A keyword parameter of a measure, e.g. ``rel`` in ``P(rel=2)@5``."""
@@ -259,6 +290,9 @@ class MeasureSpec:
     needs:
         Extra inputs of :func:`cranfield.evaluate` the kernel reads: ``"known"`` (the relevant
         documents known to the user) or ``"intents"`` (subtopic judgments).
+    peers:
+        The names other tools give the measure (:class:`PeerName`): ranx's ``ndcg_burges``,
+        ir_measures' ``nDCG(dcg='exp-log2')``.
     """
 
     name: str
@@ -276,6 +310,7 @@ class MeasureSpec:
     tags: frozenset[str] = field(default_factory=frozenset)
     micro: Callable[..., float] | None = None
     needs: frozenset[str] = field(default_factory=frozenset)
+    peers: tuple[PeerName, ...] = ()
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -290,6 +325,7 @@ class MeasureSpec:
 
 _REGISTRY: dict[str, MeasureSpec] = {}
 _ALIASES: dict[str, str] = {}
+_PEERS: dict[tuple[PeerTool, str, tuple[tuple[str, Any], ...]], tuple[MeasureSpec, PeerName]] = {}
 
 
 def register(spec: MeasureSpec) -> MeasureSpec:
@@ -298,10 +334,41 @@ def register(spec: MeasureSpec) -> MeasureSpec:
         if key in _REGISTRY or key in _ALIASES:
             raise ValueError(f"measure name {key!r} is declared twice.")
     _check_trec_forms(spec)
+    params = {p.name for p in spec.params}
+    for peer in spec.peers:
+        if (peer.tool, peer.name, peer.given) in _PEERS:
+            raise ValueError(f"{peer.tool} name {peer.name!r} {peer.given} is declared twice.")
+        unknown = [k for k, _ in peer.fixed if k not in params]
+        if unknown:
+            raise ValueError(f"{peer.tool} name {peer.name!r} sets unknown parameter(s) {unknown}.")
     _REGISTRY[spec.name] = spec
     for alias in spec.aliases:
         _ALIASES[alias] = spec.name
+    for peer in spec.peers:
+        _PEERS[peer.tool, peer.name, peer.given] = (spec, peer)
     return spec
+
+
+def peer_names(tool: PeerTool) -> list[tuple[MeasureSpec, PeerName]]:
+    """Every name ``tool`` gives a registered measure, with the measure that declares it."""
+    _load_families()
+    return [pair for (t, _, _), pair in _PEERS.items() if t == tool]
+
+
+def lookup_folded(name: str) -> list[MeasureSpec]:
+    """The specs whose name or an alias equals ``name`` ignoring case (one each, in order).
+
+    More than one means the name is ambiguous: two measures differ only by case.
+    """
+    _load_families()
+    folded = name.casefold()
+    out: list[MeasureSpec] = []
+    for key in (*_REGISTRY, *_ALIASES):
+        if key.casefold() == folded:
+            spec = lookup(key)
+            if spec is not None and spec not in out:
+                out.append(spec)
+    return out
 
 
 def _check_trec_forms(spec: MeasureSpec) -> None:

@@ -1,7 +1,15 @@
 """Average-precision family: AP (MAP), GMAP, RR, binG, YAAP."""
 
 from cranfield.kernels import binary as k
-from cranfield.measures._spec import REL, TIES, TREC_CUTOFFS, MeasureSpec, TrecForm, register
+from cranfield.measures._spec import (
+    REL,
+    TIES,
+    TREC_CUTOFFS,
+    MeasureSpec,
+    PeerName,
+    TrecForm,
+    register,
+)
 
 BOUNDED = frozenset({"bounded", "perfect_is_one"})
 
@@ -9,6 +17,7 @@ register(
     MeasureSpec(
         name="AP",
         aliases=("MAP",),
+        peers=(PeerName("ranx", "map"),),
         trec=(TrecForm("map"), TrecForm("map_cut", "cutoffs", TREC_CUTOFFS)),
         kernel=k.average_precision,
         params=(REL,),
@@ -44,6 +53,7 @@ register(
     MeasureSpec(
         name="RR",
         aliases=("MRR", "RecipRank"),
+        peers=(PeerName("ranx", "mrr"),),
         trec=(TrecForm("recip_rank"),),
         kernel=k.reciprocal_rank,
         params=(REL,),

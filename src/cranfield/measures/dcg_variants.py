@@ -18,7 +18,7 @@ TorchMetrics nDCG       level              log2(i + 1)             labels given 
 """
 
 from cranfield.kernels import dcg_variants as k
-from cranfield.measures._spec import GAINS, MeasureSpec, Param, register
+from cranfield.measures._spec import GAINS, MeasureSpec, Param, PeerName, register
 
 EXP = Param("exp", "bool", False, "exponential gain 2^g − 1 (Burges et al.) instead of g")
 BASE = Param(
@@ -61,6 +61,10 @@ VARIANTS = (GAINS, EXP, BASE, JK, RETRIEVED_IDEAL)
 register(
     MeasureSpec(
         name="nDCGx",
+        peers=(
+            PeerName("ranx", "ndcg_burges", fixed=(("exp", True),)),
+            PeerName("ir_measures", "nDCG", given=(("dcg", "exp-log2"),), fixed=(("exp", True),)),
+        ),
         kernel=k.ndcg,
         params=VARIANTS,
         at="cutoff",
@@ -75,6 +79,7 @@ register(
 register(
     MeasureSpec(
         name="DCGx",
+        peers=(PeerName("ranx", "dcg_burges", fixed=(("exp", True),)),),
         kernel=k.dcg,
         params=VARIANTS,
         at="cutoff",

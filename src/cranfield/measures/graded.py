@@ -8,6 +8,7 @@ from cranfield.measures._spec import (
     TREC_CUTOFFS,
     MeasureSpec,
     Param,
+    PeerName,
     TrecForm,
     register,
 )
@@ -23,6 +24,7 @@ register(
     MeasureSpec(
         name="nDCG",
         aliases=("NDCG",),
+        peers=(PeerName("ranx", "ndcg"), PeerName("ir_measures", "nDCG", given=(("dcg", "log2"),))),
         trec=(
             TrecForm("ndcg", "gains", c_float=True),
             TrecForm("ndcg_cut", "cutoffs", TREC_CUTOFFS),
@@ -45,6 +47,7 @@ register(
 register(
     MeasureSpec(
         name="DCG",
+        peers=(PeerName("ranx", "dcg"),),
         trec=(TrecForm("dcg", "gains", c_float=True, in_v9=False),),
         kernel=k.dcg,
         params=(GAINS,),
@@ -125,6 +128,7 @@ register(
 register(
     MeasureSpec(
         name="RBP",
+        peers=(PeerName("ranx", "rbp"),),
         trec=(TrecForm("rbp", "gains", c_float=True, in_v9=False),),
         kernel=k.rbp,
         params=(

@@ -3,12 +3,13 @@ Unjudged@k, RBPResid."""
 
 from cranfield.kernels import incomplete as k
 from cranfield.kernels import ranked_variants as kv
-from cranfield.measures._spec import REL, TIES, MeasureSpec, Param, TrecForm, register
+from cranfield.measures._spec import REL, TIES, MeasureSpec, Param, PeerName, TrecForm, register
 
 register(
     MeasureSpec(
         name="Bpref",
         aliases=("BPref",),
+        peers=(PeerName("ranx", "bpref"),),
         trec=(TrecForm("bpref"),),
         kernel=k.bpref,
         params=(REL,),

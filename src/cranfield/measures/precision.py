@@ -9,6 +9,7 @@ from cranfield.measures._spec import (
     TREC_RECALL_LEVELS,
     MeasureSpec,
     Param,
+    PeerName,
     TrecForm,
     register,
 )
@@ -19,6 +20,7 @@ register(
     MeasureSpec(
         name="P",
         aliases=("Precision",),
+        peers=(PeerName("ranx", "precision"),),
         trec=(TrecForm("P", "cutoffs", TREC_CUTOFFS),),
         kernel=k.precision,
         params=(REL,),
@@ -35,6 +37,7 @@ register(
     MeasureSpec(
         name="R",
         aliases=("Recall",),
+        peers=(PeerName("ranx", "recall"),),
         trec=(TrecForm("recall", "cutoffs", TREC_CUTOFFS),),
         kernel=k.recall,
         params=(REL,),
@@ -67,6 +70,7 @@ register(
     MeasureSpec(
         name="Success",
         aliases=("Hit",),
+        peers=(PeerName("ranx", "hit_rate"),),
         trec=(TrecForm("success", "cutoffs", (1, 5, 10)),),
         kernel=k.success,
         params=(REL,),
@@ -82,6 +86,7 @@ register(
     MeasureSpec(
         name="Rprec",
         aliases=("RPrec", "R-Precision", "BEP", "BreakEven"),
+        peers=(PeerName("ranx", "r_precision"),),
         trec=(TrecForm("Rprec"), TrecForm("Rprec_mult", "multipliers", TREC_MULTIPLIERS)),
         kernel=k.r_precision,
         params=(

@@ -9,7 +9,7 @@ average (``evaluate(..., aggregate="micro")``).
 
 from cranfield.kernels import contingency as c
 from cranfield.kernels import sets as k
-from cranfield.measures._spec import REL, MeasureSpec, Param, TrecForm, register
+from cranfield.measures._spec import REL, MeasureSpec, Param, PeerName, TrecForm, register
 
 SET_NOTES = (
     "With @k only the first k retrieved documents form the set (a list shorter than k is "
@@ -86,6 +86,14 @@ register(
     MeasureSpec(
         name="SetF",
         aliases=("F",),
+        peers=(
+            PeerName(
+                "ranx",
+                "f1",
+                at_differs="its precision divides by k even when fewer than k documents are "
+                "retrieved, SetF@k by the documents retrieved (the two differ for short lists)",
+            ),
+        ),
         trec=(TrecForm("set_F", "beta_squared"),),
         kernel=c.set_kernel(c.f_beta),
         micro=c.set_micro(c.f_beta),

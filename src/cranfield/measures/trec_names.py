@@ -34,6 +34,7 @@ from cranfield.measures._spec import (
     TrecForm,
     all_specs,
     make,
+    peer_names,
 )
 
 Family = Literal["ranked", "prefs", "jg"]
@@ -530,51 +531,46 @@ def translate(text: str) -> list[Measure] | None:
     return out
 
 
-_RANX = {
-    "ndcg": "nDCG",
-    "map": "AP",
-    "mrr": "RR",
-    "precision": "P",
-    "recall": "R",
-    "r_precision": "Rprec",
-    "bpref": "Bpref",
-    "hit_rate": "Success",
-    "hits": "NumRelRet",
-    "dcg": "DCG",
-    "f1": "SetF",
-    "rbp": "RBP",
+_RANX_WITHOUT_EQUIVALENT = {
+    "hits": "ranx 'hits' (the number of relevant documents among the first k, averaged over "
+    "queries) has no measure here yet; P@k times k gives it per query, NumRelRet sums the "
+    "whole list over queries.",
 }
 
 
 def translate_ranx(text: str) -> list[Measure] | None:
-    """Native measure for a ranx name (``ndcg@10``, ``map@100-l2``, ``rbp.95``), or ``None``."""
+    """Native measure for a ranx name (``ndcg@10``, ``map@100-l2``, ``rbp.95``), or ``None``.
+
+    The ranx names are declared on the measures' specs (:class:`PeerName`).
+    """
     m = re.fullmatch(r"([a-z_0-9]+?)(?:\.(\d+))?(?:@(\d+))?(?:-l(\d+))?", text)
-    if not m or m.group(1) not in _RANX:
+    if not m:
         return None
     base, p_digits, cut, level = m.groups()
-    native = _RANX[base]
-    params: dict[str, Any] = {}
-    if level is not None:
-        params["rel"] = int(level)
-    if native == "RBP":
-        if cut is not None:
-            raise MeasureError("ranx rbp takes no cutoff; write rbp.95 for p = 0.95.")
-        if p_digits:
-            params["p"] = float("0." + p_digits)
-        return [make("RBP", params)]
-    if p_digits is not None:
+    if base in _RANX_WITHOUT_EQUIVALENT:
+        raise MeasureError(_RANX_WITHOUT_EQUIVALENT[base])
+    found = {peer.name: (spec, peer) for spec, peer in peer_names("ranx")}.get(base)
+    if found is None:
         return None
-    at = int(cut) if cut is not None else None
-    if native == "NumRelRet":
-        raise MeasureError(
-            "ranx 'hits' has no exact equivalent; use P@k·k or NumRelRet with a depth."
-        )
-    if native == "SetF":
-        if at is not None:
+    spec, peer = found
+    takes = {p.name for p in spec.params}
+    params: dict[str, Any] = dict(peer.fixed)
+    if level is not None:
+        if "rel" not in takes:
             raise MeasureError(
-                "ranx f1@k has no equivalent here yet; use SetF with evaluate(depth=k)."
+                f"{spec.name} takes no relevance threshold; ranx '-l' does not apply to {base}."
             )
-        return [make("SetF", params)]
-    if native == "nDCG" and "rel" in params:
-        raise MeasureError("nDCG takes no relevance threshold; ranx '-l' does not apply to ndcg.")
-    return [make(native, params, at)]
+        params["rel"] = int(level)
+    if p_digits is not None:
+        if "p" not in takes:
+            return None
+        params["p"] = float("0." + p_digits)
+    if cut is not None and spec.at == "none":
+        hint = f"; write {base}.95 for p = 0.95" if "p" in takes else ""
+        raise MeasureError(f"ranx {base} takes no cutoff{hint}.")
+    if cut is not None and peer.at_differs:
+        raise MeasureError(
+            f"ranx {base}@k has no exact equivalent: {peer.at_differs}; "
+            f"{base} without @ is {spec.name}."
+        )
+    return [make(spec.name, params, int(cut) if cut is not None else None)]

@@ -50,7 +50,20 @@ def test_needs_are_declared_and_enforced() -> None:
         "RelRecall": {"known"},
         "RecallEffect": {"known"},
         "alpha_nDCG": {"intents"},
+        **{
+            name: {"intents"}
+            for name in ("ERR_IA", "nERR_IA", "NRBP", "nNRBP", "P_IA", "AP_IA", "StRecall")
+        },
     }
-    with pytest.raises(EvaluationError, match="intents") as exc:
-        cranfield.evaluate(QRELS, RUN, ["alpha_nDCG@5"])
+    for name in ("alpha_nDCG@5", "ERR_IA@5", "NRBP", "AP_IA", "StRecall@5"):
+        with pytest.raises(EvaluationError, match="intents") as exc:
+            cranfield.evaluate(QRELS, RUN, [name])
+        one_sentence(exc)
+
+
+@pytest.mark.parametrize("name", ["ERR_IA(alpha=2)@5", "nERR_IA(alpha=2)@5", "NRBP(alpha=2)"])
+def test_ndeval_family_alpha_above_one_is_refused(name: str) -> None:
+    intents = {"1": {"s1": {"a": 1}}}
+    with pytest.raises(MeasureError, match="must be <= 1") as exc:
+        cranfield.evaluate(QRELS, RUN, [name], intents=intents)
     one_sentence(exc)
