@@ -27,6 +27,7 @@ from cranfield.data.ranking import Ranking, rank, rank_columns
 from cranfield.errors import MeasureError, MissingTopicError, OptionError
 from cranfield.evaluation.aggregate import How
 from cranfield.evaluation.options import AggregateOption, EvalKwargs, EvalOptions, options_from
+from cranfield.evaluation.overlap import check_overlap
 from cranfield.evaluation.provenance import source_path
 from cranfield.evaluation.results import Results, ScoreTable
 from cranfield.io.run_names import default_name
@@ -319,8 +320,28 @@ class Evaluator:
             The run's name in the results (default: by the rule of
             :mod:`cranfield.io.run_names`).
         """
-        prep = self.ranking(run, name=name)
+        try:
+            prep = self.ranking(run, name=name)
+        except MissingTopicError as missing:  # none shared: say so rather than list them all
+            if len(missing.topics) == len(self.judged_topics()):
+                self._check_overlap(run, 0, name)
+            raise
+        self._check_overlap(run, len(self.judged_topics()) - len(prep.missing_topics), name)
         return self._results(prep, run)
+
+    def _check_overlap(self, run: object, answered: int, name: str | None) -> None:
+        """:func:`~cranfield.evaluation.overlap.check_overlap` of ``run`` (``answered``: how
+        many judged queries it has a line for)."""
+        from cranfield.io.load import load_run
+
+        label = str(run) if isinstance(run, (str, Path)) else f"run {name or default_name(run)!r}"
+        check_overlap(
+            self.judged_topics(),
+            answered,
+            run=label,
+            qrels=self.qrels_label,
+            run_ids=lambda: load_run(cast("RunLike", run)).topics,
+        )
 
     def sources(self, run: object) -> dict[str, str | None]:
         """``{role: path or None}`` of the qrels, ``run`` and any extra judgments: what
@@ -441,13 +462,15 @@ def _stream_results(
     parts: dict[Measure, list[NDArray[np.float64]]] = {m: [] for m in wanted}
     tag = name
     for frame, tag in query_blocks(run, block_bytes):  # the next block read while one is scored
-        block = blockwise.evaluate(Run(frame, name=name, tag=tag), name=name)
+        piece = Run(frame, name=name, tag=tag)  # no overlap check per block: once, below
+        block = blockwise._results(blockwise.ranking(piece, name=name), piece)
         topics.extend(block.topics)
         for m in wanted:
             parts[m].append(block.values[m])
 
     seen = set(topics)
     absent = [t for t in judgments.topics if t not in seen]
+    evaluator._check_overlap(run, len(judgments.topics) - len(absent), name)
     if absent and options.missing == "error":
         raise MissingTopicError(absent)
     if absent and options.missing == "zero":
@@ -456,7 +479,8 @@ def _stream_results(
             judgments.frame.filter(pl.col("query_id").is_in(absent)), judgments.name
         )
         empty = Run(pl.DataFrame(schema=RUN_SCHEMA), name=name, tag=tag)
-        block = evaluator.with_options(qrels=only_absent, aggregate=None).evaluate(empty)
+        placeholder = evaluator.with_options(qrels=only_absent, aggregate=None)
+        block = placeholder._results(placeholder.ranking(empty, name=name), empty)
         topics.extend(block.topics)
         for m in wanted:
             parts[m].append(block.values[m])
