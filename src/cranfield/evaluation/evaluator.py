@@ -31,7 +31,7 @@ from cranfield.evaluation.overlap import check_overlap
 from cranfield.evaluation.provenance import source_path
 from cranfield.evaluation.results import Results, ScoreTable
 from cranfield.io.run_names import default_name
-from cranfield.io.source import is_parquet
+from cranfield.io.source import is_parquet, source_name
 from cranfield.kernels.context import EvalContext
 from cranfield.kernels.extras import ExtendedContext
 from cranfield.measures import Measure, parse_measures
@@ -334,7 +334,11 @@ class Evaluator:
         many judged queries it has a line for)."""
         from cranfield.io.load import load_run
 
-        label = str(run) if isinstance(run, (str, Path)) else f"run {name or default_name(run)!r}"
+        label = (
+            source_name(run)
+            if isinstance(run, (str, Path))
+            else f"run {name or default_name(run)!r}"
+        )
         check_overlap(
             self.judged_topics(),
             answered,
