@@ -256,22 +256,24 @@ def _strict_reader(path: str | Path, kind: Kind) -> list[Finding]:
 
 
 def _duplicates(rows: list[tuple[Any, ...]]) -> list[Finding]:
-    seen: dict[tuple[str, str], int] = {}
+    seen: dict[tuple[str, str], tuple[int, str]] = {}
     repeats: list[tuple[int, int]] = []
+    identical = 0
     for row in rows:
-        key = (row[1], row[2])
+        key, value = (row[1], row[2]), row[-1]  # the level of qrels, the score of a run
         if key in seen:
-            repeats.append((seen[key], row[0]))
+            repeats.append((seen[key][0], row[0]))
+            identical += seen[key][1] == value
         else:
-            seen[key] = row[0]
+            seen[key] = (row[0], value)
     if not repeats:
         return []
     first, again = repeats[0]
     return [
         Finding(
             "duplicate",
-            f"{len(repeats)} repeated (query, document) pair(s); the first on lines {first} "
-            f"and {again}",
+            f"{len(repeats)} repeated (query, document) pair(s), {identical} of them with the "
+            f"same value; the first on lines {first} and {again}",
             again,
         )
     ]

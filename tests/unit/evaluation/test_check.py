@@ -109,3 +109,13 @@ def test_a_real_run_with_ties_at_10_is_explained() -> None:
     assert [(f.code, f.message.split()[0]) for f in report.files[0].findings] == [
         ("tie-at-10", "14")
     ]
+
+
+def test_duplicates_say_how_many_are_identical(tmp_path: Path) -> None:
+    path = tmp_path / "qrels.txt"
+    path.write_text("q1 0 a 1\nq1 0 a 1\nq1 0 b 1\nq1 0 b 2\n")
+    (finding,) = [f for f in check_file(path).findings if f.code == "duplicate"]
+    assert finding.message == (
+        "2 repeated (query, document) pair(s), 1 of them with the same value; "
+        "the first on lines 1 and 2"
+    )
