@@ -332,8 +332,6 @@ class Evaluator:
     def _check_overlap(self, run: object, answered: int, name: str | None) -> None:
         """:func:`~cranfield.evaluation.overlap.check_overlap` of ``run`` (``answered``: how
         many judged queries it has a line for)."""
-        from cranfield.io.load import load_run
-
         label = (
             source_name(run)
             if isinstance(run, (str, Path))
@@ -344,7 +342,7 @@ class Evaluator:
             answered,
             run=label,
             qrels=self.qrels_label,
-            run_ids=lambda: load_run(cast("RunLike", run)).topics,
+            run_ids=lambda: _run_topics(run),
         )
 
     def sources(self, run: object) -> dict[str, str | None]:
@@ -502,6 +500,14 @@ def _stream_results(
         options=options,
         sources=evaluator.sources(run),
     )
+
+
+def _run_topics(run: object) -> list[str]:
+    """The query ids of ``run``, read again (only for the message of a run that shares no
+    query with the qrels: a small clean file is otherwise never read with polars)."""
+    from cranfield.io.load import load_run
+
+    return load_run(cast("RunLike", run)).topics
 
 
 def _text_path(source: object) -> bool:
