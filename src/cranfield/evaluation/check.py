@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from cranfield.errors import InputError
 from cranfield.evaluation.overlap import partial_overlap
-from cranfield.io.lines import INTEGER, NUMBER, data_lines, int64, lines
+from cranfield.io.lines import BOM, INTEGER, NUMBER, data_lines, int64, lines
 from cranfield.io.source import read_bytes, source_name
 
 if TYPE_CHECKING:
@@ -109,6 +109,7 @@ class _Rows:
     kind: Kind
     rows: list[tuple[Any, ...]]
     findings: list[Finding]
+    data: bytes = b""
 
 
 def check(paths: Iterable[str | Path], *, qrels: str | Path | None = None) -> CheckReport:
@@ -149,7 +150,7 @@ def check_file(
     findings = list(split.findings)
     if split.kind == "unknown":
         return FileReport(name, "unknown", findings=tuple(findings))
-    findings.extend(_strict_reader(path, split.kind))
+    findings.extend(_strict_reader(path, split))
     findings.extend(_duplicates(split.rows))
     queries = sorted({row[1] for row in split.rows})
     if split.kind == "qrels":
@@ -189,7 +190,7 @@ def _split(path: str | Path) -> _Rows:
     """The file's data lines split into fields, its kind, and the findings of its text."""
     name = source_name(path)
     try:
-        data = read_bytes(path)
+        data = read_bytes(path).removeprefix(BOM)
         split = list(data_lines(data, name))
     except InputError as error:
         return _Rows("unknown", [], [Finding("unreadable", str(error), error.line)])
@@ -208,7 +209,7 @@ def _split(path: str | Path) -> _Rows:
             rows.append((number, text[0], text[2], text[3]))
         elif kind == "run" and len(text) >= 6:
             rows.append((number, text[0], text[2], text[3], text[4]))
-    return _Rows(kind, rows, findings)
+    return _Rows(kind, rows, findings, data)
 
 
 def _text_findings(
@@ -245,11 +246,18 @@ def _text_findings(
     return findings
 
 
-def _strict_reader(path: str | Path, kind: Kind) -> list[Finding]:
-    from cranfield.io.trec import read_qrels, read_run
+def _strict_reader(path: str | Path, split: _Rows) -> list[Finding]:
+    """What the reader :func:`cranfield.evaluate` uses says of the file (a run is parsed
+    from the bytes already read; qrels on standard input, which cannot be read twice, are
+    not read again)."""
+    from cranfield.io.trec import read_qrels, read_run_bytes
 
+    name = source_name(path)
     try:
-        (read_run if kind == "run" else read_qrels)(path)
+        if split.kind == "run":
+            read_run_bytes(split.data, name)
+        elif name != "<stdin>":
+            read_qrels(path)
     except InputError as error:
         return [Finding("unreadable", f"the reader refuses it: {error}", error.line)]
     return []

@@ -63,3 +63,17 @@ def test_qrels_that_cannot_be_read_exit_2(
     code, out, err = cli(capsys, "check", good, "--qrels", tmp_path / "none.txt")
     assert (code, out) == (2, "")
     assert err.startswith(f"cranfield check: {tmp_path / 'none.txt'}: cannot be read as qrels")
+
+
+def test_a_run_on_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    stdin = io.TextIOWrapper(io.BytesIO(b"\xef\xbb\xbfq1 Q0 a 1 3.0 t\nq1 Q0 a 2 2.0 t\n"))
+    monkeypatch.setattr("sys.stdin", stdin)
+    code, out, _ = cli(capsys, "check", "-", "-f", "json")
+    (report,) = json.loads(out)["files"]
+    assert (code, report["path"], report["kind"]) == (0, "<stdin>", "run")
+    codes = [f["code"] for f in report["findings"]]
+    assert codes == ["unreadable", "duplicate"]  # the reader's message, then the count
