@@ -178,6 +178,7 @@ class Evaluator:
         self._qrels: Qrels | None = None
         self._columns: list[QrelsColumns | None] = []  # [columns] once the numpy read was tried
         self._extras: tuple[Any, Any] | None = None
+        self._judged: list[list[str]] = []  # [the qrels' query ids] once asked
 
     def __repr__(self) -> str:
         shown = ", ".join(map(str, self.measures))
@@ -226,9 +227,12 @@ class Evaluator:
 
     def judged_topics(self) -> list[str]:
         """Every query of the qrels, bytewise order."""
-        if self._qrels is None and self._qrels_columns() is not None:
-            return names(self._columns[0].query_id)  # type: ignore[union-attr]
-        return self.qrels.topics
+        if not self._judged:  # once: every evaluation asks (the overlap check)
+            if self._qrels is None and self._qrels_columns() is not None:
+                self._judged.append(names(self._columns[0].query_id))  # type: ignore[union-attr]
+            else:
+                self._judged.append(self.qrels.topics)
+        return list(self._judged[0])
 
     def count_relevant(self) -> int:
         """How many judgments have a relevance above 0 (trec_eval's ``num_rel`` with ``-c``)."""
@@ -248,7 +252,7 @@ class Evaluator:
         )
         twin._extras = self._extras
         if qrels is None:
-            twin._qrels, twin._columns = self._qrels, self._columns
+            twin._qrels, twin._columns, twin._judged = self._qrels, self._columns, self._judged
         return twin
 
     # ----------------------------------------------------------------- one run
@@ -321,7 +325,7 @@ class Evaluator:
             :mod:`cranfield.io.run_names`).
         """
         try:
-            prep = self.ranking(run, name=name)
+            prep = self.ranking(run, name=name)  # first: a large run is read beside the qrels
         except MissingTopicError as missing:  # none shared: say so rather than list them all
             if len(missing.topics) == len(self.judged_topics()):
                 self._check_overlap(run, 0, name)
