@@ -63,10 +63,13 @@ def _text(report: CheckReport) -> str:
     from rich.table import Table
 
     table = Table(show_edge=False, header_style="bold")
-    for key in ("file", "kind", "lines", "queries", "depth min/median/max", "levels", "ties"):
+    keys = ["file", "kind", "lines", "queries", "depth min/median/max", "levels", "ties"]
+    if report.qrels is not None:
+        keys.append("unjudged@10")
+    for key in keys:
         table.add_column(key, justify="left" if key in ("file", "kind", "levels") else "right")
     for f in report.files:
-        table.add_row(*(escape(cell) for cell in _cells(f)))
+        table.add_row(*(escape(cell) for cell in _cells(f)[: len(keys)]))
     buffer = io.StringIO()
     width = max(80, Console(file=io.StringIO(), width=1 << 20).measure(table).maximum)
     Console(file=buffer, width=width, force_terminal=False, highlight=False).print(table)
@@ -85,4 +88,5 @@ def _cells(f: FileReport) -> list[str]:
     depth = "" if f.depth is None else f"{f.depth[0]}/{f.depth[1]:g}/{f.depth[2]}"
     levels = " ".join(f"{level}:{count}" for level, count in f.levels.items())
     ties = "" if f.kind != "run" else str(f.queries_with_ties)
-    return [f.path, f.kind, str(f.lines), str(f.queries), depth, levels, ties]
+    unjudged = "" if f.unjudged_at_10 is None else f"{f.unjudged_at_10:.0%}"
+    return [f.path, f.kind, str(f.lines), str(f.queries), depth, levels, ties, unjudged]

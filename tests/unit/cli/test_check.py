@@ -35,6 +35,8 @@ def test_findings_for_people(capsys: pytest.CaptureFixture[str], files: tuple[Pa
         f"1 finding(s)\n  {bad}:1: rank-zero: 1 line(s) with rank 0 (ranks count from 1)\n"
     )
     assert "2/2/2" in out  # the depth of both runs, min/median/max
+    assert "unjudged@10" in out
+    assert out.count(" 0% ") == 2  # both runs: every document of the top 10 judged
 
 
 def test_json(capsys: pytest.CaptureFixture[str], files: tuple[Path, ...]) -> None:
