@@ -16,12 +16,14 @@ from cranfield._lazy import lazy_names as _lazy_names
 from cranfield._version import __version__
 from cranfield.errors import (
     CranfieldError,
+    CranfieldWarning,
     EngineError,
     EvaluationError,
     InputError,
     MeasureError,
     MissingTopicError,
     OptionError,
+    QueryOverlapWarning,
     WorkdirInUseError,
 )
 
@@ -67,6 +69,7 @@ __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 __all__ = [
     "Comparison",
     "CranfieldError",
+    "CranfieldWarning",
     "EngineError",
     "EvalOptions",
     "EvaluationError",
@@ -78,6 +81,7 @@ __all__ = [
     "MissingTopicError",
     "OptionError",
     "Qrels",
+    "QueryOverlapWarning",
     "Results",
     "Run",
     "RunSet",

@@ -11,6 +11,9 @@
     ├── EngineError                a system under test failed (cranfield.lab.systems)
     └── WorkdirInUseError          another experiment holds the lab's work directory
 
+    CranfieldWarning               base of every warning (a UserWarning): the inputs are
+    └── QueryOverlapWarning        read, but the numbers are likely not what was meant
+
 Every message is one sentence that says what was wrong and where:
 ``qrels.txt:12: expected 4 fields (qid iter docno rel), got 3: '301 0 DOC1'``.
 
@@ -23,12 +26,14 @@ from __future__ import annotations
 
 __all__ = [
     "CranfieldError",
+    "CranfieldWarning",
     "EngineError",
     "EvaluationError",
     "InputError",
     "MeasureError",
     "MissingTopicError",
     "OptionError",
+    "QueryOverlapWarning",
     "WorkdirInUseError",
 ]
 
@@ -189,3 +194,13 @@ class EngineError(CranfieldError):
 
 class WorkdirInUseError(CranfieldError):
     """Another process runs an experiment in the same work directory (:mod:`cranfield.lab`)."""
+
+
+class CranfieldWarning(UserWarning):
+    """Base class of every warning cranfield issues: the inputs could be read and evaluated,
+    but the numbers are likely not what was meant. ``cranfield ... --strict`` (or
+    ``warnings.simplefilter("error", CranfieldWarning)`` in Python) makes each an error."""
+
+
+class QueryOverlapWarning(CranfieldWarning):
+    """A run answers fewer than half of the queries judged in the qrels."""

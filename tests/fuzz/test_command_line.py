@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 from hypothesis import event, given
@@ -65,18 +66,26 @@ def test_evaluate_exits_0_with_the_numbers_or_2_with_one_line(
     assert "Traceback" not in errors, errors
     assert "Exception ignored" not in errors, errors
     works = judged.valid and ranked.valid and not (stream and not _contiguous(ranked.rows))
-    event("exit 0" if works else "exit 2")
-    if not works:
+    judged_ids = {row[0] for row in judged.rows} if works else set()
+    answered = {row[0] for row in ranked.rows} & judged_ids if works else set()
+    unshared = works and bool(ranked.rows) and bool(judged_ids) and not answered
+    event("exit 0" if works and not unshared else "exit 2")
+    if not works or unshared:
         assert done.returncode == 2, errors
         assert errors.startswith("cranfield evaluate: "), errors
         assert errors.count("\n") == 1, errors
         assert errors.endswith("\n"), errors
         culprit = "judged.qrels" if not judged.valid else "<stdin>" if stdin else "system.run"
         assert culprit in errors, errors
+        assert ("share no query id" in errors) is unshared, errors
         return
     assert done.returncode == 0, errors
+    few = 2 * len(answered) < len(judged_ids)  # a warning on stderr, and in the numbers' notes
+    assert ("warning: " in errors) is few, errors
     judgments = _nested([(q, d, r) for q, _, d, r in judged.rows])
-    truth = cranfield.evaluate(judgments, _nested(ranked.rows), MEASURES)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cranfield.QueryOverlapWarning)  # said on stderr above
+        truth = cranfield.evaluate(judgments, _nested(ranked.rows), MEASURES)
     expected = [
         {m: truth.per_query(m)[query] for m in MEASURES} | {"query_id": query}
         for query in truth.topics

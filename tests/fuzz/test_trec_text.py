@@ -9,6 +9,8 @@ their bits)."""
 from __future__ import annotations
 
 import tempfile
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 from unittest import mock
 
@@ -18,7 +20,7 @@ from hypothesis import strategies as st
 import cranfield
 from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
-from cranfield.errors import InputError
+from cranfield.errors import EvaluationError, InputError, QueryOverlapWarning
 from cranfield.io import trec
 from cranfield.io.trec import read_qrels, read_run
 from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
@@ -148,6 +150,18 @@ def _values(results: cranfield.Results) -> dict[str, dict[str, float]]:
     return {m: results.per_query(m) for m in MEASURES}
 
 
+def _scored(call: Callable[[], object]) -> tuple[object, list[warnings.WarningMessage]]:
+    """What ``call()`` returns, or the InputError or EvaluationError it raises, and the
+    query-overlap warnings it issued."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", QueryOverlapWarning)
+        try:
+            outcome = attempt(call)
+        except EvaluationError as exc:
+            outcome = exc
+    return outcome, [w for w in caught if issubclass(w.category, QueryOverlapWarning)]
+
+
 # Found by this test: the query U+FEFF "q" of a block's first line was read as "q" when
 # streaming (AP 0.0 instead of 1.0).
 @example(
@@ -174,8 +188,8 @@ def test_evaluation_and_streaming_give_the_references_numbers(
     with tempfile.TemporaryDirectory() as folder:
         qrels_path = _put(folder, "judged.qrels", qrels)
         run_path = _put(folder, "system.run", run, packing)
-        normal = attempt(lambda: cranfield.evaluate(qrels_path, run_path, MEASURES))
-        stream = attempt(
+        normal, warned = _scored(lambda: cranfield.evaluate(qrels_path, run_path, MEASURES))
+        stream, warned_streaming = _scored(
             lambda: cranfield.evaluate_stream(qrels_path, run_path, MEASURES, block_bytes=block)
         )
         if not judged.valid:
@@ -189,9 +203,22 @@ def test_evaluation_and_streaming_give_the_references_numbers(
             error = one_line_error(stream, run_path)
             assert error.line is None or error.line in ranked.bad, (str(error), ranked.bad)
             return
+        judged_ids = {row[0] for row in judged.rows}
+        shared = {row[0] for row in ranked.rows} & judged_ids
+        if not shared:  # the run was meant for other qrels
+            event("no shared query")
+            assert isinstance(normal, EvaluationError), normal
+            assert "share no query id" in str(normal)
+            assert isinstance(stream, (EvaluationError, InputError)), stream
+            return
         assert isinstance(normal, cranfield.Results), normal
+        few = 2 * len(shared) < len(judged_ids)  # a warning, once per evaluation
+        assert len(warned) == few, warned
+        assert len(warned_streaming) == (few and isinstance(stream, cranfield.Results))
         judgments = _nested([(q, d, rel) for q, _, d, rel in judged.rows])
-        truth = cranfield.evaluate(judgments, _nested(ranked.rows), MEASURES)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", QueryOverlapWarning)  # counted above
+            truth = cranfield.evaluate(judgments, _nested(ranked.rows), MEASURES)
         assert normal.topics == truth.topics
         assert _values(normal) == _values(truth)
         event("streamed" if _contiguous(ranked.rows) else "not grouped: streaming refused")

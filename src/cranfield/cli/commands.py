@@ -33,6 +33,7 @@ COMMANDS: Final = (
     Command("report", "cranfield.cli.report", "one self-contained HTML report"),
     Command("plot", "cranfield.cli.plot", "figures: PR, gain, differences, scores, one query"),
     Command("lab", "cranfield.cli.lab", "experiments, efficiency, pooling, folds, cv"),
+    Command("check", "cranfield.cli.check", "lint runs and qrels without evaluating them"),
 )
 
 _USAGE: Final = "usage: cranfield [-h] [--version] COMMAND ...\n"

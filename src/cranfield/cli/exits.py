@@ -18,6 +18,9 @@ code  when
       input too large for the memory at hand (``MemoryError``)
 ====  ==========================================================================
 
+A :class:`~cranfield.errors.CranfieldWarning` prints ``PROG: warning: MESSAGE`` on stderr and
+the command goes on; with ``--strict`` it is an error (code 2).
+
 ``cranfield trec-eval`` keeps trec_eval's own codes (4 and 7 as well). A closed output pipe
 (``cranfield ... | head``) is not an error: :mod:`cranfield.cli.main` ends quietly with 0.
 """
@@ -25,12 +28,14 @@ code  when
 from __future__ import annotations
 
 import sys
+import warnings
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield._lazy import INSTALL_HINT_START, install_hint
 from cranfield.cli.parser import Parser, UsageError
 from cranfield.errors import (
     CranfieldError,
+    CranfieldWarning,
     EngineError,
     EvaluationError,
     InputError,
@@ -54,6 +59,7 @@ EXIT_CODES: Final[dict[type[BaseException], int]] = {
     EvaluationError: DATA,
     EngineError: DATA,
     CranfieldError: DATA,
+    CranfieldWarning: DATA,  # a warning made an error by --strict
     UnicodeError: DATA,  # a binary file given as text
     OSError: DATA,
     MemoryError: DATA,  # input too large for the memory at hand (readers name the file)
@@ -88,6 +94,8 @@ def message(exc: BaseException, parser: Parser | None = None) -> str:
         return exc.for_command_line(parser.flag_for(exc.option) if parser else None)
     if isinstance(exc, CranfieldError):
         return exc.for_command_line()
+    if isinstance(exc, CranfieldWarning):
+        return f"{exc} (an error with --strict)"
     if isinstance(exc, ImportError):
         return _install_hint(exc) or str(exc)
     if isinstance(exc, MemoryError):
@@ -150,7 +158,7 @@ def run_command(
     try:
         the_parser = parser(out, err)
         args = the_parser.parse_args(list(argv))
-        return body(args, out, err)
+        return _warned(body, args, out, err, getattr(args, "command_prog", prog))
     except Exception as exc:
         code = exit_code(exc)
         if code is None:
@@ -162,3 +170,28 @@ def run_command(
         else:
             err.write(f"{name}: {message(exc, the_parser)}\n")
         return code
+
+
+def _warned(
+    body: Callable[[argparse.Namespace, TextIO, TextIO], int],
+    args: argparse.Namespace,
+    out: TextIO,
+    err: TextIO,
+    name: str,
+) -> int:
+    """``body(args, out, err)``, each :class:`~cranfield.errors.CranfieldWarning` it issues
+    printed as ``NAME: warning: MESSAGE`` on ``err`` (raised instead with ``--strict``);
+    other warnings go their usual way."""
+    caught: list[warnings.WarningMessage] = []
+    strict = getattr(args, "strict", False)
+    try:
+        with warnings.catch_warnings(record=True) as recorded:
+            caught = recorded
+            warnings.simplefilter("error" if strict else "always", CranfieldWarning)
+            return body(args, out, err)
+    finally:  # after the filters are restored; also when the body then fails
+        for w in caught:
+            if issubclass(w.category, CranfieldWarning):
+                err.write(f"{name}: warning: {w.message}\n")
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

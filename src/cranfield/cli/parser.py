@@ -407,6 +407,13 @@ def add_evaluation_options(p: Parser, names: Sequence[str] = tuple(_EVALUATION_F
     for name in names:
         flags, kwargs = _EVALUATION_FLAGS[name]
         p.add_argument(*flags, dest=name, default=None, **kwargs)
+    add_strict(p)
+
+
+def add_strict(p: Parser) -> None:
+    """``--strict``: every warning (a :class:`~cranfield.errors.CranfieldWarning`) is an
+    error, exit 2 (:func:`cranfield.cli.exits.run_command` reads it)."""
+    p.add_argument("--strict", action="store_true", help="treat every warning as an error (exit 2)")
 
 
 def eval_options(args: argparse.Namespace) -> EvalOptions:

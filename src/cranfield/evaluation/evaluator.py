@@ -27,10 +27,11 @@ from cranfield.data.ranking import Ranking, rank, rank_columns
 from cranfield.errors import MeasureError, MissingTopicError, OptionError
 from cranfield.evaluation.aggregate import How
 from cranfield.evaluation.options import AggregateOption, EvalKwargs, EvalOptions, options_from
+from cranfield.evaluation.overlap import check_overlap
 from cranfield.evaluation.provenance import source_path
 from cranfield.evaluation.results import Results, ScoreTable
 from cranfield.io.run_names import default_name
-from cranfield.io.source import is_parquet
+from cranfield.io.source import is_parquet, source_name
 from cranfield.kernels.context import EvalContext
 from cranfield.kernels.extras import ExtendedContext
 from cranfield.measures import Measure, parse_measures
@@ -177,6 +178,7 @@ class Evaluator:
         self._qrels: Qrels | None = None
         self._columns: list[QrelsColumns | None] = []  # [columns] once the numpy read was tried
         self._extras: tuple[Any, Any] | None = None
+        self._judged: list[list[str]] = []  # [the qrels' query ids] once asked
 
     def __repr__(self) -> str:
         shown = ", ".join(map(str, self.measures))
@@ -225,9 +227,12 @@ class Evaluator:
 
     def judged_topics(self) -> list[str]:
         """Every query of the qrels, bytewise order."""
-        if self._qrels is None and self._qrels_columns() is not None:
-            return names(self._columns[0].query_id)  # type: ignore[union-attr]
-        return self.qrels.topics
+        if not self._judged:  # once: every evaluation asks (the overlap check)
+            if self._qrels is None and self._qrels_columns() is not None:
+                self._judged.append(names(self._columns[0].query_id))  # type: ignore[union-attr]
+            else:
+                self._judged.append(self.qrels.topics)
+        return list(self._judged[0])
 
     def count_relevant(self) -> int:
         """How many judgments have a relevance above 0 (trec_eval's ``num_rel`` with ``-c``)."""
@@ -247,7 +252,7 @@ class Evaluator:
         )
         twin._extras = self._extras
         if qrels is None:
-            twin._qrels, twin._columns = self._qrels, self._columns
+            twin._qrels, twin._columns, twin._judged = self._qrels, self._columns, self._judged
         return twin
 
     # ----------------------------------------------------------------- one run
@@ -319,8 +324,30 @@ class Evaluator:
             The run's name in the results (default: by the rule of
             :mod:`cranfield.io.run_names`).
         """
-        prep = self.ranking(run, name=name)
+        try:
+            prep = self.ranking(run, name=name)  # first: a large run is read beside the qrels
+        except MissingTopicError as missing:  # none shared: say so rather than list them all
+            if len(missing.topics) == len(self.judged_topics()):
+                self._check_overlap(run, 0, name)
+            raise
+        self._check_overlap(run, len(self.judged_topics()) - len(prep.missing_topics), name)
         return self._results(prep, run)
+
+    def _check_overlap(self, run: object, answered: int, name: str | None) -> None:
+        """:func:`~cranfield.evaluation.overlap.check_overlap` of ``run`` (``answered``: how
+        many judged queries it has a line for)."""
+        label = (
+            source_name(run)
+            if isinstance(run, (str, Path))
+            else f"run {name or default_name(run)!r}"
+        )
+        check_overlap(
+            self.judged_topics(),
+            answered,
+            run=label,
+            qrels=self.qrels_label,
+            run_ids=lambda: _run_topics(run),
+        )
 
     def sources(self, run: object) -> dict[str, str | None]:
         """``{role: path or None}`` of the qrels, ``run`` and any extra judgments: what
@@ -441,13 +468,15 @@ def _stream_results(
     parts: dict[Measure, list[NDArray[np.float64]]] = {m: [] for m in wanted}
     tag = name
     for frame, tag in query_blocks(run, block_bytes):  # the next block read while one is scored
-        block = blockwise.evaluate(Run(frame, name=name, tag=tag), name=name)
+        piece = Run(frame, name=name, tag=tag)  # no overlap check per block: once, below
+        block = blockwise._results(blockwise.ranking(piece, name=name), piece)
         topics.extend(block.topics)
         for m in wanted:
             parts[m].append(block.values[m])
 
     seen = set(topics)
     absent = [t for t in judgments.topics if t not in seen]
+    evaluator._check_overlap(run, len(judgments.topics) - len(absent), name)
     if absent and options.missing == "error":
         raise MissingTopicError(absent)
     if absent and options.missing == "zero":
@@ -456,7 +485,8 @@ def _stream_results(
             judgments.frame.filter(pl.col("query_id").is_in(absent)), judgments.name
         )
         empty = Run(pl.DataFrame(schema=RUN_SCHEMA), name=name, tag=tag)
-        block = evaluator.with_options(qrels=only_absent, aggregate=None).evaluate(empty)
+        placeholder = evaluator.with_options(qrels=only_absent, aggregate=None)
+        block = placeholder._results(placeholder.ranking(empty, name=name), empty)
         topics.extend(block.topics)
         for m in wanted:
             parts[m].append(block.values[m])
@@ -474,6 +504,14 @@ def _stream_results(
         options=options,
         sources=evaluator.sources(run),
     )
+
+
+def _run_topics(run: object) -> list[str]:
+    """The query ids of ``run``, read again (only for the message of a run that shares no
+    query with the qrels: a small clean file is otherwise never read with polars)."""
+    from cranfield.io.load import load_run
+
+    return load_run(cast("RunLike", run)).topics
 
 
 def _text_path(source: object) -> bool:

@@ -15,6 +15,7 @@ from cranfield._types import AGGREGATIONS
 from cranfield._validate import check_choice, check_float
 from cranfield.errors import MeasureError, spelled
 from cranfield.evaluation.aggregate import How, aggregate
+from cranfield.evaluation.overlap import partial_overlap
 from cranfield.kernels.binary import MIN_GEO_MEAN
 from cranfield.measures import Measure
 
@@ -208,11 +209,16 @@ class Results:
         k = len(self.missing_topics)
         if k == 0:
             return f"{n} queries, every judged query retrieved."
+        judged = n if self.missing_policy == "zero" else n + k
+        few = partial_overlap(judged, judged - k)
+        tail = "" if few is None else f" {few}"
         if self.missing_policy == "zero":
             zero = spelled("missing", "zero", command_line=command_line)
-            return f"{n} queries; {k} judged query(ies) absent from the run scored 0 ({zero})."
+            return (
+                f"{n} queries; {k} judged query(ies) absent from the run scored 0 ({zero}).{tail}"
+            )
         skip = spelled("missing", "skip", command_line=command_line)
-        return f"{n} queries; {k} judged query(ies) absent from the run left out ({skip})."
+        return f"{n} queries; {k} judged query(ies) absent from the run left out ({skip}).{tail}"
 
     def to_trec_eval(self, *, per_query: bool = False) -> str:
         """The results in trec_eval's text format (``name<TAB>qid<TAB>value``).

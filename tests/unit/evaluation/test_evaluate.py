@@ -299,10 +299,11 @@ def test_empty_run_scores_every_topic_zero() -> None:
     assert res.means() == {"AP": 0.0, "P@5": 0.0}
 
 
-def test_skip_with_no_common_topic() -> None:
-    res = evaluate(QRELS, {"q9": {"z": 1.0}}, ["AP"], missing="skip")
-    assert res.topics == []
-    assert res.missing_topics == ["q1", "q2", "q3", "q4"]
+def test_skip_with_no_common_topic_is_an_error() -> None:
+    # A run sharing no query with the qrels was meant for other qrels (issue 18); the
+    # message's wording is tested in test_overlap.py.
+    with pytest.raises(cranfield.EvaluationError, match="share no query id"):
+        evaluate(QRELS, {"q9": {"z": 1.0}}, ["AP"], missing="skip")
 
 
 def test_empty_qrels_is_a_cranfield_error() -> None:

@@ -1,0 +1,92 @@
+"""``cranfield check FILE... [--qrels Q] [-f json] [--strict]``: runs and qrels checked
+without evaluating them (:mod:`cranfield.evaluation.check`).
+
+Exit codes: 0 (findings or not; 1 with ``--strict`` when there is any), 1 usage error,
+2 a ``--qrels`` file that cannot be read as qrels.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Final, TextIO
+
+from cranfield.cli.exits import run_command
+from cranfield.cli.parser import Parser, add_format
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+    from cranfield.evaluation.check import CheckReport, FileReport
+
+PROG: Final = "cranfield check"
+FORMATS: Final = ("table", "json")
+
+
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield check`` with ``argv`` (the arguments after ``check``)."""
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    p = Parser(
+        prog=PROG,
+        description="Check TREC runs and qrels without evaluating them: what each holds and "
+        "what is wrong with it.",
+        out=out,
+        err=err,
+    )
+    p.add_argument("files", nargs="+", help="runs and qrels (TREC text, optionally compressed)")
+    p.add_argument("--qrels", help="qrels to check each run's queries and top 10 against")
+    add_format(p, FORMATS)
+    p.add_argument("--strict", action="store_true", help="exit 1 if anything is found")
+    return p
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from cranfield.evaluation.check import check
+
+    report = check(args.files, qrels=args.qrels)
+    if args.format == "json":
+        out.write(json.dumps(report.to_dict(), indent=2) + "\n")
+    else:
+        out.write(_text(report))
+    return 1 if args.strict and report.findings else 0
+
+
+def _text(report: CheckReport) -> str:
+    """The report for people: one table of what each file holds, then the findings."""
+    import io
+
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(show_edge=False, header_style="bold")
+    keys = ["file", "kind", "lines", "queries", "depth min/median/max", "levels", "ties"]
+    if report.qrels is not None:
+        keys.append("unjudged@10")
+    for key in keys:
+        table.add_column(key, justify="left" if key in ("file", "kind", "levels") else "right")
+    for f in report.files:
+        table.add_row(*(escape(cell) for cell in _cells(f)[: len(keys)]))
+    buffer = io.StringIO()
+    width = max(80, Console(file=io.StringIO(), width=1 << 20).measure(table).maximum)
+    Console(file=buffer, width=width, force_terminal=False, highlight=False).print(table)
+    lines = [buffer.getvalue()]
+    if report.qrels is not None:
+        lines.append(f"\nqueries and top 10 checked against {report.qrels}\n")
+    found = report.findings
+    lines.append(f"\n{len(found)} finding(s)\n" if found else "\nnothing found\n")
+    for path, finding in found:
+        where = f"{path}:{finding.line}" if finding.line is not None else path
+        lines.append(f"  {where}: {finding.code}: {finding.message}\n")
+    return "".join(lines)
+
+
+def _cells(f: FileReport) -> list[str]:
+    depth = "" if f.depth is None else f"{f.depth[0]}/{f.depth[1]:g}/{f.depth[2]}"
+    levels = " ".join(f"{level}:{count}" for level, count in f.levels.items())
+    ties = "" if f.kind != "run" else str(f.queries_with_ties)
+    unjudged = "" if f.unjudged_at_10 is None else f"{f.unjudged_at_10:.0%}"
+    return [f.path, f.kind, str(f.lines), str(f.queries), depth, levels, ties, unjudged]
