@@ -158,6 +158,7 @@ def _ranked(opts: TrecEvalOptions, missing: MissingPolicy) -> tuple[Ranking, lis
         depth=opts.depth,
         judged_only=opts.judged_only,
         float32=opts.compat == 9,
+        duplicates="error",  # trec_eval stops at a repeated judgment (exit 4)
     )
     evaluator = Evaluator(opts.qrels, [], options)
     ranking = evaluator.ranking(opts.run).ranking

@@ -196,7 +196,7 @@ class Evaluator:
         if self._qrels is None:
             from cranfield.io.load import load_qrels
 
-            self._qrels = load_qrels(self._qrels_source)
+            self._qrels = load_qrels(self._qrels_source, duplicates=self.options.duplicates)
         return self._qrels
 
     def _qrels_columns(self) -> QrelsColumns | None:
@@ -246,7 +246,7 @@ class Evaluator:
             intents=self._intents_source,
         )
         twin._extras = self._extras
-        if qrels is None:
+        if qrels is None and "duplicates" not in changes:
             twin._qrels, twin._columns = self._qrels, self._columns
         return twin
 
@@ -301,7 +301,7 @@ class Evaluator:
 
         if self._qrels is None and _text_path(run):
             self._qrels, loaded = load.side_by_side(
-                lambda: load.load_qrels(self._qrels_source),
+                lambda: load.load_qrels(self._qrels_source, duplicates=self.options.duplicates),
                 lambda: load.load_run(run, name=name),
             )
             return loaded
@@ -352,6 +352,7 @@ class Evaluator:
             epsilon=self.options.epsilon,
             options=self.options,
             sources=self.sources(run),
+            notes=() if self._qrels is None else self._qrels.notes,
         )
 
     def stream(
@@ -473,6 +474,7 @@ def _stream_results(
         epsilon=options.epsilon,
         options=options,
         sources=evaluator.sources(run),
+        notes=judgments.notes,
     )
 
 

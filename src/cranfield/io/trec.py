@@ -16,8 +16,11 @@ Reading policy (every point is deliberate and tested):
 * Run lines have at least 6 fields; fields after the sixth are ignored (as trec_eval does).
   The rank field is ignored entirely. The score must be a decimal number (``inf`` allowed,
   ``nan`` refused). The run tag reported for the run is the tag of its last line.
-* A repeated (query, document) pair is an error in both qrels and runs, reported with both
-  line numbers. trec_eval only notices duplicates inside the part of a run it evaluates.
+* A repeated (query, document) pair is an error in runs, reported with both line numbers.
+  trec_eval only notices duplicates inside the part of a run it evaluates. In qrels, what a
+  repeat does is the ``duplicates`` policy of :func:`read_qrels`: by default lines with the
+  same relevance are merged (and the merge is named in the qrels' notes), different
+  relevances are an error naming both lines.
 * A file with no data line at all is an error.
 * The text must be UTF-8 throughout, comment lines included. A UTF-8 byte-order mark at
   the very start of the file is not text and is dropped.
@@ -42,6 +45,8 @@ from typing import TYPE_CHECKING, BinaryIO, Literal, NoReturn
 import numpy as np
 import polars as pl
 
+from cranfield._types import DUPLICATE_POLICIES, DuplicatePolicy
+from cranfield._validate import check_choice
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import joined_tie_orders, tie_order
 from cranfield.data.row_index import MIX, TieOrder, hashed_keys, mixed_keys, stretches
@@ -71,7 +76,9 @@ __all__ = ["read_qrels", "read_run", "write_qrels", "write_run"]
 Kind = Literal["qrels", "run"]
 
 
-def read_qrels(source: str | Path, *, name: str | None = None) -> Qrels:
+def read_qrels(
+    source: str | Path, *, name: str | None = None, duplicates: DuplicatePolicy = "merge"
+) -> Qrels:
     """Read a TREC qrels file (``qid iter docno rel``).
 
     Parameters
@@ -80,12 +87,18 @@ def read_qrels(source: str | Path, *, name: str | None = None) -> Qrels:
         Path of the file (optionally gzip/bzip2/xz/zstd compressed), or ``"-"`` for stdin.
     name:
         Name to give the judgments; defaults to the file name.
+    duplicates:
+        A (query, document) pair on several lines: ``"merge"`` (default) makes lines with the
+        same relevance one judgment and refuses different relevances; ``"error"`` refuses
+        any repeat (trec_eval); ``"first"``, ``"last"`` or ``"max"`` keep that relevance.
+        What was merged is stated in :attr:`Qrels.notes <cranfield.data.qrels.Qrels.notes>`.
 
     Raises
     ------
     InputError
         On any malformed line, naming file, line number and text.
     """
+    check_choice("duplicates", duplicates, DUPLICATE_POLICIES)
     label = source_name(source)
     with in_memory(label):  # out of memory: an error naming the file, not a traceback
         data = read_bytes(source).removeprefix(BOM)
@@ -98,10 +111,51 @@ def read_qrels(source: str | Path, *, name: str | None = None) -> Qrels:
         )
         if frame.get_column("relevance").null_count():
             _diagnose(data, label, "qrels")
-        frame = frame.sort("query_id", "doc_id")
-        if _sorted_has_repeats(frame):
-            _diagnose(data, label, "qrels")
-        return Qrels(frame, name=name or Path(label).name)
+        notes: tuple[str, ...] = ()
+        ordered = frame.sort("query_id", "doc_id")
+        if _sorted_has_repeats(ordered):
+            if duplicates == "error":
+                _diagnose(data, label, "qrels")
+            ordered, notes = _merged(frame, data, label, duplicates)
+        return Qrels(ordered, name=name or Path(label).name, notes=notes)
+
+
+def _merged(
+    frame: pl.DataFrame, data: bytes, label: str, duplicates: DuplicatePolicy
+) -> tuple[pl.DataFrame, tuple[str, ...]]:
+    """The qrels ``frame`` (in file order) with one row per (query, document), sorted, and
+    the note saying what was merged; different relevances for one pair are an error unless
+    ``duplicates`` picks one (``first``, ``last``, ``max``)."""
+    rel = pl.col("relevance")
+    pairs = (
+        frame.with_row_index("line")
+        .sort("query_id", "doc_id", "line")
+        .group_by("query_id", "doc_id", maintain_order=True)
+        .agg(
+            pl.col("iteration").first(),
+            rel.first().alias("first"),
+            rel.last().alias("last"),
+            rel.max().alias("max"),
+            rel.n_unique().alias("levels"),
+            pl.len().alias("lines"),
+        )
+    )
+    conflicting = int((pairs.get_column("levels") > 1).sum())
+    if conflicting and duplicates == "merge":
+        _diagnose(data, label, "qrels", merge=True)
+    repeated = pairs.filter(pl.col("lines") > 1)
+    query, doc = repeated.row(0)[:2]
+    extra = int(repeated.get_column("lines").sum()) - repeated.height
+    note = f"{label}: {extra} repeated judgment line(s) merged"
+    if conflicting:
+        note += (
+            f", {conflicting} (query, document) pair(s) judged differently keeping the "
+            f"{duplicates} relevance (duplicates: {duplicates})"
+        )
+    note += f" (the first: query {query!r}, document {doc!r})."
+    picked = "first" if duplicates == "merge" else duplicates
+    merged = pairs.select("query_id", "iteration", "doc_id", pl.col(picked).alias("relevance"))
+    return merged, (note,)
 
 
 def read_run(source: str | Path, *, name: str | None = None, float32: bool = False) -> Run:
@@ -650,13 +704,15 @@ def _collapse_blanks(data: bytes) -> bytes:
     return bytes(b.tobytes())
 
 
-def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
+def _diagnose(data: bytes, label: str, kind: Kind, *, merge: bool = False) -> NoReturn:
     """Walk the lines one by one and raise an :class:`InputError` for the first bad one.
 
     This slow path runs only when the fast columnar parse found something wrong, so the
-    common case never pays for per-line Python.
+    common case never pays for per-line Python. With ``merge``, a qrels line repeating an
+    earlier one with the same relevance is not bad (see :func:`read_qrels`).
     """
     seen: dict[tuple[bytes, bytes], int] = {}
+    levels: dict[tuple[bytes, bytes], bytes] = {}
     any_line = False
     for number, fields, text in data_lines(data, label, max_fields=4 if kind == "qrels" else 6):
         any_line = True
@@ -691,15 +747,28 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
                 raise InputError(label, number, "score is NaN", text)
         key = (fields[0], fields[2])
         if key in seen:
+            first = seen[key]
+            if not merge:
+                raise InputError(
+                    label, number, f"{_repeat(key)} (first seen on line {first})", text
+                )
+            level, earlier = int(fields[3]), int(levels[key])
+            if level == earlier:
+                continue
             raise InputError(
                 label,
                 number,
-                f"duplicate document {key[1].decode()!r} for query {key[0].decode()!r} "
-                f"(first seen on line {seen[key]})",
+                f"{_repeat(key)} judged {earlier} on line {first} and {level} here; keep one "
+                "with duplicates='first', 'last' or 'max' (--duplicates)",
                 text,
             )
         seen[key] = number
+        levels[key] = fields[3]
     no_bad_line(label, any_line, kind)
+
+
+def _repeat(key: tuple[bytes, bytes]) -> str:
+    return f"duplicate document {key[1].decode()!r} for query {key[0].decode()!r}"
 
 
 def write_run(run: Run, path: str | Path, *, tag: str | None = None) -> None:
