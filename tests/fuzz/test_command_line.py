@@ -75,7 +75,7 @@ def test_evaluate_exits_0_with_the_numbers_or_2_with_one_line(
         assert culprit in errors, errors
         return
     assert done.returncode == 0, errors
-    judgments = _nested([(q, d, r) for q, _, d, r in judged.rows])
+    judgments = reference.qrels_of(judged.rows)
     truth = cranfield.evaluate(judgments, _nested(ranked.rows), MEASURES)
     expected = [
         {m: truth.per_query(m)[query] for m in MEASURES} | {"query_id": query}

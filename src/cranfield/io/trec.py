@@ -10,9 +10,13 @@ Reading policy (every point is deliberate and tested):
   inside a field is data: ``msmarco_doc_00#4`` is a valid docno.
 * Files may be gzip, bzip2, xz or zstd compressed (recognised by their first bytes, not
   the name); a truncated or corrupt compressed file is an error. ``-`` reads standard input.
-* Qrels lines have exactly 4 fields; the relevance must be an integer that fits in 64 bits
-  (``1.7`` is an error, where trec_eval's ``atol`` would silently read 1). Negative
-  relevance means "in the pool, not judged", as in trec_eval.
+* Qrels lines have exactly 4 fields; the relevance is an integer that fits in 64 bits, or
+  a decimal without exponent (``1.7``, ``.5``: LLM-judged or averaged labels). The level of
+  a decimal label is its integer part (``1.7`` is level 1, as trec_eval's ``atol`` reads
+  it): binary measures count it relevant at level ``L`` exactly when the label is ``>= L``.
+  The labels themselves are kept in a ``gain`` column, used as gains by the graded
+  measures, and the first such line is named in the qrels' notes. Negative relevance
+  means "in the pool, not judged", as in trec_eval.
 * Run lines have at least 6 fields; fields after the sixth are ignored (as trec_eval does).
   The rank field is ignored entirely. The score must be a decimal number (``inf`` allowed,
   ``nan`` refused). The run tag reported for the run is the tag of its last line.
@@ -35,6 +39,7 @@ import codecs
 import itertools
 import math
 import os
+import re
 import stat
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -102,22 +107,62 @@ def read_qrels(
     label = source_name(source)
     with in_memory(label):  # out of memory: an error naming the file, not a traceback
         data = read_bytes(source).removeprefix(BOM)
-        table = _parse(data, label, "qrels")
+        table = _parse(data, label, "qrels", duplicates)
         frame = table.select(
             pl.col("f0").alias("query_id"),
             pl.col("f1").alias("iteration"),
             pl.col("f2").alias("doc_id"),
             pl.col("f3").cast(pl.Int64, strict=False).alias("relevance"),
         )
-        if frame.get_column("relevance").null_count():
-            _diagnose(data, label, "qrels")
         notes: tuple[str, ...] = ()
+        if frame.get_column("relevance").null_count():
+            frame, notes = _fractional(table.get_column("f3"), frame, data, label, duplicates)
         ordered = frame.sort("query_id", "doc_id")
         if _sorted_has_repeats(ordered):
             if duplicates == "error":
-                _diagnose(data, label, "qrels")
-            ordered, notes = _merged(frame, data, label, duplicates)
+                _diagnose(data, label, "qrels", duplicates)
+            ordered, merged = _merged(frame, data, label, duplicates)
+            notes += merged
         return Qrels(ordered, name=name or Path(label).name, notes=notes)
+
+
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)\Z")
+"""A decimal relevance label without exponent (``1.7``, ``.5``, ``2.``)."""
+_LABEL = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)$"
+"""An integer or a decimal relevance label without exponent (``2``, ``1.7``, ``.5``, ``2.``)."""
+
+
+def _fractional(
+    text: pl.Series, frame: pl.DataFrame, data: bytes, label: str, duplicates: DuplicatePolicy
+) -> tuple[pl.DataFrame, tuple[str, ...]]:
+    """``frame`` whose relevance column failed to read as integers, read again with decimal
+    labels: levels are their integer parts, the labels a ``gain`` column. Anything that
+    is not an integer or a decimal is diagnosed."""
+    if not text.str.contains(_LABEL).all():
+        _diagnose(data, label, "qrels", duplicates)
+    gain = text.cast(pl.Float64, strict=False)
+    # The integer part, as C's atol reads it ('-.5' is 0); it must fit in 64 bits.
+    whole = text.str.replace(r"\..*$", "").str.replace(r"^([+-]?)$", "${1}0")
+    level = whole.cast(pl.Int64, strict=False)
+    if gain.null_count() or level.null_count():
+        _diagnose(data, label, "qrels", duplicates)
+    fractional = int(text.str.contains(".", literal=True).sum())
+    line, value = first_decimal_label(data, label)
+    note = (
+        f"{label}:{line}: {fractional} relevance label(s) are not integers (the first: "
+        f"{value!r}); binary measures count a label relevant at level L when it is >= L, "
+        "graded measures use it as the gain."
+    )
+    return frame.with_columns(level.alias("relevance"), gain.alias("gain")), (note,)
+
+
+def first_decimal_label(data: bytes, label: str) -> tuple[int, str]:
+    """The physical line number and the text of the first decimal relevance label of the
+    qrels text ``data`` (which must have one)."""
+    for number, fields, _ in data_lines(data, label, max_fields=4):
+        if len(fields) == 4 and b"." in fields[3]:
+            return number, fields[3].decode()
+    raise InputError(label, None, "has no decimal relevance label")
 
 
 def _merged(
@@ -126,7 +171,8 @@ def _merged(
     """The qrels ``frame`` (in file order) with one row per (query, document), sorted, and
     the note saying what was merged; different relevances for one pair are an error unless
     ``duplicates`` picks one (``first``, ``last``, ``max``)."""
-    rel = pl.col("relevance")
+    value = "gain" if "gain" in frame.columns else "relevance"
+    rel = pl.col(value)
     pairs = (
         frame.with_row_index("line")
         .sort("query_id", "doc_id", "line")
@@ -142,7 +188,7 @@ def _merged(
     )
     conflicting = int((pairs.get_column("levels") > 1).sum())
     if conflicting and duplicates == "merge":
-        _diagnose(data, label, "qrels", merge=True)
+        _diagnose(data, label, "qrels", duplicates)
     repeated = pairs.filter(pl.col("lines") > 1)
     query, doc = repeated.row(0)[:2]
     extra = int(repeated.get_column("lines").sum()) - repeated.height
@@ -154,7 +200,11 @@ def _merged(
         )
     note += f" (the first: query {query!r}, document {doc!r})."
     picked = "first" if duplicates == "merge" else duplicates
-    merged = pairs.select("query_id", "iteration", "doc_id", pl.col(picked).alias("relevance"))
+    merged = pairs.select("query_id", "iteration", "doc_id", pl.col(picked).alias(value))
+    if value == "gain":
+        merged = merged.with_columns(pl.col("gain").cast(pl.Int64).alias("relevance")).select(
+            "query_id", "iteration", "doc_id", "relevance", "gain"
+        )
     return merged, (note,)
 
 
@@ -584,12 +634,14 @@ def _has_duplicates(frame: pl.DataFrame) -> bool:
     return bool(frame.select(pl.struct("query_id", "doc_id").is_duplicated().any()).item())
 
 
-def _parse(data: bytes, label: str, kind: Kind) -> pl.DataFrame:
+def _parse(
+    data: bytes, label: str, kind: Kind, duplicates: DuplicatePolicy = "error"
+) -> pl.DataFrame:
     """Split ``data`` into string columns f0.. with polars; diagnose on any anomaly."""
     want = 4 if kind == "qrels" else 6
     if not data.isascii() and not _is_utf8(data):
         # polars checks the UTF-8 of fields but not always of comment lines.
-        _diagnose(data, label, kind)
+        _diagnose(data, label, kind, duplicates)
     if kind == "run" and b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
         _check_bare_carriage_returns(data, label)
     sep, text = _canonical(data)
@@ -612,11 +664,11 @@ def _parse(data: bytes, label: str, kind: Kind) -> pl.DataFrame:
             extra_columns="ignore" if kind == "run" else "raise",
         )
     except (pl.exceptions.PolarsError, UnicodeDecodeError):
-        _diagnose(data, label, kind)
+        _diagnose(data, label, kind, duplicates)
     if table.height == 0:
         raise InputError(label, None, f"contains no {kind} lines")
     if table.get_column(f"f{want - 1}").null_count() > 0:
-        _diagnose(data, label, kind)
+        _diagnose(data, label, kind, duplicates)
     return table
 
 
@@ -704,12 +756,14 @@ def _collapse_blanks(data: bytes) -> bytes:
     return bytes(b.tobytes())
 
 
-def _diagnose(data: bytes, label: str, kind: Kind, *, merge: bool = False) -> NoReturn:
+def _diagnose(
+    data: bytes, label: str, kind: Kind, duplicates: DuplicatePolicy = "error"
+) -> NoReturn:
     """Walk the lines one by one and raise an :class:`InputError` for the first bad one.
 
     This slow path runs only when the fast columnar parse found something wrong, so the
-    common case never pays for per-line Python. With ``merge``, a qrels line repeating an
-    earlier one with the same relevance is not bad (see :func:`read_qrels`).
+    common case never pays for per-line Python. A repeated (query, document) is bad as the
+    qrels policy ``duplicates`` says (:func:`read_qrels`; runs: always).
     """
     seen: dict[tuple[bytes, bytes], int] = {}
     levels: dict[tuple[bytes, bytes], bytes] = {}
@@ -726,9 +780,15 @@ def _diagnose(data: bytes, label: str, kind: Kind, *, merge: bool = False) -> No
                     text,
                 )
             rel = fields[3].decode()
-            if not INTEGER.match(rel):
-                raise InputError(label, number, f"relevance must be an integer, got {rel!r}", text)
-            if int64(rel) is None:
+            if not INTEGER.match(rel) and not DECIMAL.match(rel):
+                raise InputError(
+                    label,
+                    number,
+                    f"relevance must be an integer or a decimal number, got {rel!r}",
+                    text,
+                )
+            whole = rel.partition(".")[0]
+            if int64(whole if whole.strip("+-") else "0") is None:
                 raise InputError(
                     label, number, f"relevance {rel} does not fit in a 64-bit integer", text
                 )
@@ -748,12 +808,12 @@ def _diagnose(data: bytes, label: str, kind: Kind, *, merge: bool = False) -> No
         key = (fields[0], fields[2])
         if key in seen:
             first = seen[key]
-            if not merge:
+            if duplicates == "error":
                 raise InputError(
                     label, number, f"{_repeat(key)} (first seen on line {first})", text
                 )
-            level, earlier = int(fields[3]), int(levels[key])
-            if level == earlier:
+            level, earlier = fields[3].decode(), levels[key].decode()
+            if duplicates != "merge" or float(level) == float(earlier):
                 continue
             raise InputError(
                 label,
@@ -810,8 +870,9 @@ def write_qrels(qrels: Qrels, path: str | Path) -> None:
         If a query id, iteration or doc id cannot be written as a TREC field (see
         :func:`write_run`); nothing is written then.
     """
+    label = "gain" if "gain" in qrels.frame.columns else "relevance"  # decimal labels kept
     frame = qrels.frame.select(
-        "query_id", "iteration", "doc_id", pl.col("relevance").cast(pl.String)
+        "query_id", "iteration", "doc_id", pl.col(label).cast(pl.String).alias("relevance")
     )
     _check_writable(frame.drop("relevance"), path, f"qrels {qrels.name!r}")
     _write_lines(frame, path)
