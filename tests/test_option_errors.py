@@ -116,6 +116,7 @@ ROWS: list[Row] = [
     Row(EvalOptions, "aggregate", "harmonic", lambda v: EvalOptions(aggregate=v)),
     Row(EvalOptions, "epsilon", 0.0, lambda v: EvalOptions(epsilon=v)),
     Row(EvalOptions, "duplicates", "mean", lambda v: EvalOptions(duplicates=v)),
+    Row(EvalOptions, "ignore_self", "yes", lambda v: EvalOptions(ignore_self=v)),
     Row(read_qrels, "duplicates", "mean", lambda v: read_qrels(_qrels_file(), duplicates=v)),
     Row(load_qrels, "duplicates", "mean", lambda v: load_qrels(_qrels_file(), duplicates=v)),
     Row(TestPlan, "tests", "z-test", lambda v: TestPlan(tests=v)),

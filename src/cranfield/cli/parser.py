@@ -397,6 +397,13 @@ _EVALUATION_FLAGS: Final[dict[str, tuple[tuple[str, ...], dict[str, Any]]]] = {
             "or max relevance",
         },
     ),
+    "ignore_self": (
+        ("--ignore-self",),
+        {
+            "action": "store_true",
+            "help": "drop run documents whose id is the query id (BEIR ArguAna, Quora)",
+        },
+    ),
     "num_docs": (
         ("-N", "--num-docs"),
         {

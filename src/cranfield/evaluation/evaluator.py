@@ -89,6 +89,7 @@ class Prepared:
     ranking: Ranking
     ctx: ExtendedContext
     missing_topics: list[str]
+    notes: tuple[str, ...] = ()
 
 
 def _aggregation(option: AggregateOption, wanted: list[Measure]) -> dict[Measure, How]:
@@ -264,10 +265,15 @@ class Evaluator:
         }
         label = name or default_name(run)
         ranking = None
-        if self._known_source is None and self._intents_source is None:
+        notes: tuple[str, ...] = ()
+        plain = self._known_source is None and self._intents_source is None
+        if plain and not opts.ignore_self:
             ranking = self._rank_small(run, rank_options)
         if ranking is None:
-            ranking = rank(self._load_run(run, label), self.qrels, **rank_options)
+            loaded = self._load_run(run, label)
+            if opts.ignore_self:
+                loaded, notes = _without_self(loaded)
+            ranking = rank(loaded, self.qrels, **rank_options)
         absent: list[str] = []
         if opts.missing == "skip":
             evaluated = set(ranking.topics)
@@ -277,7 +283,7 @@ class Evaluator:
         ctx = ExtendedContext(
             ranking, compat=opts.compat, num_docs=opts.num_docs, known=known, intents=intents
         )
-        return Prepared(label, ranking, ctx, sorted(missing))
+        return Prepared(label, ranking, ctx, sorted(missing), notes)
 
     def _rank_small(self, run: object, rank_options: dict[str, Any]) -> Ranking | None:
         """The ranking of a small clean run file against small clean qrels, with numpy alone
@@ -352,7 +358,7 @@ class Evaluator:
             epsilon=self.options.epsilon,
             options=self.options,
             sources=self.sources(run),
-            notes=() if self._qrels is None else self._qrels.notes,
+            notes=(() if self._qrels is None else self._qrels.notes) + prep.notes,
         )
 
     def stream(
@@ -441,7 +447,10 @@ def _stream_results(
     topics: list[str] = []
     parts: dict[Measure, list[NDArray[np.float64]]] = {m: [] for m in wanted}
     tag = name
+    dropped = 0
     for frame, tag in query_blocks(run, block_bytes):  # the next block read while one is scored
+        if options.ignore_self:
+            dropped += frame.filter(pl.col("query_id") == pl.col("doc_id")).height
         block = blockwise.evaluate(Run(frame, name=name, tag=tag), name=name)
         topics.extend(block.topics)
         for m in wanted:
@@ -474,8 +483,24 @@ def _stream_results(
         epsilon=options.epsilon,
         options=options,
         sources=evaluator.sources(run),
-        notes=judgments.notes,
+        notes=judgments.notes + ((_self_note(dropped),) if options.ignore_self else ()),
     )
+
+
+def _without_self(run: Run) -> tuple[Run, tuple[str, ...]]:
+    """``run`` without the documents whose id is their query's id (``ignore_self``), and the
+    note saying how many were dropped."""
+    import polars as pl
+
+    from cranfield.data.run import Run
+
+    frame = run.frame.filter(pl.col("query_id") != pl.col("doc_id"))
+    note = _self_note(run.frame.height - frame.height)
+    return Run(frame, name=run.name, tag=run.tag), (note,)
+
+
+def _self_note(dropped: int) -> str:
+    return f"{dropped} run document(s) whose id is the query id dropped (ignore_self)."
 
 
 def _text_path(source: object) -> bool:

@@ -80,6 +80,10 @@ class EvalOptions:
         results' notes, and refuses different relevances; ``"error"`` refuses any repeat
         (trec_eval); ``"first"``, ``"last"`` or ``"max"`` keep that line's relevance (named
         in the notes). Runs are strict whatever this says: a repeated run line is an error.
+    ignore_self:
+        Drop every run document whose id is the query's id before ranking (BEIR's ArguAna
+        and Quora, whose queries are also documents of the corpus); how many were dropped is
+        in the results' notes.
 
     Raises
     ------
@@ -107,6 +111,7 @@ class EvalOptions:
     aggregate: AggregateOption = None
     epsilon: float = MIN_GEO_MEAN
     duplicates: DuplicatePolicy = "merge"
+    ignore_self: bool = False
 
     def __post_init__(self) -> None:
         check_choice("missing", self.missing, MISSING_POLICIES)
@@ -121,6 +126,7 @@ class EvalOptions:
         check_float("epsilon", self.epsilon, minimum=0, above=True)
         _check_aggregate(self.aggregate)
         check_choice("duplicates", self.duplicates, DUPLICATE_POLICIES)
+        check_bool("ignore_self", self.ignore_self)
         for name, value in integers.items():
             object.__setattr__(self, name, value)
 
@@ -162,6 +168,7 @@ class EvalKwargs(TypedDict, total=False):
     aggregate: AggregateOption
     epsilon: float
     duplicates: DuplicatePolicy
+    ignore_self: bool
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(EvalOptions))
