@@ -766,7 +766,7 @@ def _diagnose(
     qrels policy ``duplicates`` says (:func:`read_qrels`; runs: always).
     """
     seen: dict[tuple[bytes, bytes], int] = {}
-    levels: dict[tuple[bytes, bytes], bytes] = {}
+    levels: dict[tuple[bytes, bytes], tuple[bytes, str]] = {}  # iteration, relevance
     any_line = False
     for number, fields, text in data_lines(data, label, max_fields=4 if kind == "qrels" else 6):
         any_line = True
@@ -812,18 +812,25 @@ def _diagnose(
                 raise InputError(
                     label, number, f"{_repeat(key)} (first seen on line {first})", text
                 )
-            level, earlier = fields[3].decode(), levels[key].decode()
+            group, earlier = levels[key]
+            level = fields[3].decode()
             if duplicates != "merge" or float(level) == float(earlier):
                 continue
+            hint = (
+                ""
+                if group == fields[1]
+                else "; the second columns differ: if they are subtopics or judge groups, "
+                "this is not a plain qrels file (--intents, trec-eval -R qrels_jg)"
+            )
             raise InputError(
                 label,
                 number,
                 f"{_repeat(key)} judged {earlier} on line {first} and {level} here; keep one "
-                "with duplicates='first', 'last' or 'max' (--duplicates)",
+                f"with duplicates='first', 'last' or 'max' (--duplicates){hint}",
                 text,
             )
         seen[key] = number
-        levels[key] = fields[3]
+        levels[key] = (fields[1], fields[3].decode())
     no_bad_line(label, any_line, kind)
 
 

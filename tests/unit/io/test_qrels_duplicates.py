@@ -69,7 +69,7 @@ def test_different_relevances_are_refused_naming_both_lines(tmp_path: Path) -> N
     assert str(info.value) == (
         f"{path}:6: duplicate document 'a' for query '1' judged 2 on line 1 and 1 here; keep "
         "one with duplicates='first', 'last' or 'max' (--duplicates): '1 0 a 1'"
-    )
+    )  # the same second column: no hint about subtopics
 
 
 @pytest.mark.parametrize(("policy", "kept"), [("first", 2), ("last", 0), ("max", 3)])

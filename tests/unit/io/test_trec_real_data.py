@@ -181,7 +181,9 @@ def test_judgment_group_qrels_are_not_plain_qrels(name: str, line: int, earlier:
     assert info.value.line == line + 4
     assert info.value.problem == (
         f"duplicate document 'CR93E-1860' for query '301' judged 0 on line {earlier} and 3 "
-        "here; keep one with duplicates='first', 'last' or 'max' (--duplicates)"
+        "here; keep one with duplicates='first', 'last' or 'max' (--duplicates); the second "
+        "columns differ: if they are subtopics or judge groups, this is not a plain qrels "
+        "file (--intents, trec-eval -R qrels_jg)"
     )
 
 
@@ -201,3 +203,4 @@ def test_ndeval_qrels_disagree_between_subtopics() -> None:
     with pytest.raises(InputError, match="judged 1 on line 145 and 0 here") as info:
         read_qrels(path)
     assert info.value.line == 467
+    assert info.value.problem.endswith("not a plain qrels file (--intents, trec-eval -R qrels_jg)")
