@@ -39,6 +39,8 @@ from cranfield import curves, plot, stats
 from cranfield import lab as lab_api
 from cranfield.errors import OptionError
 from cranfield.evaluation.options import EvalKwargs, EvalOptions
+from cranfield.io.load import load_qrels
+from cranfield.io.trec import read_qrels
 from cranfield.report.html import html_report
 from cranfield.stats.plan import TestKwargs, TestPlan
 from tests.conftest import REPO
@@ -61,6 +63,12 @@ def _folder() -> Path:
 def _run_file() -> str:
     path = _folder() / "run.txt"
     path.write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n")
+    return str(path)
+
+
+def _qrels_file() -> str:
+    path = _folder() / "qrels.txt"
+    path.write_text("q1 0 d1 1\n")
     return str(path)
 
 
@@ -107,6 +115,10 @@ ROWS: list[Row] = [
     Row(EvalOptions, "num_docs", -5, lambda v: EvalOptions(num_docs=v)),
     Row(EvalOptions, "aggregate", "harmonic", lambda v: EvalOptions(aggregate=v)),
     Row(EvalOptions, "epsilon", 0.0, lambda v: EvalOptions(epsilon=v)),
+    Row(EvalOptions, "duplicates", "mean", lambda v: EvalOptions(duplicates=v)),
+    Row(EvalOptions, "ignore_self", "yes", lambda v: EvalOptions(ignore_self=v)),
+    Row(read_qrels, "duplicates", "mean", lambda v: read_qrels(_qrels_file(), duplicates=v)),
+    Row(load_qrels, "duplicates", "mean", lambda v: load_qrels(_qrels_file(), duplicates=v)),
     Row(TestPlan, "tests", "z-test", lambda v: TestPlan(tests=v)),
     Row(TestPlan, "correction", "sidak", lambda v: TestPlan(correction=v)),
     Row(TestPlan, "alpha", 1.5, lambda v: TestPlan(alpha=v)),

@@ -11,10 +11,12 @@ from typing import Final, Literal, get_args
 __all__ = [
     "AGGREGATIONS",
     "COMPATS",
+    "DUPLICATE_POLICIES",
     "MISSING_POLICIES",
     "RUN_NAMINGS",
     "Aggregation",
     "Compat",
+    "DuplicatePolicy",
     "MissingPolicy",
     "RunNaming",
 ]
@@ -31,7 +33,14 @@ Compat = Literal[9, 10]
 RunNaming = Literal["file", "tag"]
 """How runs given without names are named: by file name, or by the run tag of the file."""
 
+DuplicatePolicy = Literal["merge", "error", "first", "last", "max"]
+"""What happens to a (query, document) pair judged on several lines of the qrels: ``merge``
+(lines with the same relevance become one, with a note; different relevances are an error),
+``error`` (any repeat is an error, as in trec_eval), or keep the ``first`` line's relevance,
+the ``last`` one's, or the ``max``."""
+
 MISSING_POLICIES: Final[tuple[str, ...]] = get_args(MissingPolicy)
 AGGREGATIONS: Final[tuple[str, ...]] = get_args(Aggregation)
 COMPATS: Final[tuple[int, ...]] = get_args(Compat)
+DUPLICATE_POLICIES: Final[tuple[str, ...]] = get_args(DuplicatePolicy)
 RUN_NAMINGS: Final[tuple[str, ...]] = get_args(RunNaming)

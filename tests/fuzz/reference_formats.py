@@ -101,24 +101,77 @@ def _duplicate(
     return False
 
 
+_DECIMAL = re.compile(rb"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)")
+
+
+def _label(text: bytes) -> int | float | None:
+    """A relevance label: an integer of 64 bits, or a decimal without exponent whose
+    integer part is one (its value, a float); ``None`` for anything else."""
+    if is_integer(text):
+        return int(text)
+    whole = text.split(b".")[0]
+    if _DECIMAL.fullmatch(text) and is_integer(whole if whole.strip(b"+-") else b"0"):
+        return float(text)
+    return None
+
+
 def trec_qrels(data: bytes) -> Verdict:
-    """``qid iter docno rel``: exactly four fields, ``rel`` an integer of 64 bits; a
-    repeated (qid, docno) is an error. Rows: ``(qid, iter, docno, rel)``."""
+    """``qid iter docno rel``: exactly four fields, ``rel`` an integer of 64 bits or a
+    decimal (:func:`_label`); a (qid, docno) repeated with the same value is merged into
+    its first line, with another value is an error. Rows: ``(qid, iter, docno, rel)``, rel
+    an int or (a decimal label) a float."""
     verdict = Verdict()
-    seen: set[tuple[bytes, ...]] = set()
+    seen: dict[tuple[bytes, ...], float | None] = {}
     for number, _, fields in _data_lines(data, verdict):
         if len(fields) != 4:
             verdict.bad[number] = "fields"
             if len(fields) >= 3:  # a reader may also see its pair repeated later
-                seen.add((fields[0], fields[2]))
+                seen.setdefault((fields[0], fields[2]), None)
             continue
-        dup = _duplicate(verdict, seen, (fields[0], fields[2]), number)
-        if not is_integer(fields[3]):
+        key, label = (fields[0], fields[2]), _label(fields[3])
+        if label is None:
             verdict.bad[number] = "relevance"
-        elif not dup:
+            seen.setdefault(key, None)
+        elif key in seen:
+            if seen[key] is None or seen[key] != label:
+                verdict.bad[number] = "duplicate"
+        else:
+            seen[key] = label
             q, it, d = (f.decode() for f in fields[:3])
-            verdict.rows.append((q, it, d, int(fields[3])))
+            verdict.rows.append((q, it, d, label))
     return verdict
+
+
+def qrels_of(rows: list[tuple[Any, ...]]) -> Any:
+    """The judgments of :func:`trec_qrels` rows as evaluation input: ``{query: {doc: rel}}``,
+    or, with decimal labels, a ``Qrels`` whose levels are their integer parts and whose
+    ``gain`` column holds the labels (the documented meaning of a decimal label)."""
+    import polars as pl
+
+    from cranfield.data.qrels import Qrels
+
+    if not any(isinstance(r, float) for *_, r in rows):
+        out: dict[str, dict[str, object]] = {}
+        for q, _, d, r in rows:
+            out.setdefault(q, {})[d] = r
+        return out
+    frame = pl.DataFrame(
+        {
+            "query_id": [q for q, *_ in rows],
+            "iteration": [it for _, it, *_ in rows],
+            "doc_id": [d for _, _, d, _ in rows],
+            "relevance": [int(r) for *_, r in rows],
+            "gain": [float(r) for *_, r in rows],
+        },
+        schema={
+            "query_id": pl.String,
+            "iteration": pl.String,
+            "doc_id": pl.String,
+            "relevance": pl.Int64,
+            "gain": pl.Float64,
+        },
+    )
+    return Qrels(frame.sort("query_id", "doc_id"))
 
 
 def trec_run(data: bytes) -> Verdict:

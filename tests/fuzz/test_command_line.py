@@ -82,7 +82,7 @@ def test_evaluate_exits_0_with_the_numbers_or_2_with_one_line(
     assert done.returncode == 0, errors
     few = 2 * len(answered) < len(judged_ids)  # a warning on stderr, and in the numbers' notes
     assert ("warning: " in errors) is few, errors
-    judgments = _nested([(q, d, r) for q, _, d, r in judged.rows])
+    judgments = reference.qrels_of(judged.rows)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cranfield.QueryOverlapWarning)  # said on stderr above
         truth = cranfield.evaluate(judgments, _nested(ranked.rows), MEASURES)

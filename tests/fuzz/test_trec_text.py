@@ -59,7 +59,8 @@ def test_qrels_are_read_as_the_reference_reads_them(data: bytes, packing: str) -
         event("valid" if verdict.valid else "refused")
         if verdict.valid:
             assert isinstance(outcome, Qrels), outcome
-            assert _qrels_rows(outcome) == sorted(verdict.rows)
+            levels = [(q, it, d, int(r)) for q, it, d, r in verdict.rows]  # decimals: int part
+            assert _qrels_rows(outcome) == sorted(levels)
         else:
             refused_as_the_reference(outcome, path, verdict)
         columns = read_qrels_columns(path)  # None: not a small clean file, read as above
@@ -215,7 +216,7 @@ def test_evaluation_and_streaming_give_the_references_numbers(
         few = 2 * len(shared) < len(judged_ids)  # a warning, once per evaluation
         assert len(warned) == few, warned
         assert len(warned_streaming) == (few and isinstance(stream, cranfield.Results))
-        judgments = _nested([(q, d, rel) for q, _, d, rel in judged.rows])
+        judgments = reference.qrels_of(judged.rows)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", QueryOverlapWarning)  # counted above
             truth = cranfield.evaluate(judgments, _nested(ranked.rows), MEASURES)

@@ -19,7 +19,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TextIO
 
-from cranfield._types import AGGREGATIONS, MISSING_POLICIES, RUN_NAMINGS
+from cranfield._types import AGGREGATIONS, DUPLICATE_POLICIES, MISSING_POLICIES, RUN_NAMINGS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -387,6 +387,22 @@ _EVALUATION_FLAGS: Final[dict[str, tuple[tuple[str, ...], dict[str, Any]]]] = {
     "epsilon": (
         ("--epsilon",),
         {"type": float, "help": "floor of the geometric mean (gmean; default 1e-5)"},
+    ),
+    "duplicates": (
+        ("--duplicates",),
+        {
+            "choices": DUPLICATE_POLICIES,
+            "help": "a document judged on several qrels lines: merge lines of the same "
+            "relevance (default; different ones fail), fail (error), or keep the first, last "
+            "or max relevance",
+        },
+    ),
+    "ignore_self": (
+        ("--ignore-self",),
+        {
+            "action": "store_true",
+            "help": "drop run documents whose id is the query id (BEIR ArguAna, Quora)",
+        },
     ),
     "num_docs": (
         ("-N", "--num-docs"),

@@ -9,6 +9,7 @@ fatal without ``-c``; it is skipped and reported in :attr:`TrecEvalOutput.warnin
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
@@ -107,6 +108,11 @@ def run(opts: TrecEvalOptions) -> TrecEvalOutput:
     warnings: list[str] = []
     missing: MissingPolicy = "zero" if opts.complete else "skip"
     ranking, qrels_topics, positives = _ranked(opts, missing)
+    if ranking.judgments.gains is not None:
+        # trec_eval reads a label with atol: its integer part, the level already ranked.
+        plain = dataclasses.replace(ranking.judgments, gains=None, labels=None)
+        ranking = dataclasses.replace(ranking, judgments=plain)
+        warnings.append(_decimal_label_warning(opts.qrels))
     if not opts.complete:
         absent = sorted(set(qrels_topics) - set(ranking.topics))
         if absent:
@@ -143,6 +149,19 @@ def run(opts: TrecEvalOptions) -> TrecEvalOutput:
     return TrecEvalOutput(text, warnings)
 
 
+def _decimal_label_warning(qrels: str) -> str:
+    """The warning naming the first decimal relevance label of the qrels file ``qrels``."""
+    from cranfield.io.lines import BOM
+    from cranfield.io.trec import first_decimal_label
+
+    label = source_name(qrels)
+    line, text = first_decimal_label(read_bytes(qrels).removeprefix(BOM), label)
+    return (
+        f"cranfield trec-eval: warning: {label}:{line}: relevance {text!r} read as "
+        f"{int(float(text))}, as trec_eval's atol reads it (decimal labels are truncated)"
+    )
+
+
 def _ranked(opts: TrecEvalOptions, missing: MissingPolicy) -> tuple[Ranking, list[str], int]:
     """The ranking, the qrels topics and the number of judgments with relevance > 0.
 
@@ -158,6 +177,7 @@ def _ranked(opts: TrecEvalOptions, missing: MissingPolicy) -> tuple[Ranking, lis
         depth=opts.depth,
         judged_only=opts.judged_only,
         float32=opts.compat == 9,
+        duplicates="error",  # trec_eval stops at a repeated judgment (exit 4)
     )
     evaluator = Evaluator(opts.qrels, [], options)
     ranking = evaluator.ranking(opts.run).ranking

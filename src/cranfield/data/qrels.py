@@ -37,10 +37,14 @@ class Qrels:
     (query, document) pair occurs once, so files that judge a document once per judge group
     or subtopic (trec_eval ``-R qrels_jg``, ndeval) are not ``Qrels``: read judgment groups
     with :func:`cranfield.io.prefs.read_qrels_jg`.
+
+    ``notes`` are sentences on what reading did beyond the file's plain meaning (repeated
+    lines merged, say); an evaluation prints them with its policy note.
     """
 
     frame: pl.DataFrame
     name: str = "qrels"
+    notes: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return self.frame.height

@@ -29,6 +29,7 @@ takes its empty-list value (0 for all but a few, see each measure's notes);
 
 from __future__ import annotations
 
+import dataclasses
 import weakref
 from dataclasses import dataclass
 from functools import cached_property
@@ -67,11 +68,17 @@ class Judgments:
     ``levels[offsets[i]:offsets[i+1]]`` are the relevance values ``>= 0`` of topic ``i``,
     sorted descending (this is also the ideal ranking of the topic). ``pooled_unjudged``
     counts the topic's negative qrels entries.
+
+    Qrels with decimal labels (their ``gain`` column) also give ``gains``: the labels of the
+    same judged entries, each topic's sorted descending (the ideal gains), and ``labels``,
+    the (query_id, doc_id, gain) rows of the topics, to look ranked documents up in.
     """
 
     offsets: NDArray[np.int64]
     levels: NDArray[np.int64]
     pooled_unjudged: NDArray[np.int64]
+    gains: NDArray[np.float64] | None = None
+    labels: pl.DataFrame | None = None
 
     @cached_property
     def topic_of(self) -> NDArray[np.int64]:
@@ -145,6 +152,25 @@ class Ranking:
         return ids.alias("doc_id")
 
     @cached_property
+    def gains(self) -> NDArray[np.float64] | None:
+        """The decimal label of each ranked row (0 for an unjudged one), when the qrels have
+        decimal labels (:class:`Judgments`); else ``None``."""
+        labels = self.judgments.labels
+        if labels is None:
+            return None
+        import polars as pl
+
+        ranked = pl.DataFrame(
+            {
+                "query_id": pl.Series(self.topics, dtype=pl.String).gather(self.topic_of),
+                "doc_id": self.doc_id,
+            }
+        )
+        found = ranked.join(labels, on=["query_id", "doc_id"], how="left", maintain_order="left")
+        out: NDArray[np.float64] = found.get_column("gain").fill_null(0.0).to_numpy()
+        return out
+
+    @cached_property
     def lengths(self) -> NDArray[np.int64]:
         """Number of ranked documents per topic (``num_ret``)."""
         return np.diff(self.offsets)
@@ -183,7 +209,15 @@ def _judgments_for(qrels: Qrels, topics: list[str]) -> Judgments:
     slots = np.full(len(number), -1, dtype=np.int64)
     slots[[number[t] for t in topics]] = np.arange(len(topics))
     topic = np.repeat(slots, np.diff(qrels.topic_offsets()))
-    return _judged_levels(topic, qrels.frame.get_column("relevance").to_numpy(), len(topics))
+    relevance = qrels.frame.get_column("relevance").to_numpy()
+    judgments = _judged_levels(topic, relevance, len(topics))
+    if "gain" not in qrels.frame.columns:
+        return judgments
+    gain = qrels.frame.get_column("gain").to_numpy()
+    judged = (topic >= 0) & (relevance >= 0)
+    order = np.lexsort((-gain[judged], topic[judged]))
+    labels = qrels.frame.filter(topic >= 0).select("query_id", "doc_id", "gain")
+    return dataclasses.replace(judgments, gains=gain[judged][order], labels=labels)
 
 
 def _judged_levels(topic: NDArray[np.int64], relevance: NDArray[np.int64], count: int) -> Judgments:

@@ -90,6 +90,7 @@ class Prepared:
     ranking: Ranking
     ctx: ExtendedContext
     missing_topics: list[str]
+    notes: tuple[str, ...] = ()
 
 
 def _aggregation(option: AggregateOption, wanted: list[Measure]) -> dict[Measure, How]:
@@ -198,7 +199,7 @@ class Evaluator:
         if self._qrels is None:
             from cranfield.io.load import load_qrels
 
-            self._qrels = load_qrels(self._qrels_source)
+            self._qrels = load_qrels(self._qrels_source, duplicates=self.options.duplicates)
         return self._qrels
 
     def _qrels_columns(self) -> QrelsColumns | None:
@@ -251,7 +252,7 @@ class Evaluator:
             intents=self._intents_source,
         )
         twin._extras = self._extras
-        if qrels is None:
+        if qrels is None and "duplicates" not in changes:
             twin._qrels, twin._columns, twin._judged = self._qrels, self._columns, self._judged
         return twin
 
@@ -269,10 +270,15 @@ class Evaluator:
         }
         label = name or default_name(run)
         ranking = None
-        if self._known_source is None and self._intents_source is None:
+        notes: tuple[str, ...] = ()
+        plain = self._known_source is None and self._intents_source is None
+        if plain and not opts.ignore_self:
             ranking = self._rank_small(run, rank_options)
         if ranking is None:
-            ranking = rank(self._load_run(run, label), self.qrels, **rank_options)
+            loaded = self._load_run(run, label)
+            if opts.ignore_self:
+                loaded, notes = _without_self(loaded)
+            ranking = rank(loaded, self.qrels, **rank_options)
         absent: list[str] = []
         if opts.missing == "skip":
             evaluated = set(ranking.topics)
@@ -282,7 +288,7 @@ class Evaluator:
         ctx = ExtendedContext(
             ranking, compat=opts.compat, num_docs=opts.num_docs, known=known, intents=intents
         )
-        return Prepared(label, ranking, ctx, sorted(missing))
+        return Prepared(label, ranking, ctx, sorted(missing), notes)
 
     def _rank_small(self, run: object, rank_options: dict[str, Any]) -> Ranking | None:
         """The ranking of a small clean run file against small clean qrels, with numpy alone
@@ -306,7 +312,7 @@ class Evaluator:
 
         if self._qrels is None and _text_path(run):
             self._qrels, loaded = load.side_by_side(
-                lambda: load.load_qrels(self._qrels_source),
+                lambda: load.load_qrels(self._qrels_source, duplicates=self.options.duplicates),
                 lambda: load.load_run(run, name=name),
             )
             return loaded
@@ -335,7 +341,10 @@ class Evaluator:
 
     def _check_overlap(self, run: object, answered: int, name: str | None) -> None:
         """:func:`~cranfield.evaluation.overlap.check_overlap` of ``run`` (``answered``: how
-        many judged queries it has a line for)."""
+        many judged queries it has a line for). Under ``missing="skip"`` a partial overlap
+        is what was asked for (no warning); none at all is still an error."""
+        if answered and self.options.missing == "skip":
+            return
         label = (
             source_name(run)
             if isinstance(run, (str, Path))
@@ -379,6 +388,7 @@ class Evaluator:
             epsilon=self.options.epsilon,
             options=self.options,
             sources=self.sources(run),
+            notes=(() if self._qrels is None else self._qrels.notes) + prep.notes,
         )
 
     def stream(
@@ -467,7 +477,10 @@ def _stream_results(
     topics: list[str] = []
     parts: dict[Measure, list[NDArray[np.float64]]] = {m: [] for m in wanted}
     tag = name
+    dropped = 0
     for frame, tag in query_blocks(run, block_bytes):  # the next block read while one is scored
+        if options.ignore_self:
+            dropped += frame.filter(pl.col("query_id") == pl.col("doc_id")).height
         piece = Run(frame, name=name, tag=tag)  # no overlap check per block: once, below
         block = blockwise._results(blockwise.ranking(piece, name=name), piece)
         topics.extend(block.topics)
@@ -503,15 +516,35 @@ def _stream_results(
         epsilon=options.epsilon,
         options=options,
         sources=evaluator.sources(run),
+        notes=judgments.notes + ((_self_note(dropped),) if options.ignore_self else ()),
     )
 
 
-def _run_topics(run: object) -> list[str]:
+def _run_topics(run: object) -> list[str] | None:
     """The query ids of ``run``, read again (only for the message of a run that shares no
-    query with the qrels: a small clean file is otherwise never read with polars)."""
+    query with the qrels: a small clean file is otherwise never read with polars); ``None``
+    for standard input, which cannot be read twice."""
     from cranfield.io.load import load_run
 
+    if isinstance(run, (str, Path)) and str(run) == "-":
+        return None
     return load_run(cast("RunLike", run)).topics
+
+
+def _without_self(run: Run) -> tuple[Run, tuple[str, ...]]:
+    """``run`` without the documents whose id is their query's id (``ignore_self``), and the
+    note saying how many were dropped."""
+    import polars as pl
+
+    from cranfield.data.run import Run
+
+    frame = run.frame.filter(pl.col("query_id") != pl.col("doc_id"))
+    note = _self_note(run.frame.height - frame.height)
+    return Run(frame, name=run.name, tag=run.tag), (note,)
+
+
+def _self_note(dropped: int) -> str:
+    return f"{dropped} run document(s) whose id is the query id dropped (ignore_self)."
 
 
 def _text_path(source: object) -> bool:

@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from cranfield._types import (
     AGGREGATIONS,
     COMPATS,
+    DUPLICATE_POLICIES,
     MISSING_POLICIES,
     Aggregation,
     Compat,
+    DuplicatePolicy,
     MissingPolicy,
 )
 from cranfield._validate import check_bool, check_choice, check_float, check_int
@@ -72,6 +74,16 @@ class EvalOptions:
         mapping ``{measure: how}`` for some measures. Per-query values are unaffected.
     epsilon:
         Floor applied before the logarithm of a geometric mean (GMAP; trec_eval's 1e-5).
+    duplicates:
+        A (query, document) pair judged on several lines of a qrels file: ``"merge"``
+        (default) makes lines with the same relevance one judgment and says so in the
+        results' notes, and refuses different relevances; ``"error"`` refuses any repeat
+        (trec_eval); ``"first"``, ``"last"`` or ``"max"`` keep that line's relevance (named
+        in the notes). Runs are strict whatever this says: a repeated run line is an error.
+    ignore_self:
+        Drop every run document whose id is the query's id before ranking (BEIR's ArguAna
+        and Quora, whose queries are also documents of the corpus); how many were dropped is
+        in the results' notes.
 
     Raises
     ------
@@ -98,6 +110,8 @@ class EvalOptions:
     num_docs: int = 0
     aggregate: AggregateOption = None
     epsilon: float = MIN_GEO_MEAN
+    duplicates: DuplicatePolicy = "merge"
+    ignore_self: bool = False
 
     def __post_init__(self) -> None:
         check_choice("missing", self.missing, MISSING_POLICIES)
@@ -111,6 +125,8 @@ class EvalOptions:
         integers["num_docs"] = check_int("num_docs", self.num_docs, minimum=0)
         check_float("epsilon", self.epsilon, minimum=0, above=True)
         _check_aggregate(self.aggregate)
+        check_choice("duplicates", self.duplicates, DUPLICATE_POLICIES)
+        check_bool("ignore_self", self.ignore_self)
         for name, value in integers.items():
             object.__setattr__(self, name, value)
 
@@ -151,6 +167,8 @@ class EvalKwargs(TypedDict, total=False):
     num_docs: int
     aggregate: AggregateOption
     epsilon: float
+    duplicates: DuplicatePolicy
+    ignore_self: bool
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(EvalOptions))

@@ -52,7 +52,7 @@ def _some(ids: Sequence[str]) -> str:
 
 
 def no_shared_query(
-    run: str, run_ids: Sequence[str], qrels: str, judged: Sequence[str]
+    run: str, run_ids: Sequence[str] | None, qrels: str, judged: Sequence[str]
 ) -> EvaluationError:
     """The error of a run and qrels without a query id in common.
 
@@ -61,9 +61,14 @@ def no_shared_query(
     >>> str(no_shared_query("run.txt", ["1", "2"], "qrels.txt", ["7", "8", "9", "10"]))
     "run.txt and qrels.txt share no query id: the run has 2 queries ('1', '2'), the qrels 4 ('7', '8', '9', ...). Wrong qrels file?"
     """  # noqa: E501
+    ids = (
+        "the run's cannot be listed (it was read from standard input)"
+        if run_ids is None
+        else f"the run has {len(run_ids)} queries ({_some(run_ids)})"
+    )
     return EvaluationError(
-        f"{run} and {qrels} share no query id: the run has {len(run_ids)} queries "
-        f"({_some(run_ids)}), the qrels {len(judged)} ({_some(judged)}). Wrong qrels file?"
+        f"{run} and {qrels} share no query id: {ids}, the qrels {len(judged)} "
+        f"({_some(judged)}). Wrong qrels file?"
     )
 
 
@@ -73,7 +78,7 @@ def check_overlap(
     *,
     run: str,
     qrels: str,
-    run_ids: Callable[[], Sequence[str]],
+    run_ids: Callable[[], Sequence[str] | None],
 ) -> None:
     """Raise or warn when a run answers none or fewer than half of the ``judged`` queries.
 
@@ -86,7 +91,8 @@ def check_overlap(
     run, qrels:
         How messages name the two inputs (paths, or a run's name).
     run_ids:
-        The run's query ids, asked for only when the two share none (the error names some).
+        The run's query ids, asked for only when the two share none (the error names some);
+        ``None`` when they cannot be read again (standard input).
 
     Raises
     ------
@@ -102,7 +108,7 @@ def check_overlap(
         return
     if answered == 0:
         ids = run_ids()
-        if ids:
+        if ids is None or ids:
             raise no_shared_query(run, ids, qrels, judged)
         return
     note = partial_overlap(len(judged), answered)

@@ -58,6 +58,9 @@ class Results:
     sources:
         ``{role: path or None}``: where the qrels, the run and any extra judgments were
         read from (``None``: an object in memory); what :meth:`provenance` hashes.
+    notes:
+        Sentences on what reading the inputs did beyond their plain meaning (repeated qrels
+        lines merged, say), ending :meth:`policy_note`.
     """
 
     run_name: str
@@ -70,6 +73,7 @@ class Results:
     epsilon: float = MIN_GEO_MEAN
     options: EvalOptions | None = None
     sources: dict[str, str | None] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         """A short summary: the run, the number of queries, the policy and each aggregate
@@ -200,17 +204,22 @@ class Results:
         }
 
     def policy_note(self, *, command_line: bool = False) -> str:
-        """One line stating how queries were averaged (printed with every result).
+        """One line stating how queries were averaged, then the :attr:`notes` (printed with
+        every result).
 
         ``command_line=True`` names the policy as the command line sets it (``--missing zero``
         rather than ``missing='zero'``).
         """
+        return " ".join((self._queries_note(command_line=command_line), *self.notes))
+
+    def _queries_note(self, *, command_line: bool) -> str:
         n = len(self.topics)
         k = len(self.missing_topics)
         if k == 0:
             return f"{n} queries, every judged query retrieved."
         judged = n if self.missing_policy == "zero" else n + k
-        few = partial_overlap(judged, judged - k)
+        # Under missing="skip" answering few queries is what was asked for: not a warning.
+        few = partial_overlap(judged, judged - k) if self.missing_policy == "zero" else None
         tail = "" if few is None else f" {few}"
         if self.missing_policy == "zero":
             zero = spelled("missing", "zero", command_line=command_line)

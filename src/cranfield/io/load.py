@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cranfield._types import DuplicatePolicy
 from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
 from cranfield.io.columnar import (
@@ -33,14 +34,20 @@ First = TypeVar("First")
 Second = TypeVar("Second")
 
 
-def load_qrels(source: QrelsLike, *, name: str | None = None) -> Qrels:
-    """Judgments from a path, ``Qrels``, DataFrame, Arrow table or dict of dicts."""
+def load_qrels(
+    source: QrelsLike, *, name: str | None = None, duplicates: DuplicatePolicy = "merge"
+) -> Qrels:
+    """Judgments from a path, ``Qrels``, DataFrame, Arrow table or dict of dicts.
+
+    ``duplicates`` is the policy of :func:`~cranfield.io.trec.read_qrels` for TREC text;
+    every other form refuses a repeated (query, document) pair.
+    """
     if isinstance(source, Qrels):
         return source
     if isinstance(source, (str, Path)):
         if is_parquet(source):
             return read_parquet_qrels(source, name=name)
-        return read_qrels(source, name=name)
+        return read_qrels(source, name=name, duplicates=duplicates)
     if isinstance(source, Mapping):
         return qrels_from_mapping(source, name=name or "qrels")
     label = f"<{type(source).__name__}>"

@@ -10,14 +10,21 @@ Reading policy (every point is deliberate and tested):
   inside a field is data: ``msmarco_doc_00#4`` is a valid docno.
 * Files may be gzip, bzip2, xz or zstd compressed (recognised by their first bytes, not
   the name); a truncated or corrupt compressed file is an error. ``-`` reads standard input.
-* Qrels lines have exactly 4 fields; the relevance must be an integer that fits in 64 bits
-  (``1.7`` is an error, where trec_eval's ``atol`` would silently read 1). Negative
-  relevance means "in the pool, not judged", as in trec_eval.
+* Qrels lines have exactly 4 fields; the relevance is an integer that fits in 64 bits, or
+  a decimal without exponent (``1.7``, ``.5``: LLM-judged or averaged labels). The level of
+  a decimal label is its integer part (``1.7`` is level 1, as trec_eval's ``atol`` reads
+  it): binary measures count it relevant at level ``L`` exactly when the label is ``>= L``.
+  The labels themselves are kept in a ``gain`` column, used as gains by the graded
+  measures, and the first such line is named in the qrels' notes. Negative relevance
+  means "in the pool, not judged", as in trec_eval.
 * Run lines have at least 6 fields; fields after the sixth are ignored (as trec_eval does).
   The rank field is ignored entirely. The score must be a decimal number (``inf`` allowed,
   ``nan`` refused). The run tag reported for the run is the tag of its last line.
-* A repeated (query, document) pair is an error in both qrels and runs, reported with both
-  line numbers. trec_eval only notices duplicates inside the part of a run it evaluates.
+* A repeated (query, document) pair is an error in runs, reported with both line numbers.
+  trec_eval only notices duplicates inside the part of a run it evaluates. In qrels, what a
+  repeat does is the ``duplicates`` policy of :func:`read_qrels`: by default lines with the
+  same relevance are merged (and the merge is named in the qrels' notes), different
+  relevances are an error naming both lines.
 * A file with no data line at all is an error.
 * The text must be UTF-8 throughout, comment lines included. A UTF-8 byte-order mark at
   the very start of the file is not text and is dropped.
@@ -32,6 +39,7 @@ import codecs
 import itertools
 import math
 import os
+import re
 import stat
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -42,6 +50,8 @@ from typing import TYPE_CHECKING, BinaryIO, Literal, NoReturn
 import numpy as np
 import polars as pl
 
+from cranfield._types import DUPLICATE_POLICIES, DuplicatePolicy
+from cranfield._validate import check_choice
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import joined_tie_orders, tie_order
 from cranfield.data.row_index import MIX, TieOrder, hashed_keys, mixed_keys, stretches
@@ -71,7 +81,9 @@ __all__ = ["read_qrels", "read_run", "write_qrels", "write_run"]
 Kind = Literal["qrels", "run"]
 
 
-def read_qrels(source: str | Path, *, name: str | None = None) -> Qrels:
+def read_qrels(
+    source: str | Path, *, name: str | None = None, duplicates: DuplicatePolicy = "merge"
+) -> Qrels:
     """Read a TREC qrels file (``qid iter docno rel``).
 
     Parameters
@@ -80,28 +92,120 @@ def read_qrels(source: str | Path, *, name: str | None = None) -> Qrels:
         Path of the file (optionally gzip/bzip2/xz/zstd compressed), or ``"-"`` for stdin.
     name:
         Name to give the judgments; defaults to the file name.
+    duplicates:
+        A (query, document) pair on several lines: ``"merge"`` (default) makes lines with the
+        same relevance one judgment and refuses different relevances; ``"error"`` refuses
+        any repeat (trec_eval); ``"first"``, ``"last"`` or ``"max"`` keep that relevance.
+        What was merged is stated in :attr:`Qrels.notes <cranfield.data.qrels.Qrels.notes>`.
 
     Raises
     ------
     InputError
         On any malformed line, naming file, line number and text.
     """
+    check_choice("duplicates", duplicates, DUPLICATE_POLICIES)
     label = source_name(source)
     with in_memory(label):  # out of memory: an error naming the file, not a traceback
         data = read_bytes(source).removeprefix(BOM)
-        table = _parse(data, label, "qrels")
+        table = _parse(data, label, "qrels", duplicates)
         frame = table.select(
             pl.col("f0").alias("query_id"),
             pl.col("f1").alias("iteration"),
             pl.col("f2").alias("doc_id"),
             pl.col("f3").cast(pl.Int64, strict=False).alias("relevance"),
         )
+        notes: tuple[str, ...] = ()
         if frame.get_column("relevance").null_count():
-            _diagnose(data, label, "qrels")
-        frame = frame.sort("query_id", "doc_id")
-        if _sorted_has_repeats(frame):
-            _diagnose(data, label, "qrels")
-        return Qrels(frame, name=name or Path(label).name)
+            frame, notes = _fractional(table.get_column("f3"), frame, data, label, duplicates)
+        ordered = frame.sort("query_id", "doc_id")
+        if _sorted_has_repeats(ordered):
+            if duplicates == "error":
+                _diagnose(data, label, "qrels", duplicates)
+            ordered, merged = _merged(frame, data, label, duplicates)
+            notes += merged
+        return Qrels(ordered, name=name or Path(label).name, notes=notes)
+
+
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)\Z")
+"""A decimal relevance label without exponent (``1.7``, ``.5``, ``2.``)."""
+_LABEL = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)$"
+"""An integer or a decimal relevance label without exponent (``2``, ``1.7``, ``.5``, ``2.``)."""
+
+
+def _fractional(
+    text: pl.Series, frame: pl.DataFrame, data: bytes, label: str, duplicates: DuplicatePolicy
+) -> tuple[pl.DataFrame, tuple[str, ...]]:
+    """``frame`` whose relevance column failed to read as integers, read again with decimal
+    labels: levels are their integer parts, the labels a ``gain`` column. Anything that
+    is not an integer or a decimal is diagnosed."""
+    if not text.str.contains(_LABEL).all():
+        _diagnose(data, label, "qrels", duplicates)
+    gain = text.cast(pl.Float64, strict=False)
+    # The integer part, as C's atol reads it ('-.5' is 0); it must fit in 64 bits.
+    whole = text.str.replace(r"\..*$", "").str.replace(r"^([+-]?)$", "${1}0")
+    level = whole.cast(pl.Int64, strict=False)
+    if gain.null_count() or level.null_count():
+        _diagnose(data, label, "qrels", duplicates)
+    fractional = int(text.str.contains(".", literal=True).sum())
+    line, value = first_decimal_label(data, label)
+    note = (
+        f"{label}:{line}: {fractional} relevance label(s) are not integers (the first: "
+        f"{value!r}); binary measures count a label relevant at level L when it is >= L, "
+        "graded measures use it as the gain."
+    )
+    return frame.with_columns(level.alias("relevance"), gain.alias("gain")), (note,)
+
+
+def first_decimal_label(data: bytes, label: str) -> tuple[int, str]:
+    """The physical line number and the text of the first decimal relevance label of the
+    qrels text ``data`` (which must have one)."""
+    for number, fields, _ in data_lines(data, label, max_fields=4):
+        if len(fields) == 4 and b"." in fields[3]:
+            return number, fields[3].decode()
+    raise InputError(label, None, "has no decimal relevance label")
+
+
+def _merged(
+    frame: pl.DataFrame, data: bytes, label: str, duplicates: DuplicatePolicy
+) -> tuple[pl.DataFrame, tuple[str, ...]]:
+    """The qrels ``frame`` (in file order) with one row per (query, document), sorted, and
+    the note saying what was merged; different relevances for one pair are an error unless
+    ``duplicates`` picks one (``first``, ``last``, ``max``)."""
+    value = "gain" if "gain" in frame.columns else "relevance"
+    rel = pl.col(value)
+    pairs = (
+        frame.with_row_index("line")
+        .sort("query_id", "doc_id", "line")
+        .group_by("query_id", "doc_id", maintain_order=True)
+        .agg(
+            pl.col("iteration").first(),
+            rel.first().alias("first"),
+            rel.last().alias("last"),
+            rel.max().alias("max"),
+            rel.n_unique().alias("levels"),
+            pl.len().alias("lines"),
+        )
+    )
+    conflicting = int((pairs.get_column("levels") > 1).sum())
+    if conflicting and duplicates == "merge":
+        _diagnose(data, label, "qrels", duplicates)
+    repeated = pairs.filter(pl.col("lines") > 1)
+    query, doc = repeated.row(0)[:2]
+    extra = int(repeated.get_column("lines").sum()) - repeated.height
+    note = f"{label}: {extra} repeated judgment line(s) merged"
+    if conflicting:
+        note += (
+            f", {conflicting} (query, document) pair(s) judged differently keeping the "
+            f"{duplicates} relevance (duplicates: {duplicates})"
+        )
+    note += f" (the first: query {query!r}, document {doc!r})."
+    picked = "first" if duplicates == "merge" else duplicates
+    merged = pairs.select("query_id", "iteration", "doc_id", pl.col(picked).alias(value))
+    if value == "gain":
+        merged = merged.with_columns(pl.col("gain").cast(pl.Int64).alias("relevance")).select(
+            "query_id", "iteration", "doc_id", "relevance", "gain"
+        )
+    return merged, (note,)
 
 
 def read_run(source: str | Path, *, name: str | None = None, float32: bool = False) -> Run:
@@ -530,12 +634,14 @@ def _has_duplicates(frame: pl.DataFrame) -> bool:
     return bool(frame.select(pl.struct("query_id", "doc_id").is_duplicated().any()).item())
 
 
-def _parse(data: bytes, label: str, kind: Kind) -> pl.DataFrame:
+def _parse(
+    data: bytes, label: str, kind: Kind, duplicates: DuplicatePolicy = "error"
+) -> pl.DataFrame:
     """Split ``data`` into string columns f0.. with polars; diagnose on any anomaly."""
     want = 4 if kind == "qrels" else 6
     if not data.isascii() and not _is_utf8(data):
         # polars checks the UTF-8 of fields but not always of comment lines.
-        _diagnose(data, label, kind)
+        _diagnose(data, label, kind, duplicates)
     if kind == "run" and b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
         _check_bare_carriage_returns(data, label)
     sep, text = _canonical(data)
@@ -558,11 +664,11 @@ def _parse(data: bytes, label: str, kind: Kind) -> pl.DataFrame:
             extra_columns="ignore" if kind == "run" else "raise",
         )
     except (pl.exceptions.PolarsError, UnicodeDecodeError):
-        _diagnose(data, label, kind)
+        _diagnose(data, label, kind, duplicates)
     if table.height == 0:
         raise InputError(label, None, f"contains no {kind} lines")
     if table.get_column(f"f{want - 1}").null_count() > 0:
-        _diagnose(data, label, kind)
+        _diagnose(data, label, kind, duplicates)
     return table
 
 
@@ -650,13 +756,17 @@ def _collapse_blanks(data: bytes) -> bytes:
     return bytes(b.tobytes())
 
 
-def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
+def _diagnose(
+    data: bytes, label: str, kind: Kind, duplicates: DuplicatePolicy = "error"
+) -> NoReturn:
     """Walk the lines one by one and raise an :class:`InputError` for the first bad one.
 
     This slow path runs only when the fast columnar parse found something wrong, so the
-    common case never pays for per-line Python.
+    common case never pays for per-line Python. A repeated (query, document) is bad as the
+    qrels policy ``duplicates`` says (:func:`read_qrels`; runs: always).
     """
     seen: dict[tuple[bytes, bytes], int] = {}
+    levels: dict[tuple[bytes, bytes], tuple[bytes, str]] = {}  # iteration, relevance
     any_line = False
     for number, fields, text in data_lines(data, label, max_fields=4 if kind == "qrels" else 6):
         any_line = True
@@ -670,9 +780,15 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
                     text,
                 )
             rel = fields[3].decode()
-            if not INTEGER.match(rel):
-                raise InputError(label, number, f"relevance must be an integer, got {rel!r}", text)
-            if int64(rel) is None:
+            if not INTEGER.match(rel) and not DECIMAL.match(rel):
+                raise InputError(
+                    label,
+                    number,
+                    f"relevance must be an integer or a decimal number, got {rel!r}",
+                    text,
+                )
+            whole = rel.partition(".")[0]
+            if int64(whole if whole.strip("+-") else "0") is None:
                 raise InputError(
                     label, number, f"relevance {rel} does not fit in a 64-bit integer", text
                 )
@@ -691,15 +807,35 @@ def _diagnose(data: bytes, label: str, kind: Kind) -> NoReturn:
                 raise InputError(label, number, "score is NaN", text)
         key = (fields[0], fields[2])
         if key in seen:
+            first = seen[key]
+            if duplicates == "error":
+                raise InputError(
+                    label, number, f"{_repeat(key)} (first seen on line {first})", text
+                )
+            group, earlier = levels[key]
+            level = fields[3].decode()
+            if duplicates != "merge" or float(level) == float(earlier):
+                continue
+            hint = (
+                ""
+                if group == fields[1]
+                else "; the second columns differ: if they are subtopics or judge groups, "
+                "this is not a plain qrels file (--intents, trec-eval -R qrels_jg)"
+            )
             raise InputError(
                 label,
                 number,
-                f"duplicate document {key[1].decode()!r} for query {key[0].decode()!r} "
-                f"(first seen on line {seen[key]})",
+                f"{_repeat(key)} judged {earlier} on line {first} and {level} here; keep one "
+                f"with duplicates='first', 'last' or 'max' (--duplicates){hint}",
                 text,
             )
         seen[key] = number
+        levels[key] = (fields[1], fields[3].decode())
     no_bad_line(label, any_line, kind)
+
+
+def _repeat(key: tuple[bytes, bytes]) -> str:
+    return f"duplicate document {key[1].decode()!r} for query {key[0].decode()!r}"
 
 
 def write_run(run: Run, path: str | Path, *, tag: str | None = None) -> None:
@@ -741,8 +877,9 @@ def write_qrels(qrels: Qrels, path: str | Path) -> None:
         If a query id, iteration or doc id cannot be written as a TREC field (see
         :func:`write_run`); nothing is written then.
     """
+    label = "gain" if "gain" in qrels.frame.columns else "relevance"  # decimal labels kept
     frame = qrels.frame.select(
-        "query_id", "iteration", "doc_id", pl.col("relevance").cast(pl.String)
+        "query_id", "iteration", "doc_id", pl.col(label).cast(pl.String).alias("relevance")
     )
     _check_writable(frame.drop("relevance"), path, f"qrels {qrels.name!r}")
     _write_lines(frame, path)

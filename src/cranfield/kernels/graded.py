@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from cranfield.errors import EvaluationError
 from cranfield.kernels.context import EvalContext, safe_divide, segment_cumsum, segment_sum
 from cranfield.kernels.incomplete import powers
 
@@ -169,6 +170,9 @@ def gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
 def _build_gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
     j = ctx.judgments
     n = ctx.n_topics
+    labels = ctx.ranking.gains
+    if labels is not None and j.gains is not None:
+        return _label_view(ctx, labels, j.gains, explicit=bool(gains))
     if not gains:
         positive = j.levels > 0
         counts = np.bincount(j.topic_of[positive], minlength=n)
@@ -226,6 +230,42 @@ def _build_gain_view(ctx: EvalContext, gains: Gains | None) -> GainView:
         ideal_offsets=np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
         table_min=tmin[group_index],
         table_max=tmax[group_index],
+    )
+
+
+def _label_view(
+    ctx: EvalContext,
+    labels: NDArray[np.float64],
+    judged: NDArray[np.float64],
+    *,
+    explicit: bool,
+) -> GainView:
+    """The gains of qrels with decimal labels: each label is its own gain (0 if negative),
+    the ideal is every topic's positive labels, highest first."""
+    if explicit:
+        raise EvaluationError(
+            "gains given as level=gain need integer relevance levels; these qrels have "
+            "decimal labels, which are their own gains"
+        )
+    j = ctx.judgments
+    n = ctx.n_topics
+    positive = judged > 0
+    counts = np.bincount(j.topic_of[positive], minlength=n)
+    top = np.zeros(n)
+    nonempty = np.diff(j.offsets) > 0
+    top[nonempty] = np.maximum(judged[j.offsets[:-1][nonempty]], 0.0)
+    gain = np.maximum(labels, 0.0)
+    rows = np.flatnonzero(gain)
+    rel = ctx.rel
+    return _sparse_view(
+        ctx,
+        rows,
+        gain[rows],
+        lambda: (gain, rel >= 0),
+        ideal=judged[positive],
+        ideal_offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
+        table_min=np.zeros(n),
+        table_max=top,
     )
 
 

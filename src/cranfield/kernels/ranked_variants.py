@@ -117,8 +117,10 @@ def err(ctx: EvalContext, *, max_level: int, cutoff: int | None = None) -> NDArr
     """Expected reciprocal rank: Σ_i (1/i) · R_i · Π_{j<i} (1 − R_j), R = (2^g − 1)/2^g_max.
 
     ``g`` is the judged level clipped to [0, max_level]; unjudged documents have g = 0.
+    Qrels with decimal labels give ``g`` the label (clipped the same way).
     """
-    g = np.clip(ctx.rel, 0, max_level).astype(np.float64)
+    labels = ctx.ranking.gains
+    g = np.clip(ctx.rel if labels is None else labels, 0, max_level).astype(np.float64)
     stop = (np.exp2(g) - 1.0) / 2.0**max_level
     through = segment_cumprod(1.0 - stop, ctx.offsets)
     before = np.where(ctx.position == 0, 1.0, np.concatenate(([1.0], through[:-1])))

@@ -118,6 +118,8 @@ engine = "sqlite-fts5"                # SQLite's full-text search, no extra pack
 # num_docs = 0                        # the collection's size, for utility and the set measures
 # aggregate = "mean"                  # mean | sum | gmean | median | micro; default each measure's own
 # epsilon = 1e-05                     # floor before the logarithm of GMAP
+# duplicates = "merge"               # repeated judgments: merge (identical only) | error | first | last | max
+# ignore_self = false                 # drop documents whose id is the query id (BEIR ArguAna, Quora)
 
 # [cross_validation]                  # a cross-validated choice among the systems
 # measure = "AP"                      # default: the first of [experiment] measures

@@ -47,13 +47,21 @@ def test_an_empty_run_is_no_overlap_error() -> None:
         assert cranfield.evaluate(QRELS, {}, ["AP"])["AP"] == 0.0
 
 
-@pytest.mark.parametrize("missing", ["zero", "skip"])
-def test_fewer_than_half_answered_warns_and_is_noted(missing: str) -> None:
+def test_fewer_than_half_answered_warns_and_is_noted() -> None:
     with pytest.warns(QueryOverlapWarning) as caught:
-        res = cranfield.evaluate(QRELS, _run("q1", "x9"), ["AP"], missing=missing)  # type: ignore[arg-type]
+        res = cranfield.evaluate(QRELS, _run("q1", "x9"), ["AP"])
     sentence = "The run answers only 1 of the 4 judged queries (25%): wrong qrels file?"
     assert [str(w.message) for w in caught] == [f"run 'run' against <in memory>: {sentence}"]
     assert res.policy_note().endswith(f"). {sentence}")
+
+
+def test_missing_skip_asks_for_a_partial_overlap_so_it_is_quiet() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = cranfield.evaluate(QRELS, _run("q1", "x9"), ["AP"], missing="skip")
+    assert "wrong qrels" not in res.policy_note()
+    with pytest.raises(EvaluationError, match="share no query id"):
+        cranfield.evaluate(QRELS, _run("x8", "x9"), ["AP"], missing="skip")
 
 
 def test_half_answered_is_quiet() -> None:

@@ -260,31 +260,51 @@ QRELS_ERRORS = [
         "expected 4 fields (qid iter docno rel), got 6",
         "301 Q0 a 1 2.5 tag",
     ),
-    (b"301 0 a 1\n301 0 b rel\n", 2, "relevance must be an integer, got 'rel'", "301 0 b rel"),
-    (b"301 0 a 1.7\n", 1, "relevance must be an integer, got '1.7'", "301 0 a 1.7"),
-    (b"301 0 a 1.0\n", 1, "relevance must be an integer, got '1.0'", "301 0 a 1.0"),
-    (b"301 0 a 1e3\n", 1, "relevance must be an integer, got '1e3'", "301 0 a 1e3"),
-    (b"301 0 a 0x1\n", 1, "relevance must be an integer, got '0x1'", "301 0 a 0x1"),
-    (b"301 0 a 1_0\n", 1, "relevance must be an integer, got '1_0'", "301 0 a 1_0"),
-    (b"301 0 a nan\n", 1, "relevance must be an integer, got 'nan'", "301 0 a nan"),
+    (
+        b"301 0 a 1\n301 0 b rel\n",
+        2,
+        "relevance must be an integer or a decimal number, got 'rel'",
+        "301 0 b rel",
+    ),
+    # Decimals are labels (test_decimal_labels), but not with an exponent.
+    (
+        b"301 0 a 1e3\n",
+        1,
+        "relevance must be an integer or a decimal number, got '1e3'",
+        "301 0 a 1e3",
+    ),
+    (
+        b"301 0 a 0x1\n",
+        1,
+        "relevance must be an integer or a decimal number, got '0x1'",
+        "301 0 a 0x1",
+    ),
+    (
+        b"301 0 a 1_0\n",
+        1,
+        "relevance must be an integer or a decimal number, got '1_0'",
+        "301 0 a 1_0",
+    ),
+    (
+        b"301 0 a nan\n",
+        1,
+        "relevance must be an integer or a decimal number, got 'nan'",
+        "301 0 a nan",
+    ),
     (
         b"301 0 a 9223372036854775808\n",
         1,
         "relevance 9223372036854775808 does not fit in a 64-bit integer",
         "301 0 a 9223372036854775808",
     ),
-    # Duplicates name both physical lines (comments and blank lines count).
+    # Duplicates of different relevance name both physical lines (comments and blank
+    # lines count); more in test_qrels_duplicates.
     (
         b"301 0 a 1\n# comment\n\n301 0 b 0\n301 9 a 0\n",
         5,
-        "duplicate document 'a' for query '301' (first seen on line 1)",
+        "duplicate document 'a' for query '301' judged 1 on line 1 and 0 here; keep one with "
+        "duplicates='first', 'last' or 'max' (--duplicates)",
         "301 9 a 0",
-    ),
-    (
-        b"301 0 a 1\n301 0 a 1\n",
-        2,
-        "duplicate document 'a' for query '301' (first seen on line 1)",
-        "301 0 a 1",
     ),
     (
         b"301 0 a 1\r\n\r\n\t301  0 b 1 \r\n   301 0 c\r\n",
@@ -292,7 +312,12 @@ QRELS_ERRORS = [
         "expected 4 fields (qid iter docno rel), got 3",
         "301 0 c",
     ),
-    (b"301 0 a 1\n302 0 b x", 2, "relevance must be an integer, got 'x'", "302 0 b x"),
+    (
+        b"301 0 a 1\n302 0 b x",
+        2,
+        "relevance must be an integer or a decimal number, got 'x'",
+        "302 0 b x",
+    ),
     (b"301 0 a 1\n301 0 caf\xe9 1\n", 2, "is not valid UTF-8", "301 0 caf\ufffd 1"),
     (b"# caf\xe9\n301 0 a 1\n", 1, "is not valid UTF-8", "# caf\ufffd"),
     (b"301 0 a 1\n# \xff\xfe\n301 0 b 1\n", 2, "is not valid UTF-8", "# \ufffd\ufffd"),
@@ -460,7 +485,13 @@ def test_bad_line_inside_compressed_file_names_the_line(tmp_path: Path) -> None:
     path = put(tmp_path, gzip.compress(b"1 0 a 1\n# c\n1 0 b one\n"), "qrels.gz")
     with pytest.raises(InputError) as info:
         read_qrels(path)
-    check_error(info.value, path, 3, "relevance must be an integer, got 'one'", "1 0 b one")
+    check_error(
+        info.value,
+        path,
+        3,
+        "relevance must be an integer or a decimal number, got 'one'",
+        "1 0 b one",
+    )
 
 
 def test_empty_compressed_file(tmp_path: Path) -> None:
@@ -1111,7 +1142,7 @@ def test_collapse_blanks_matches_line_by_line_reference() -> None:
     check()
 
 
-_BAD_RELEVANCE = ["1.5", "x", "1e3", "0x1", "1_0", "\u00bd", "\u0661", "--1", "+-1", "1.", "inf"]
+_BAD_RELEVANCE = ["x", "1e3", "0x1", "1_0", "\u00bd", "\u0661", "--1", "+-1", "1.e3", "inf"]
 _BAD_SCORE = ["abc", "1,5", "0x10", "1.5abc", "1e", "e3", "--1", ".", "+", "1..2", "infinit"]
 _NAN_SCORE = ["nan", "NaN", "-nan", "+NAN"]
 
@@ -1138,7 +1169,7 @@ def corrupted(draw: st.DrawFn, kind: str) -> tuple[list[list[str] | bytes], int,
         problem = "expected 4 fields (qid iter docno rel), got 5"
     elif how == "relevance":
         fields[3] = draw(st.sampled_from(_BAD_RELEVANCE))
-        problem = f"relevance must be an integer, got {fields[3]!r}"
+        problem = f"relevance must be an integer or a decimal number, got {fields[3]!r}"
     elif how == "overflow":
         fields[3] = draw(st.sampled_from([str(2**63), str(-(2**63) - 1), "9" * 30]))
         problem = "does not fit in a 64-bit integer"
@@ -1169,7 +1200,9 @@ def corrupted(draw: st.DrawFn, kind: str) -> tuple[list[list[str] | bytes], int,
 
 @pytest.mark.parametrize("kind", ["qrels", "run"])
 def test_any_single_bad_line_is_reported_exactly(scratch: Path, kind: str) -> None:
-    reader = read_qrels if kind == "qrels" else read_run
+    # Qrels with trec_eval's policy: any repeat, even of the same relevance, is refused.
+    strict_qrels = functools.partial(read_qrels, duplicates="error")
+    reader = strict_qrels if kind == "qrels" else read_run
 
     @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(case=corrupted(kind), data=st.data())

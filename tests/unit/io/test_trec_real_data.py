@@ -26,10 +26,10 @@ def _manifest() -> list[dict[str, str]]:
 
 require(CONFORMANCE)
 
-# Files that break the policy on purpose, with the exact first error. Each is a real
-# property of the data, not a reader bug:
+# Files that break trec_eval's policy (duplicates="error") on purpose, with the exact first
+# error. Each is a real property of the data, not a reader bug:
 KNOWN_BAD = {
-    # MS MARCO train qrels repeat 10 judgment lines verbatim; the first repeat:
+    # MS MARCO train qrels repeat 10 judgment lines verbatim (merged by default); the first:
     "qrels-misc/capreolus/qrels.msmarcopassage.train+dev.txt.gz": (
         115060,
         "duplicate document '1785921' for query '122093' (first seen on line 115059)",
@@ -86,7 +86,7 @@ def test_real_file_reads(entry: dict[str, str]) -> None:
 def test_real_file_that_breaks_the_policy(path: str) -> None:
     line, problem, text = KNOWN_BAD[path]
     with pytest.raises(InputError) as info:
-        read_qrels(REAL / path)
+        read_qrels(REAL / path, duplicates="error")
     assert info.value.source == str(REAL / path)
     assert info.value.line == line
     assert info.value.problem == problem
@@ -164,12 +164,43 @@ def test_ties_run_tag_is_the_last_line() -> None:
     assert run.frame.row(-1) == ("77", "whatever", 1.0)
 
 
-@pytest.mark.parametrize(("name", "line"), [("qrels.123", 3682), ("qrels.comments.123", 3685)])
-def test_judgment_group_qrels_are_not_plain_qrels(name: str, line: int) -> None:
+@pytest.mark.parametrize(
+    ("name", "line", "earlier"), [("qrels.123", 3682, 5), ("qrels.comments.123", 3685, 6)]
+)
+def test_judgment_group_qrels_are_not_plain_qrels(name: str, line: int, earlier: int) -> None:
     # Same content, different physical lines: the comment lines are counted.
     with pytest.raises(InputError) as info:
-        read_qrels(CONFORMANCE / name)
+        read_qrels(CONFORMANCE / name, duplicates="error")
     assert info.value.line == line
     assert info.value.problem == (
         "duplicate document 'CR93E-10279' for query '301' (first seen on line 1)"
     )
+    # Merged by default, the judge groups still disagree on a document: refused.
+    with pytest.raises(InputError) as info:
+        read_qrels(CONFORMANCE / name)
+    assert info.value.line == line + 4
+    assert info.value.problem == (
+        f"duplicate document 'CR93E-1860' for query '301' judged 0 on line {earlier} and 3 "
+        "here; keep one with duplicates='first', 'last' or 'max' (--duplicates); the second "
+        "columns differ: if they are subtopics or judge groups, this is not a plain qrels "
+        "file (--intents, trec-eval -R qrels_jg)"
+    )
+
+
+def test_msmarco_train_dev_qrels_merge_their_ten_repeated_lines() -> None:
+    path = REAL / "qrels-misc/capreolus/qrels.msmarcopassage.train+dev.txt.gz"
+    qrels = read_qrels(path)
+    assert len(qrels) == 532_761 - 10
+    assert len(qrels.topics) == 502_939
+    assert qrels.notes == (
+        f"{path}: 10 repeated judgment line(s) merged "
+        "(the first: query '1008998', document '3651609').",
+    )
+
+
+def test_ndeval_qrels_disagree_between_subtopics() -> None:
+    path = REAL / "qrels-misc/anserini-tools/qrels.web.201-250.ndeval.txt.gz"
+    with pytest.raises(InputError, match="judged 1 on line 145 and 0 here") as info:
+        read_qrels(path)
+    assert info.value.line == 467
+    assert info.value.problem.endswith("not a plain qrels file (--intents, trec-eval -R qrels_jg)")

@@ -137,6 +137,8 @@ WRONG = {
         ("num_docs", '"x"', "an integer"),
         ("aggregate", "3", "aggregate"),
         ("epsilon", '"x"', "a number"),
+        ("duplicates", "3", "one of 'merge', 'error', 'first', 'last', 'max'"),
+        ("ignore_self", "1", "True or False"),
     ],
     "the file": [
         ("experiment", "3", "a table"),
