@@ -61,14 +61,15 @@ def no_shared_query(
     >>> str(no_shared_query("run.txt", ["1", "2"], "qrels.txt", ["7", "8", "9", "10"]))
     "run.txt and qrels.txt share no query id: the run has 2 queries ('1', '2'), the qrels 4 ('7', '8', '9', ...). Wrong qrels file?"
     """  # noqa: E501
-    ids = (
-        "the run's cannot be listed (it was read from standard input)"
-        if run_ids is None
-        else f"the run has {len(run_ids)} queries ({_some(run_ids)})"
-    )
+    if run_ids is None:  # standard input, read once
+        return EvaluationError(
+            f"{run} and {qrels} share no query id (the run was read from standard input: "
+            f"its queries cannot be listed); the qrels have {len(judged)} ({_some(judged)}). "
+            "Wrong qrels file?"
+        )
     return EvaluationError(
-        f"{run} and {qrels} share no query id: {ids}, the qrels {len(judged)} "
-        f"({_some(judged)}). Wrong qrels file?"
+        f"{run} and {qrels} share no query id: the run has {len(run_ids)} queries "
+        f"({_some(run_ids)}), the qrels {len(judged)} ({_some(judged)}). Wrong qrels file?"
     )
 
 

@@ -4,6 +4,8 @@ notes), ``--strict`` makes the warning an error; ``cranfield trec-eval`` stays t
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -88,3 +90,24 @@ def test_strict_changes_nothing_on_matching_files(capsys: pytest.CaptureFixture[
     plain = cli(capsys, "evaluate", qrels, run, "-m", "nDCG@10")
     assert plain[0] == 0
     assert cli(capsys, "evaluate", qrels, run, "-m", "nDCG@10", "--strict") == plain
+
+
+def test_a_run_on_stdin_sharing_no_query_is_named_without_reading_it_twice(
+    tmp_path: Path,
+) -> None:
+    """Standard input cannot be read again to list the run's queries (it used to fail with
+    '<stdin>: contains no run lines', blaming the run)."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 d1 1\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "cranfield.cli.main", "evaluate", str(qrels), "-", "-m", "AP"],
+        input=b"2 Q0 d1 1 1.0 runA\n",
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode() == (
+        f"cranfield evaluate: <stdin> and {qrels} share no query id (the run was read from "
+        "standard input: its queries cannot be listed); the qrels have 1 ('1'). "
+        "Wrong qrels file?\n"
+    )
