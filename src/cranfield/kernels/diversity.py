@@ -138,6 +138,17 @@ def _inside(ctx: EvalContext, cutoff: int | None) -> NDArray[np.bool_]:
     return out
 
 
+def _err_ia_sum(
+    ctx: EvalContext, alpha: float, rel: int, cutoff: int
+) -> tuple[IntentPairs, NDArray[np.float64]]:
+    """The relevant (document, subtopic) pairs and, per topic, Σ_{i<=k} g(i)/i (ERR-IA@k and
+    nERR-IA@k before their normalisations)."""
+    pairs = extended(ctx).intents_at(rel)
+    gain = row_gains(ctx, pairs, alpha)
+    inside = _inside(ctx, cutoff)
+    return pairs, ctx.per_topic_sum(np.where(inside, gain / (ctx.position + 1.0), 0.0))
+
+
 def err_ia(ctx: EvalContext, *, alpha: float, rel: int, cutoff: int) -> NDArray[np.float64]:
     """ERR-IA@k per topic, ndeval's collection-independent ("ideal ideal") normalisation.
 
@@ -147,9 +158,7 @@ def err_ia(ctx: EvalContext, *, alpha: float, rel: int, cutoff: int) -> NDArray[
         If ``alpha`` is greater than 1.
     """
     _check_alpha("ERR_IA", alpha)
-    pairs = extended(ctx).intents_at(rel)
-    gain = row_gains(ctx, pairs, alpha)
-    err = ctx.per_topic_sum(np.where(_inside(ctx, cutoff), gain / (ctx.position + 1.0), 0.0))
+    pairs, err = _err_ia_sum(ctx, alpha, rel, cutoff)
     if cutoff == 1:  # ndeval leaves rank 1 unnormalised
         return err
     decay = powers(1.0 - alpha, cutoff - 1)
@@ -168,9 +177,7 @@ def nerr_ia(ctx: EvalContext, *, alpha: float, rel: int, cutoff: int) -> NDArray
         If ``alpha`` is greater than 1.
     """
     _check_alpha("nERR_IA", alpha)
-    pairs = extended(ctx).intents_at(rel)
-    gain = row_gains(ctx, pairs, alpha)
-    err = ctx.per_topic_sum(np.where(_inside(ctx, cutoff), gain / (ctx.position + 1.0), 0.0))
+    pairs, err = _err_ia_sum(ctx, alpha, rel, cutoff)
     ideal = ideal_gains(ctx, pairs, alpha, cutoff)
     ideal_err = np.zeros(ctx.n_topics)
     for step in range(ideal.shape[0]):
@@ -179,11 +186,14 @@ def nerr_ia(ctx: EvalContext, *, alpha: float, rel: int, cutoff: int) -> NDArray
 
 
 def _nrbp_sum(
-    gains: NDArray[np.float64], positions: NDArray[np.int64], beta: float
-) -> NDArray[np.float64]:
-    decay = powers(beta, int(positions.max(initial=0)))
-    out: NDArray[np.float64] = gains * decay[positions]
-    return out
+    ctx: EvalContext, alpha: float, beta: float, rel: int
+) -> tuple[IntentPairs, NDArray[np.float64]]:
+    """The relevant (document, subtopic) pairs and, per topic, Σ_i β^(i−1)·g(i) (NRBP and
+    nNRBP before their normalisations)."""
+    pairs = extended(ctx).intents_at(rel)
+    gain = row_gains(ctx, pairs, alpha)
+    decay = powers(beta, int(ctx.position.max(initial=0)))
+    return pairs, ctx.per_topic_sum(gain * decay[ctx.position])
 
 
 def nrbp(ctx: EvalContext, *, alpha: float, beta: float, rel: int) -> NDArray[np.float64]:
@@ -195,9 +205,7 @@ def nrbp(ctx: EvalContext, *, alpha: float, beta: float, rel: int) -> NDArray[np
         If ``alpha`` is greater than 1.
     """
     _check_alpha("NRBP", alpha)
-    pairs = extended(ctx).intents_at(rel)
-    gain = row_gains(ctx, pairs, alpha)
-    total = ctx.per_topic_sum(_nrbp_sum(gain, ctx.position, beta))
+    pairs, total = _nrbp_sum(ctx, alpha, beta, rel)
     return safe_divide(total * (1.0 - (1.0 - alpha) * beta), _actual_subtopics(ctx, pairs))
 
 
@@ -210,9 +218,7 @@ def nnrbp(ctx: EvalContext, *, alpha: float, beta: float, rel: int) -> NDArray[n
         If ``alpha`` is greater than 1.
     """
     _check_alpha("nNRBP", alpha)
-    pairs = extended(ctx).intents_at(rel)
-    gain = row_gains(ctx, pairs, alpha)
-    total = ctx.per_topic_sum(_nrbp_sum(gain, ctx.position, beta))
+    pairs, total = _nrbp_sum(ctx, alpha, beta, rel)
     depth = int(np.bincount(pairs.cand_topic, minlength=ctx.n_topics).max(initial=0))
     ideal = ideal_gains(ctx, pairs, alpha, depth)
     decay = powers(beta, max(depth - 1, 0))
