@@ -51,7 +51,7 @@ from typing import Any, Literal
 import polars as pl
 
 from cranfield.data.qrels import Qrels
-from cranfield.data.row_index import MIX
+from cranfield.data.row_index import pairs_differ_by_hash
 from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io.run_names import run_name
@@ -245,9 +245,8 @@ def _check_present(column: pl.Series, field: _Field, label: str) -> None:
 
 def _check_pairs(frame: pl.DataFrame, label: str) -> None:
     """No repeated (query_id, doc_id) pair; hashing first keeps the common case cheap."""
-    mixed = pl.col("query_id").hash() * int(MIX) ^ pl.col("doc_id").hash()
-    if frame.select(mixed.n_unique()).item() == frame.height:
-        return  # all hashes differ, so all pairs differ
+    if pairs_differ_by_hash(frame):
+        return
     repeat = frame.select(pl.struct("query_id", "doc_id").is_first_distinct().not_()).to_series()
     if repeat.any():
         row = _first(repeat)

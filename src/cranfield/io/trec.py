@@ -54,7 +54,13 @@ from cranfield._types import DUPLICATE_POLICIES, DuplicatePolicy
 from cranfield._validate import check_choice
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import joined_tie_orders, tie_order
-from cranfield.data.row_index import MIX, TieOrder, hashed_keys, mixed_keys, stretches
+from cranfield.data.row_index import (
+    TieOrder,
+    hashed_keys,
+    mixed_keys,
+    pairs_differ_by_hash,
+    stretches,
+)
 from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io.limits import first_long_line, in_memory, max_line_bytes
@@ -623,14 +629,14 @@ def _has_duplicates(frame: pl.DataFrame) -> bool:
 
     A run grouped by query is checked by its stretches (:func:`_repeats_in`). Otherwise the
     two columns are hashed separately and mixed (about twice as fast as hashing a struct);
-    only when two hashes coincide is the exact check run.
+    only when two hashes coincide (:func:`~cranfield.data.row_index.pairs_differ_by_hash`) is
+    the exact check run.
     """
     queries, lengths = stretches(frame.get_column("query_id"))
     if 8 * len(queries) <= frame.height:
         return _repeats_in(frame, queries, lengths)
-    mixed = pl.col("query_id").hash() * int(MIX) ^ pl.col("doc_id").hash()
-    if frame.select(mixed.n_unique()).item() == frame.height:
-        return False  # all hashes differ, so all pairs differ
+    if pairs_differ_by_hash(frame):
+        return False
     return bool(frame.select(pl.struct("query_id", "doc_id").is_duplicated().any()).item())
 
 
