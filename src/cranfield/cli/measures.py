@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
-    from cranfield.measures import MeasureSpec
+    from cranfield.measures import MeasureSpec, PeerName
 
 PROG: Final = "cranfield measures"
 
@@ -70,8 +70,16 @@ def _describe(spec: MeasureSpec) -> str:
     lines.append(f"    aggregate: {_AGGREGATES[spec.aggregate]}")
     if spec.trec:
         lines.append(f"    trec_eval: {', '.join(form.name for form in spec.trec)}")
+    if spec.peers:
+        lines.append(f"    other tools: {', '.join(_peer(p) for p in spec.peers)}")
     if spec.notes:
         lines.append(f"    notes: {spec.notes}")
     if spec.citation:
         lines.append(f"    cite: {spec.citation}")
     return "\n".join(lines) + "\n\n"
+
+
+def _peer(peer: PeerName) -> str:
+    """How ``peer`` is typed: ``ranx ndcg_burges``, ``ir_measures nDCG(dcg='exp-log2')``."""
+    given = ", ".join(f"{k}={v!r}" for k, v in peer.given)
+    return f"{peer.tool} {peer.name}" + (f"({given})" if given else "")

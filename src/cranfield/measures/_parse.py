@@ -155,7 +155,7 @@ def parse_measure(text: str) -> Measure:
 def parse_measures(text: str) -> list[Measure]:
     """Parse a name that may expand to several measures (``P.5,10``, ``official``).
 
-    Exact spellings win (native, then trec_eval, then ranx); a native name is then matched
+    Exact spellings win (native, then trec_eval, then ranx, then ndeval); a native name is then matched
     ignoring case when only one measure answers to it (``p@10``, ``r-precision``).
     """
     from cranfield.measures import trec_names
@@ -178,17 +178,17 @@ def parse_measures(text: str) -> list[Measure]:
     try:
         translated = trec_names.translate(text)
     except MeasureError:
-        ranx = trec_names.translate_ranx(text)
-        if ranx is not None:
-            return ranx
-        if "@" in text:  # never in a trec_eval name: a misspelt native or ranx name
+        peer = _peer_name(text)
+        if peer is not None:
+            return peer
+        if "@" in text:  # never in a trec_eval name: a misspelt native or peer name
             raise MeasureError(_unknown(text)) from None
         raise
     if translated is not None:
         return translated
-    ranx = trec_names.translate_ranx(text)
-    if ranx is not None:
-        return ranx
+    peer = _peer_name(text)
+    if peer is not None:
+        return peer
     folded = _fold_case(text, head_name)
     if folded is not None:
         return folded
@@ -196,6 +196,14 @@ def parse_measures(text: str) -> list[Measure]:
 
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+
+
+def _peer_name(text: str) -> list[Measure] | None:
+    """``text`` read as a ranx name, else as an ndeval column name; ``None`` if neither."""
+    from cranfield.measures import trec_names
+
+    ranx = trec_names.translate_ranx(text)
+    return ranx if ranx is not None else trec_names.translate_ndeval(text)
 
 
 def _native(text: str) -> list[Measure]:
@@ -290,7 +298,7 @@ def _unknown(text: str) -> str:
         set(known_names())
         | set(trec_names.trec_measure_names())
         | set(trec_names.NICKNAMES)
-        | {peer.name for tool in ("ranx", "ir_measures") for _, peer in peer_names(tool)}
+        | {peer.name for tool in ("ranx", "ir_measures", "ndeval") for _, peer in peer_names(tool)}
     )
     by_folded: dict[str, list[str]] = {}
     for c in candidates:

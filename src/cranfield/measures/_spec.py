@@ -119,7 +119,7 @@ class TrecForm:
         return (*_TREC_ARG_PARAMS.get(self.args, ()), *(k for k, _ in self.fixed))
 
 
-PeerTool = Literal["ranx", "ir_measures"]
+PeerTool = Literal["ranx", "ir_measures", "ndeval"]
 
 
 @dataclass(frozen=True)
@@ -129,8 +129,10 @@ class PeerName:
     Attributes
     ----------
     tool:
-        ``"ranx"`` (``dcg_burges@10``, ``map@100-l2``) or ``"ir_measures"`` (a parameter
-        spelling such as ``nDCG(dcg='exp-log2')@10``).
+        ``"ranx"`` (``dcg_burges@10``, ``map@100-l2``), ``"ir_measures"`` (a parameter
+        spelling such as ``nDCG(dcg='exp-log2')@10``) or ``"ndeval"`` (the column names of
+        ndeval's output: ``ERR-IA@20``, ``MAP-IA``, ``strec@10``; its ``@k`` is this
+        measure's ``@k``).
     name:
         The tool's name of the measure.
     given:

@@ -7,7 +7,7 @@ may appear once per subtopic), read with :func:`cranfield.io.intents.read_intent
 """
 
 from cranfield.kernels import diversity as k
-from cranfield.measures._spec import REL, MeasureSpec, Param, register
+from cranfield.measures._spec import REL, MeasureSpec, Param, PeerName, register
 
 ALPHA = Param(
     "alpha",
@@ -45,6 +45,7 @@ NOVELTY = (
 register(
     MeasureSpec(
         name="alpha_nDCG",
+        peers=(PeerName("ndeval", "alpha-nDCG"),),
         aliases=("AlphaNDCG",),
         kernel=k.alpha_ndcg,
         params=(
@@ -79,6 +80,7 @@ register(
 register(
     MeasureSpec(
         name="ERR_IA",
+        peers=(PeerName("ndeval", "ERR-IA"),),
         kernel=k.err_ia,
         params=(ALPHA, REL),
         at="cutoff_required",
@@ -95,6 +97,7 @@ register(
 register(
     MeasureSpec(
         name="nERR_IA",
+        peers=(PeerName("ndeval", "nERR-IA"),),
         kernel=k.nerr_ia,
         params=(ALPHA, REL),
         at="cutoff_required",
@@ -110,6 +113,7 @@ register(
 register(
     MeasureSpec(
         name="NRBP",
+        peers=(PeerName("ndeval", "NRBP"),),
         kernel=k.nrbp,
         params=(ALPHA, BETA, REL),
         needs=INTENTS,
@@ -125,6 +129,7 @@ register(
 register(
     MeasureSpec(
         name="nNRBP",
+        peers=(PeerName("ndeval", "nNRBP"),),
         kernel=k.nnrbp,
         params=(ALPHA, BETA, REL),
         needs=INTENTS,
@@ -141,6 +146,7 @@ register(
 register(
     MeasureSpec(
         name="P_IA",
+        peers=(PeerName("ndeval", "P-IA"),),
         kernel=k.precision_ia,
         params=(REL,),
         at="cutoff_required",
@@ -156,6 +162,7 @@ register(
 register(
     MeasureSpec(
         name="AP_IA",
+        peers=(PeerName("ndeval", "MAP-IA"),),
         kernel=k.ap_ia,
         params=(REL,),
         needs=INTENTS,
@@ -170,6 +177,7 @@ register(
 register(
     MeasureSpec(
         name="StRecall",
+        peers=(PeerName("ndeval", "strec"),),
         aliases=("SubtopicRecall",),
         kernel=k.subtopic_recall,
         params=(REL,),

@@ -538,6 +538,27 @@ _RANX_WITHOUT_EQUIVALENT = {
 }
 
 
+def translate_ndeval(text: str) -> list[Measure] | None:
+    """Native measure for a column name of ndeval's output (``ERR-IA@20``, ``MAP-IA``,
+    ``alpha-nDCG@10``, ``strec@5``), or ``None``: ndeval's defaults (α = 0.5, β = 0.5, a
+    subtopic judgment >= 1 relevant) are the measures' defaults, and its ``@k`` is theirs.
+
+    The ndeval names are declared on the measures' specs (:class:`PeerName`).
+    """
+    m = re.fullmatch(r"([A-Za-z-]+)(?:@(\d+))?", text)
+    if not m:
+        return None
+    base, cut = m.groups()
+    found = {peer.name: spec for spec, peer in peer_names("ndeval")}.get(base)
+    if found is None:
+        return None
+    if cut is None and found.at == "cutoff_required":
+        raise MeasureError(f"ndeval's {base} needs a cutoff, as in {base}@20.")
+    if cut is not None and found.at == "none":
+        raise MeasureError(f"ndeval's {base} takes no cutoff: it scores the whole ranking.")
+    return [make(found.name, {}, int(cut) if cut is not None else None)]
+
+
 def translate_ranx(text: str) -> list[Measure] | None:
     """Native measure for a ranx name (``ndcg@10``, ``map@100-l2``, ``rbp.95``), or ``None``.
 

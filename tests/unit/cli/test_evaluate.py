@@ -279,11 +279,21 @@ def test_measures_one(capsys: pytest.CaptureFixture[str]) -> None:
     assert f"cite: {spec.citation}" in out
     assert "Järvelin" in out
     assert "trec_eval: ndcg" in out
+    assert "    other tools: ranx ndcg, ir_measures nDCG(dcg='log2')\n" in out
     headings = [line for line in out.splitlines() if line and not line[0].isspace()]
     assert len(headings) == 1
 
 
-@pytest.mark.parametrize(("name", "shown"), [("MAP", "AP"), ("map", "AP"), ("nDCG@10", "nDCG")])
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("MAP", "AP"),
+        ("map", "AP"),
+        ("nDCG@10", "nDCG"),
+        ("MAP-IA", "AP_IA"),
+        ("strec@5", "StRecall"),
+    ],
+)
 def test_measures_by_other_names(capsys: pytest.CaptureFixture[str], name: str, shown: str) -> None:
     code, out, _ = cli(capsys, "measures", name)
     assert code == 0

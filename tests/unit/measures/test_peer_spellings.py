@@ -61,6 +61,15 @@ INTENT_AWARE = [
     ("AP_IA", "AP_IA"),
     ("StRecall@10", "StRecall@10"),
     ("SubtopicRecall@10", "StRecall@10"),
+    # ndeval's own column names (its defaults are the measures' defaults)
+    ("ERR-IA@20", "ERR_IA@20"),
+    ("nERR-IA@5", "nERR_IA@5"),
+    ("alpha-nDCG@20", "alpha_nDCG@20"),
+    ("P-IA@10", "P_IA@10"),
+    ("MAP-IA", "AP_IA"),
+    ("strec@10", "StRecall@10"),
+    ("strec", "StRecall"),
+    ("nNRBP", "nNRBP"),
 ]
 
 
@@ -121,6 +130,8 @@ REFUSED = [
     ("P_IA", "P_IA needs a cutoff, e.g. P_IA@10."),
     ("ERR_IA", "ERR_IA needs a cutoff, e.g. ERR_IA@10."),
     ("NRBP@10", "NRBP takes no @ cutoff, got @10."),
+    ("ERR-IA", "ndeval's ERR-IA needs a cutoff, as in ERR-IA@20."),
+    ("MAP-IA@10", "ndeval's MAP-IA takes no cutoff: it scores the whole ranking."),
 ]
 
 
