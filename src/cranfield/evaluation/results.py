@@ -316,6 +316,12 @@ class ScoreTable:
         return list(self.results[0].topics)
 
     @property
+    def notes(self) -> tuple[str, ...]:
+        """What reading the inputs did beyond their plain meaning (the qrels' and each run's
+        :attr:`Results.notes`), each sentence once, in order."""
+        return tuple(dict.fromkeys(note for r in self.results for note in r.notes))
+
+    @property
     def dropped_topics(self) -> list[str]:
         """Judged queries left out of :attr:`topics` (``missing="skip"`` only)."""
         keep = set(self.topics)

@@ -315,10 +315,13 @@ class Comparison:
         )
 
     def describe(self, *, command_line: bool = False) -> list[str]:
-        """The method in sentences: query set, runs missing queries, tests, intervals.
+        """The method in sentences: query set, inputs, runs missing queries, tests, intervals.
 
-        One sentence on the queries compared, one per run that misses judged queries, one per
-        test with its correction, and, last, one on the intervals when there are any. These
+        One sentence on the queries compared, then what reading the inputs did beyond their
+        plain meaning (:attr:`ScoreTable.notes
+        <cranfield.evaluation.results.ScoreTable.notes>`), one per run that misses judged
+        queries, one per test with its correction, and, last, one on the intervals when there
+        are any. These
         are the ``notes`` of :meth:`to_dict`; a table adds the legend of its marks
         (:func:`cranfield.report.comparison.notes`). ``command_line=True`` names the
         missing-query policy by its flag (``--missing zero``, not ``missing=zero``).
@@ -353,6 +356,8 @@ class Comparison:
             out.append(f"{n:,} queries: every judged query, retrieved by every run ({policy}).")
         else:
             out.append(f"{n:,} queries, scores as given.")
+        if self.table is not None:
+            out.extend(self.table.notes)
         judged = n + len(self.dropped_topics)
         for run, miss in self.missing_topics.items():
             fate = "scored 0" if self.missing_policy == "zero" else "left out of every comparison"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -309,3 +311,21 @@ def test_dl19_baseline_comparison(dl19: Comparison) -> None:
     strong = dl19.pair("bm25", "repllama", "nDCG@10")
     assert strong.tests["randomization"].significant
     assert strong.mean_difference > 0.2
+
+
+def test_what_reading_the_qrels_did_is_among_the_notes(tmp_path: Path) -> None:
+    """A merged duplicate judgment (or any other reading note) is said once in the
+    comparison's notes, however many runs were read against the qrels."""
+    qrels = tmp_path / "qrels.txt"
+    lines = [f"{q} 0 {d} {r}" for q, docs in QRELS.items() for d, r in docs.items()]
+    qrels.write_text("\n".join([*lines, lines[0]]) + "\n")
+    c = compare(qrels, {"A": A, "B": B}, "AP", tests="t-test")
+    merged = [n for n in c.describe() if "repeated judgment line(s) merged" in n]
+    assert merged == [
+        f"{qrels}: 1 repeated judgment line(s) merged (the first: query 'q1', document 'd1')."
+    ]
+    assert c.describe().index(merged[0]) == 1  # right after the sentence on the queries
+    assert merged[0] in to_text(c)
+    plain = compare(QRELS, {"A": A, "B": B}, "AP", tests="t-test").table
+    assert plain is not None
+    assert plain.notes == ()
