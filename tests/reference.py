@@ -270,6 +270,10 @@ def relative_precision(t: Topic, *, rel: int, cutoff: int) -> float:
     return t.rel_within(rel, cutoff) / min(cutoff, big_r)
 
 
+def hits(t: Topic, *, rel: int, cutoff: int | None = None) -> float:
+    return float(t.rel_within(rel, t.n if cutoff is None else cutoff))
+
+
 def success(t: Topic, *, rel: int, cutoff: int) -> float:
     return 1.0 if t.rel_within(rel, cutoff) > 0 else 0.0
 
@@ -623,6 +627,7 @@ _FUNCTIONS: dict[str, Callable[..., float]] = {
     "R": recall,
     "RelP": relative_precision,
     "Success": success,
+    "Hits": hits,
     "Rprec": r_precision,
     "IPrec": interpolated_precision,
     "IPrecAvg": interpolated_precision_avg,
@@ -657,6 +662,7 @@ _CUTOFF = frozenset(
         "R",
         "RelP",
         "Success",
+        "Hits",
         "nDCG",
         "DCG",
         "IDCG",
@@ -682,6 +688,7 @@ _USES_REL = frozenset(
         "R",
         "RelP",
         "Success",
+        "Hits",
         "Rprec",
         "IPrec",
         "IPrecAvg",
@@ -1241,6 +1248,7 @@ def extended_value(
             **({"exp": False, "base": 2.0, "jk": False, "retrieved_ideal": False} | p),
         )[1],
         "alpha_nDCG": lambda: alpha_ndcg(t, rel=r, cutoff=at, **p),
+        "Hits": lambda: float(sum(_is_rel(t, d, r) for d in t.docs[:at])),
     }
     if name in NDEVAL_NAMES:
         return ndeval_measure(t, name, rel=r, cutoff=at, **p)
@@ -1266,6 +1274,7 @@ EXTENDED_NAMES = (
         "DCGx",
         "IDCGx",
         "alpha_nDCG",
+        "Hits",
         *NDEVAL_NAMES,
     }
 )

@@ -124,7 +124,7 @@ def test_ranx_ndcg_variants(dl19: tuple[cranfield.Qrels, dict]) -> None:
         {
             "qrels": qrels.to_dict(),
             "run": run,
-            "metrics": ["ndcg_burges@10", "ndcg@10", "dcg_burges@10"],
+            "metrics": ["ndcg_burges@10", "ndcg@10", "dcg_burges@10", "hits@10", "hits"],
         }
     )
     done = subprocess.run(
@@ -141,7 +141,7 @@ def test_ranx_ndcg_variants(dl19: tuple[cranfield.Qrels, dict]) -> None:
     assert _max_diff(res.per_query("nDCGx(exp=True)@10"), peer["ndcg_burges@10"]) < 1e-12
     assert _max_diff(res.per_query("nDCG@10"), peer["ndcg@10"]) < 1e-12
     # ranx's own names, as typed, give ranx's values
-    names = ["ndcg_burges@10", "ndcg@10", "dcg_burges@10"]
+    names = ["ndcg_burges@10", "ndcg@10", "dcg_burges@10", "hits@10", "hits"]
     typed = cranfield.evaluate(qrels, run, names, missing="skip")
     for name in names:
         assert _max_diff(typed.per_query(name), peer[name]) < 1e-12

@@ -50,8 +50,8 @@ from tests.properties.strategies import (
 pytestmark = pytest.mark.filterwarnings("ignore::cranfield.errors.QueryOverlapWarning")
 
 CUTOFF_MEASURES = (
-    "AP", "RR", "P", "R", "RelP", "Success", "nDCG", "DCG", "IDCG", "Judged", "Unjudged",
-    "SetP", "SetR", "SetAP", "SetF",
+    "AP", "RR", "P", "R", "RelP", "Success", "Hits", "nDCG", "DCG", "IDCG", "Judged",
+    "Unjudged", "SetP", "SetR", "SetAP", "SetF",
 )  # fmt: skip
 RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.25, 0.75, 1 / 3, 2 / 3)
 GAIN_MEASURES = ("nDCG", "DCG", "IDCG", "nDCG_rel", "RnDCG", "G", "RBP")
@@ -246,7 +246,9 @@ def sparse_measures(k: int, gains: dict[int, int]) -> list[Measure]:
     out += [make(name) for name in GAIN_MEASURES]
     out += [make(name, {"gains": gains}, at) for name in ("nDCG", "DCG") for at in (1, k)]
     out += [
-        make(name, None, at) for name in ("AP", "RR", "P", "R", "RelP", "Success") for at in (1, k)
+        make(name, None, at)
+        for name in ("AP", "RR", "P", "R", "RelP", "Success", "Hits")
+        for at in (1, k)
     ]
     out += [make("IPrec", None, p) for p in RECALL_LEVELS]
     out += [make("RBPResid"), make("RBPResid", {"p": 0.5}), make("RBP", {"p": 0.5, "gains": gains})]
@@ -423,6 +425,8 @@ EXTENDED_MEASURE_NAMES = [
     "AP_IA(rel=2)",
     "StRecall",
     "StRecall@2",
+    *(f"Hits{c}" for c in EXTENDED_CUTS),
+    "Hits(rel=2)@3",
 ]
 EXTENDED_MEASURES: list[Measure] = [parse_measure(n) for n in EXTENDED_MEASURE_NAMES]
 EXTENDED_SETTINGS = settings(

@@ -288,7 +288,7 @@ def test_judged_only_on_a_fully_judged_run_is_a_no_op(
 def test_identities_between_measures(data: Collection, opts: dict[str, Any]) -> None:
     qrels, run = data
     ks = (1, 3, 10)
-    cut = ("Judged", "Unjudged", "R", "Success", "P")
+    cut = ("Judged", "Unjudged", "R", "Success", "P", "Hits")
     names = ["AP", "GMAP", "Bpref", "GMBpref", *(f"{n}@{k}" for n in cut for k in ks)]
     res = evaluate(qrels, run, names, **opts)
     v = {n: column(res, n) for n in names}
@@ -308,6 +308,8 @@ def test_identities_between_measures(data: Collection, opts: dict[str, Any]) -> 
         assert np.all(v[f"R@{small}"] <= v[f"R@{large}"])
         assert np.all(v[f"Success@{small}"] <= v[f"Success@{large}"])
         assert np.all(v[f"P@{small}"] * small <= v[f"P@{large}"] * large + 1e-12)
+    for k in ks:  # Hits counts what P@k divides by k
+        np.testing.assert_allclose(v[f"Hits@{k}"], v[f"P@{k}"] * k, rtol=1e-12)
 
 
 @SETTINGS

@@ -111,6 +111,11 @@ def relative_precision(ctx: EvalContext, *, rel: int, cutoff: int) -> NDArray[np
     return safe_divide(ctx.rel_within(rel, cutoff).astype(np.float64), np.minimum(cutoff, big_r))
 
 
+def hits(ctx: EvalContext, *, rel: int, cutoff: int | None = None) -> NDArray[np.float64]:
+    found = ctx.num_rel_ret(rel) if cutoff is None else ctx.rel_within(rel, cutoff)
+    return found.astype(np.float64)
+
+
 def success(ctx: EvalContext, *, rel: int, cutoff: int) -> NDArray[np.float64]:
     return (ctx.rel_within(rel, cutoff) > 0).astype(np.float64)
 

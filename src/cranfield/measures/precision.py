@@ -1,4 +1,5 @@
-"""Precision- and recall-oriented ranked measures: P@k, R@k, RelP@k, Success@k, Rprec, IPrec."""
+"""Precision- and recall-oriented ranked measures: P@k, R@k, RelP@k, Success@k, Hits@k, Rprec,
+IPrec."""
 
 from cranfield.kernels import binary as k
 from cranfield.measures._spec import (
@@ -80,6 +81,22 @@ register(
         formula="Success@k = [rr(k) > 0]",
         notes="0 when R = 0 or for an empty list. " + TIES,
         citation="trec_eval 10, m_success.c; ir_measures Success@k.",
+    )
+)
+register(
+    MeasureSpec(
+        name="Hits",
+        peers=(PeerName("ranx", "hits"),),
+        kernel=k.hits,
+        params=(REL,),
+        at="cutoff",
+        summary="The number of relevant documents among the first k (whole list without @).",
+        formula="Hits@k = rr(k)",
+        notes="Averaged over queries like every measure here (ranx's hits); NumRelRet is the "
+        "same count over the whole list, summed over queries as trec_eval does. 0 when R = 0 "
+        "or for an empty list. " + TIES,
+        citation="ranx, 'hits'; Bassani, 'ranx: A blazing-fast Python library for ranking "
+        "evaluation and comparison', ECIR 2022.",
     )
 )
 register(

@@ -531,13 +531,6 @@ def translate(text: str) -> list[Measure] | None:
     return out
 
 
-_RANX_WITHOUT_EQUIVALENT = {
-    "hits": "ranx 'hits' (the number of relevant documents among the first k, averaged over "
-    "queries) has no measure here yet; P@k times k gives it per query, NumRelRet sums the "
-    "whole list over queries.",
-}
-
-
 def translate_ndeval(text: str) -> list[Measure] | None:
     """Native measure for a column name of ndeval's output (``ERR-IA@20``, ``MAP-IA``,
     ``alpha-nDCG@10``, ``strec@5``), or ``None``: ndeval's defaults (α = 0.5, β = 0.5, a
@@ -568,8 +561,6 @@ def translate_ranx(text: str) -> list[Measure] | None:
     if not m:
         return None
     base, p_digits, cut, level = m.groups()
-    if base in _RANX_WITHOUT_EQUIVALENT:
-        raise MeasureError(_RANX_WITHOUT_EQUIVALENT[base])
     found = {peer.name: (spec, peer) for spec, peer in peer_names("ranx")}.get(base)
     if found is None:
         return None

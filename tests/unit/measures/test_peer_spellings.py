@@ -40,6 +40,8 @@ ACCEPTED = [
     ("ndcg_burges", "nDCGx(exp=True)"),
     ("ndcg@10", "nDCG@10"),
     ("hit_rate@10", "Success@10"),
+    ("hits@10", "Hits@10"),
+    ("hits@5-l2", "Hits(rel=2)@5"),
     ("r_precision", "Rprec"),
     ("precision@5-l2", "P(rel=2)@5"),
     ("f1", "SetF"),
@@ -111,8 +113,6 @@ def test_exponential_gain_spellings_are_not_linear_gain(
 # (what people type, a fragment of the precise message)
 REFUSED = [
     ("f1@10", "ranx f1@k has no exact equivalent: its precision divides by k"),
-    ("hits@10", "ranx 'hits' (the number of relevant documents among the first k"),
-    ("hits", "P@k times k gives it per query"),
     (
         "nDCG(judged_only=True)@10",
         "an option of the whole evaluation: evaluate(..., judged_only=True) or --judged-only "
