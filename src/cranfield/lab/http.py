@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
+import re
 import threading
 import time
 import urllib.parse
@@ -76,6 +77,39 @@ def shown_url(url: str) -> str:
     names = [name for name, _ in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)]
     query = "&".join(f"{name}=..." for name in names) or ("..." if parts.query else "")
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, query, ""))
+
+
+_SECRET_NAMES: Final = re.compile(
+    r"(?i)^(?:.*[-_.])?(?:key|apikey|token|secret|password|passwd|pwd|auth|sig|signature|"
+    r"credential|credentials|session)$"
+)
+"""Query parameter names whose values :func:`recorded_url` hides (``key``, ``api_key``,
+``X-Api-Key``, ``access_token``, ``client_secret``, ``sig`` ...)."""
+
+
+def recorded_url(url: str) -> str:
+    """``url`` as the work directory records it: without ``user:password@``, and with the
+    values of query parameters named like secrets (`key`, `api_key`, `token`, `secret`,
+    `password`, `sig` ...) hidden.
+
+    Other query values stay: they are part of what the engine is asked (``mode=fuzzy``), so
+    a change to them must still make the lab search again. Hiding a key's value is safe for
+    the same reason the other way round: another key gives the same answers.
+
+    Examples
+    --------
+    >>> recorded_url("https://me:pw@search.example/find?q={query}&api_key=abc&size={k}")
+    'https://search.example/find?q={query}&api_key=...&size={k}'
+    """
+    parts = urllib.parse.urlsplit(url)
+    pairs = parts.query.split("&") if parts.query else []
+    shown = []
+    for pair in pairs:
+        name, sep, _ = pair.partition("=")
+        secret = sep and _SECRET_NAMES.match(urllib.parse.unquote_plus(name))
+        shown.append(f"{name}=..." if secret else pair)
+    netloc = parts.netloc.rpartition("@")[2]
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc, query="&".join(shown)))
 
 
 def check_url(url: object) -> str:

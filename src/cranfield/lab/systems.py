@@ -44,7 +44,14 @@ from cranfield.errors import EngineError, OptionError
 from cranfield.io.load import RunLike, load_run
 from cranfield.io.sink import write_text
 from cranfield.lab.collections import Document
-from cranfield.lab.http import MAX_RESPONSE_BYTES, JSONClient, Redirects, check_url, shown_url
+from cranfield.lab.http import (
+    MAX_RESPONSE_BYTES,
+    JSONClient,
+    Redirects,
+    check_url,
+    recorded_url,
+    shown_url,
+)
 
 __all__ = [
     "BM25S",
@@ -641,14 +648,14 @@ class HTTPSystem:
     def config(self) -> dict[str, Any]:
         """The endpoint and the request/answer templates.
 
-        This goes into the workdir's manifests and results, so the URL is without its
-        ``user:password@`` (the configured headers are never part of it either).
+        This goes into the workdir's manifests and results, so the URL is as
+        :func:`~cranfield.lab.http.recorded_url` shows it: without its ``user:password@`` and
+        the values of secret-named query parameters (the configured headers are never part
+        of it either).
         """
-        parts = urllib.parse.urlsplit(self.url)
-        url = urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
         return {
             "engine": "http",
-            "url": url,
+            "url": recorded_url(self.url),
             "body": self.body,
             "hits": self.hits,
             "doc_id": self.doc_id,

@@ -28,6 +28,7 @@ from cranfield.lab import (
     measure_latency,
     measure_throughput,
 )
+from cranfield.lab.http import recorded_url
 from tests.unit.lab._server import EngineServer
 
 
@@ -377,3 +378,32 @@ def test_recorded_config_holds_no_credentials() -> None:
     recorded = json.dumps(http.config())
     assert "http://127.0.0.1:9/search?q={query}&k={k}" in recorded
     assert not any(secret in recorded for secret in ("pw", "me:", *SECRET.values()))
+
+
+@pytest.mark.parametrize(
+    ("url", "recorded"),
+    [
+        ("http://h/s?q={query}&k={k}", "http://h/s?q={query}&k={k}"),
+        ("http://me:pw@h/s?q={query}&mode=fuzzy", "http://h/s?q={query}&mode=fuzzy"),
+        ("http://h/s?q={query}&api_key=abc", "http://h/s?q={query}&api_key=..."),
+        (
+            "http://h/s?Key=abc&access_token=t&X-Api-Key=x",
+            "http://h/s?Key=...&access_token=...&X-Api-Key=...",
+        ),
+        (
+            "http://h/s?client_secret=s&sig=1&monkey=banana",
+            "http://h/s?client_secret=...&sig=...&monkey=banana",
+        ),
+        ("http://h/s?flag&token=", "http://h/s?flag&token=..."),
+    ],
+)
+def test_the_recorded_url_hides_credentials_and_keys(url: str, recorded: str) -> None:
+    assert recorded_url(url) == recorded
+
+
+def test_the_workdir_never_holds_a_key_of_the_url() -> None:
+    system = HTTPSystem("h", "http://me:pw@h.example/s?q={query}&api_key=SECRET&mode=fuzzy")
+    assert system.config()["url"] == "http://h.example/s?q={query}&api_key=...&mode=fuzzy"
+    recorded = json.dumps(system.config())
+    assert "SECRET" not in recorded
+    assert "pw" not in recorded
