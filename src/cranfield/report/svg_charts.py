@@ -292,10 +292,11 @@ def line_chart(chart: LineChart) -> str:
     def py(y: float) -> float:
         return top + (1.0 - min(max(y, 0.0), 1.0)) * plot_h
 
-    tid = f"{chart.key}-title"
+    key = _e(chart.key)
+    tid = f"{key}-title"
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'role="img" aria-labelledby="{tid}" id="{chart.key}-svg" font-size="12" '
+        f'role="img" aria-labelledby="{tid}" id="{key}-svg" font-size="12" '
         f'font-family="system-ui, sans-serif">',
         f'<title id="{tid}">{_e(chart.title)}</title>',
         f'<text x="{left:.0f}" y="18" font-size="14" font-weight="600">{_e(chart.title)}</text>',
@@ -348,7 +349,7 @@ def line_chart(chart: LineChart) -> str:
         )
     out.append("</svg>")
     return (
-        f'<figure id="{chart.key}">' + "".join(out) + f"<figcaption>{_e(chart.caption)}"
+        f'<figure id="{key}">' + "".join(out) + f"<figcaption>{_e(chart.caption)}"
         "</figcaption></figure>"
     )
 

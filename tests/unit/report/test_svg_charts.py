@@ -72,9 +72,9 @@ def _points(svg: ET.Element) -> dict[str, tuple[float, float, float]]:
 
 
 def _scatter(points: list[ScatterPoint], **kwargs: object) -> str:
+    kwargs = {"key": "s", **kwargs}
     return scatter_chart(
         points,
-        key="s",
         title="MAP against median latency",
         caption="one point per system",
         x_label="median latency (ms)",
@@ -226,13 +226,13 @@ def test_box_plot_log_scale_when_the_spread_demands_it() -> None:
 
 
 def test_hostile_names_are_text_and_output_is_deterministic() -> None:
-    scatter = _scatter([ScatterPoint(HOSTILE, 1.0, 0.5, 3.0)])
+    scatter = _scatter([ScatterPoint(HOSTILE, 1.0, 0.5, 3.0)], key=HOSTILE)
     boxes = box_plot(
-        {HOSTILE: [1.0, 2.0]}, key="b", title=HOSTILE, caption=HOSTILE, value_label=HOSTILE
+        {HOSTILE: [1.0, 2.0]}, key=HOSTILE, title=HOSTILE, caption=HOSTILE, value_label=HOSTILE
     )
     lines = line_chart(
         LineChart(
-            key="l",
+            key=HOSTILE,
             title=HOSTILE,
             caption=HOSTILE,
             x_label="x",
@@ -248,10 +248,10 @@ def test_hostile_names_are_text_and_output_is_deterministic() -> None:
         texts = [t.text or "" for t in svg.iter() if t.text]
         assert any("<script>alert(1)</script>" in t for t in texts)
         assert re.search(r"https?://(?!www\.w3\.org/2000/svg)", figure) is None
-    assert _scatter([ScatterPoint(HOSTILE, 1.0, 0.5, 3.0)]) == scatter
+    assert _scatter([ScatterPoint(HOSTILE, 1.0, 0.5, 3.0)], key=HOSTILE) == scatter
     assert (
         box_plot(
-            {HOSTILE: [1.0, 2.0]}, key="b", title=HOSTILE, caption=HOSTILE, value_label=HOSTILE
+            {HOSTILE: [1.0, 2.0]}, key=HOSTILE, title=HOSTILE, caption=HOSTILE, value_label=HOSTILE
         )
         == boxes
     )
