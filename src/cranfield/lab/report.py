@@ -18,6 +18,7 @@ import math
 from typing import TYPE_CHECKING, Final
 
 from cranfield.report.comparison import notes as comparison_notes
+from cranfield.report.svg_charts import ScatterPoint, box_plot, scatter_chart
 
 if TYPE_CHECKING:
     from cranfield.lab.result import ExperimentResult
@@ -222,6 +223,9 @@ th.group { text-align: center; border-bottom: 2px solid #999; }
 td.sep, th.sep { border-left: 2px solid #999; }
 .up { color: #1a7f37; } .down { color: #b42318; } .p { color: #777; font-size: .85em; }
 .best { font-weight: 600; } ul.notes { color: #444; max-width: 70em; }
+div.charts { display: flex; flex-wrap: wrap; gap: 1.5em; }
+figure { margin: 0; flex: 1 1 520px; min-width: 320px; max-width: 760px; }
+figure svg { width: 100%; height: auto; } figcaption, p.chartnote { color: #444; font-size: .9em; }
 """
 
 
@@ -250,6 +254,86 @@ def _provenance_html(result: ExperimentResult) -> str:
     rows.append(("ties", prov.tie_rule))
     body = "".join(f"<tr><th>{e(k)}</th><td><code>{e(v)}</code></td></tr>" for k, v in rows)
     return f'<h2>Provenance</h2><table id="provenance">{body}</table>'
+
+
+def _primary_measure(result: ExperimentResult) -> str:
+    """The measure the charts draw: AP (MAP) when the experiment has it, else the first."""
+    return "AP" if "AP" in result.measures else result.measures[0]
+
+
+def _charts_html(result: ExperimentResult) -> str:
+    """The charts section: effectiveness against median latency, and latency per system.
+
+    Systems without latency figures (precomputed runs, efficiency not measured) are named
+    under the charts instead of drawn; with none measured there is a sentence, no chart.
+    """
+    e = html.escape
+    timed = [(s, s.latency) for s in result.systems if s.latency is not None]
+    untimed = [s.name for s in result.systems if s.latency is None]
+    if not timed:
+        return (
+            '<h2>Charts</h2><p class="nochart">No latency was measured (precomputed runs, or '
+            "efficiency not asked for), so there is no chart of effectiveness against "
+            "efficiency nor of latency.</p>"
+        )
+    measure = _primary_measure(result)
+    label = measure_label(measure)
+    points = [
+        ScatterPoint(
+            s.name,
+            lat.p50 * 1e3,
+            result.means[measure][s.name],
+            None if s.index is None else float(s.index.index_bytes),
+        )
+        for s, lat in timed
+        if math.isfinite(result.means[measure][s.name])
+    ]
+    no_mean = [s.name for s, _ in timed if not math.isfinite(result.means[measure][s.name])]
+    no_size = [p.label for p in points if p.size is None]
+    caption = (
+        f"{label} (mean over {result.topics} topics) against median query latency in ms, one "
+        "point per system; a point's area is proportional to its index size."
+    )
+    scatter = (
+        scatter_chart(
+            points,
+            key="tradeoff-chart",
+            title=f"{label} against median latency",
+            caption=caption,
+            x_label="median latency (ms)",
+            y_label=label,
+            size_label="index size",
+            size_format=lambda n: _bytes(int(n)),
+            x_format=lambda ms: _ms(ms / 1e3),
+        )
+        if points
+        else ""
+    )
+    latency = box_plot(
+        {s.name: (lat.per_query * 1e3).tolist() for s, lat in timed},
+        key="latency-chart",
+        title="Latency per query",
+        caption=(
+            "Each system's per-query latency in ms (the median of a query's timed passes): box "
+            "from the first to the third quartile, line at the median, whiskers to the most "
+            "extreme latency within 1.5 times the box's width, circles beyond."
+        ),
+        value_label="latency (ms)",
+        value_format=lambda ms: _ms(ms / 1e3),
+    )
+    notes = []
+    if no_size:
+        notes.append(
+            "Drawn hollow, index size unknown (no index of its own): " + ", ".join(no_size) + "."
+        )
+    if no_mean:
+        notes.append(
+            f"Left out of the first chart, {label} not a number: " + ", ".join(no_mean) + "."
+        )
+    if untimed:
+        notes.append("Not drawn, no latency measured: " + ", ".join(untimed) + ".")
+    shown = "".join(f'<p class="chartnote">{e(n)}</p>' for n in notes)
+    return f'<h2>Charts</h2><div class="charts">{scatter}{latency}</div>{shown}'
 
 
 def to_html(result: ExperimentResult) -> str:
@@ -325,7 +409,8 @@ def to_html(result: ExperimentResult) -> str:
         f'<h2>Effectiveness and efficiency</h2><div class="wide"><table>{head_groups}'
         f"<tr>{header}</tr>"
         + "".join(body)
-        + f'</table></div>{shared}{cv}<h2>Method</h2><ul class="notes">{notes}</ul>'
+        + f"</table></div>{_charts_html(result)}"
+        + f'{shared}{cv}<h2>Method</h2><ul class="notes">{notes}</ul>'
         + _provenance_html(result)
         + "</body></html>\n"
     )

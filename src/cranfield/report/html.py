@@ -36,7 +36,6 @@ import html
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -56,6 +55,13 @@ from cranfield.evaluation.options import EvalOptions, options_from
 from cranfield.report.comparison import _details_rows, letters, notes
 from cranfield.report.numbers import best_shown, four_places
 from cranfield.report.plots import RunsLike, named_runs
+from cranfield.report.svg_charts import (
+    LineChart,
+    LineSeries,
+    int_ticks,
+    line_chart,
+    series_style,
+)
 from cranfield.stats.plan import TEST_LABELS
 
 if TYPE_CHECKING:
@@ -72,19 +78,6 @@ if TYPE_CHECKING:
 __all__ = ["comparison_html", "html_report"]
 
 PAGE_SIZES: Final = (25, 50, 100, 250, 1000)
-_COLORS: Final = (
-    "#1f77b4",
-    "#ff7f0e",
-    "#2ca02c",
-    "#d62728",
-    "#9467bd",
-    "#8c564b",
-    "#e377c2",
-    "#7f7f7f",
-    "#bcbd22",
-    "#17becf",
-)
-_DASHES: Final = (None, "6 3", "2 3", "8 3 2 3")
 _MISSING_POLICY: Final = {
     "zero": "zero: a judged query absent from a run scores 0 and counts",
     "skip": "skip: only the judged queries every run retrieved are compared",
@@ -126,123 +119,6 @@ def json_for_script(value: Any) -> str:
 # --------------------------------------------------------------------------- charts
 
 
-@dataclass(frozen=True)
-class _Series:
-    label: str
-    x: Sequence[float]
-    y: Sequence[float]
-    color: str
-    dash: str | None
-    markers: bool = True
-
-
-@dataclass(frozen=True)
-class _Chart:
-    key: str
-    title: str
-    caption: str
-    x_label: str
-    y_label: str
-    x_range: tuple[float, float]
-    x_ticks: Sequence[float]
-    series: Sequence[_Series]
-    x_format: str = "{:g}"
-
-
-def _style(i: int) -> tuple[str, str | None]:
-    return _COLORS[i % len(_COLORS)], _DASHES[(i // len(_COLORS)) % len(_DASHES)]
-
-
-def _int_ticks(lo: int, hi: int) -> list[float]:
-    span = max(1, hi - lo)
-    step = next(
-        s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if span / s <= 10
-    )
-    first = math.ceil(lo / step) * step
-    ticks = [float(t) for t in range(first, hi + 1, step)]
-    return ticks if float(lo) in ticks else [float(lo), *ticks]
-
-
-def _short(text: str, width: int = 26) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _svg(chart: _Chart) -> str:
-    """An inline SVG line chart: axes, grid, one polyline per series and a legend."""
-    n = len(chart.series)
-    left, top, plot_w, legend_w = 58.0, 30.0, 460.0, 230.0
-    plot_h = 300.0
-    height = max(top + plot_h + 50.0, top + 22.0 * n + 20.0)
-    width = left + plot_w + legend_w
-    x0, x1 = chart.x_range
-
-    def px(x: float) -> float:
-        return left + (x - x0) / (x1 - x0) * plot_w
-
-    def py(y: float) -> float:
-        return top + (1.0 - min(max(y, 0.0), 1.0)) * plot_h
-
-    tid = f"{chart.key}-title"
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'role="img" aria-labelledby="{tid}" id="{chart.key}-svg" font-size="12" '
-        f'font-family="system-ui, sans-serif">',
-        f'<title id="{tid}">{_e(chart.title)}</title>',
-        f'<text x="{left:.0f}" y="18" font-size="14" font-weight="600">{_e(chart.title)}</text>',
-    ]
-    for y in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0):
-        yy = py(y)
-        out.append(
-            f'<line x1="{left:.1f}" y1="{yy:.1f}" x2="{left + plot_w:.1f}" y2="{yy:.1f}" '
-            f'stroke="#e5e8eb"/>'
-            f'<text x="{left - 6:.1f}" y="{yy + 4:.1f}" text-anchor="end">{y:.1f}</text>'
-        )
-    for x in chart.x_ticks:
-        xx = px(x)
-        out.append(
-            f'<line x1="{xx:.1f}" y1="{top:.1f}" x2="{xx:.1f}" y2="{top + plot_h:.1f}" '
-            f'stroke="#f0f2f4"/>'
-            f'<text x="{xx:.1f}" y="{top + plot_h + 16:.1f}" text-anchor="middle">'
-            f"{_e(chart.x_format.format(x))}</text>"
-        )
-    out.append(
-        f'<rect x="{left:.1f}" y="{top:.1f}" width="{plot_w:.1f}" height="{plot_h:.1f}" '
-        f'fill="none" stroke="#5b6570"/>'
-        f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 36:.1f}" '
-        f'text-anchor="middle">{_e(chart.x_label)}</text>'
-        f'<text transform="translate(16 {top + plot_h / 2:.1f}) rotate(-90)" '
-        f'text-anchor="middle">{_e(chart.y_label)}</text>'
-    )
-    for i, s in enumerate(chart.series):
-        dash = f' stroke-dasharray="{s.dash}"' if s.dash else ""
-        points = " ".join(f"{px(x):.2f},{py(y):.2f}" for x, y in zip(s.x, s.y, strict=True))
-        out.append(f'<g class="series" data-series="{i}"><title>{_e(s.label)}</title>')
-        out.append(
-            f'<polyline points="{points}" fill="none" stroke="{s.color}" stroke-width="1.8"{dash}/>'
-        )
-        if s.markers:
-            for x, y in zip(s.x, s.y, strict=True):
-                out.append(
-                    f'<circle cx="{px(x):.2f}" cy="{py(y):.2f}" r="2.6" fill="{s.color}">'
-                    f"<title>{_e(s.label)}: {_e(chart.x_format.format(x))}, {y:.4f}</title>"
-                    f"</circle>"
-                )
-        out.append("</g>")
-        ly = top + 8 + 22.0 * i
-        lx = left + plot_w + 16
-        out.append(
-            f'<g class="legend-item"><title>{_e(s.label)}</title>'
-            f'<line x1="{lx:.1f}" y1="{ly:.1f}" x2="{lx + 24:.1f}" y2="{ly:.1f}" '
-            f'stroke="{s.color}" stroke-width="2.5"{dash}/>'
-            f'<text x="{lx + 30:.1f}" y="{ly + 4:.1f}">{_e(_short(s.label))}</text></g>'
-        )
-    out.append("</svg>")
-    return (
-        f'<figure id="{chart.key}">' + "".join(out) + f"<figcaption>{_e(chart.caption)}"
-        "</figcaption></figure>"
-    )
-
-
 def _charts(
     pr: Mapping[str, pl.DataFrame],
     gain: Mapping[str, pl.DataFrame],
@@ -250,14 +126,14 @@ def _charts(
     *,
     rule: Interpolation,
     max_rank: int,
-) -> list[_Chart]:
-    charts: list[_Chart] = []
+) -> list[LineChart]:
+    charts: list[LineChart] = []
     if pr:
-        series = []
+        series: list[LineSeries] = []
         for i, (name, frame) in enumerate(pr.items()):
-            color, dash = _style(i)
+            color, dash = series_style(i)
             series.append(
-                _Series(
+                LineSeries(
                     name,
                     frame.get_column("recall").to_list(),
                     frame.get_column("precision").to_list(),
@@ -267,7 +143,7 @@ def _charts(
             )
         levels = len(next(iter(pr.values())))
         charts.append(
-            _Chart(
+            LineChart(
                 key="pr-chart",
                 title="Interpolated precision–recall",
                 caption=(
@@ -285,9 +161,9 @@ def _charts(
     if gain:
         series = []
         for i, (name, frame) in enumerate(gain.items()):
-            color, dash = _style(i)
+            color, dash = series_style(i)
             series.append(
-                _Series(
+                LineSeries(
                     name,
                     frame.get_column("rank").to_list(),
                     frame.get_column("ndcg").to_list(),
@@ -298,9 +174,9 @@ def _charts(
             )
         if ideal is not None:
             ranks = list(range(1, len(ideal) + 1))
-            series.append(_Series("ideal", ranks, list(ideal), "#000000", "5 4", markers=False))
+            series.append(LineSeries("ideal", ranks, list(ideal), "#000000", "5 4", markers=False))
         charts.append(
-            _Chart(
+            LineChart(
                 key="gain-chart",
                 title=f"nDCG@k, k = 1…{max_rank}",
                 caption=(
@@ -310,7 +186,7 @@ def _charts(
                 x_label="Rank k",
                 y_label="nDCG@k",
                 x_range=(0.5, max_rank + 0.5),
-                x_ticks=_int_ticks(1, max_rank),
+                x_ticks=int_ticks(1, max_rank),
                 series=series,
             )
         )
@@ -509,7 +385,7 @@ def _document(
     *,
     title: str | None,
     page_size: int,
-    charts: Sequence[_Chart],
+    charts: Sequence[LineChart],
     parameter_rows: Sequence[tuple[str, str]],
     runs_table: str,
 ) -> str:
@@ -533,7 +409,7 @@ def _document(
     nav += ['<a href="#per-query">Per query</a>', '<a href="#parameters">Parameters</a>']
     curves = (
         '<section id="curves"><h2>Curves</h2><div class="charts">'
-        + "".join(_svg(ch) for ch in charts)
+        + "".join(line_chart(ch) for ch in charts)
         + "</div></section>"
         if charts
         else ""
@@ -744,7 +620,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         intents=intents,
     )
     relevance_level, judged_only, depth = opts.relevance_level, opts.judged_only, opts.depth
-    charts: list[_Chart] = []
+    charts: list[LineChart] = []
     rows: list[tuple[str, str]] = [
         ("qrels", _source(qrels)),
         ("relevance level", f"{relevance_level} (binary measures count levels ≥ it relevant)"),

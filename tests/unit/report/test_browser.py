@@ -233,3 +233,37 @@ def test_ten_runs_of_7000_queries_stay_usable(watched: Watched, tmp_path: Path) 
     data = json.loads(page.eval_on_selector("#cranfield-data", "e => e.textContent"))
     assert len(data["topics"]) == n
     watched.check()
+
+
+def test_lab_page_draws_its_charts_offline(
+    watched: Watched, artifacts: Path, tmp_path: Path
+) -> None:
+    from cranfield.lab.report import to_html
+    from tests.unit.lab._results import result, system
+
+    hostile = "<img src=x onerror=window.__pwned=1>"
+    res = result(
+        [
+            system("bm25", 2_000_000, [1.0, 1.5, 2.0, 2.5, 9.0]),
+            system(hostile, 8_000_000, [4.0, 5.0, 6.0, 7.0, 8.0]),
+            system("precomputed", None, None),
+        ],
+        {"AP": {"bm25": 0.3, hostile: 0.5, "precomputed": 0.2}},
+    )
+    path = tmp_path / "lab report.html"
+    path.write_text(to_html(res), encoding="utf-8")
+    page = watched.page
+    page.goto(path.resolve().as_uri(), wait_until="load")
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert page.locator("script, img").count() == 0
+    for key in ("tradeoff-chart", "latency-chart"):
+        box = page.locator(f"#{key} svg").bounding_box()
+        assert box is not None
+        assert box["width"] > 300
+        assert box["height"] > 100
+    labels = page.eval_on_selector_all(
+        "#tradeoff-chart g.point", "gs => gs.map(g => g.dataset.label)"
+    )
+    assert sorted(labels) == sorted(["bm25", hostile])
+    page.locator("div.charts").screenshot(path=str(artifacts / "lab-charts.png"))
+    watched.check()
