@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import polars as pl
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -23,6 +24,8 @@ from cranfield.io.columnar import read_parquet_qrels, read_parquet_run, write_pa
 from tests.fuzz.checks import attempt, exact_rows, one_line_error
 from tests.fuzz.conftest import fuzz
 from tests.fuzz.mutations import IDS, rarely
+
+pytestmark = pytest.mark.filterwarnings("ignore::cranfield.errors.QrelsNoteWarning")
 
 # The synonyms of each column, in the documented order (the first one present wins).
 QUERY = ("query_id", "qid", "q_id", "query")

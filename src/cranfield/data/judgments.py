@@ -14,20 +14,26 @@ rows, then applies these rules to the frame it read:
   labels, ``first``/``last``/``max`` keep that label, ``error`` refuses any repeat (the
   readers refuse before calling :func:`merge_repeats`). What was merged is a note.
 
-The readers word their errors; these functions only say what is wrong (``refuse``).
+The readers word their errors; these functions only say what is wrong (``refuse``). What
+reading changed is a :class:`~cranfield.errors.QrelsNoteWarning` per note, issued once by
+:func:`noted` when the reading succeeded (so ``--strict`` makes it an error).
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Final
 
 import polars as pl
+
+from cranfield.errors import QrelsNoteWarning
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import NoReturn
 
     from cranfield._types import DuplicatePolicy
+    from cranfield.data.qrels import Qrels
 
 __all__ = [
     "DECIMAL_NOTE_TAIL",
@@ -35,6 +41,7 @@ __all__ = [
     "decimal_note",
     "integer_parts",
     "merge_repeats",
+    "noted",
     "with_gains",
 ]
 
@@ -121,3 +128,11 @@ def merge_repeats(
             "query_id", "iteration", "doc_id", "relevance", "gain"
         )
     return merged, (note,)
+
+
+def noted(qrels: Qrels) -> Qrels:
+    """``qrels``, just read, after a :class:`~cranfield.errors.QrelsNoteWarning` for each of
+    its notes (called once by each reader, where the notes are made)."""
+    for note in qrels.notes:
+        warnings.warn(note, QrelsNoteWarning, stacklevel=3)
+    return qrels

@@ -62,6 +62,7 @@ from cranfield.data.judgments import (
     decimal_note,
     integer_parts,
     merge_repeats,
+    noted,
     with_gains,
 )
 from cranfield.data.qrels import Qrels
@@ -354,13 +355,13 @@ def qrels_from_frame(
     out = out.with_columns(level) if gain is None else with_gains(out, level, gain)
     notes = () if note is None else (note,)
     if duplicates == "error" or pairs_differ_by_hash(out) or _first_repeat(out) is None:
-        return Qrels(out.sort("query_id", "doc_id"), name=name, notes=notes)
+        return noted(Qrels(out.sort("query_id", "doc_id"), name=name, notes=notes))
 
     def refuse() -> NoReturn:
         _refuse_conflict(out, source_label)
 
     merged, merge_note = merge_repeats(out, source_label, duplicates, refuse, unit="row")
-    return Qrels(merged, name=name, notes=notes + merge_note)
+    return noted(Qrels(merged, name=name, notes=notes + merge_note))
 
 
 def _first_repeat(frame: pl.DataFrame) -> int | None:

@@ -57,6 +57,7 @@ from cranfield.data.judgments import (
     decimal_note,
     integer_parts,
     merge_repeats,
+    noted,
     with_gains,
 )
 from cranfield.data.qrels import Qrels
@@ -136,7 +137,7 @@ def read_qrels(
                 _diagnose(data, label, "qrels", duplicates)
             ordered, merged = _merged(frame, data, label, duplicates)
             notes += merged
-        return Qrels(ordered, name=name or Path(label).name, notes=notes)
+        return noted(Qrels(ordered, name=name or Path(label).name, notes=notes))
 
 
 DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)\Z")

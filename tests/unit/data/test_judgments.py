@@ -13,7 +13,7 @@ import pytest
 
 import cranfield
 from cranfield.data.judgments import DECIMAL_NOTE_TAIL
-from cranfield.errors import InputError
+from cranfield.errors import InputError, QrelsNoteWarning
 from cranfield.io.columnar import write_parquet
 from cranfield.io.load import load_qrels
 from cranfield.io.trec import read_qrels
@@ -21,6 +21,8 @@ from cranfield.io.trec import read_qrels
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
+
+pytestmark = pytest.mark.filterwarnings("ignore::cranfield.errors.QrelsNoteWarning")
 
 ROWS = [("1", "a", 1.7), ("1", "b", 0.0), ("1", "c", 2.0), ("2", "d", 0.5), ("2", "e", -0.5)]
 TEXT = b"1 0 a 1.7\n1 0 b 0\n1 0 c 2\n2 0 d .5\n2 0 e -0.5\n"
@@ -112,7 +114,9 @@ def test_integral_floats_are_integer_labels() -> None:
 def test_identical_repeats_merge_with_a_note(tmp_path: Path, form: str) -> None:
     make, label = _form(form, tmp_path)
     rows = [("1", "a", 2), ("1", "b", 0), ("1", "a", 2), ("2", "d", 1)]
-    qrels = load_qrels(make(rows))
+    with pytest.warns(QrelsNoteWarning) as caught:
+        qrels = load_qrels(make(rows))
+    assert [str(w.message) for w in caught] == list(qrels.notes)  # one warning per note
     assert qrels.to_dict() == {"1": {"a": 2, "b": 0}, "2": {"d": 1}}
     assert qrels.notes == (
         f"{label}: 1 repeated judgment row(s) merged (the first: query '1', document 'a').",

@@ -17,6 +17,8 @@ from cranfield.io.trec import read_qrels, write_qrels
 if TYPE_CHECKING:
     from pathlib import Path
 
+pytestmark = pytest.mark.filterwarnings("ignore::cranfield.errors.QrelsNoteWarning")
+
 DECIMAL = b"# LLM labels\n1 0 a 1.7\n1 0 b 0\n1 0 c 2\n2 0 d .5\n2 0 e -0.5\n2 0 f 3.\n"
 TRUNCATED = b"1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 d 0\n2 0 e 0\n2 0 f 3\n"
 RUN = b"1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n2 Q0 e 1 3 t\n2 Q0 d 2 2 t\n2 Q0 f 3 1 t\n"
