@@ -7,7 +7,7 @@ rows, then applies these rules to the frame it read:
 * **Decimal labels** (LLM-judged or averaged): the level of a label is its integer part, as
   C's ``atol`` reads it (``1.7`` is 1, ``-.5`` is 0); binary measures count a label relevant
   at level ``L`` exactly when it is ``>= L``. The labels themselves are kept in a ``gain``
-  column, which the graded measures read (:data:`DECIMAL_NOTE_TAIL` says which), and the
+  column, which some graded measures read (:data:`DECIMAL_NOTE_TAIL` says which), and the
   first such label is named in the qrels' notes (:func:`decimal_note`).
 * **Repeated judgments** follow the ``duplicates`` policy (:data:`~cranfield._types.
   DuplicatePolicy`): ``merge`` makes repeats of one label one judgment and refuses different
@@ -50,10 +50,12 @@ LABEL_TEXT: Final = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)$"
 ``.5``, ``2.``)."""
 
 DECIMAL_NOTE_TAIL: Final = (
-    "binary measures count a label relevant at level L when it is >= L, "
-    "graded measures use it as the gain."
+    "nDCG, DCG, CG and their variants, G, RBP and ERR use each label as its gain; every "
+    "other measure counts a label relevant at level L when it is >= L (the intent-aware "
+    "ones read their levels from the intents file)."
 )
-"""What a decimal label does, as every note on decimal labels ends."""
+"""What a decimal label does, as every note on decimal labels ends (the measures that read
+the ``gain`` column: the kernels of ``graded.gain_view`` and ``ranked_variants.err``)."""
 
 
 def integer_parts(text: pl.Series) -> pl.Series:

@@ -14,9 +14,9 @@ Reading policy (every point is deliberate and tested):
   a decimal without exponent (``1.7``, ``.5``: LLM-judged or averaged labels). The level of
   a decimal label is its integer part (``1.7`` is level 1, as trec_eval's ``atol`` reads
   it): binary measures count it relevant at level ``L`` exactly when the label is ``>= L``.
-  The labels themselves are kept in a ``gain`` column, used as gains by the graded
-  measures, and the first such line is named in the qrels' notes. Negative relevance
-  means "in the pool, not judged", as in trec_eval.
+  The labels themselves are kept in a ``gain`` column, used as gains by the measures
+  :mod:`cranfield.data.judgments` names, and the first such line is named in the qrels'
+  notes. Negative relevance means "in the pool, not judged", as in trec_eval.
 * Run lines have at least 6 fields; fields after the sixth are ignored (as trec_eval does).
   The rank field is ignored entirely. The score must be a decimal number (``inf`` allowed,
   ``nan`` refused). The run tag reported for the run is the tag of its last line.
