@@ -23,6 +23,7 @@ from cranfield.errors import (
     MeasureError,
     MissingTopicError,
     OptionError,
+    QrelsNoteWarning,
     QueryOverlapWarning,
     WorkdirInUseError,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "MissingTopicError",
     "OptionError",
     "Qrels",
+    "QrelsNoteWarning",
     "QueryOverlapWarning",
     "Results",
     "Run",

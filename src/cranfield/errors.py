@@ -12,7 +12,8 @@
     └── WorkdirInUseError          another experiment holds the lab's work directory
 
     CranfieldWarning               base of every warning (a UserWarning): the inputs are
-    └── QueryOverlapWarning        read, but the numbers are likely not what was meant
+    ├── QueryOverlapWarning        read, but the numbers are likely not what was meant
+    └── QrelsNoteWarning           reading changed what the qrels say (a note of theirs)
 
 Every message is one sentence that says what was wrong and where:
 ``qrels.txt:12: expected 4 fields (qid iter docno rel), got 3: '301 0 DOC1'``.
@@ -33,6 +34,7 @@ __all__ = [
     "MeasureError",
     "MissingTopicError",
     "OptionError",
+    "QrelsNoteWarning",
     "QueryOverlapWarning",
     "WorkdirInUseError",
 ]
@@ -204,3 +206,9 @@ class CranfieldWarning(UserWarning):
 
 class QueryOverlapWarning(CranfieldWarning):
     """A run answers fewer than half of the queries judged in the qrels."""
+
+
+class QrelsNoteWarning(CranfieldWarning):
+    """Reading the qrels changed what they say: repeated judgments merged, decimal labels
+    read as levels and gains. The message is one of the qrels' notes
+    (:attr:`Qrels.notes <cranfield.data.qrels.Qrels.notes>`), issued once as they are read."""

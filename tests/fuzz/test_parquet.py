@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import polars as pl
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -23,6 +24,8 @@ from cranfield.io.columnar import read_parquet_qrels, read_parquet_run, write_pa
 from tests.fuzz.checks import attempt, exact_rows, one_line_error
 from tests.fuzz.conftest import fuzz
 from tests.fuzz.mutations import IDS, rarely
+
+pytestmark = pytest.mark.filterwarnings("ignore::cranfield.errors.QrelsNoteWarning")
 
 # The synonyms of each column, in the documented order (the first one present wins).
 QUERY = ("query_id", "qid", "q_id", "query")
@@ -111,19 +114,28 @@ def _as_id(kind: str, value: Any) -> str | None:
     return repr(value)  # the values generated print the same in Python and polars
 
 
-def _as_relevance(kind: str, value: Any) -> int | None:
-    """Relevance: integral (integer, float without fraction, boolean, integer string) within
-    64 bits; None if refused."""
+def _as_relevance(kind: str, value: Any) -> tuple[int, float] | None:
+    """Relevance: a number (integer, finite float, boolean, or a string holding an integer or
+    a decimal without exponent) whose integer part fits in 64 bits, as its level (the integer
+    part) and its label; None if refused."""
     if value is None:
         return None
     if kind == "string":
         import re
 
-        return int(value) if re.fullmatch(r"[+-]?[0-9]+", value) else None
-    if kind == "float64" and (not math.isfinite(value) or value != int(value)):
-        return None
-    number = int(value)
-    return number if -(2**63) <= number < 2**63 else None
+        if not re.fullmatch(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)", value):
+            return None
+        whole = value.partition(".")[0]
+        number = int(whole) if whole.strip("+-") else 0
+        label = float(value)
+    elif kind == "float64":
+        if not math.isfinite(value):
+            return None
+        number, label = int(value), float(value)  # int() truncates toward zero, as atol
+    else:
+        number = int(value)
+        label = float(number)
+    return (number, label) if -(2**63) <= number < 2**63 else None
 
 
 def _as_score(kind: str, value: Any) -> float | None:
@@ -160,20 +172,26 @@ def reference(columns: list[Column], kind: str) -> Verdict:
             verdict.bad.add(None)
     if value.kind == "list":
         verdict.bad.add(None)
-    seen: set[tuple[str, str]] = set()
+    # A run refuses a repeated pair; qrels merge a repeat of the first label of the pair
+    # (keeping the first row) and refuse another label (duplicates="merge").
+    seen: dict[tuple[str, str], Any] = {}
     convert = _as_relevance if kind == "qrels" else _as_score
     for row, (q, d, v) in enumerate(zip(query.values, doc.values, value.values, strict=True)):
         ids = (_as_id(query.kind, q), _as_id(doc.kind, d))
         it = _as_id(extra.kind, extra.values[row]) if extra else "0" if kind == "qrels" else ""
         number = None if value.kind == "list" else convert(value.kind, v)
-        if None in ids or it is None or number is None or ids in seen:
+        label = number[1] if isinstance(number, tuple) else None
+        repeat = ids in seen
+        if None in ids or it is None or number is None or (repeat and kind == "run"):
             verdict.bad.add(row + 1)
-        if None not in ids:
-            seen.add(cast("tuple[str, str]", ids))
-        if row + 1 in verdict.bad:
+        if repeat and kind == "qrels" and seen[cast("tuple[str, str]", ids)] != label:
+            verdict.bad.add(row + 1)
+        if None not in ids and not repeat:
+            seen[cast("tuple[str, str]", ids)] = label
+        if row + 1 in verdict.bad or repeat:
             continue
-        if kind == "qrels":
-            verdict.rows.append((ids[0], it, ids[1], number))
+        if isinstance(number, tuple):
+            verdict.rows.append((ids[0], it, ids[1], number[0]))
         else:
             verdict.rows.append((ids[0], ids[1], number))
     if kind == "run" and extra is not None and query.values:

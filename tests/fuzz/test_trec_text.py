@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from unittest import mock
 
+import pytest
 from hypothesis import event, example, given
 from hypothesis import strategies as st
 
@@ -28,6 +29,10 @@ from tests.fuzz import reference_formats as reference
 from tests.fuzz.checks import attempt, exact_rows, one_line_error, refused_as_the_reference
 from tests.fuzz.conftest import fuzz
 from tests.fuzz.mutations import BOM, COMPRESSORS, packings, styles, text_file
+
+# What reading changed is a QrelsNoteWarning (tests/unit/data/test_judgments.py); the
+# numbers are what is compared here.
+pytestmark = pytest.mark.filterwarnings("ignore::cranfield.errors.QrelsNoteWarning")
 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "bpref", "Rprec"]
 MOSTLY_VALID = styles(("none", "harmless", "harmless", "any"))

@@ -1,7 +1,7 @@
 """``cranfield check FILE... [--qrels Q] [-f json] [--strict]``: runs and qrels checked
 without evaluating them (:mod:`cranfield.evaluation.check`).
 
-Exit codes: 0 (findings or not; 1 with ``--strict`` when there is any), 1 usage error,
+Exit codes: 0 (findings or not; 1 with ``--strict`` when there is any, or a warning), 1 usage error,
 2 a ``--qrels`` file that cannot be read as qrels.
 """
 
@@ -39,19 +39,30 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument("files", nargs="+", help="runs and qrels (TREC text, optionally compressed)")
     p.add_argument("--qrels", help="qrels to check each run's queries and top 10 against")
     add_format(p, FORMATS)
-    p.add_argument("--strict", action="store_true", help="exit 1 if anything is found")
+    # Not ``strict``: that name makes cli/exits.py turn a warning into an error (exit 2),
+    # and check's --strict is exit 1 after the whole report, a warning counting as a finding.
+    p.add_argument(
+        "--strict", dest="any_finding", action="store_true", help="exit 1 if anything is found"
+    )
     return p
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import warnings
+
+    from cranfield.errors import CranfieldWarning
     from cranfield.evaluation.check import check
 
-    report = check(args.files, qrels=args.qrels)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CranfieldWarning)
+        report = check(args.files, qrels=args.qrels)
+    for w in caught:  # once more, after the check: cli/exits.py prints each once
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if args.format == "json":
         out.write(json.dumps(report.to_dict(), indent=2) + "\n")
     else:
         out.write(_text(report))
-    return 1 if args.strict and report.findings else 0
+    return 1 if args.any_finding and (report.findings or caught) else 0
 
 
 def _text(report: CheckReport) -> str:

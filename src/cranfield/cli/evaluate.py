@@ -79,6 +79,4 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     render(results, evaluator.measures, fmt=args.format, per_query=args.per_query, out=out)
     notes = "".join(f"{r.run_name}: {r.policy_note(command_line=True)}\n" for r in results)
     (out if args.format == "table" else err).write(notes)
-    if args.format == "table":  # what reading changed is also a warning (the notes are on stdout)
-        err.write("".join(f"{PROG}: warning: {note}\n" for note in results[0].notes))
-    return 0
+    return 0  # what reading changed is a warning of its own (QrelsNoteWarning)

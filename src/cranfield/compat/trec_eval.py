@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -23,7 +24,7 @@ from cranfield.data.ranking import (
     Ranking,
     ranked_doc_ids,
 )
-from cranfield.errors import EvaluationError, InputError, MeasureError
+from cranfield.errors import EvaluationError, InputError, MeasureError, QrelsNoteWarning
 from cranfield.evaluation.aggregate import aggregate, sequential_sum
 from cranfield.evaluation.evaluator import compute
 from cranfield.io.source import read_bytes, source_name
@@ -180,8 +181,10 @@ def _ranked(opts: TrecEvalOptions, missing: MissingPolicy) -> tuple[Ranking, lis
         duplicates="error",  # trec_eval stops at a repeated judgment (exit 4)
     )
     evaluator = Evaluator(opts.qrels, [], options)
-    ranking = evaluator.ranking(opts.run).ranking
-    return ranking, evaluator.judged_topics(), evaluator.count_relevant()
+    with warnings.catch_warnings():  # trec_eval's own warning names a decimal label (run)
+        warnings.simplefilter("ignore", QrelsNoteWarning)
+        ranking = evaluator.ranking(opts.run).ranking
+        return ranking, evaluator.judged_topics(), evaluator.count_relevant()
 
 
 def _emit(

@@ -16,11 +16,16 @@ run tag        ``tag``, ``run_tag`` (optional, run only)
 Ids (and the iteration and tag) may be strings, categoricals, integers or floats and are
 converted to strings: ``301`` and ``301.0`` both become ``"301"`` (pandas turns integer
 columns with a missing value into floats), ``301.5`` becomes ``"301.5"``. Other column
-types (lists, structs, booleans, binary ...) are refused. Relevance must be integral (an
-integer, a float without fraction, a boolean or an integer string) and fit in 64 bits;
-the score must be numeric (or a numeric string) and not NaN. A missing value, a NaN or
-infinite id, or a duplicated (query, document) pair is an
-:class:`~cranfield.errors.InputError` naming the 1-based row (both rows for a duplicate).
+types (lists, structs, booleans, binary ...) are refused. Relevance is a number (an
+integer, a finite float, a boolean, or a string holding an integer or a decimal without
+exponent) whose integer part fits in 64 bits; a label that is not an integer is a decimal
+label, read as TREC text reads it (:mod:`cranfield.data.judgments`: its integer part is the
+level, the label a ``gain``, the first such row named in the notes). A (query, document)
+pair on several rows follows the ``duplicates`` policy of :func:`~cranfield.io.trec.read_qrels`
+(identical rows merged with a note by default). The score must be numeric (or a numeric
+string) and not NaN. A missing value, a NaN or infinite id or label, or a duplicated (query,
+document) pair in a run is an :class:`~cranfield.errors.InputError` naming the 1-based row
+(both rows for a duplicate).
 A pandas index with a name is read as a column (``df.set_index("qid")`` works); an unnamed
 index is ignored.
 
@@ -46,10 +51,20 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 import polars as pl
 
+from cranfield._types import DUPLICATE_POLICIES, DuplicatePolicy
+from cranfield._validate import check_choice
+from cranfield.data.judgments import (
+    LABEL_TEXT,
+    decimal_note,
+    integer_parts,
+    merge_repeats,
+    noted,
+    with_gains,
+)
 from cranfield.data.qrels import Qrels
 from cranfield.data.row_index import pairs_differ_by_hash
 from cranfield.data.run import Run
@@ -259,27 +274,40 @@ def _check_pairs(frame: pl.DataFrame, label: str) -> None:
         )
 
 
-def _relevance(values: pl.Series, label: str) -> pl.Series:
+def _relevance(values: pl.Series, label: str) -> tuple[pl.Series, pl.Series | None, str | None]:
+    """The levels of the labels ``values``, their gains when some label is not an integer
+    (:mod:`cranfield.data.judgments`: then the levels are their integer parts) and the note
+    naming the first such row."""
     _check_present(values, _REL, label)
     if values.dtype.is_decimal():
         values = values.cast(pl.Float64)
     dtype = values.dtype
-    if dtype.is_float():
-        frac = ~values.is_finite() | (values.cast(pl.Float64) % 1 != 0)
-        if frac.any():
-            row = _first(frac)
-            raise InputError(label, row + 1, f"relevance must be an integer, got {values[row]!r}")
-    out = values.cast(pl.Int64, strict=False)
-    bad = out.is_null()
+    if dtype == pl.String:
+        good = values.str.contains(LABEL_TEXT)
+        level = integer_parts(values).set(~good, None)
+        gain = values.cast(pl.Float64, strict=False)
+    elif dtype.is_float():
+        good = values.is_finite()
+        gain = values.cast(pl.Float64)
+        level = gain.set(~good, None).cast(pl.Int64, strict=False)
+    else:
+        good = pl.Series([True] * len(values))
+        level = gain = values.cast(pl.Int64, strict=False)
+    bad = level.is_null()
     if bad.any():
         row = _first(bad)
         problem = (
-            "relevance must be an integer"
-            if dtype == pl.String
+            "relevance must be an integer or a decimal number"
+            if not good[row]
             else "relevance does not fit in a 64-bit integer"
         )
         raise InputError(label, row + 1, f"{problem}, got {values[row]!r}")
-    return out.alias("relevance")
+    fraction = gain.cast(pl.Float64) != level.cast(pl.Float64)
+    if not fraction.any():
+        return level.alias("relevance"), None, None
+    row = _first(fraction)
+    note = decimal_note(f"{label}:{row + 1}", int(fraction.sum()), values[row])
+    return level.alias("relevance"), gain.cast(pl.Float64).alias("gain"), note
 
 
 def _score(values: pl.Series, label: str) -> pl.Series:
@@ -301,8 +329,12 @@ def _fields(frame: pl.DataFrame, kind: _Kind, label: str) -> dict[_Field, pl.Ser
     return {field: frame.get_column(column) for field, column in columns.items()}
 
 
-def qrels_from_frame(frame: pl.DataFrame, *, source_label: str, name: str) -> Qrels:
-    """Validate and normalise a judgments table (see the module notes)."""
+def qrels_from_frame(
+    frame: pl.DataFrame, *, source_label: str, name: str, duplicates: DuplicatePolicy = "merge"
+) -> Qrels:
+    """Validate and normalise a judgments table (see the module notes); a repeated (query,
+    document) pair follows ``duplicates`` (:func:`~cranfield.io.trec.read_qrels`)."""
+    check_choice("duplicates", duplicates, DUPLICATE_POLICIES)
     fields = _fields(frame, "qrels", source_label)
     it = fields.get(_ITER)
     iteration = (
@@ -317,9 +349,45 @@ def qrels_from_frame(frame: pl.DataFrame, *, source_label: str, name: str) -> Qr
             _string_column(fields[_DOC], _DOC, source_label),
         ]
     )
-    _check_pairs(out, source_label)
-    out = out.with_columns(_relevance(fields[_REL], source_label))
-    return Qrels(out.sort("query_id", "doc_id"), name=name)
+    if duplicates == "error":
+        _check_pairs(out, source_label)
+    level, gain, note = _relevance(fields[_REL], source_label)
+    out = out.with_columns(level) if gain is None else with_gains(out, level, gain)
+    notes = () if note is None else (note,)
+    if duplicates == "error" or pairs_differ_by_hash(out) or _first_repeat(out) is None:
+        return noted(Qrels(out.sort("query_id", "doc_id"), name=name, notes=notes))
+
+    def refuse() -> NoReturn:
+        _refuse_conflict(out, source_label)
+
+    merged, merge_note = merge_repeats(out, source_label, duplicates, refuse, unit="row")
+    return noted(Qrels(merged, name=name, notes=notes + merge_note))
+
+
+def _first_repeat(frame: pl.DataFrame) -> int | None:
+    """0-based row of the first repeated (query_id, doc_id) pair of ``frame``, if any."""
+    repeat = frame.select(pl.struct("query_id", "doc_id").is_first_distinct().not_()).to_series()
+    return _first(repeat) if repeat.any() else None
+
+
+def _refuse_conflict(frame: pl.DataFrame, label: str) -> NoReturn:
+    """Raise the error of the first row judging a pair differently from its first row."""
+    value = "gain" if "gain" in frame.columns else "relevance"
+    rows = frame.with_row_index("row").with_columns(
+        pl.col("row").first().over("query_id", "doc_id").alias("earlier"),
+        pl.col(value).first().over("query_id", "doc_id").alias("first_value"),
+    )
+    row, q, d, now, earlier, then = (
+        rows.filter(pl.col(value) != pl.col("first_value"))
+        .select("row", "query_id", "doc_id", value, "earlier", "first_value")
+        .row(0)
+    )
+    raise InputError(
+        label,
+        row + 1,
+        f"duplicate document {d!r} for query {q!r} judged {then} on row {earlier + 1} and "
+        f"{now} here; keep one with duplicates='first', 'last' or 'max' (--duplicates)",
+    )
 
 
 def run_from_frame(frame: pl.DataFrame, *, source_label: str, name: str) -> Run:
@@ -340,10 +408,13 @@ def run_from_frame(frame: pl.DataFrame, *, source_label: str, name: str) -> Run:
     return Run(out, name=name, tag=tag)
 
 
-def qrels_from_mapping(mapping: Mapping[Any, Mapping[Any, Any]], *, name: str) -> Qrels:
-    """Judgments from ``{query_id: {doc_id: relevance}}``; rows are counted in dict order."""
+def qrels_from_mapping(
+    mapping: Mapping[Any, Mapping[Any, Any]], *, name: str, duplicates: DuplicatePolicy = "merge"
+) -> Qrels:
+    """Judgments from ``{query_id: {doc_id: relevance}}``; rows are counted in dict order
+    (``301`` and ``"301"`` are one query, so a dict can repeat a pair: ``duplicates``)."""
     frame = _flatten(mapping, "relevance")
-    return qrels_from_frame(frame, source_label="<dict>", name=name)
+    return qrels_from_frame(frame, source_label="<dict>", name=name, duplicates=duplicates)
 
 
 def run_from_mapping(mapping: Mapping[Any, Mapping[Any, Any]], *, name: str) -> Run:
@@ -386,8 +457,11 @@ def _flatten(mapping: Mapping[Any, Mapping[Any, Any]], value: str) -> pl.DataFra
     )
 
 
-def read_parquet_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
-    """Judgments from a Parquet file with the columns described in this module.
+def read_parquet_qrels(
+    path: str | Path, *, name: str | None = None, duplicates: DuplicatePolicy = "merge"
+) -> Qrels:
+    """Judgments from a Parquet file with the columns described in this module; a repeated
+    (query, document) pair follows ``duplicates`` (:func:`~cranfield.io.trec.read_qrels`).
 
     Raises
     ------
@@ -396,7 +470,9 @@ def read_parquet_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
         the row of a bad value).
     """
     frame = _read_parquet(path, "qrels")
-    return qrels_from_frame(frame, source_label=str(path), name=name or Path(path).name)
+    return qrels_from_frame(
+        frame, source_label=str(path), name=name or Path(path).name, duplicates=duplicates
+    )
 
 
 def read_parquet_run(path: str | Path, *, name: str | None = None) -> Run:
@@ -555,6 +631,8 @@ def write_parquet(data: Qrels | Run, path: str | Path) -> None:
     reader verifies: a changed byte in the data is then an error rather than a changed value.
     """
     frame = data.frame
+    if "gain" in frame.columns:  # decimal labels: the labels are written, read back the same
+        frame = frame.drop("relevance").rename({"gain": "relevance"})
     if isinstance(data, Run):
         frame = frame.with_columns(pl.lit(data.tag, dtype=pl.String).alias("tag"))
     try:

@@ -39,20 +39,20 @@ def load_qrels(
 ) -> Qrels:
     """Judgments from a path, ``Qrels``, DataFrame, Arrow table or dict of dicts.
 
-    ``duplicates`` is the policy of :func:`~cranfield.io.trec.read_qrels` for TREC text;
-    every other form refuses a repeated (query, document) pair.
+    ``duplicates`` is the policy of :func:`~cranfield.io.trec.read_qrels` for a repeated
+    (query, document) pair, in every form.
     """
     if isinstance(source, Qrels):
         return source
     if isinstance(source, (str, Path)):
         if is_parquet(source):
-            return read_parquet_qrels(source, name=name)
+            return read_parquet_qrels(source, name=name, duplicates=duplicates)
         return read_qrels(source, name=name, duplicates=duplicates)
     if isinstance(source, Mapping):
-        return qrels_from_mapping(source, name=name or "qrels")
+        return qrels_from_mapping(source, name=name or "qrels", duplicates=duplicates)
     label = f"<{type(source).__name__}>"
     frame = to_polars_frame(source, label=label)
-    return qrels_from_frame(frame, source_label=label, name=name or "qrels")
+    return qrels_from_frame(frame, source_label=label, name=name or "qrels", duplicates=duplicates)
 
 
 def load_run(source: RunLike, *, name: str | None = None) -> Run:

@@ -14,9 +14,9 @@ Reading policy (every point is deliberate and tested):
   a decimal without exponent (``1.7``, ``.5``: LLM-judged or averaged labels). The level of
   a decimal label is its integer part (``1.7`` is level 1, as trec_eval's ``atol`` reads
   it): binary measures count it relevant at level ``L`` exactly when the label is ``>= L``.
-  The labels themselves are kept in a ``gain`` column, used as gains by the graded
-  measures, and the first such line is named in the qrels' notes. Negative relevance
-  means "in the pool, not judged", as in trec_eval.
+  The labels themselves are kept in a ``gain`` column, used as gains by the measures
+  :mod:`cranfield.data.judgments` names, and the first such line is named in the qrels'
+  notes. Negative relevance means "in the pool, not judged", as in trec_eval.
 * Run lines have at least 6 fields; fields after the sixth are ignored (as trec_eval does).
   The rank field is ignored entirely. The score must be a decimal number (``inf`` allowed,
   ``nan`` refused). The run tag reported for the run is the tag of its last line.
@@ -52,6 +52,14 @@ import polars as pl
 
 from cranfield._types import DUPLICATE_POLICIES, DuplicatePolicy
 from cranfield._validate import check_choice
+from cranfield.data.judgments import (
+    LABEL_TEXT,
+    decimal_note,
+    integer_parts,
+    merge_repeats,
+    noted,
+    with_gains,
+)
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import joined_tie_orders, tie_order
 from cranfield.data.row_index import (
@@ -129,37 +137,29 @@ def read_qrels(
                 _diagnose(data, label, "qrels", duplicates)
             ordered, merged = _merged(frame, data, label, duplicates)
             notes += merged
-        return Qrels(ordered, name=name or Path(label).name, notes=notes)
+        return noted(Qrels(ordered, name=name or Path(label).name, notes=notes))
 
 
 DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)\Z")
 """A decimal relevance label without exponent (``1.7``, ``.5``, ``2.``)."""
-_LABEL = r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)$"
-"""An integer or a decimal relevance label without exponent (``2``, ``1.7``, ``.5``, ``2.``)."""
 
 
 def _fractional(
     text: pl.Series, frame: pl.DataFrame, data: bytes, label: str, duplicates: DuplicatePolicy
 ) -> tuple[pl.DataFrame, tuple[str, ...]]:
     """``frame`` whose relevance column failed to read as integers, read again with decimal
-    labels: levels are their integer parts, the labels a ``gain`` column. Anything that
-    is not an integer or a decimal is diagnosed."""
-    if not text.str.contains(_LABEL).all():
+    labels (:mod:`cranfield.data.judgments`): levels are their integer parts, the labels a
+    ``gain`` column. Anything that is not an integer or a decimal is diagnosed."""
+    if not text.str.contains(LABEL_TEXT).all():
         _diagnose(data, label, "qrels", duplicates)
     gain = text.cast(pl.Float64, strict=False)
-    # The integer part, as C's atol reads it ('-.5' is 0); it must fit in 64 bits.
-    whole = text.str.replace(r"\..*$", "").str.replace(r"^([+-]?)$", "${1}0")
-    level = whole.cast(pl.Int64, strict=False)
+    level = integer_parts(text)
     if gain.null_count() or level.null_count():
         _diagnose(data, label, "qrels", duplicates)
     fractional = int(text.str.contains(".", literal=True).sum())
     line, value = first_decimal_label(data, label)
-    note = (
-        f"{label}:{line}: {fractional} relevance label(s) are not integers (the first: "
-        f"{value!r}); binary measures count a label relevant at level L when it is >= L, "
-        "graded measures use it as the gain."
-    )
-    return frame.with_columns(level.alias("relevance"), gain.alias("gain")), (note,)
+    note = decimal_note(f"{label}:{line}", fractional, value)
+    return with_gains(frame, level, gain), (note,)
 
 
 def first_decimal_label(data: bytes, label: str) -> tuple[int, str]:
@@ -175,43 +175,13 @@ def _merged(
     frame: pl.DataFrame, data: bytes, label: str, duplicates: DuplicatePolicy
 ) -> tuple[pl.DataFrame, tuple[str, ...]]:
     """The qrels ``frame`` (in file order) with one row per (query, document), sorted, and
-    the note saying what was merged; different relevances for one pair are an error unless
-    ``duplicates`` picks one (``first``, ``last``, ``max``)."""
-    value = "gain" if "gain" in frame.columns else "relevance"
-    rel = pl.col(value)
-    pairs = (
-        frame.with_row_index("line")
-        .sort("query_id", "doc_id", "line")
-        .group_by("query_id", "doc_id", maintain_order=True)
-        .agg(
-            pl.col("iteration").first(),
-            rel.first().alias("first"),
-            rel.last().alias("last"),
-            rel.max().alias("max"),
-            rel.n_unique().alias("levels"),
-            pl.len().alias("lines"),
-        )
-    )
-    conflicting = int((pairs.get_column("levels") > 1).sum())
-    if conflicting and duplicates == "merge":
+    the note saying what was merged (:func:`~cranfield.data.judgments.merge_repeats`); a
+    conflict the policy does not resolve is diagnosed, naming both lines."""
+
+    def refuse() -> NoReturn:
         _diagnose(data, label, "qrels", duplicates)
-    repeated = pairs.filter(pl.col("lines") > 1)
-    query, doc = repeated.row(0)[:2]
-    extra = int(repeated.get_column("lines").sum()) - repeated.height
-    note = f"{label}: {extra} repeated judgment line(s) merged"
-    if conflicting:
-        note += (
-            f", {conflicting} (query, document) pair(s) judged differently keeping the "
-            f"{duplicates} relevance (duplicates: {duplicates})"
-        )
-    note += f" (the first: query {query!r}, document {doc!r})."
-    picked = "first" if duplicates == "merge" else duplicates
-    merged = pairs.select("query_id", "iteration", "doc_id", pl.col(picked).alias(value))
-    if value == "gain":
-        merged = merged.with_columns(pl.col("gain").cast(pl.Int64).alias("relevance")).select(
-            "query_id", "iteration", "doc_id", "relevance", "gain"
-        )
-    return merged, (note,)
+
+    return merge_repeats(frame, label, duplicates, refuse)
 
 
 def read_run(source: str | Path, *, name: str | None = None, float32: bool = False) -> Run:

@@ -64,6 +64,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, Literal
 
+from cranfield._types import DuplicatePolicy
 from cranfield.errors import CranfieldError, EvaluationError, InputError, OptionError
 from cranfield.evaluation.options import OPTION_NAMES, EvalOptions
 from cranfield.evaluation.provenance import file_sha256
@@ -437,9 +438,14 @@ def _jsonl_documents(path: Path) -> Iterator[Document]:
 
 
 def make_collection(
-    spec: Mapping[str, Any], *, base: Path = Path(), source: str | Path = "<config>"
+    spec: Mapping[str, Any],
+    *,
+    base: Path = Path(),
+    source: str | Path = "<config>",
+    duplicates: DuplicatePolicy = "merge",
 ) -> Collection:
-    """A collection from the ``[collection]`` table."""
+    """A collection from the ``[collection]`` table; the judgments of a ``trec`` collection
+    read with the ``duplicates`` policy (``[evaluation] duplicates``)."""
     from cranfield.io.load import load_qrels
 
     src = _Source(Path(source))
@@ -470,7 +476,7 @@ def make_collection(
             for key in ("documents", "topics", "qrels")
         )
         topics = read_topics(topics_path)
-        qrels = load_qrels(qrels_path)
+        qrels = load_qrels(qrels_path, duplicates=duplicates)
         h = hashlib.sha256()
         try:
             h.update(bytes.fromhex(file_sha256(docs_path)))
@@ -549,7 +555,12 @@ def load_config(
         check_system_names(s.name for s in systems)
     except OptionError as exc:
         raise src.error("[[systems]]", _problem(exc)) from None
-    collection = make_collection(data["collection"], base=base, source=cfg_path)
+    collection = make_collection(
+        data["collection"],
+        base=base,
+        source=cfg_path,
+        duplicates=evaluation.duplicates if evaluation is not None else "merge",
+    )
     settings = {**exp, **overrides}
     where = settings.pop("workdir", None)
     if workdir is None:

@@ -236,7 +236,7 @@ def pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figs
     check_choice("rule", rule, INTERPOLATIONS)
     opts = options_from(options, kwargs, caller="pr_curve")
     fig, axes = _figure(ax, figsize)
-    judgments = load_qrels(qrels)
+    judgments = load_qrels(qrels, duplicates=opts.duplicates)
     handles: list[Artist] = []
     labels: list[str] = []
     for i, (name, run) in enumerate(named_runs(runs, names)):
@@ -345,7 +345,7 @@ def gain_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/fi
     check_choice("normalise", normalise, NORMALISATIONS)
     opts = options_from(options, kwargs, caller="gain_curve")
     fig, axes = _figure(ax, figsize)
-    judgments = load_qrels(qrels)
+    judgments = load_qrels(qrels, duplicates=opts.duplicates)
     curve_options: dict[str, Any] = {
         "max_rank": max_rank,
         "gains": gains,
@@ -672,7 +672,7 @@ def query_pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/a
 
     opts = options_from(options, kwargs, caller="query_pr_curve").replace(missing="zero")
     relevance_level = opts.relevance_level
-    judgments = load_qrels(qrels)
+    judgments = load_qrels(qrels, duplicates=opts.duplicates)
     if query_id not in set(judgments.topics):
         raise ValueError(f"Query {query_id!r} has no judgments in the qrels.")
     n_rel = int(

@@ -12,6 +12,9 @@ from cranfield.errors import InputError
 from cranfield.evaluation.check import check, check_file
 from tests.conftest import REAL, require
 
+# The reader's notes (a merged repeat) are warnings too (tests/unit/cli/test_qrels_notes.py).
+pytestmark = pytest.mark.filterwarnings("ignore::cranfield.errors.QrelsNoteWarning")
+
 CLEAN_RUN = "q1 Q0 a 1 3.0 t\nq1 Q0 b 2 2.0 t\nq2 Q0 c 1 1.0 t\n"
 QRELS = "q1 0 a 1\nq1 0 b 0\nq2 0 c 2\nq3 0 d 1\n"
 

@@ -17,6 +17,8 @@ from cranfield.io.trec import read_qrels, write_qrels
 if TYPE_CHECKING:
     from pathlib import Path
 
+pytestmark = pytest.mark.filterwarnings("ignore::cranfield.errors.QrelsNoteWarning")
+
 DECIMAL = b"# LLM labels\n1 0 a 1.7\n1 0 b 0\n1 0 c 2\n2 0 d .5\n2 0 e -0.5\n2 0 f 3.\n"
 TRUNCATED = b"1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 d 0\n2 0 e 0\n2 0 f 3\n"
 RUN = b"1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n2 Q0 e 1 3 t\n2 Q0 d 2 2 t\n2 Q0 f 3 1 t\n"
@@ -34,9 +36,10 @@ def test_levels_are_integer_parts_and_the_labels_are_kept(tmp_path: Path) -> Non
     assert qrels.frame.get_column("relevance").to_list() == [1, 0, 2, 0, 0, 3]
     assert qrels.frame.get_column("gain").to_list() == [1.7, 0.0, 2.0, 0.5, -0.5, 3.0]
     assert qrels.notes == (
-        f"{path}:2: 4 relevance label(s) are not integers (the first: '1.7'); binary "
-        "measures count a label relevant at level L when it is >= L, graded measures use it "
-        "as the gain.",
+        f"{path}:2: 4 relevance label(s) are not integers (the first: '1.7'); nDCG, DCG, CG "
+        "and their variants, G, RBP and ERR use each label as its gain; every other measure "
+        "counts a label relevant at level L when it is >= L (the intent-aware ones read their "
+        "levels from the intents file).",
     )
     out = tmp_path / "back.qrels"
     write_qrels(qrels, out)
@@ -81,6 +84,34 @@ def test_graded_measures_use_the_labels_binary_ones_the_levels(tmp_path: Path) -
     integers = cranfield.evaluate(put(tmp_path, TRUNCATED, "int.qrels"), run, ["P@3", "AP"])
     assert res.means()["AP"] == integers.means()["AP"]
     assert res.policy_note().endswith(read_qrels(qrels).notes[0])
+
+
+GAIN_MEASURES = ["nDCGx", "DCGx", "IDCGx", "CG", "nCG@2", "nDCG", "DCG", "IDCG", "nDCG_rel"]
+GAIN_MEASURES += ["RnDCG", "G", "RBP", "ERR"]
+
+
+def test_the_note_names_exactly_the_measures_that_use_the_labels(tmp_path: Path) -> None:
+    """Every measure without intents or known documents, on decimal labels and on their
+    integer parts: the values differ for the measures the note names, and only for them."""
+    from cranfield.measures import all_specs
+
+    decimal = b"1 0 a 1.7\n1 0 b 0\n1 0 c 2\n1 0 g 2.6\n2 0 d .5\n2 0 e 0\n2 0 f 3.4\n"
+    truncated = b"1 0 a 1\n1 0 b 0\n1 0 c 2\n1 0 g 2\n2 0 d 0\n2 0 e 0\n2 0 f 3\n"
+    run = b"1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n1 Q0 g 4 0 t\n2 Q0 e 1 3 t\n2 Q0 d 2 2 t\n"
+    paths = [put(tmp_path, data, name) for data, name in ((decimal, "d"), (truncated, "t"))]
+    runs = put(tmp_path, run + b"2 Q0 f 3 1 t\n", "r.run")
+    names = [
+        s.name + ("@2" if s.name == "nCG" or s.at == "cutoff_required" else "")
+        for s in all_specs()
+        if not s.needs and s.at != "recall_required"  # intents, known documents: not here
+    ]
+    differ = []
+    for name in names:
+        values = [cranfield.evaluate(p, runs, [name]).means() for p in paths]
+        if values[0] != values[1]:
+            differ.append(name)
+    assert sorted(differ) == sorted(GAIN_MEASURES)
+    assert len(names) - len(differ) > 30  # the others were evaluated too
 
 
 def test_decimal_spellings_of_integers_score_as_the_integers(tmp_path: Path) -> None:

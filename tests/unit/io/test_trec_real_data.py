@@ -13,7 +13,7 @@ from unittest import mock
 
 import pytest
 
-from cranfield.errors import InputError
+from cranfield.errors import InputError, QrelsNoteWarning
 from cranfield.io import trec
 from cranfield.io.trec import read_qrels, read_run
 from tests.conftest import CONFORMANCE, REAL, require
@@ -189,7 +189,9 @@ def test_judgment_group_qrels_are_not_plain_qrels(name: str, line: int, earlier:
 
 def test_msmarco_train_dev_qrels_merge_their_ten_repeated_lines() -> None:
     path = REAL / "qrels-misc/capreolus/qrels.msmarcopassage.train+dev.txt.gz"
-    qrels = read_qrels(path)
+    with pytest.warns(QrelsNoteWarning) as caught:
+        qrels = read_qrels(path)
+    assert [str(w.message) for w in caught] == list(qrels.notes)
     assert len(qrels) == 532_761 - 10
     assert len(qrels.topics) == 502_939
     assert qrels.notes == (

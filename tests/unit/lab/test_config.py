@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cranfield.errors import InputError
+from cranfield.errors import InputError, QrelsNoteWarning
 from cranfield.evaluation.options import OPTION_NAMES
 from cranfield.lab import load_config
 from cranfield.lab.config import (
@@ -322,3 +322,25 @@ def test_a_factory_that_fails_is_an_error_naming_the_system(folder: Path) -> Non
         "systems entry 'p': its factory tests.unit.lab.test_config:exploding_factory failed "
         "(RuntimeError: exploded)"
     )
+
+
+def test_evaluation_duplicates_reads_the_collection_qrels(folder: Path) -> None:
+    """``[evaluation] duplicates`` is also how the lab reads its qrels: a conflicting repeat
+    is refused by default and resolved with ``duplicates = "max"``."""
+    (folder / "qrels.txt").write_text("q1 0 d1 0\nq2 0 d2 1\nq1 0 d1 1\n")
+    cfg = folder / "lab.toml"
+    cfg.write_text(COLLECTION + SYSTEM)
+    with pytest.raises(InputError) as exc:
+        load_config(cfg, progress=False)
+    assert str(exc.value) == (
+        f"{folder / 'qrels.txt'}:3: duplicate document 'd1' for query 'q1' judged 0 on line 1 "
+        "and 1 here; keep one with duplicates='first', 'last' or 'max' (--duplicates): "
+        "'q1 0 d1 1'"
+    )
+    cfg.write_text(COLLECTION + SYSTEM + '[evaluation]\nduplicates = "max"\n')
+    quick = {"progress": False, "isolate": False, "efficiency": False}
+    with pytest.warns(QrelsNoteWarning, match="keeping the max relevance"):
+        experiment = load_config(cfg, workdir=folder / "work", **quick)
+    assert experiment.collection.qrels.to_dict() == {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    result = experiment.run(report=False)
+    assert result.means["AP"]["r"] == 1.0  # d1 judged relevant: the max of 0 and 1
