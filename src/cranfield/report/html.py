@@ -598,7 +598,6 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
     check_choice("rule", rule, INTERPOLATIONS)
     check_int("max_rank", max_rank, minimum=1)
     check_int("page_size", page_size, minimum=1)
-    judgments = load_qrels(qrels)
     items: list[object]
     if isinstance(runs, Mapping):
         items = list(runs.values())
@@ -608,6 +607,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         items = [runs]
     test_plan, eval_kwargs = split_options(plan, kwargs, caller="html_report")
     opts = options_from(options, eval_kwargs, caller="html_report")
+    judgments = load_qrels(qrels, duplicates=opts.duplicates)
     named: list[tuple[str, Run]] = named_runs(runs, names)
     c = compare(
         judgments,

@@ -93,3 +93,14 @@ def test_plot_follows_duplicates(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(argv) == 2
     assert main([*argv, "--duplicates", "max"]) == 0
     assert "keeping the max relevance" in capsys.readouterr().err
+
+
+def test_report_follows_duplicates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    names, _ = _files(tmp_path, "duplicate")
+    conflict = tmp_path / "conflict.qrels"
+    conflict.write_bytes(QRELS["duplicate"][:-2] + b"0\n")
+    out = str(tmp_path / "r.html")
+    argv = ["report", str(conflict), names["run1"], names["run2"], "-m", "P@2", "-o", out]
+    assert main(argv) == 2
+    assert main([*argv, "--duplicates", "max"]) == 0
+    assert "keeping the max relevance" in capsys.readouterr().err
