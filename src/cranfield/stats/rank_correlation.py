@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -402,13 +403,16 @@ def _coefficients(
         undefined = dict.fromkeys(COEFFICIENTS, math.nan)
         undefined["rbo"] = rbo(_ranking(names, a), _ranking(names, b), p=p).ext
         return undefined
-    return {
-        "kendall_tau_b": float(stats.kendalltau(a, b, variant="b").statistic),
-        "tau_ap": tau_ap(a, _tiebreak(names, b)),
-        "spearman_rho": float(stats.spearmanr(a, b).statistic),
-        "pearson_r": float(stats.pearsonr(a, b).statistic),
-        "rbo": rbo(_ranking(names, a), _ranking(names, b), p=p).ext,
-    }
+    with warnings.catch_warnings():
+        # constant means are handled above; nearly constant ones are what they are
+        warnings.simplefilter("ignore", stats.NearConstantInputWarning)
+        return {
+            "kendall_tau_b": float(stats.kendalltau(a, b, variant="b").statistic),
+            "tau_ap": tau_ap(a, _tiebreak(names, b)),
+            "spearman_rho": float(stats.spearmanr(a, b).statistic),
+            "pearson_r": float(stats.pearsonr(a, b).statistic),
+            "rbo": rbo(_ranking(names, a), _ranking(names, b), p=p).ext,
+        }
 
 
 def _tiebreak(names: Sequence[str], b: NDArray[np.float64]) -> NDArray[np.float64]:
