@@ -418,7 +418,8 @@ def agree(
     measure:
         The measure the runs are ranked by.
     options:
-        The evaluation options of the runs' scores.
+        The evaluation options of the runs' scores; its ``duplicates`` policy also reads the
+        qrels compared (a document judged on several lines of one file).
     run_names:
         How runs are named (``"file"``, ``"tag"``, or names).
     **correlate:
@@ -448,7 +449,10 @@ def agree(
             "qrels", "two or more qrels", qrels if isinstance(qrels, str) else len(qrels)
         )
     judges = _judge_names(qrels, names)
-    loaded = [load_qrels(q, name=n) for q, n in zip(qrels, judges, strict=True)]
+    duplicates = "merge" if options is None else options.duplicates
+    loaded = [
+        load_qrels(q, name=n, duplicates=duplicates) for q, n in zip(qrels, judges, strict=True)
+    ]
     labels, unjudged = zip(*(_labels(q.frame) for q in loaded), strict=True)
     pairs = tuple(
         _pair(judges[i], labels[i], judges[j], labels[j])

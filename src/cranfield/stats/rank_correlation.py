@@ -481,6 +481,8 @@ def correlate_scores(  # noqa: PLR0913 -- data, labels, and the three resampling
         raise OptionError(
             "b", f"a queries × systems matrix the shape of a, {len(names)} systems", B.shape
         )
+    if topics is not None and len(topics) != A.shape[0]:
+        raise OptionError("topics", f"{A.shape[0]} query ids, one per row", len(topics))
     if A.shape[0] == 0:
         raise EvaluationError("no query is scored under both settings: nothing to correlate.")
     if len(names) < 2:
@@ -594,7 +596,7 @@ def correlate_tables(
     ma, mb = _measure(table_a, measure), _measure(table_b, measure)
     runs = [r for r in table_a.names if r in set(table_b.names)]
     topics = [t for t in table_a.topics if t in set(table_b.topics)]
-    notes = list(_dropped_note(table_a)) + [n for n in _dropped_note(table_b) if n]
+    notes = list(dict.fromkeys((*_dropped_note(table_a), *_dropped_note(table_b))))
     for label, names in ((settings[0], table_a.names), (settings[1], table_b.names)):
         extra = [r for r in names if r not in runs]
         if extra:

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
-from cranfield.errors import EvaluationError, OptionError
+from cranfield.errors import EvaluationError, InputError, OptionError
+from cranfield.evaluation.options import EvalOptions
 from cranfield.stats.judge_agreement import (
     agree,
     cohen_kappa,
@@ -200,3 +201,14 @@ def test_runs_are_ranked_under_each_qrels(qrels: list[Path], tmp_path: Path) -> 
     assert (r.setting_a, r.setting_b) == ("nist.txt", "llm.txt")
     assert r.seed == 1
     assert any("q3" in n for n in r.notes)  # judged by nist only
+
+
+def test_the_duplicates_policy_reads_the_qrels_compared(tmp_path: Path) -> None:
+    a = tmp_path / "a.txt"
+    b = tmp_path / "b.txt"
+    a.write_text("1 0 d1 1\n1 0 d1 2\n1 0 d2 0\n")
+    b.write_text("1 0 d1 2\n1 0 d2 0\n")
+    with pytest.raises(InputError, match=r"a\.txt"):
+        agree([a, b])  # the default, merge, refuses different grades
+    result = agree([a, b], options=EvalOptions(duplicates="max"))
+    assert result.pairs[0].confusion == ((1, 0), (0, 1))

@@ -302,3 +302,8 @@ def test_robust03_ap_against_ndcg_at_10() -> None:
     for c in r.coefficients.values():
         assert c.low <= c.value <= c.high or c is r.coefficients["rbo"]
     assert all(isinstance(pair, tuple) for pair in itertools.islice(r.swaps, 3))
+
+
+def test_topics_must_name_every_row() -> None:
+    with pytest.raises(OptionError, match="'topics' option must be 2 query ids"):
+        correlate_scores([[1, 2], [2, 1]], [[1, 2], [2, 1]], systems=["a", "b"], topics=["q1"])
