@@ -659,6 +659,12 @@ ROWS += [
         for option, bad in (("p", 1.0), ("n_resamples", -1), ("alpha", 0.0), ("seed", -3))
     ),
     Row(stats.RankCorrelation.to_json, "indent", -1, lambda v: _correlation().to_json(indent=v)),
+    Row(
+        plot.ranking_scatter,
+        "max_labels",
+        -1,
+        lambda v: plot.ranking_scatter(_correlation(), max_labels=v),
+    ),
     Row(stats.JudgeAgreement.to_json, "indent", -1, lambda v: _agreement().to_json(indent=v)),
     Row(
         stats.cohen_kappa,

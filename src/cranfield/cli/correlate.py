@@ -90,6 +90,12 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     add_correlation_options(p)
     add_format(p, FORMATS)
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the system means under both settings, swapped pairs joined, to a "
+        ".png, .svg or .pdf file (needs the 'plot' extra)",
+    )
     add_run_names(p)
     add_evaluation_options(p)
     return p
@@ -113,6 +119,8 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise UsageError(
                 1, f"with --qrels-b give one measure (-m MEASURE), got {len(measures)}."
             )
+    if args.plot is not None:
+        _check_plot(args)
     result = _correlate(args, measures)
     if args.format == "json":
         out.write(result.to_json())
@@ -120,7 +128,32 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from cranfield.report.agreement import correlation_text
 
         out.write(correlation_text(result))
+    if args.plot is not None:
+        _draw(result, args.plot)
+        if args.format != "json":
+            out.write(f"Wrote the scatter plot to {args.plot}.\n")
     return 0
+
+
+def _check_plot(args: argparse.Namespace) -> None:
+    """Refuse a plot file that cannot be written before anything is evaluated."""
+    from cranfield.cli.plot import FORMATS as PLOT_FORMATS
+    from cranfield.io.sink import refuse_overwriting
+    from cranfield.report.plots import require_matplotlib
+
+    if Path(args.plot).suffix.lower().lstrip(".") not in PLOT_FORMATS:
+        raise UsageError(1, f"--plot must end in .png, .svg or .pdf, got {args.plot!r}.")
+    require_matplotlib()
+    refuse_overwriting(args.plot, [args.qrels, args.qrels_b, *args.runs], option="plot")
+
+
+def _draw(result: RankCorrelation, path: str) -> None:
+    from cranfield.io.sink import replacing, writing
+    from cranfield.report.plots import ranking_scatter
+
+    fig = ranking_scatter(result)
+    with writing(path), replacing(path) as tmp:
+        fig.savefig(tmp, format=Path(path).suffix.lower().lstrip("."), dpi=150)
 
 
 def _correlate(args: argparse.Namespace, measures: list[str]) -> RankCorrelation:

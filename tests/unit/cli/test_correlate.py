@@ -131,3 +131,26 @@ def test_robust03_ap_against_ndcg_at_10_end_to_end() -> None:
     assert data["queries"] == 100
     assert ["input.InexpC2", "input.NLPR03vb10"] in data["swaps"]
     assert round(data["means"]["input.InexpC2"]["AP"], 4) == 0.2249
+
+
+def test_the_scatter_plot_is_written_beside_the_table(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    figure = tmp_path / "means.svg"
+    code, out, err = run([QRELS, *RUNS, "-B", "0", "--plot", str(figure)])
+    assert code == 0, err
+    assert out.endswith(f"Wrote the scatter plot to {figure}.\n")
+    svg = figure.read_text()
+    assert svg.startswith("<?xml")
+    assert "neural" in svg
+
+
+def test_a_plot_that_cannot_be_written_is_refused_before_evaluating(tmp_path: Path) -> None:
+    code, out, err = run([QRELS, *RUNS, "--plot", str(tmp_path / "means.txt")])
+    assert code == 1
+    assert "--plot must end in .png, .svg or .pdf" in err
+    as_svg = tmp_path / "neural.svg"  # a run file whose name looks like a figure
+    as_svg.write_text(Path(RUNS[1]).read_text())
+    code, out, err = run([QRELS, RUNS[0], str(as_svg), "--plot", str(as_svg)])
+    assert code == 1
+    assert "The --plot option must be a file that is not one of the inputs" in err
+    assert out == ""
