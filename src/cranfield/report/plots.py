@@ -669,7 +669,7 @@ def ranking_scatter(
     tau = correlation.coefficients["kendall_tau_b"].value
     tau_ap = correlation.coefficients["tau_ap"].value
     default = (
-        f"{correlation.setting_a} vs {correlation.setting_b}: Kendall's τ {tau:.3f}, "
+        f"{correlation.setting_a} vs {correlation.setting_b}\nKendall's τ {tau:.3f}, "
         f"τ_AP {tau_ap:.3f}, {len(correlation.swaps)} of {correlation.n_pairs} pairs swapped"
     )
     return _finish(fig, axes, title, default)
