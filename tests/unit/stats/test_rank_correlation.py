@@ -181,6 +181,23 @@ def test_rbo_reproduces_published_values(
     assert (r.ext, r.min, r.max, r.residual) == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.parametrize(("p", "d", "shown"), [(0.9, 10, 0.8556), (0.98, 50, 0.8522)])
+def test_rbo_min_of_a_prefix_is_webbers_weight_of_that_prefix(
+    p: float, d: int, shown: float
+) -> None:
+    """Webber et al. (2010), eq. 21 and the text after it: with p = 0.9 the first 10 ranks
+    carry 86% of the weight, and p = 0.98 gives the first 50 the same. The weight of the
+    first d ranks is RBO_min of two equal lists of length d (no further overlap known)."""
+    weight = (
+        1
+        - p ** (d - 1)
+        + (1 - p) / p * d * (math.log(1 / (1 - p)) - sum(p**i / i for i in range(1, d)))
+    )
+    items = [f"d{i}" for i in range(d)]
+    assert rbo(items, items, p=p).min == pytest.approx(weight, abs=1e-12)
+    assert round(weight, 4) == shown  # the paper's "86%"
+
+
 def test_rbo_of_a_permutation_of_the_same_items() -> None:
     r = rbo("abcdefg", "abcdefg", p=0.9)
     assert r.ext == pytest.approx(1.0)
