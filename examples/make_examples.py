@@ -3,7 +3,8 @@
 Eight topics with graded judgments (0-2) and two runs of 20 documents per topic (documents
 16-20 of each topic are unjudged): ``bm25.run``, a weak lexical baseline, and ``neural.run``,
 a stronger re-ranker that returned nothing for topic 108, to show how a missing topic is
-handled (it scores 0 and is counted).
+handled (it scores 0 and is counted); ``qrels-second.txt``, a second assessor of the
+same topics, for ``cranfield agree``.
 """
 
 import random
@@ -36,3 +37,16 @@ def run(name: str, signal: float, skip: set[str]) -> None:
 
 run("bm25", 0.6, set())
 run("neural", 1.6, {"108"})
+
+# A second assessor for the same topics (``cranfield agree``): most labels as the first, some
+# one grade off, two documents judged by the first only and one by the second only. Its own
+# random stream, so the files above do not change.
+second = random.Random(2027)
+with open("examples/qrels-second.txt", "w") as q:
+    for (t, d), rel in grades.items():
+        if (t, d) in {("101", "D101-15"), ("104", "D104-15")}:
+            continue
+        if second.random() < 0.25:
+            rel = min(2, max(0, rel + second.choice([-1, 1])))
+        q.write(f"{t} 0 {d} {rel}\n")
+    q.write("105 0 D105-16 1\n")

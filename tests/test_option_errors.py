@@ -633,9 +633,62 @@ ROWS: list[Row] = [
 ]
 
 # Public int/float/Literal parameters that are not options a caller chooses, and why.
+# ------------------------------------------------------------ rank correlation, agreement
+
+
+def _correlation() -> stats.RankCorrelation:
+    return stats.correlate_scores([X, Y], [Y, X], systems=list("abcd"), n_resamples=0)
+
+
+def _agreement() -> stats.JudgeAgreement:
+    return stats.agree([QRELS, {"q1": {"d1": 0, "d2": 0}}])
+
+
+ROWS += [
+    Row(stats.rbo, "p", 1.5, lambda v: stats.rbo("ab", "ba", p=v)),
+    Row(stats.rbo, "p", 0, lambda v: stats.rbo("ab", "ba", p=v)),
+    *(
+        Row(
+            stats.correlate_scores,
+            option,
+            bad,
+            lambda v, o=option: stats.correlate_scores(
+                [X, Y], [Y, X], systems=list("abcd"), **{o: v}
+            ),
+        )
+        for option, bad in (("p", 1.0), ("n_resamples", -1), ("alpha", 0.0), ("seed", -3))
+    ),
+    Row(stats.RankCorrelation.to_json, "indent", -1, lambda v: _correlation().to_json(indent=v)),
+    Row(
+        plot.ranking_scatter,
+        "max_labels",
+        -1,
+        lambda v: plot.ranking_scatter(_correlation(), max_labels=v),
+    ),
+    Row(stats.JudgeAgreement.to_json, "indent", -1, lambda v: _agreement().to_json(indent=v)),
+    Row(
+        stats.cohen_kappa,
+        "weights",
+        "cubic",
+        lambda v: stats.cohen_kappa([0, 1], [1, 1], weights=v),
+    ),
+    Row(
+        stats.krippendorff_alpha,
+        "level",
+        "interval",
+        lambda v: stats.krippendorff_alpha([[0, 1], [1, 1]], level=v),
+    ),
+]
+
 RECORDS = "a record of results, built by cranfield, not by a caller"
 WAIVED: dict[str, str] = {
     "cranfield.stats.comparison.Comparison": RECORDS,
+    "cranfield.stats.rank_correlation.RankCorrelation": RECORDS,
+    "cranfield.stats.rank_correlation.Coefficient": RECORDS,
+    "cranfield.stats.rank_correlation.RBO": RECORDS,
+    "cranfield.stats.judge_agreement.JudgeAgreement": RECORDS,
+    "cranfield.stats.judge_agreement.JudgePair": RECORDS,
+    "cranfield.stats.judge_agreement.QueryAgreement": RECORDS,
     "cranfield.stats.comparison.PairComparison": RECORDS,
     "cranfield.stats.comparison.TestOutcome": RECORDS,
     "cranfield.stats.paired.TestResult": RECORDS,

@@ -16,6 +16,7 @@ from cranfield.report.plots import (
     gain_curve,
     pr_curve,
     query_pr_curve,
+    ranking_scatter,
     score_distribution,
 )
 
@@ -24,5 +25,6 @@ __all__ = [
     "gain_curve",
     "pr_curve",
     "query_pr_curve",
+    "ranking_scatter",
     "score_distribution",
 ]

@@ -30,6 +30,8 @@ COMMANDS: Final = (
     Command("measures", "cranfield.cli.measures", "list every measure with its definition"),
     Command("trec-eval", "cranfield.cli.trec_eval", "drop-in trec_eval: same flags, same bytes"),
     Command("compare", "cranfield.cli.compare", "significance tests between runs"),
+    Command("correlate", "cranfield.cli.correlate", "do two measures or two qrels rank runs alike"),
+    Command("agree", "cranfield.cli.agree", "agreement between judges (qrels files)"),
     Command("report", "cranfield.cli.report", "one self-contained HTML report"),
     Command("plot", "cranfield.cli.plot", "figures: PR, gain, differences, scores, one query"),
     Command("lab", "cranfield.cli.lab", "experiments, efficiency, pooling, folds, cv"),

@@ -13,7 +13,9 @@ pyplot's global state, so they work in scripts, notebooks and servers alike:
   sorted by difference (the "precision histogram");
 * :func:`score_distribution`: box and strip plots of the per-query scores of each run;
 * :func:`query_pr_curve`: the precision–recall points of one query, with the interpolated
-  step curve.
+  step curve;
+* :func:`ranking_scatter`: the system means under two measures or two qrels (a
+  :class:`~cranfield.stats.rank_correlation.RankCorrelation`), the swapped pairs joined.
 
 matplotlib is imported only when a figure is drawn; without it the functions raise
 :class:`ModuleNotFoundError` naming the install command. Run names and query ids are drawn
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
     from cranfield.evaluation.results import Results
     from cranfield.stats.comparison import Comparison
     from cranfield.stats.histogram import QueryDifferences, SortBy
+    from cranfield.stats.rank_correlation import RankCorrelation
 
 __all__ = [
     "INSTALL_HINT",
@@ -65,6 +68,7 @@ __all__ = [
     "gain_curve",
     "pr_curve",
     "query_pr_curve",
+    "ranking_scatter",
     "score_distribution",
 ]
 
@@ -597,6 +601,78 @@ def score_distribution(
     axes.set_ylabel(literal(label))
     n = max((v.size for v in values), default=0)
     return _finish(fig, axes, title, f"{label} per query ({n:,} queries)")
+
+
+def ranking_scatter(
+    correlation: RankCorrelation,
+    *,
+    max_labels: int = 30,
+    title: str | None = None,
+    ax: Axes | None = None,
+    figsize: tuple[float, float] = (6.4, 4.8),
+) -> Figure:
+    """The systems' means under two settings, one point each, the swapped pairs joined.
+
+    Parameters
+    ----------
+    correlation:
+        Two rankings of the same systems, from
+        :func:`~cranfield.stats.rank_correlation.correlate_measures`,
+        :func:`~cranfield.stats.rank_correlation.correlate_tables` or ``agree(...).rankings``.
+    max_labels:
+        Name each point when there are at most this many systems.
+    title, ax, figsize:
+        As in :func:`pr_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        ``setting_a`` across, ``setting_b`` up; a system in a swapped pair is drawn in
+        vermillion and each swapped pair is joined by a line (gid ``"swap"``).
+
+    Raises
+    ------
+    ModuleNotFoundError
+        If matplotlib is not installed.
+
+    Examples
+    --------
+    >>> from cranfield.stats import correlate_scores
+    >>> r = correlate_scores([[0.1, 0.5, 0.3]], [[0.2, 0.4, 0.5]], systems=["x", "y", "z"],
+    ...                      settings=("AP", "nDCG@10"), n_resamples=0)
+    >>> fig = ranking_scatter(r)
+    >>> [line.get_gid() for line in fig.axes[0].lines]
+    ['swap']
+    """
+    check_int("max_labels", max_labels, minimum=0)
+    fig, axes = _figure(ax, figsize)
+    x = np.asarray(correlation.means_a)
+    y = np.asarray(correlation.means_b)
+    where = {name: i for i, name in enumerate(correlation.systems)}
+    swapped = {name for pair in correlation.swaps for name in pair}
+    for a, b in correlation.swaps:
+        i, j = where[a], where[b]
+        axes.plot([x[i], x[j]], [y[i], y[j]], color=_LOSS, linewidth=0.8, alpha=0.6, gid="swap")
+    colors = [_LOSS if n in swapped else _GAIN for n in correlation.systems]
+    axes.scatter(x, y, s=24, color=colors, zorder=3, linewidths=0)
+    if len(x) <= max_labels:
+        for name, u, v in zip(correlation.systems, x.tolist(), y.tolist(), strict=True):
+            axes.annotate(
+                literal(name),
+                (u, v),
+                textcoords="offset points",
+                xytext=(4, 3),
+                fontsize="x-small",
+            )
+    axes.set_xlabel(literal(correlation.setting_a))
+    axes.set_ylabel(literal(correlation.setting_b))
+    tau = correlation.coefficients["kendall_tau_b"].value
+    tau_ap = correlation.coefficients["tau_ap"].value
+    default = (
+        f"{correlation.setting_a} vs {correlation.setting_b}\nKendall's τ {tau:.3f}, "
+        f"τ_AP {tau_ap:.3f}, {len(correlation.swaps)} of {correlation.n_pairs} pairs swapped"
+    )
+    return _finish(fig, axes, title, default)
 
 
 def _per_query(

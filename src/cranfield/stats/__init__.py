@@ -11,6 +11,11 @@ all pairs at once         :func:`tukey_hsd`, :func:`randomized_tukey_hsd`
 corrections               :func:`adjust_p_values` (Bonferroni, Holm, Benjamini–Hochberg)
 effects and intervals     :func:`effect_sizes`, :func:`confidence_interval`
 per-query differences     :func:`query_differences`, ``Comparison.differences``
+system-ranking agreement  :func:`correlate_measures`, :func:`correlate_tables`,
+                          :func:`correlate_scores` (τ-b, τ_AP, ρ, r, RBO, swaps)
+rank similarity           :func:`tau_ap`, :func:`rbo`
+judge agreement           :func:`agree`, :func:`cohen_kappa`, :func:`fleiss_kappa`,
+                          :func:`krippendorff_alpha`
 ========================  =====================================================
 
 Every random procedure takes ``seed`` (an integer or a ``numpy.random.Generator``) and
@@ -29,6 +34,15 @@ from cranfield.stats.comparison import (
 from cranfield.stats.corrections import CORRECTIONS, Correction, adjust_p_values
 from cranfield.stats.effects import INTERVALS, Effects, Interval, confidence_interval, effect_sizes
 from cranfield.stats.histogram import QueryDifferences, query_differences
+from cranfield.stats.judge_agreement import (
+    JudgeAgreement,
+    JudgePair,
+    QueryAgreement,
+    agree,
+    cohen_kappa,
+    fleiss_kappa,
+    krippendorff_alpha,
+)
 from cranfield.stats.paired import (
     MatrixTestResult,
     TestResult,
@@ -37,6 +51,17 @@ from cranfield.stats.paired import (
     studentized_range_sf,
     tukey_hsd,
     wilcoxon_test,
+)
+from cranfield.stats.rank_correlation import (
+    RBO,
+    Coefficient,
+    RankCorrelation,
+    correlate_measures,
+    correlate_scores,
+    correlate_tables,
+    rbo,
+    swapped_pairs,
+    tau_ap,
 )
 from cranfield.stats.resampling import (
     RngLike,
@@ -49,31 +74,47 @@ from cranfield.stats.resampling import (
 __all__ = [
     "CORRECTIONS",
     "INTERVALS",
+    "RBO",
     "TESTS",
+    "Coefficient",
     "Comparison",
     "Correction",
     "Effects",
     "Interval",
+    "JudgeAgreement",
+    "JudgePair",
     "MatrixTestResult",
     "PairComparison",
+    "QueryAgreement",
     "QueryDifferences",
+    "RankCorrelation",
     "RngLike",
     "TestName",
     "TestOutcome",
     "TestResult",
     "adjust_p_values",
+    "agree",
     "bootstrap_test",
+    "cohen_kappa",
     "compare",
     "compare_scores",
     "confidence_interval",
+    "correlate_measures",
+    "correlate_scores",
+    "correlate_tables",
     "effect_sizes",
+    "fleiss_kappa",
+    "krippendorff_alpha",
     "paired_t_test",
     "query_differences",
     "randomization_test",
     "randomized_tukey_hsd",
+    "rbo",
     "resolve_seed",
     "sign_test",
     "studentized_range_sf",
+    "swapped_pairs",
+    "tau_ap",
     "tukey_hsd",
     "wilcoxon_test",
 ]

@@ -284,3 +284,22 @@ def test_bad_options() -> None:
     with pytest.raises(OptionError, match="The 'kind' option must be one of 'box', 'strip'"):
         plot.score_distribution([], kind="violin")  # type: ignore[arg-type]
     del q
+
+
+def test_ranking_scatter_draws_the_means_and_joins_the_swapped_pairs(
+    comparison: cranfield.Comparison,
+) -> None:
+    from cranfield.stats import correlate_measures
+
+    assert comparison.table is not None
+    r = correlate_measures(comparison.table, "AP", "nDCG@10", n_resamples=0)
+    fig = plot.ranking_scatter(r)
+    _render(fig)
+    ax = fig.axes[0]
+    offsets = ax.collections[0].get_offsets()
+    np.testing.assert_array_equal(offsets[:, 0], r.means_a)
+    np.testing.assert_array_equal(offsets[:, 1], r.means_b)
+    assert sum(line.get_gid() == "swap" for line in ax.lines) == len(r.swaps)
+    assert [t.get_text() for t in ax.texts] == list(r.systems)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("AP", "nDCG@10")
+    assert f"{len(r.swaps)} of 10 pairs swapped" in ax.get_title()

@@ -1,0 +1,182 @@
+"""``cranfield correlate QRELS RUN... -m M1 -m M2``: do two measures, or two qrels, rank the
+runs alike?
+
+Two measures: the runs scored on ``QRELS`` under ``M1`` (the reference) and ``M2``. Two qrels
+(``--qrels-b QRELS_B``): the runs scored under one measure on ``QRELS`` (the reference) and on
+``QRELS_B``. Prints the system means, Kendall's τ-b, τ_AP, Spearman's ρ, Pearson's r and RBO
+with bootstrap intervals over queries, and the swapped pairs
+(:mod:`cranfield.stats.rank_correlation`).
+
+Exit codes: 0 success, 1 usage error (bad option, unknown measure), 2 bad input data
+(unreadable file, malformed line, qrels with no query in common).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, TextIO
+
+from cranfield.cli.exits import run_command
+from cranfield.cli.parser import (
+    LIST_RULE,
+    Parser,
+    UsageError,
+    add_evaluation_options,
+    add_format,
+    add_measures,
+    add_run_names,
+    eval_options,
+)
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+    from cranfield.stats.rank_correlation import RankCorrelation
+
+PROG: Final = "cranfield correlate"
+DEFAULT_MEASURES: Final = ("AP", "nDCG@10")
+FORMATS: Final = ("table", "json")
+
+
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield correlate`` with ``argv`` (the arguments after ``correlate``)."""
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def add_correlation_options(p: Parser) -> None:
+    """RBO's persistence and the bootstrap's resamples, seed and level (shared with
+    ``cranfield agree``)."""
+    p.add_argument(
+        "--rbo-p", dest="p", type=float, default=0.9, help="RBO's persistence p (default 0.9)"
+    )
+    p.add_argument(
+        "-B",
+        "--resamples",
+        dest="n_resamples",
+        type=int,
+        default=1000,
+        help="bootstrap resamples of the queries for the intervals, 0 for none (1000)",
+    )
+    p.add_argument("-s", "--seed", type=int, help="seed of the bootstrap (default: fresh)")
+    p.add_argument("-a", "--alpha", type=float, default=0.05, help="intervals at 1 - alpha (0.05)")
+
+
+def correlation_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The :func:`~cranfield.stats.rank_correlation.correlate_scores` keywords given."""
+    return {"p": args.p, "n_resamples": args.n_resamples, "seed": args.seed, "alpha": args.alpha}
+
+
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    p = Parser(
+        prog=PROG,
+        description=(
+            "Rank the runs under two measures (-m M1 -m M2) or under two qrels files "
+            "(--qrels-b, one measure) and compare the rankings: Kendall's tau-b, tau_AP, "
+            "Spearman's rho, Pearson's r, RBO, the swapped pairs, bootstrap intervals over "
+            "queries. The first measure (or QRELS) is the reference."
+        ),
+        epilog=LIST_RULE,
+        out=out,
+        err=err,
+    )
+    p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files")
+    add_measures(p, DEFAULT_MEASURES)
+    p.add_argument(
+        "--qrels-b",
+        metavar="QRELS",
+        help="a second qrels file: rank the runs under each qrels with one measure",
+    )
+    add_correlation_options(p)
+    add_format(p, FORMATS)
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the system means under both settings, swapped pairs joined, to a "
+        ".png, .svg or .pdf file (needs the 'plot' extra)",
+    )
+    add_run_names(p)
+    add_evaluation_options(p)
+    return p
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if len(args.runs) < 2:
+        raise UsageError(1, "give at least two runs to rank.")
+    measures = args.measures
+    if args.qrels_b is None:
+        measures = measures or list(DEFAULT_MEASURES)
+        if len(measures) != 2:
+            raise UsageError(
+                1,
+                f"give two measures to compare (-m M1 -m M2), got {len(measures)}; or one "
+                "measure and --qrels-b QRELS.",
+            )
+    else:
+        measures = measures or ["AP"]
+        if len(measures) != 1:
+            raise UsageError(
+                1, f"with --qrels-b give one measure (-m MEASURE), got {len(measures)}."
+            )
+    if args.plot is not None:
+        _check_plot(args)
+    result = _correlate(args, measures)
+    if args.format == "json":
+        out.write(result.to_json())
+    else:
+        from cranfield.report.agreement import correlation_text
+
+        out.write(correlation_text(result))
+    if args.plot is not None:
+        _draw(result, args.plot)
+        if args.format != "json":
+            out.write(f"Wrote the scatter plot to {args.plot}.\n")
+    return 0
+
+
+def _check_plot(args: argparse.Namespace) -> None:
+    """Refuse a plot file that cannot be written before anything is evaluated."""
+    from cranfield.cli.plot import FORMATS as PLOT_FORMATS
+    from cranfield.io.sink import refuse_overwriting
+    from cranfield.report.plots import require_matplotlib
+
+    if Path(args.plot).suffix.lower().lstrip(".") not in PLOT_FORMATS:
+        raise UsageError(1, f"--plot must end in .png, .svg or .pdf, got {args.plot!r}.")
+    require_matplotlib()
+    refuse_overwriting(args.plot, [args.qrels, args.qrels_b, *args.runs], option="plot")
+
+
+def _draw(result: RankCorrelation, path: str) -> None:
+    from cranfield.io.sink import replacing, writing
+    from cranfield.report.plots import ranking_scatter
+
+    fig = ranking_scatter(result)
+    with writing(path), replacing(path) as tmp:
+        fig.savefig(tmp, format=Path(path).suffix.lower().lstrip("."), dpi=150)
+
+
+def _correlate(args: argparse.Namespace, measures: list[str]) -> RankCorrelation:
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.stats.rank_correlation import correlate_measures, correlate_tables
+
+    options = eval_options(args)
+    table = Evaluator(args.qrels, measures, options).many(args.runs, names=args.names)
+    if args.qrels_b is None:
+        return correlate_measures(table, measures[0], measures[1], **correlation_options(args))
+    labels = qrels_labels([args.qrels, args.qrels_b])
+    other = Evaluator(args.qrels_b, measures, options).many(args.runs, names=args.names)
+    return correlate_tables(
+        table,
+        other,
+        measures[0],
+        settings=(labels[0], labels[1]),
+        **correlation_options(args),
+    )
+
+
+def qrels_labels(paths: Sequence[str]) -> tuple[str, ...]:
+    """How the qrels are named in the output: file names, or the paths as given when two
+    file names are the same."""
+    names = [Path(p).name for p in paths]
+    return tuple(names) if len(set(names)) == len(names) else tuple(paths)
