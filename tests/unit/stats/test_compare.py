@@ -9,7 +9,13 @@ import pytest
 from scipy import stats
 
 import cranfield
-from cranfield.errors import EvaluationError, MeasureError, MissingTopicError, OptionError
+from cranfield.errors import (
+    EvaluationError,
+    MeasureError,
+    MissingTopicError,
+    OptionError,
+    QrelsNoteWarning,
+)
 from cranfield.report.comparison import to_text
 from cranfield.stats import Comparison, adjust_p_values, compare, compare_scores
 from tests.unit.conftest import ROBUST03, robust03_runs
@@ -319,7 +325,8 @@ def test_what_reading_the_qrels_did_is_among_the_notes(tmp_path: Path) -> None:
     qrels = tmp_path / "qrels.txt"
     lines = [f"{q} 0 {d} {r}" for q, docs in QRELS.items() for d, r in docs.items()]
     qrels.write_text("\n".join([*lines, lines[0]]) + "\n")
-    c = compare(qrels, {"A": A, "B": B}, "AP", tests="t-test")
+    with pytest.warns(QrelsNoteWarning, match="repeated judgment line"):
+        c = compare(qrels, {"A": A, "B": B}, "AP", tests="t-test")
     merged = [n for n in c.describe() if "repeated judgment line(s) merged" in n]
     assert merged == [
         f"{qrels}: 1 repeated judgment line(s) merged (the first: query 'q1', document 'd1')."

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
-from cranfield.errors import EvaluationError, InputError, OptionError
+from cranfield.errors import EvaluationError, InputError, OptionError, QrelsNoteWarning
 from cranfield.evaluation.options import EvalOptions
 from cranfield.stats.judge_agreement import (
     agree,
@@ -210,5 +210,6 @@ def test_the_duplicates_policy_reads_the_qrels_compared(tmp_path: Path) -> None:
     b.write_text("1 0 d1 2\n1 0 d2 0\n")
     with pytest.raises(InputError, match=r"a\.txt"):
         agree([a, b])  # the default, merge, refuses different grades
-    result = agree([a, b], options=EvalOptions(duplicates="max"))
+    with pytest.warns(QrelsNoteWarning, match="keeping the max relevance"):
+        result = agree([a, b], options=EvalOptions(duplicates="max"))
     assert result.pairs[0].confusion == ((1, 0), (0, 1))
