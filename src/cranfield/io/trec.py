@@ -112,7 +112,16 @@ def read_qrels(
     check_choice("duplicates", duplicates, DUPLICATE_POLICIES)
     label = source_name(source)
     with in_memory(label):  # out of memory: an error naming the file, not a traceback
-        data = read_bytes(source).removeprefix(BOM)
+        return read_qrels_bytes(read_bytes(source), label, name=name, duplicates=duplicates)
+
+
+def read_qrels_bytes(
+    data: bytes, label: str, *, name: str | None = None, duplicates: DuplicatePolicy = "merge"
+) -> Qrels:
+    """Parse the bytes of a qrels file named ``label`` (see :func:`read_qrels`)."""
+    check_choice("duplicates", duplicates, DUPLICATE_POLICIES)
+    with in_memory(label):
+        data = data.removeprefix(BOM)
         table = _parse(data, label, "qrels", duplicates)
         frame = table.select(
             pl.col("f0").alias("query_id"),

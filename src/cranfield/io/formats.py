@@ -1,0 +1,427 @@
+"""THE rule on file formats: which format a qrels or run file is in, and its reader.
+
+:func:`detect` reads only the head of a file's text (through :mod:`cranfield.io.source`, so
+compressed files and ``-`` work as everywhere) and names its format:
+
+* a path ending in ``.parquet``/``.pq``, or starting with ``PAR1``: Parquet
+  (:mod:`cranfield.io.columnar`). Parquet on standard input, and other recognisable binary
+  files (Arrow IPC, ZIP archives such as Excel workbooks), are an
+  :class:`~cranfield.errors.InputError` saying what the file looks like;
+* a first non-blank line that starts like JSON (``{"``, ``[{``, a lone ``{`` or ``[`` ...):
+  JSON Lines (``jsonl``) if that line is a whole JSON object whose keys name the columns
+  (below), else ranx-style JSON (``json``), ``{query: {doc: value}}`` or a list of row objects;
+* a first line naming the columns (the spellings of :mod:`cranfield.io.columnar`, such as
+  ``query_id``, ``qid``, ``query-id``, ``doc_id``, ``pid``, ``corpus-id``, ``relevance``,
+  ``score``, ``rank``), separated by tabs (``tsv``) or commas (``csv``); BEIR's
+  ``query-id<TAB>corpus-id<TAB>score`` is ``beir``;
+* text whose first :data:`HEAD_LINES` data lines all hold fields separated by single tabs,
+  3 per line with an integer third (``qid pid rank``) for a run, 2 (``qid pid``, relevance
+  1) for qrels: MS MARCO (``msmarco``);
+* anything else: TREC text (:mod:`cranfield.io.trec`), read and refused exactly as always.
+  MS MARCO's 4-column qrels ``qid 0 pid 1`` are TREC qrels.
+
+An explicit ``format`` skips detection; a file that does not hold it is an error naming the
+file, the line and what was expected. Every table parsed from text goes through
+:func:`~cranfield.io.columnar.qrels_from_frame` / :func:`~cranfield.io.columnar.run_from_frame`,
+with the physical line of each row for the errors. A format other than TREC and Parquet is
+named in the notes of the :class:`~cranfield.data.qrels.Qrels` or :class:`~cranfield.data.run.Run`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, cast
+
+import polars as pl
+
+from cranfield._types import FILE_FORMATS, DuplicatePolicy, FileFormat
+from cranfield._validate import check_choice
+from cranfield.data.qrels import Qrels
+from cranfield.data.run import Run
+from cranfield.errors import InputError
+from cranfield.io import trec
+from cranfield.io.columnar import (
+    names_columns,
+    qrels_from_frame,
+    qrels_from_mapping,
+    read_parquet_qrels,
+    read_parquet_run,
+    run_from_frame,
+    run_from_mapping,
+)
+from cranfield.io.lines import BOM, INTEGER, data_lines
+from cranfield.io.run_names import run_name
+from cranfield.io.source import is_parquet, open_source, read_bytes, source_name
+
+__all__ = ["HEAD_BYTES", "HEAD_LINES", "detect", "detect_text", "read_qrels", "read_run"]
+
+Kind = Literal["qrels", "run"]
+
+HEAD_BYTES = 1 << 18
+"""How much of a file's text :func:`detect` reads."""
+HEAD_LINES = 1000
+"""How many data lines of the head decide between MS MARCO and TREC text."""
+
+ACCEPTED = (
+    "cranfield reads TREC, MS MARCO, BEIR, CSV, TSV, JSON and JSON Lines text (plain or "
+    "gzip, bzip2, xz or zstd compressed) and Parquet files"
+)
+# Binary files told by their first bytes, and what they look like.
+_BINARY = {
+    b"ARROW1": "an Arrow IPC file; convert it to Parquet",
+    b"PK\x03\x04": "a ZIP archive (an Excel workbook?); save it as CSV",
+    b"%PDF": "a PDF document",
+    b"SQLite format 3\x00": "an SQLite database",
+}
+_JSON_STARTS = (b'{"', b"[{", b'["', b"[[")
+_NAMES = {
+    "msmarco": {"run": "an MS MARCO run (qid pid rank)", "qrels": "MS MARCO qrels (qid pid)"},
+    "beir": {
+        "run": "a BEIR run (TSV with header query-id, corpus-id, score)",
+        "qrels": "BEIR qrels (TSV with header query-id, corpus-id, score)",
+    },
+}
+
+
+def detect(source: str | Path, kind: Kind) -> FileFormat:
+    """The format of the qrels (``kind="qrels"``) or run file ``source``, by the module's rule.
+
+    Standard input (``-``) cannot be read twice: read it with :func:`read_qrels` or
+    :func:`read_run`, which detect on the bytes read.
+    """
+    if str(source) == "-":
+        raise ValueError("standard input is detected on its bytes (detect_text), read once")
+    if is_parquet(source):
+        return "parquet"
+    with open_source(source) as text:
+        head = text.read(HEAD_BYTES)
+        whole = len(head) < HEAD_BYTES or not text.read(1)
+    return detect_text(head, kind, label=source_name(source), whole=whole, path=True)
+
+
+def detect_text(
+    head: bytes, kind: Kind, *, label: str, whole: bool = True, path: bool = False
+) -> FileFormat:
+    """The format of a file whose text starts with ``head`` (all of it if ``whole``);
+    ``path``: the text is a file's, which Parquet can be read from (not standard input).
+
+    Raises
+    ------
+    InputError
+        For a binary file that cranfield cannot read (or Parquet on standard input).
+    """
+    if head.startswith(b"PAR1"):
+        if path:
+            return "parquet"
+        raise InputError(
+            label,
+            None,
+            f"looks like a Parquet file; pass it as a path ending in .parquet ({ACCEPTED})",
+        )
+    for magic, what in _BINARY.items():
+        if head.startswith(magic):
+            raise InputError(label, None, f"looks like {what} ({ACCEPTED})")
+    text = head.removeprefix(BOM)
+    if not whole:  # the last line may be cut short
+        text = text[: text.rfind(b"\n") + 1]
+    first = next((line.strip() for line in text.split(b"\n") if line.strip()), b"")
+    if first.startswith(_JSON_STARTS) or first in (b"{", b"[", b"{}", b"[]"):
+        return "jsonl" if _row_object(first, kind) else "json"
+    header = _header(first, kind)
+    if header is not None:
+        return header
+    if _msmarco(text, kind):
+        return "msmarco"
+    return "trec"
+
+
+def _row_object(line: bytes, kind: Kind) -> bool:
+    """Whether ``line`` is a whole JSON object whose keys name the columns of ``kind``."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and names_columns(list(value), kind)
+
+
+def _header(line: bytes, kind: Kind) -> FileFormat | None:
+    """``"tsv"``, ``"csv"`` or ``"beir"`` if ``line`` is a header naming the columns of
+    ``kind``, else None."""
+    for separator, format_ in ((b"\t", "tsv"), (b",", "csv")):
+        if separator in line:
+            try:
+                names = [
+                    n.strip().strip('"').strip() for n in line.decode().split(separator.decode())
+                ]
+            except UnicodeDecodeError:
+                return None
+            if not names_columns(names, kind):
+                return None
+            if separator == b"\t" and names == ["query-id", "corpus-id", "score"]:
+                return "beir"
+            return cast("FileFormat", format_)
+    return None
+
+
+def _msmarco(text: bytes, kind: Kind) -> bool:
+    """Whether the head's data lines are all MS MARCO lines of ``kind``: fields separated by
+    single tabs, ``qid pid rank`` (an integer rank, a second field other than TREC's ``Q0``)
+    for a run, ``qid pid`` for qrels."""
+    count = 0
+    for raw in text.split(b"\n"):
+        line = raw.rstrip(b"\r")
+        if not line.strip():
+            continue
+        fields = line.split(b"\t")
+        if any(not f or f != f.strip() for f in fields) or fields[0].startswith(b"#"):
+            return False
+        if kind == "run":
+            if (
+                len(fields) != 3
+                or fields[1] == b"Q0"
+                or not INTEGER.match(fields[2].decode("latin-1"))
+            ):
+                return False
+        elif len(fields) != 2:
+            return False
+        count += 1
+        if count == HEAD_LINES:
+            break
+    return count > 0
+
+
+# ----------------------------------------------------------------- reading
+
+
+def read_qrels(
+    source: str | Path,
+    *,
+    format: FileFormat | None = None,
+    name: str | None = None,
+    duplicates: DuplicatePolicy = "merge",
+) -> Qrels:
+    """Judgments from the file ``source`` (a path or ``-``) in ``format`` (None: detected).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read as ``format`` (or as any format, when detecting),
+        naming the file, the line and what was expected.
+    """
+    if format is not None:
+        check_choice("format", format, FILE_FORMATS)
+    label = source_name(source)
+    qrels_name = name or (label if label == "<stdin>" else Path(label).name)
+    data = None
+    if str(source) == "-":
+        data = read_bytes(source)
+        format = format or detect_text(data, "qrels", label=label)
+    else:
+        format = format or detect(source, "qrels")
+    if format == "trec":
+        if data is None:
+            return trec.read_qrels(source, name=name, duplicates=duplicates)
+        return trec.read_qrels_bytes(data, label, name=name, duplicates=duplicates)
+    if format == "parquet":
+        return read_parquet_qrels(_parquet_path(source, label), name=name)
+    text = (read_bytes(source) if data is None else data).removeprefix(BOM)
+    table = _parsed(text, label, format, "qrels")
+    if isinstance(table, dict):
+        qrels = qrels_from_mapping(table, name=qrels_name, source_label=label)
+    else:
+        with table.errors():
+            qrels = qrels_from_frame(
+                table.frame, source_label=label, name=qrels_name, lines=table.lines
+            )
+    return Qrels(qrels.frame, name=qrels.name, notes=(*qrels.notes, _note(label, format, "qrels")))
+
+
+def read_run(
+    source: str | Path,
+    *,
+    format: FileFormat | None = None,
+    name: str | None = None,
+) -> Run:
+    """A run from the file ``source`` (a path or ``-``) in ``format`` (None: detected).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read as ``format`` (or as any format, when detecting),
+        naming the file, the line and what was expected.
+    """
+    if format is not None:
+        check_choice("format", format, FILE_FORMATS)
+    label = source_name(source)
+    data = None
+    if str(source) == "-":
+        data = read_bytes(source)
+        format = format or detect_text(data, "run", label=label)
+    else:
+        format = format or detect(source, "run")
+    if format == "trec":
+        if data is None:
+            return trec.read_run(source, name=name)
+        return trec.read_run_bytes(data.removeprefix(BOM), label, name=name)
+    if format == "parquet":
+        return read_parquet_run(_parquet_path(source, label), name=name)
+    text = (read_bytes(source) if data is None else data).removeprefix(BOM)
+    table = _parsed(text, label, format, "run")
+    run_label = name or run_name(source)
+    if isinstance(table, dict):
+        run = run_from_mapping(table, name=run_label, source_label=label)
+    else:
+        with table.errors():
+            run = run_from_frame(table.frame, source_label=label, name=run_label, lines=table.lines)
+    return Run(run.frame, name=run.name, tag=run.tag, notes=(_note(label, format, "run"),))
+
+
+def _parquet_path(source: str | Path, label: str) -> str | Path:
+    if str(source) == "-":
+        raise InputError(
+            label, None, "Parquet is read from a path ending in .parquet, not from standard input"
+        )
+    return source
+
+
+def _note(label: str, format_: FileFormat, kind: Kind) -> str:
+    base = "stdin" if label == "<stdin>" else Path(label).name
+    if format_ == "msmarco" and kind == "run":
+        return f"{base}: read as an MS MARCO run (qid pid rank); each line's score is 1/rank."
+    if format_ in _NAMES:
+        return f"{base}: read as {_NAMES[format_][kind]}."
+    what = {"csv": "CSV", "tsv": "TSV", "json": "JSON", "jsonl": "JSON Lines"}[format_]
+    return f"{base}: read as {what} ({'judgments' if kind == 'qrels' else 'a run'})."
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """A table parsed from text, with the physical line of its header (if it has one) and
+    of each row (None if they are not known), for the errors of columnar's checks."""
+
+    frame: pl.DataFrame
+    header: int | None
+    lines: list[int] | None
+
+    @contextlib.contextmanager
+    def errors(self) -> Iterator[None]:
+        """An error about the columns themselves names the header line."""
+        try:
+            yield
+        except InputError as exc:
+            if exc.line is not None or self.header is None:
+                raise
+            raise InputError(exc.source, self.header, exc.problem, exc.text) from None
+
+
+def _parsed(text: bytes, label: str, format_: FileFormat, kind: Kind) -> _Parsed | dict[Any, Any]:
+    """The table of ``text`` in a text format other than TREC (a dict for ranx-style JSON)."""
+    if format_ == "json":
+        return _json(text, label)
+    if format_ == "jsonl":
+        return _json_lines(text, label)
+    if format_ == "msmarco":
+        return _msmarco_lines(text, label, kind)
+    return _delimited(text, label, "," if format_ == "csv" else "\t", format_)
+
+
+def _delimited(text: bytes, label: str, separator: str, format_: FileFormat) -> _Parsed:
+    """A CSV or TSV table with a header, every column read as strings by polars, and the
+    physical lines of the header and each row (None for rows when quoted fields span lines)."""
+    numbers = [n for n, line in enumerate(text.split(b"\n"), start=1) if line.strip()]
+    if not numbers:
+        raise InputError(label, None, f"is empty; expected a {format_.upper()} header line")
+    try:
+        frame = pl.read_csv(
+            io.BytesIO(text), separator=separator, infer_schema=False, has_header=True
+        )
+    except (pl.exceptions.PolarsError, UnicodeDecodeError) as exc:
+        detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+        raise InputError(label, None, f"cannot be read as {format_.upper()} ({detail})") from exc
+    rows = numbers[1:] if len(numbers) - 1 == frame.height else None
+    return _Parsed(frame, numbers[0], rows)
+
+
+def _json_lines(text: bytes, label: str) -> _Parsed:
+    """The rows of JSON Lines text (each value kept as text), and their physical lines."""
+    rows: list[dict[str, Any]] = []
+    numbers: list[int] = []
+    for number, raw in enumerate(text.split(b"\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            row = json.loads(raw)
+        except ValueError as exc:
+            shown = raw.strip().decode("utf-8", "replace")
+            raise InputError(label, number, f"is not a JSON object ({exc})", shown) from None
+        if not isinstance(row, dict):
+            shown = raw.strip().decode("utf-8", "replace")
+            raise InputError(label, number, "is not a JSON object", shown)
+        rows.append(row)
+        numbers.append(number)
+    return _Parsed(_rows_frame(rows), None, numbers)
+
+
+def _rows_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """Rows of JSON objects as a table of strings (numbers in their JSON spelling)."""
+    columns: dict[str, list[str | None]] = {}
+    for i, row in enumerate(rows):
+        for key in row:
+            columns.setdefault(str(key), [None] * i)
+        for key, values in columns.items():
+            value = row.get(key)
+            values.append(
+                None if value is None else value if isinstance(value, str) else json.dumps(value)
+            )
+    return pl.DataFrame({k: pl.Series(k, v, dtype=pl.String) for k, v in columns.items()})
+
+
+def _json(text: bytes, label: str) -> _Parsed | dict[Any, Any]:
+    """ranx-style JSON ``{query: {doc: value}}``, or a list of row objects."""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        line = getattr(exc, "lineno", None)
+        problem = getattr(exc, "msg", str(exc))
+        raise InputError(label, line, f"is not valid JSON ({problem})") from None
+    if isinstance(value, list):
+        if not all(isinstance(row, dict) for row in value):
+            raise InputError(label, None, "is a JSON list whose items are not all objects (rows)")
+        return _Parsed(_rows_frame(value), None, None)
+    if not isinstance(value, dict):
+        raise InputError(label, None, f"holds a JSON {type(value).__name__}, not an object")
+    return value
+
+
+def _msmarco_lines(text: bytes, label: str, kind: Kind) -> _Parsed:
+    """MS MARCO text: ``qid pid rank`` run lines or ``qid pid`` qrels lines."""
+    want, shape = (3, "qid pid rank") if kind == "run" else (2, "qid pid")
+    columns: list[list[str]] = [[] for _ in range(want)]
+    numbers: list[int] = []
+    for number, fields, shown in data_lines(text, label):
+        if len(fields) != want:
+            what = "an MS MARCO run" if kind == "run" else "MS MARCO qrels"
+            raise InputError(
+                label,
+                number,
+                f"expected {want} fields ({shape}) of {what}, found {len(fields)}",
+                shown,
+            )
+        for column, field in zip(columns, fields, strict=True):
+            column.append(field.decode())
+        numbers.append(number)
+    if not numbers:
+        raise InputError(label, None, f"contains no {kind} lines")
+    frame = pl.DataFrame(
+        {"qid": columns[0], "pid": columns[1]}, schema={"qid": pl.String, "pid": pl.String}
+    )
+    if kind == "run":
+        frame = frame.with_columns(pl.Series("rank", columns[2], dtype=pl.String))
+    else:
+        frame = frame.with_columns(pl.lit(1, dtype=pl.Int64).alias("relevance"))
+    return _Parsed(frame, None, numbers)
