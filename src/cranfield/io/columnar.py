@@ -66,7 +66,7 @@ from cranfield.io.run_names import run_name
 from cranfield.io.sink import replacing
 
 __all__ = [
-    "names_columns",
+    "names_ids",
     "qrels_from_frame",
     "qrels_from_mapping",
     "read_parquet_qrels",
@@ -181,15 +181,10 @@ def to_polars_frame(obj: Any, *, label: str | None = None) -> pl.DataFrame:
     )
 
 
-def names_columns(names: Sequence[str], kind: _Kind) -> bool:
-    """Whether the column ``names`` (a header line's, a JSON object's keys) hold every
-    required field of ``kind`` (a run's score may be a rank), by the spellings above."""
-    required, _ = _FIELDS[kind]
-    for field in required:
-        spellings = (*field.names, *_RANK.names) if field is _SCORE else field.names
-        if not any(n in names for n in spellings):
-            return False
-    return True
+def names_ids(names: Sequence[str]) -> bool:
+    """Whether the column ``names`` (a header line's, a JSON object's keys) name a query id
+    column and a document id column, by the spellings above: a table of judgments or a run."""
+    return all(any(n in names for n in field.names) for field in (_QUERY, _DOC))
 
 
 def _columns(names: list[str], kind: _Kind, label: str) -> dict[_Field, str]:
@@ -421,32 +416,28 @@ def _run_from_frame(frame: pl.DataFrame, *, source_label: str, name: str) -> Run
     return Run(out, name=name, tag=tag)
 
 
-def qrels_from_mapping(
-    mapping: Mapping[Any, Mapping[Any, Any]], *, name: str, source_label: str = "<dict>"
-) -> Qrels:
+def qrels_from_mapping(mapping: Mapping[Any, Mapping[Any, Any]], *, name: str) -> Qrels:
     """Judgments from ``{query_id: {doc_id: relevance}}``; rows are counted in dict order."""
-    frame = _flatten(mapping, "relevance", source_label)
-    return qrels_from_frame(frame, source_label=source_label, name=name)
+    frame = _flatten(mapping, "relevance")
+    return qrels_from_frame(frame, source_label="<dict>", name=name)
 
 
-def run_from_mapping(
-    mapping: Mapping[Any, Mapping[Any, Any]], *, name: str, source_label: str = "<dict>"
-) -> Run:
+def run_from_mapping(mapping: Mapping[Any, Mapping[Any, Any]], *, name: str) -> Run:
     """A run from ``{query_id: {doc_id: score}}``; rows are counted in dict order."""
-    frame = _flatten(mapping, "score", source_label)
-    return run_from_frame(frame, source_label=source_label, name=name)
+    frame = _flatten(mapping, "score")
+    return run_from_frame(frame, source_label="<dict>", name=name)
 
 
-def _flatten(mapping: Mapping[Any, Mapping[Any, Any]], value: str, label: str) -> pl.DataFrame:
+def _flatten(mapping: Mapping[Any, Mapping[Any, Any]], value: str) -> pl.DataFrame:
     if not isinstance(mapping, Mapping):
-        raise InputError(label, None, f"must be a dict of dicts, got a {type(mapping).__name__}")
+        raise InputError("<dict>", None, f"must be a dict of dicts, got a {type(mapping).__name__}")
     qs: list[str] = []
     ds: list[str] = []
     vs: list[Any] = []
     for q, docs in mapping.items():
         if not isinstance(docs, Mapping):
             raise InputError(
-                label,
+                "<dict>",
                 None,
                 f"the value for query {q!r} must be a dict of doc_id -> {value}, "
                 f"got a {type(docs).__name__}",

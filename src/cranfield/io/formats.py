@@ -8,12 +8,14 @@ compressed files and ``-`` work as everywhere) and names its format:
   files (Arrow IPC, ZIP archives such as Excel workbooks), are an
   :class:`~cranfield.errors.InputError` saying what the file looks like;
 * a first non-blank line that starts like JSON (``{"``, ``[{``, a lone ``{`` or ``[`` ...):
-  JSON Lines (``jsonl``) if that line is a whole JSON object whose keys name the columns
-  (below), else ranx-style JSON (``json``), ``{query: {doc: value}}`` or a list of row objects;
-* a first line naming the columns (the spellings of :mod:`cranfield.io.columnar`, such as
-  ``query_id``, ``qid``, ``query-id``, ``doc_id``, ``pid``, ``corpus-id``, ``relevance``,
-  ``score``, ``rank``), separated by tabs (``tsv``) or commas (``csv``); BEIR's
-  ``query-id<TAB>corpus-id<TAB>score`` is ``beir``;
+  JSON Lines (``jsonl``) if that line is a whole JSON object whose keys name a query id and
+  a document id column (below), else ranx-style JSON (``json``), ``{query: {doc: value}}``
+  or a list of row objects;
+* a first line naming a query id and a document id column (the spellings of
+  :mod:`cranfield.io.columnar`: ``query_id``, ``qid``, ``query-id``, ``doc_id``, ``pid``,
+  ``corpus-id`` ...), separated by tabs (``tsv``) or commas (``csv``); BEIR's
+  ``query-id<TAB>corpus-id<TAB>score`` is ``beir``. The other columns are checked when the
+  table is read (a run without a score or rank column is an error naming the header line);
 * text whose first :data:`HEAD_LINES` data lines all hold fields separated by single tabs,
   3 per line with an integer third (``qid pid rank``) for a run, 2 (``qid pid``, relevance
   1) for qrels: MS MARCO (``msmarco``);
@@ -46,13 +48,11 @@ from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io import trec
 from cranfield.io.columnar import (
-    names_columns,
+    names_ids,
     qrels_from_frame,
-    qrels_from_mapping,
     read_parquet_qrels,
     read_parquet_run,
     run_from_frame,
-    run_from_mapping,
 )
 from cranfield.io.lines import BOM, INTEGER, data_lines
 from cranfield.io.run_names import run_name
@@ -131,8 +131,8 @@ def detect_text(
         text = text[: text.rfind(b"\n") + 1]
     first = next((line.strip() for line in text.split(b"\n") if line.strip()), b"")
     if first.startswith(_JSON_STARTS) or first in (b"{", b"[", b"{}", b"[]"):
-        return "jsonl" if _row_object(first, kind) else "json"
-    header = _header(first, kind)
+        return "jsonl" if _row_object(first) else "json"
+    header = _header(first)
     if header is not None:
         return header
     if _msmarco(text, kind):
@@ -140,18 +140,18 @@ def detect_text(
     return "trec"
 
 
-def _row_object(line: bytes, kind: Kind) -> bool:
-    """Whether ``line`` is a whole JSON object whose keys name the columns of ``kind``."""
+def _row_object(line: bytes) -> bool:
+    """Whether ``line`` is a whole JSON object whose keys name a query and a document."""
     try:
         value = json.loads(line)
     except ValueError:
         return False
-    return isinstance(value, dict) and names_columns(list(value), kind)
+    return isinstance(value, dict) and names_ids(list(value))
 
 
-def _header(line: bytes, kind: Kind) -> FileFormat | None:
-    """``"tsv"``, ``"csv"`` or ``"beir"`` if ``line`` is a header naming the columns of
-    ``kind``, else None."""
+def _header(line: bytes) -> FileFormat | None:
+    """``"tsv"``, ``"csv"`` or ``"beir"`` if ``line`` is a header naming a query id and a
+    document id column (the rest is checked when the table is read), else None."""
     for separator, format_ in ((b"\t", "tsv"), (b",", "csv")):
         if separator in line:
             try:
@@ -160,7 +160,7 @@ def _header(line: bytes, kind: Kind) -> FileFormat | None:
                 ]
             except UnicodeDecodeError:
                 return None
-            if not names_columns(names, kind):
+            if not names_ids(names):
                 return None
             if separator == b"\t" and names == ["query-id", "corpus-id", "score"]:
                 return "beir"
@@ -231,13 +231,10 @@ def read_qrels(
         return read_parquet_qrels(_parquet_path(source, label), name=name)
     text = (read_bytes(source) if data is None else data).removeprefix(BOM)
     table = _parsed(text, label, format, "qrels")
-    if isinstance(table, dict):
-        qrels = qrels_from_mapping(table, name=qrels_name, source_label=label)
-    else:
-        with table.errors():
-            qrels = qrels_from_frame(
-                table.frame, source_label=label, name=qrels_name, lines=table.lines
-            )
+    with table.errors():
+        qrels = qrels_from_frame(
+            table.frame, source_label=label, name=qrels_name, lines=table.lines
+        )
     return Qrels(qrels.frame, name=qrels.name, notes=(*qrels.notes, _note(label, format, "qrels")))
 
 
@@ -273,11 +270,8 @@ def read_run(
     text = (read_bytes(source) if data is None else data).removeprefix(BOM)
     table = _parsed(text, label, format, "run")
     run_label = name or run_name(source)
-    if isinstance(table, dict):
-        run = run_from_mapping(table, name=run_label, source_label=label)
-    else:
-        with table.errors():
-            run = run_from_frame(table.frame, source_label=label, name=run_label, lines=table.lines)
+    with table.errors():
+        run = run_from_frame(table.frame, source_label=label, name=run_label, lines=table.lines)
     return Run(run.frame, name=run.name, tag=run.tag, notes=(_note(label, format, "run"),))
 
 
@@ -301,28 +295,34 @@ def _note(label: str, format_: FileFormat, kind: Kind) -> str:
 
 @dataclass(frozen=True)
 class _Parsed:
-    """A table parsed from text, with the physical line of its header (if it has one) and
-    of each row (None if they are not known), for the errors of columnar's checks."""
+    """A table parsed from text, for columnar's checks, with what their errors name: the
+    physical line of the header (if there is one) and of each row, or else each row's
+    place in the text (``where``: ``query 'q1', document 'd2'``)."""
 
     frame: pl.DataFrame
     header: int | None
     lines: list[int] | None
+    where: list[str] | None = None
 
     @contextlib.contextmanager
     def errors(self) -> Iterator[None]:
-        """An error about the columns themselves names the header line."""
+        """Errors that name the header line (about the columns), or a row's place in the
+        text when the lines of rows are not known."""
         try:
             yield
         except InputError as exc:
-            if exc.line is not None or self.header is None:
+            if exc.line is None and self.header is not None:
+                raise InputError(exc.source, self.header, exc.problem, exc.text) from None
+            if exc.line is None or self.lines is not None:
                 raise
-            raise InputError(exc.source, self.header, exc.problem, exc.text) from None
+            place = f"data row {exc.line}" if self.where is None else self.where[exc.line - 1]
+            raise InputError(exc.source, None, f"{place}: {exc.problem}", exc.text) from None
 
 
-def _parsed(text: bytes, label: str, format_: FileFormat, kind: Kind) -> _Parsed | dict[Any, Any]:
-    """The table of ``text`` in a text format other than TREC (a dict for ranx-style JSON)."""
+def _parsed(text: bytes, label: str, format_: FileFormat, kind: Kind) -> _Parsed:
+    """The table of ``text`` in a text format other than TREC."""
     if format_ == "json":
-        return _json(text, label)
+        return _json(text, label, kind)
     if format_ == "jsonl":
         return _json_lines(text, label)
     if format_ == "msmarco":
@@ -333,12 +333,16 @@ def _parsed(text: bytes, label: str, format_: FileFormat, kind: Kind) -> _Parsed
 def _delimited(text: bytes, label: str, separator: str, format_: FileFormat) -> _Parsed:
     """A CSV or TSV table with a header, every column read as strings by polars, and the
     physical lines of the header and each row (None for rows when quoted fields span lines)."""
-    numbers = [n for n, line in enumerate(text.split(b"\n"), start=1) if line.strip()]
-    if not numbers:
+    kept = [(n, line) for n, line in enumerate(text.split(b"\n"), start=1) if line.strip()]
+    if not kept:
         raise InputError(label, None, f"is empty; expected a {format_.upper()} header line")
-    try:
+    numbers = [n for n, _ in kept]
+    try:  # without its blank lines, which polars would read as rows of nulls
         frame = pl.read_csv(
-            io.BytesIO(text), separator=separator, infer_schema=False, has_header=True
+            io.BytesIO(b"\n".join(line for _, line in kept)),
+            separator=separator,
+            infer_schema=False,
+            has_header=True,
         )
     except (pl.exceptions.PolarsError, UnicodeDecodeError) as exc:
         detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
@@ -381,7 +385,7 @@ def _rows_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     return pl.DataFrame({k: pl.Series(k, v, dtype=pl.String) for k, v in columns.items()})
 
 
-def _json(text: bytes, label: str) -> _Parsed | dict[Any, Any]:
+def _json(text: bytes, label: str, kind: Kind) -> _Parsed:
     """ranx-style JSON ``{query: {doc: value}}``, or a list of row objects."""
     try:
         value = json.loads(text)
@@ -395,7 +399,21 @@ def _json(text: bytes, label: str) -> _Parsed | dict[Any, Any]:
         return _Parsed(_rows_frame(value), None, None)
     if not isinstance(value, dict):
         raise InputError(label, None, f"holds a JSON {type(value).__name__}, not an object")
-    return value
+    column = "relevance" if kind == "qrels" else "score"
+    rows: list[dict[str, Any]] = []
+    where: list[str] = []
+    for query, docs in value.items():
+        if not isinstance(docs, dict):
+            raise InputError(
+                label,
+                None,
+                f"the value of query {query!r} must be an object of document -> {column}, "
+                f"got a JSON {type(docs).__name__}",
+            )
+        for doc, number in docs.items():
+            rows.append({"query_id": query, "doc_id": doc, column: number})
+            where.append(f"query {query!r}, document {doc!r}")
+    return _Parsed(_rows_frame(rows), None, None, where)
 
 
 def _msmarco_lines(text: bytes, label: str, kind: Kind) -> _Parsed:
