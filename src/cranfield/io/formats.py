@@ -27,6 +27,13 @@ file, the line and what was expected. Every table parsed from text goes through
 :func:`~cranfield.io.columnar.qrels_from_frame` / :func:`~cranfield.io.columnar.run_from_frame`,
 with the physical line of each row for the errors. A format other than TREC and Parquet is
 named in the notes of the :class:`~cranfield.data.qrels.Qrels` or :class:`~cranfield.data.run.Run`.
+
+:func:`write` writes judgments or a run in any of these formats, whole or not at all
+(:mod:`cranfield.io.sink`), to read back the same: the tables with the columns
+``query_id, doc_id, relevance`` (and ``iteration`` when it is not always ``0``) or
+``query_id, doc_id, score``; BEIR's with its own header; an MS MARCO run with the ranks of
+trec_eval's order (:func:`~cranfield.data.ranking.trec_eval_order`), which keep the ranking
+but not the scores. Only TREC and Parquet keep a run's tag.
 """
 
 from __future__ import annotations
@@ -44,8 +51,9 @@ import polars as pl
 from cranfield._types import FILE_FORMATS, DuplicatePolicy, FileFormat
 from cranfield._validate import check_choice
 from cranfield.data.qrels import Qrels
+from cranfield.data.ranking import trec_eval_order
 from cranfield.data.run import Run
-from cranfield.errors import InputError
+from cranfield.errors import InputError, OptionError
 from cranfield.io import trec
 from cranfield.io.columnar import (
     names_ids,
@@ -53,12 +61,22 @@ from cranfield.io.columnar import (
     read_parquet_qrels,
     read_parquet_run,
     run_from_frame,
+    write_parquet,
 )
 from cranfield.io.lines import BOM, INTEGER, data_lines
 from cranfield.io.run_names import run_name
+from cranfield.io.sink import replacing, write_text
 from cranfield.io.source import is_parquet, open_source, read_bytes, source_name
 
-__all__ = ["HEAD_BYTES", "HEAD_LINES", "detect", "detect_text", "read_qrels", "read_run"]
+__all__ = [
+    "HEAD_BYTES",
+    "HEAD_LINES",
+    "detect",
+    "detect_text",
+    "read_qrels",
+    "read_run",
+    "write",
+]
 
 Kind = Literal["qrels", "run"]
 
@@ -178,7 +196,7 @@ def _msmarco(text: bytes, kind: Kind) -> bool:
         if not line.strip():
             continue
         fields = line.split(b"\t")
-        if any(not f or f != f.strip() for f in fields) or fields[0].startswith(b"#"):
+        if fields != line.split() or fields[0].startswith(b"#"):  # a blank other than one tab
             return False
         if kind == "run":
             if (
@@ -443,3 +461,101 @@ def _msmarco_lines(text: bytes, label: str, kind: Kind) -> _Parsed:
     else:
         frame = frame.with_columns(pl.lit(1, dtype=pl.Int64).alias("relevance"))
     return _Parsed(frame, None, numbers)
+
+
+# ----------------------------------------------------------------- writing
+
+
+def write(data: Qrels | Run, path: str | Path, format: FileFormat = "trec") -> None:
+    """Write judgments or a run to ``path`` in ``format`` (see the module notes).
+
+    Raises
+    ------
+    InputError
+        If an id cannot be written in a line format (TREC, MS MARCO: empty, or holding a
+        blank); nothing is written then.
+    OptionError
+        If ``format`` is not one of :data:`~cranfield._types.FILE_FORMATS`, or cannot hold
+        ``data`` (MS MARCO qrels hold relevant pairs only).
+    """
+    check_choice("format", format, FILE_FORMATS)
+    if format == "trec":
+        if isinstance(data, Run):
+            trec.write_run(data, path)
+        else:
+            trec.write_qrels(data, path)
+    elif format == "parquet":
+        write_parquet(data, path)
+    elif format == "msmarco":
+        _write_msmarco(data, path)
+    elif format == "json":
+        write_text(path, _ranx_json(data))
+    else:
+        table = _table_of(data, beir=format == "beir")
+        if format == "jsonl":
+            write_text(path, "".join(json.dumps(row) + "\n" for row in table.iter_rows(named=True)))
+        else:
+            text = table.with_columns(pl.all().cast(pl.String))
+            with replacing(path) as tmp:
+                text.write_csv(tmp, separator="," if format == "csv" else "\t")
+
+
+def _table_of(data: Qrels | Run, *, beir: bool = False) -> pl.DataFrame:
+    """The columns a table format holds (every value as text for CSV/TSV, so that a score is
+    written in the shortest form that reads back the same)."""
+    frame = data.frame
+    if isinstance(data, Run):
+        value = pl.col("score")
+        table = frame.select("query_id", "doc_id", value)
+    else:
+        label = "gain" if "gain" in frame.columns else "relevance"  # decimal labels kept
+        iteration = ["iteration"] if (frame.get_column("iteration") != "0").any() else []
+        table = frame.select("query_id", *iteration, "doc_id", pl.col(label).alias("relevance"))
+    if beir:
+        value_name = "score" if isinstance(data, Run) else "relevance"
+        table = table.select(
+            pl.col("query_id").alias("query-id"),
+            pl.col("doc_id").alias("corpus-id"),
+            pl.col(value_name).alias("score"),
+        )
+    return table
+
+
+def _ranx_json(data: Qrels | Run) -> str:
+    """``{query: {doc: value}}`` in table order."""
+    column = (
+        "score"
+        if isinstance(data, Run)
+        else "gain"
+        if "gain" in data.frame.columns
+        else "relevance"
+    )
+    nested: dict[str, dict[str, Any]] = {}
+    for query, doc, value in data.frame.select("query_id", "doc_id", column).iter_rows():
+        nested.setdefault(query, {})[doc] = value
+    return json.dumps(nested) + "\n"
+
+
+def _write_msmarco(data: Qrels | Run, path: str | Path) -> None:
+    """``qid pid rank`` lines, ranked in trec_eval's order, or ``qid pid`` relevant pairs."""
+    if isinstance(data, Run):
+        what = f"run {data.name!r}"
+        frame = data.frame.select("query_id", "doc_id")[trec_eval_order(data)]
+        frame = frame.with_columns(
+            (pl.int_range(pl.len()).over("query_id") + 1).cast(pl.String).alias("rank")
+        )
+    else:
+        what = f"qrels {data.name!r}"
+        relevance = data.frame.get_column("gain" if "gain" in data.frame.columns else "relevance")
+        if (relevance != 1).any():
+            raise OptionError(
+                "format",
+                "a format that holds these judgments",
+                "msmarco",
+                note="MS MARCO qrels hold relevant (query, document) pairs only, all of "
+                "relevance 1; these have other relevance values. Write TREC qrels instead.",
+            )
+        frame = data.frame.select("query_id", "doc_id")
+    trec._check_writable(frame.select("query_id", "doc_id"), path, what, "MS MARCO text")
+    text = "".join("\t".join(row) + "\n" for row in frame.iter_rows())
+    write_text(path, text)

@@ -903,8 +903,11 @@ def write_qrels(qrels: Qrels, path: str | Path) -> None:
 _BLANK_CLASS = "[" + "".join(f"\\x{b:02x}" for b in BLANKS + b"\n") + "]"
 
 
-def _check_writable(frame: pl.DataFrame, path: str | Path, what: str) -> None:
-    """Refuse values that would not read back as the same single field."""
+def _check_writable(
+    frame: pl.DataFrame, path: str | Path, what: str, form: str = "TREC text"
+) -> None:
+    """Refuse values that would not read back as the same single field of a line of blank
+    separated fields (``form`` names the format in the message)."""
     for col in frame.columns:
         values = frame.get_column(col)
         checks = [
@@ -920,7 +923,7 @@ def _check_writable(frame: pl.DataFrame, path: str | Path, what: str) -> None:
                 raise InputError(
                     str(path),
                     None,
-                    f"cannot write the {what} as TREC text: the {col} of row {row + 1} "
+                    f"cannot write the {what} as {form}: the {col} of row {row + 1} "
                     f"{why}, so it would not read back as one field",
                     values[row],
                 )

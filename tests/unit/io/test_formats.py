@@ -20,7 +20,7 @@ import pytest
 import cranfield
 from cranfield._types import FILE_FORMATS
 from cranfield.errors import InputError
-from cranfield.io.formats import HEAD_LINES, detect, detect_text
+from cranfield.io.formats import HEAD_LINES, detect, detect_text, write
 from cranfield.io.load import load_qrels, load_run
 from cranfield.io.run_names import run_name
 from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
@@ -420,6 +420,10 @@ def test_parquet_on_standard_input_says_to_pass_a_path(monkeypatch: pytest.Monke
         (TREC_QRELS, "qrels", "trec"),
         ("1\t0\t7\t1\n2\t0\t8\t1\n", "qrels", "trec"),  # MS MARCO's own qrels are TREC qrels
         ("q1 d1 1\nq1 d2 2\n", "run", "trec"),  # blank-separated: not MS MARCO
+        ("1 0 1\t0\n", "qrels", "trec"),  # found by the fuzz tests: one tab is not enough
+        ("q1\td1 \t1\n", "run", "trec"),
+        ("q1\t\td1\t1\n", "run", "trec"),
+        ("q1\td1\t1\r\nq2\td2\t1\r\n", "run", "msmarco"),
         ("q1\tQ0\t1\n", "run", "trec"),  # a TREC line missing fields
         ("q1\td1\t1\nq1 Q0 d2 2 1.0 t\n", "run", "trec"),  # a mixed head
         ("q1\td1\tx\n", "run", "trec"),
@@ -489,3 +493,64 @@ def test_run_files_are_named_without_their_format_suffix(tmp_path: Path, name: s
     path = _write(tmp_path, name, gzip.compress(text) if name.endswith(".gz") else text)
     if not name.endswith(".zst"):
         assert load_run(path).name == "bm25"
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _sorted_rows(frame: pl.DataFrame, *columns: str) -> list[tuple[object, ...]]:
+    return sorted(frame.select(*columns).rows())
+
+
+@pytest.mark.parametrize("format_", [f for f in FILE_FORMATS if f != "msmarco"])
+def test_a_written_run_reads_back_the_same(tmp_path: Path, format_: str) -> None:
+    run = load_run(_write(tmp_path, "r.trec", TREC_RUN + 'q3 Q0 d,"x 1 0.1 sys\n'))
+    path = tmp_path / f"out.{format_}"
+    write(run, path, format_)  # type: ignore[arg-type]
+    assert detect(path, "run") == format_
+    back = load_run(path)
+    columns = ("query_id", "doc_id", "score")
+    assert _sorted_rows(back.frame, *columns) == _sorted_rows(run.frame, *columns)
+    assert load_run(path, format=format_).frame.equals(back.frame)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("format_", [f for f in FILE_FORMATS if f != "msmarco"])
+def test_written_qrels_read_back_the_same(tmp_path: Path, format_: str) -> None:
+    qrels = load_qrels(_write(tmp_path, "q.trec", TREC_QRELS + "q3 2 d9 -1\n"))
+    path = tmp_path / f"out.{format_}"
+    write(qrels, path, format_)  # type: ignore[arg-type]
+    back = load_qrels(path)
+    keeps_iteration = format_ not in ("beir", "json")
+    columns = ("query_id", "doc_id", "relevance") + (("iteration",) if keeps_iteration else ())
+    assert _sorted_rows(back.frame, *columns) == _sorted_rows(qrels.frame, *columns)
+
+
+def test_an_msmarco_run_is_written_in_trec_evals_order(tmp_path: Path) -> None:
+    # Ties are ranked by doc id descending (data/ranking.py), lines out of order sorted.
+    text = "q2 Q0 a 1 1 t\nq1 Q0 d10 1 2 t\nq1 Q0 d2 2 2 t\nq1 Q0 zz 3 5 t\nq1 Q0 b 4 -1 t\n"
+    run = load_run(_write(tmp_path, "r.trec", text))
+    path = tmp_path / "out.tsv"
+    write(run, path, "msmarco")
+    assert path.read_text() == "q1\tzz\t1\nq1\td2\t2\nq1\td10\t3\nq1\tb\t4\nq2\ta\t1\n"
+    qrels = _write(tmp_path, "q.trec", "q1 0 d2 1\nq1 0 b 1\nq2 0 a 1\n")
+    measures = [*MEASURES, "nDCG"]
+    same = cranfield.evaluate(qrels, path, measures)
+    assert _values(same) == _values(cranfield.evaluate(qrels, run, measures))
+
+
+def test_msmarco_qrels_hold_relevant_pairs_only(tmp_path: Path) -> None:
+    binary = load_qrels(_write(tmp_path, "b.trec", "q1 0 d1 1\nq2 0 d4 1\n"))
+    write(binary, tmp_path / "qrels.tsv", "msmarco")
+    assert (tmp_path / "qrels.tsv").read_text() == "q1\td1\nq2\td4\n"
+    graded = load_qrels(_write(tmp_path, "q.trec", TREC_QRELS))
+    with pytest.raises(cranfield.OptionError, match="MS MARCO qrels hold relevant"):
+        write(graded, tmp_path / "graded.tsv", "msmarco")
+    assert not (tmp_path / "graded.tsv").exists()
+
+
+def test_ids_that_would_not_read_back_are_refused(tmp_path: Path) -> None:
+    run = load_run(pl.DataFrame({"qid": ["q 1"], "docno": ["d"], "score": [1.0]}))
+    with pytest.raises(InputError, match="cannot write the run 'run' as MS MARCO text"):
+        write(run, tmp_path / "r.tsv", "msmarco")
+    write(run, tmp_path / "r.csv", "csv")  # CSV quotes what it must
+    assert load_run(tmp_path / "r.csv").frame.rows() == [("q 1", "d", 1.0)]
