@@ -5,6 +5,7 @@ formats, binary files, standard input and compression."""
 from __future__ import annotations
 
 import bz2
+import csv
 import gzip
 import io
 import json
@@ -24,6 +25,7 @@ from cranfield.io.formats import HEAD_LINES, detect, detect_text, write
 from cranfield.io.load import load_qrels, load_run
 from cranfield.io.run_names import run_name
 from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
+from tests.conftest import REAL, require
 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "Rprec", "recall@3"]
 
@@ -554,3 +556,31 @@ def test_ids_that_would_not_read_back_are_refused(tmp_path: Path) -> None:
         write(run, tmp_path / "r.tsv", "msmarco")
     write(run, tmp_path / "r.csv", "csv")  # CSV quotes what it must
     assert load_run(tmp_path / "r.csv").frame.rows() == [("q 1", "d", 1.0)]
+
+
+# --------------------------------------------------------------------------- real data
+
+
+def test_every_real_trec_file_is_detected_as_trec() -> None:
+    with open(require(REAL / "MANIFEST.tsv"), encoding="utf-8", newline="") as f:
+        entries = [r for r in csv.DictReader(f, delimiter="\t") if r["kind"] in ("qrels", "run")]
+    assert len(entries) == 165
+    found = {e["path"]: detect(REAL / e["path"], e["kind"]) for e in entries}  # type: ignore[arg-type]
+    assert {path: f for path, f in found.items() if f != "trec"} == {}
+
+
+@pytest.mark.parametrize("format_", ["msmarco", "beir", "csv", "tsv", "json", "jsonl", "parquet"])
+def test_a_real_beir_run_scores_the_same_in_every_format(tmp_path: Path, format_: str) -> None:
+    folder = require(REAL / "beir-trec-covid-news")
+    qrels = folder / "qrels" / "qrels.beir-v1.0.0-trec-covid.test.txt"
+    run = folder / "runs" / "covid" / "bm25.txt.gz"
+    measures = ["AP", "nDCG@10", "P@5", "RR", "bpref", "recall@100"]
+    expected = cranfield.evaluate(qrels, run, measures)
+    path = tmp_path / f"bm25.{format_}.gz"
+    write(load_run(run), tmp_path / "plain", format_)  # type: ignore[arg-type]
+    path.write_bytes(gzip.compress((tmp_path / "plain").read_bytes()))
+    converted = path if format_ != "parquet" else tmp_path / "plain"
+    results = cranfield.evaluate(qrels, converted, measures)
+    for m in measures:
+        assert results.per_query(m) == expected.per_query(m), m
+    assert results.topics == expected.topics
