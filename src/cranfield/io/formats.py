@@ -369,8 +369,43 @@ def _delimited(text: bytes, label: str, separator: str, format_: FileFormat) -> 
     return _Parsed(frame, numbers[0], rows)
 
 
+_POLARS_ERRORS = (pl.exceptions.PolarsError, pl.exceptions.PanicException, ValueError)
+_BLANK = "[ \t\r\x0b\x0c]"
+
+
+def _kept_lines(text: bytes, *, comments: bool) -> tuple[list[int], bytes]:
+    """The physical numbers of the lines that are not blank (nor, with ``comments``, a
+    comment line), and those lines joined: the text a polars reader reads row by row."""
+    numbers: list[int] = []
+    kept: list[bytes] = []
+    for number, raw in enumerate(text.split(b"\n"), start=1):
+        stripped = raw.strip()
+        if stripped and not (comments and stripped.startswith(b"#")):
+            numbers.append(number)
+            kept.append(raw)
+    return numbers, b"\n".join(kept)
+
+
 def _json_lines(text: bytes, label: str) -> _Parsed:
-    """The rows of JSON Lines text (each value kept as text), and their physical lines."""
+    """The rows of JSON Lines text and their physical lines: read by polars when every line
+    is an object of plain values (strings, numbers, nulls), else line by line with the
+    standard library, which names the first line that is not an object."""
+    numbers, joined = _kept_lines(text, comments=False)
+    try:
+        frame = pl.read_ndjson(io.BytesIO(joined), infer_schema_length=None)
+    except _POLARS_ERRORS:
+        frame = None
+    if (
+        frame is not None
+        and frame.height == len(numbers)
+        and all(t in (pl.String, pl.Null) or t.is_numeric() for t in frame.dtypes)
+    ):
+        return _Parsed(frame, None, numbers)
+    return _json_lines_one_by_one(text, label)
+
+
+def _json_lines_one_by_one(text: bytes, label: str) -> _Parsed:
+    """:func:`_json_lines` the careful way: each value kept as text, each line checked."""
     rows: list[dict[str, Any]] = []
     numbers: list[int] = []
     for number, raw in enumerate(text.split(b"\n"), start=1):
@@ -390,17 +425,24 @@ def _json_lines(text: bytes, label: str) -> _Parsed:
 
 
 def _rows_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    """Rows of JSON objects as a table of strings (numbers in their JSON spelling)."""
-    columns: dict[str, list[str | None]] = {}
-    for i, row in enumerate(rows):
-        for key in row:
-            columns.setdefault(str(key), [None] * i)
-        for key, values in columns.items():
-            value = row.get(key)
-            values.append(
-                None if value is None else value if isinstance(value, str) else json.dumps(value)
-            )
-    return pl.DataFrame({k: pl.Series(k, v, dtype=pl.String) for k, v in columns.items()})
+    """Rows of JSON objects as a table of strings (numbers in their JSON spelling; a key a
+    row lacks is a null there)."""
+    keys: dict[str, None] = {}
+    for row in rows:
+        keys.update(dict.fromkeys(row))
+    return pl.DataFrame(
+        {
+            key: pl.Series(key, [_json_text(row.get(key)) for row in rows], dtype=pl.String)
+            for key in keys
+        }
+    )
+
+
+def _json_text(value: object) -> str | None:
+    """A JSON value as the text columnar converts: strings as they are, others in JSON."""
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value)
 
 
 def _json(text: bytes, label: str, kind: Kind) -> _Parsed:
@@ -435,7 +477,38 @@ def _json(text: bytes, label: str, kind: Kind) -> _Parsed:
 
 
 def _msmarco_lines(text: bytes, label: str, kind: Kind) -> _Parsed:
-    """MS MARCO text: ``qid pid rank`` run lines or ``qid pid`` qrels lines."""
+    """MS MARCO text: ``qid pid rank`` run lines or ``qid pid`` qrels lines; read by polars
+    when every line holds its fields separated by single tabs, else line by line (fields
+    separated by any blanks, as in TREC text), which names the first line that is wrong."""
+    names = ["qid", "pid", "rank"] if kind == "run" else ["qid", "pid"]
+    numbers, joined = _kept_lines(text, comments=True)
+    try:
+        frame = pl.read_csv(
+            io.BytesIO(joined),
+            separator="\t",
+            has_header=False,
+            infer_schema=False,
+            quote_char=None,
+        )
+    except _POLARS_ERRORS:
+        frame = None
+    if (
+        numbers
+        and frame is not None
+        and frame.shape == (len(numbers), len(names))
+        and not frame.select(
+            pl.any_horizontal(pl.all().is_null() | pl.all().str.contains(_BLANK)).any()
+        ).item()
+    ):
+        frame.columns = names
+        if kind == "qrels":
+            frame = frame.with_columns(pl.lit(1, dtype=pl.Int64).alias("relevance"))
+        return _Parsed(frame, None, numbers)
+    return _msmarco_one_by_one(text, label, kind)
+
+
+def _msmarco_one_by_one(text: bytes, label: str, kind: Kind) -> _Parsed:
+    """:func:`_msmarco_lines` the careful way, line by line."""
     want, shape = (3, "qid pid rank") if kind == "run" else (2, "qid pid")
     columns: list[list[str]] = [[] for _ in range(want)]
     numbers: list[int] = []

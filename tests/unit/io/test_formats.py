@@ -584,3 +584,21 @@ def test_a_real_beir_run_scores_the_same_in_every_format(tmp_path: Path, format_
     for m in measures:
         assert results.per_query(m) == expected.per_query(m), m
     assert results.topics == expected.topics
+
+
+def test_msmarco_lines_with_comments_blanks_or_spaces_read_alike(tmp_path: Path) -> None:
+    # A comment line is not MS MARCO (detected as TREC), but read as MS MARCO when asked.
+    tabs = load_run(_write(tmp_path, "a.tsv", "# top\nq1\td1\t1\n\nq1\td2\t2\n"), format="msmarco")
+    spaces = load_run(_write(tmp_path, "b.tsv", "q1 d1 1\nq1  d2\t2\n"), format="msmarco")
+    assert tabs.frame.equals(spaces.frame)
+    with pytest.raises(InputError) as info:
+        load_run(_write(tmp_path, "c.tsv", "# top\nq1\td1\t1\n\nq1\td2\t0\n"), format="msmarco")
+    assert (info.value.line, info.value.problem) == (4, "rank must be an integer >= 1, got '0'")
+
+
+def test_json_lines_read_alike_whatever_their_values(tmp_path: Path) -> None:
+    plain = '{"qid": "q1", "docno": "d1", "score": 2.5}\n{"qid": "q1", "docno": "d2", "score": 1}\n'
+    mixed = plain.replace('"score": 1}', '"score": 1, "extra": [1]}')  # read line by line
+    assert load_run(_write(tmp_path, "a.jsonl", plain)).frame.equals(
+        load_run(_write(tmp_path, "b.jsonl", mixed)).frame
+    )
