@@ -63,6 +63,7 @@ from cranfield.io.columnar import (
     run_from_frame,
     write_parquet,
 )
+from cranfield.io.limits import in_memory
 from cranfield.io.lines import BOM, INTEGER, data_lines
 from cranfield.io.run_names import run_name
 from cranfield.io.sink import replacing, write_text
@@ -247,8 +248,9 @@ def read_qrels(
         return trec.read_qrels_bytes(data, label, name=name, duplicates=duplicates)
     if format == "parquet":
         return read_parquet_qrels(_parquet_path(source, label), name=name)
-    text = (read_bytes(source) if data is None else data).removeprefix(BOM)
-    table = _parsed(text, label, format, "qrels")
+    with in_memory(label):  # out of memory: an error naming the file, not a traceback
+        text = (read_bytes(source) if data is None else data).removeprefix(BOM)
+        table = _parsed(text, label, format, "qrels")
     with table.errors():
         qrels = qrels_from_frame(
             table.frame, source_label=label, name=qrels_name, lines=table.lines
@@ -285,8 +287,9 @@ def read_run(
         return trec.read_run_bytes(data.removeprefix(BOM), label, name=name)
     if format == "parquet":
         return read_parquet_run(_parquet_path(source, label), name=name)
-    text = (read_bytes(source) if data is None else data).removeprefix(BOM)
-    table = _parsed(text, label, format, "run")
+    with in_memory(label):
+        text = (read_bytes(source) if data is None else data).removeprefix(BOM)
+        table = _parsed(text, label, format, "run")
     run_label = name or run_name(source)
     with table.errors():
         run = run_from_frame(table.frame, source_label=label, name=run_label, lines=table.lines)
