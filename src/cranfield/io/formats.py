@@ -67,7 +67,13 @@ from cranfield.io.limits import in_memory
 from cranfield.io.lines import BOM, INTEGER, data_lines
 from cranfield.io.run_names import run_name
 from cranfield.io.sink import replacing, write_text
-from cranfield.io.source import is_parquet, open_source, read_bytes, source_name
+from cranfield.io.source import (
+    is_parquet,
+    read_bytes,
+    read_head,
+    regular_file,
+    source_name,
+)
 
 __all__ = [
     "HEAD_BYTES",
@@ -110,16 +116,14 @@ _NAMES = {
 def detect(source: str | Path, kind: Kind) -> FileFormat:
     """The format of the qrels (``kind="qrels"``) or run file ``source``, by the module's rule.
 
-    Standard input (``-``) cannot be read twice: read it with :func:`read_qrels` or
-    :func:`read_run`, which detect on the bytes read.
+    Standard input (``-``) and pipes cannot be read twice: their text is read whole, once,
+    by :func:`read_qrels` and :func:`read_run`, which detect on the bytes read.
     """
-    if str(source) == "-":
-        raise ValueError("standard input is detected on its bytes (detect_text), read once")
     if is_parquet(source):
         return "parquet"
-    with open_source(source) as text:
-        head = text.read(HEAD_BYTES)
-        whole = len(head) < HEAD_BYTES or not text.read(1)
+    if not regular_file(source):
+        raise ValueError(f"{source_name(source)} is not a regular file: detect on its text")
+    head, whole = read_head(source, HEAD_BYTES)
     return detect_text(head, kind, label=source_name(source), whole=whole, path=True)
 
 
@@ -127,7 +131,8 @@ def detect_text(
     head: bytes, kind: Kind, *, label: str, whole: bool = True, path: bool = False
 ) -> FileFormat:
     """The format of a file whose text starts with ``head`` (all of it if ``whole``);
-    ``path``: the text is a file's, which Parquet can be read from (not standard input).
+    ``path``: the text is a regular file's, which Parquet can be read from (not standard
+    input or a pipe).
 
     Raises
     ------
@@ -140,7 +145,7 @@ def detect_text(
         raise InputError(
             label,
             None,
-            f"looks like a Parquet file; pass it as a path ending in .parquet ({ACCEPTED})",
+            f"looks like a Parquet file; pass it as a file ending in .parquet ({ACCEPTED})",
         )
     for magic, what in _BINARY.items():
         if head.startswith(magic):
@@ -237,9 +242,10 @@ def read_qrels(
     label = source_name(source)
     qrels_name = name or (label if label == "<stdin>" else Path(label).name)
     data = None
-    if str(source) == "-":
-        data = read_bytes(source)
-        format = format or detect_text(data, "qrels", label=label)
+    if format is None and not is_parquet(source) and not regular_file(source):
+        with in_memory(label):  # standard input or a pipe: read once, whole
+            data = read_bytes(source)
+        format = detect_text(data, "qrels", label=label)
     else:
         format = format or detect(source, "qrels")
     if format == "trec":
@@ -276,9 +282,10 @@ def read_run(
         check_choice("format", format, FILE_FORMATS)
     label = source_name(source)
     data = None
-    if str(source) == "-":
-        data = read_bytes(source)
-        format = format or detect_text(data, "run", label=label)
+    if format is None and not is_parquet(source) and not regular_file(source):
+        with in_memory(label):  # standard input or a pipe: read once, whole
+            data = read_bytes(source)
+        format = detect_text(data, "run", label=label)
     else:
         format = format or detect(source, "run")
     if format == "trec":

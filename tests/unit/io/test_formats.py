@@ -10,8 +10,10 @@ import gzip
 import io
 import json
 import lzma
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pandas as pd
@@ -20,10 +22,12 @@ import pytest
 
 import cranfield
 from cranfield._types import FILE_FORMATS
+from cranfield.data.run import Run
 from cranfield.errors import InputError
 from cranfield.io.formats import HEAD_LINES, detect, detect_text, write
 from cranfield.io.load import load_qrels, load_run
 from cranfield.io.run_names import run_name
+from cranfield.io.source import read_head
 from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
 from tests.conftest import REAL, require
 
@@ -407,7 +411,7 @@ def test_parquet_on_standard_input_says_to_pass_a_path(monkeypatch: pytest.Monke
         load_run("-")
     message = str(info.value)
     assert message.startswith(
-        "<stdin>: looks like a Parquet file; pass it as a path ending in .parquet"
+        "<stdin>: looks like a Parquet file; pass it as a file ending in .parquet"
     )
     assert "\\x" not in message
 
@@ -602,3 +606,37 @@ def test_json_lines_read_alike_whatever_their_values(tmp_path: Path) -> None:
     assert load_run(_write(tmp_path, "a.jsonl", plain)).frame.equals(
         load_run(_write(tmp_path, "b.jsonl", mixed)).frame
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("text", [TREC_RUN, RUNS["msmarco.tsv"], RUNS["run.jsonl"]])
+def test_a_named_pipe_is_read_once_whole_then_detected(tmp_path: Path, text: str) -> None:
+    """``cranfield evaluate qrels <(zcat run.gz)``: a look at the head would lose it."""
+    fifo = tmp_path / "run.pipe"
+    os.mkfifo(fifo)
+    got: list[Run] = []
+    writer = threading.Thread(target=fifo.write_bytes, args=(text.encode(),), daemon=True)
+    reader = threading.Thread(target=lambda: got.append(load_run(fifo)), daemon=True)
+    writer.start()
+    reader.start()
+    reader.join(timeout=20)
+    if reader.is_alive():  # waiting for a second writer that will never come: release it
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(timeout=5)
+    assert got, "the pipe was opened twice: the first bytes went to a probe"
+    expected = load_run(_write(tmp_path, "run.txt", text))
+    assert got[0].frame.equals(expected.frame)
+
+
+@pytest.mark.parametrize(
+    "pack", [gzip.compress, bz2.compress, lzma.compress, _zstd], ids=["gz", "bz2", "xz", "zst"]
+)
+def test_the_head_of_a_compressed_file_is_read_alone(tmp_path: Path, pack: object) -> None:
+    text = TREC_RUN.encode() * 5000
+    path = _write(tmp_path, "run.packed", pack(text))  # type: ignore[operator]
+    assert read_head(path, 100) == (text[:100], False)
+    assert read_head(path, len(text)) == (text, True)
+    truncated = _write(tmp_path, "cut.packed", path.read_bytes()[:-8])
+    assert read_head(truncated, 100) == (text[:100], False)
+    with pytest.raises(InputError, match="is not a valid"):
+        read_head(truncated, len(text))
