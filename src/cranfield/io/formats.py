@@ -87,7 +87,7 @@ __all__ = [
 
 Kind = Literal["qrels", "run"]
 
-HEAD_BYTES = 1 << 18
+HEAD_BYTES = 1 << 16
 """How much of a file's text :func:`detect` reads."""
 HEAD_LINES = 1000
 """How many data lines of the head decide between MS MARCO and TREC text."""
