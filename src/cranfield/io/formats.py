@@ -151,12 +151,15 @@ def detect_text(
         if head.startswith(magic):
             raise InputError(label, None, f"looks like {what} ({ACCEPTED})")
     text = head.removeprefix(BOM)
+    start = text.lstrip()
+    end = start.find(b"\n")
+    first = (start if end < 0 else start[:end]).strip()
+    complete = whole or end >= 0  # else the head ends inside the first line (one-line JSON)
+    if first.startswith(_JSON_STARTS) or first in (b"{", b"[", b"{}", b"[]"):
+        return "jsonl" if complete and _row_object(first) else "json"
     if not whole:  # the last line may be cut short
         text = text[: text.rfind(b"\n") + 1]
-    first = next((line.strip() for line in text.split(b"\n") if line.strip()), b"")
-    if first.startswith(_JSON_STARTS) or first in (b"{", b"[", b"{}", b"[]"):
-        return "jsonl" if _row_object(first) else "json"
-    header = _header(first)
+    header = _header(first) if complete else None
     if header is not None:
         return header
     if _msmarco(text, kind):

@@ -24,7 +24,7 @@ import cranfield
 from cranfield._types import FILE_FORMATS
 from cranfield.data.run import Run
 from cranfield.errors import InputError
-from cranfield.io.formats import HEAD_LINES, detect, detect_text, write
+from cranfield.io.formats import HEAD_BYTES, HEAD_LINES, detect, detect_text, write
 from cranfield.io.load import load_qrels, load_run
 from cranfield.io.run_names import run_name
 from cranfield.io.source import read_head
@@ -449,6 +449,14 @@ def test_parquet_on_standard_input_says_to_pass_a_path(monkeypatch: pytest.Monke
 )
 def test_detection(text: str, kind: str, expected: str) -> None:
     assert detect_text(text.encode(), kind, label="x") == expected  # type: ignore[arg-type]
+
+
+def test_one_line_json_longer_than_the_head_is_json(tmp_path: Path) -> None:
+    docs = {f"d{i}": 1.0 / (i + 1) for i in range(20000)}
+    path = _write(tmp_path, "run.json", json.dumps({"q1": docs}))
+    assert path.stat().st_size > HEAD_BYTES
+    assert detect(path, "run") == "json"
+    assert len(load_run(path)) == 20000
 
 
 def test_a_broken_first_line_falls_back_to_trec_errors(tmp_path: Path) -> None:
