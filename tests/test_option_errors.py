@@ -39,7 +39,7 @@ from cranfield import curves, plot, stats
 from cranfield import lab as lab_api
 from cranfield.errors import OptionError
 from cranfield.evaluation.options import EvalKwargs, EvalOptions
-from cranfield.io.load import load_qrels
+from cranfield.io.load import load_qrels, load_run
 from cranfield.io.trec import read_qrels
 from cranfield.report.html import html_report
 from cranfield.stats.plan import TestKwargs, TestPlan
@@ -119,6 +119,8 @@ ROWS: list[Row] = [
     Row(EvalOptions, "ignore_self", "yes", lambda v: EvalOptions(ignore_self=v)),
     Row(read_qrels, "duplicates", "mean", lambda v: read_qrels(_qrels_file(), duplicates=v)),
     Row(load_qrels, "duplicates", "mean", lambda v: load_qrels(_qrels_file(), duplicates=v)),
+    Row(load_qrels, "format", "xlsx", lambda v: load_qrels(_qrels_file(), format=v)),
+    Row(load_run, "format", "xlsx", lambda v: load_run(_run_file(), format=v)),
     Row(TestPlan, "tests", "z-test", lambda v: TestPlan(tests=v)),
     Row(TestPlan, "correction", "sidak", lambda v: TestPlan(correction=v)),
     Row(TestPlan, "alpha", 1.5, lambda v: TestPlan(alpha=v)),

@@ -12,11 +12,13 @@ __all__ = [
     "AGGREGATIONS",
     "COMPATS",
     "DUPLICATE_POLICIES",
+    "FILE_FORMATS",
     "MISSING_POLICIES",
     "RUN_NAMINGS",
     "Aggregation",
     "Compat",
     "DuplicatePolicy",
+    "FileFormat",
     "MissingPolicy",
     "RunNaming",
 ]
@@ -39,8 +41,15 @@ DuplicatePolicy = Literal["merge", "error", "first", "last", "max"]
 ``error`` (any repeat is an error, as in trec_eval), or keep the ``first`` line's relevance,
 the ``last`` one's, or the ``max``."""
 
+FileFormat = Literal["trec", "msmarco", "beir", "csv", "tsv", "json", "jsonl", "parquet"]
+"""The format of a qrels or run file (``None`` where a format is asked for means "detect it",
+:mod:`cranfield.io.formats`): TREC text, MS MARCO text (``qid pid rank`` runs, ``qid pid``
+qrels), BEIR's TSV (header ``query-id corpus-id score``), CSV or TSV with a header naming the
+columns, ranx-style JSON ``{query: {doc: value}}``, JSON Lines rows, or Parquet."""
+
 MISSING_POLICIES: Final[tuple[str, ...]] = get_args(MissingPolicy)
 AGGREGATIONS: Final[tuple[str, ...]] = get_args(Aggregation)
 COMPATS: Final[tuple[int, ...]] = get_args(Compat)
 DUPLICATE_POLICIES: Final[tuple[str, ...]] = get_args(DuplicatePolicy)
+FILE_FORMATS: Final[tuple[str, ...]] = get_args(FileFormat)
 RUN_NAMINGS: Final[tuple[str, ...]] = get_args(RunNaming)

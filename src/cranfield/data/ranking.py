@@ -503,6 +503,14 @@ def _scores(run: Run, float32: bool) -> NDArray[np.float64]:
     return score.to_numpy()
 
 
+def trec_eval_order(run: Run) -> NDArray[np.signedinteger[Any]]:
+    """The row indices of ``run``'s frame in trec_eval's order (rule 2 of the module notes):
+    queries bytewise, then score descending, ties by doc id descending. A writer that numbers
+    ranks (an MS MARCO run) numbers them in this order."""
+    order, _, _ = _ranked_order(run, False, set(run.query_stretches[0]))
+    return order
+
+
 def _ranked_order(
     run: Run, float32: bool, wanted: set[str]
 ) -> tuple[NDArray[np.signedinteger[Any]], list[str], NDArray[np.int64]]:

@@ -37,6 +37,9 @@ class Run:
     frame: pl.DataFrame
     name: str = "run"
     tag: str = "run"
+    notes: tuple[str, ...] = ()
+    """Sentences on how the run was read beyond the plain meaning of a TREC run (the format
+    it was read as, for example), reported beside the results."""
     known_tie_order: TieOrder | None = field(default=None, init=False, repr=False)
     """trec_eval's order inside each stretch, when the run's reader worked it out (see
     :meth:`indexed`); :func:`cranfield.data.ranking.tie_order_of` computes it otherwise."""
@@ -48,6 +51,7 @@ class Run:
         *,
         name: str = "run",
         tag: str = "run",
+        notes: tuple[str, ...] = (),
         query_stretches: tuple[list[str], NDArray[np.int64]],
         doc_keys: NDArray[np.uint32],
         tie_order: TieOrder | None = None,
@@ -55,7 +59,7 @@ class Run:
         """A run with the row indexes its reader worked out while reading ``frame``, so
         that nothing computes them again: :attr:`query_stretches`, :attr:`doc_keys` and,
         if known, :attr:`known_tie_order`. The caller vouches that they are ``frame``'s."""
-        run = cls(frame, name=name, tag=tag)
+        run = cls(frame, name=name, tag=tag, notes=notes)
         known = vars(run)  # the instance's own cache of its cached properties
         known["query_stretches"] = query_stretches
         known["doc_keys"] = doc_keys

@@ -276,8 +276,10 @@ class Evaluator:
             ranking = self._rank_small(run, rank_options)
         if ranking is None:
             loaded = self._load_run(run, label)
+            notes = loaded.notes  # how the run was read (a format other than TREC)
             if opts.ignore_self:
-                loaded, notes = _without_self(loaded)
+                loaded, dropped = _without_self(loaded)
+                notes += dropped
             ranking = rank(loaded, self.qrels, **rank_options)
         absent: list[str] = []
         if opts.missing == "skip":

@@ -5,13 +5,19 @@ Column names are matched case-sensitively against these synonyms (first match wi
 =============  ==========================================
 field          accepted column names
 =============  ==========================================
-query id       ``query_id``, ``qid``, ``q_id``, ``query``
-document id    ``doc_id``, ``docno``, ``docid``, ``doc``
-relevance      ``relevance``, ``label``, ``rel``, ``grade``
-score          ``score``, ``sim``
+query id       ``query_id``, ``qid``, ``q_id``, ``query``, ``query-id``
+document id    ``doc_id``, ``docno``, ``docid``, ``doc``, ``pid``, ``corpus-id``
+relevance      ``relevance``, ``label``, ``rel``, ``grade``, ``score`` (qrels only)
+score          ``score``, ``sim`` (run only)
+rank           ``rank`` (run only: without a score column, the score is ``1/rank``)
 iteration      ``iteration``, ``iter``, ``subtopic`` (optional, qrels only; default ``"0"``)
 run tag        ``tag``, ``run_tag`` (optional, run only)
 =============  ==========================================
+
+These cover ir_measures' and pandas' ``query_id, doc_id, relevance|score``, BEIR's
+``query-id, corpus-id, score`` (the score of BEIR qrels is the relevance) and MS MARCO's
+``qid, pid, rank``. A run with a ``rank`` column and no score column is ranked by its ranks:
+each row's score is ``1/rank``, and a rank must be an integer >= 1.
 
 Ids (and the iteration and tag) may be strings, categoricals, integers or floats and are
 converted to strings: ``301`` and ``301.0`` both become ``"301"`` (pandas turns integer
@@ -47,8 +53,10 @@ different values that no reader can notice. :func:`write_parquet` stores the che
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NoReturn
@@ -73,6 +81,7 @@ from cranfield.io.run_names import run_name
 from cranfield.io.sink import replacing
 
 __all__ = [
+    "names_ids",
     "qrels_from_frame",
     "qrels_from_mapping",
     "read_parquet_qrels",
@@ -113,25 +122,26 @@ class _Field:
 _QUERY = _Field(
     "query_id",
     "query id",
-    ("query_id", "qid", "q_id", "query"),
+    ("query_id", "qid", "q_id", "query", "query-id"),
     _id_type,
     "query_id values must be strings or integers",
 )
 _DOC = _Field(
     "doc_id",
     "document id",
-    ("doc_id", "docno", "docid", "doc"),
+    ("doc_id", "docno", "docid", "doc", "pid", "corpus-id"),
     _id_type,
     "doc_id values must be strings or integers",
 )
 _REL = _Field(
     "relevance",
     "relevance",
-    ("relevance", "label", "rel", "grade"),
+    ("relevance", "label", "rel", "grade", "score"),
     _number_type,
     "relevance must be an integer",
 )
 _SCORE = _Field("score", "score", ("score", "sim"), _number_type, "the score must be a number")
+_RANK = _Field("rank", "rank", ("rank",), _number_type, "the rank must be an integer")
 _ITER = _Field(
     "iteration",
     "iteration",
@@ -184,6 +194,12 @@ def to_polars_frame(obj: Any, *, label: str | None = None) -> pl.DataFrame:
         f"cannot read judgments or a run from a {type(obj).__name__}; pass a path, a "
         "polars or pandas DataFrame, a pyarrow Table or a dict of dicts"
     )
+
+
+def names_ids(names: Sequence[str]) -> bool:
+    """Whether the column ``names`` (a header line's, a JSON object's keys) name a query id
+    column and a document id column, by the spellings above: a table of judgments or a run."""
+    return all(any(n in names for n in field.names) for field in (_QUERY, _DOC))
 
 
 def _columns(names: list[str], kind: _Kind, label: str) -> dict[_Field, str]:
@@ -274,10 +290,12 @@ def _check_pairs(frame: pl.DataFrame, label: str) -> None:
         )
 
 
-def _relevance(values: pl.Series, label: str) -> tuple[pl.Series, pl.Series | None, str | None]:
+def _relevance(
+    values: pl.Series, label: str, lines: Sequence[int] | None = None
+) -> tuple[pl.Series, pl.Series | None, str | None]:
     """The levels of the labels ``values``, their gains when some label is not an integer
     (:mod:`cranfield.data.judgments`: then the levels are their integer parts) and the note
-    naming the first such row."""
+    naming the first such row (its physical line, given ``lines``)."""
     _check_present(values, _REL, label)
     if values.dtype.is_decimal():
         values = values.cast(pl.Float64)
@@ -306,7 +324,8 @@ def _relevance(values: pl.Series, label: str) -> tuple[pl.Series, pl.Series | No
     if not fraction.any():
         return level.alias("relevance"), None, None
     row = _first(fraction)
-    note = decimal_note(f"{label}:{row + 1}", int(fraction.sum()), values[row])
+    where = row + 1 if lines is None else lines[row]
+    note = decimal_note(f"{label}:{where}", int(fraction.sum()), values[row])
     return level.alias("relevance"), gain.cast(pl.Float64).alias("gain"), note
 
 
@@ -322,6 +341,43 @@ def _score(values: pl.Series, label: str) -> pl.Series:
     return out.alias("score")
 
 
+def _from_rank(frame: pl.DataFrame, label: str) -> pl.DataFrame:
+    """``frame`` with a ``score`` column of ``1/rank`` if it has a rank column and no score
+    column (see the module notes), else ``frame`` itself."""
+    names = frame.columns
+    column = next((n for n in _RANK.names if n in names), None)
+    if column is None or any(n in names for n in _SCORE.names):
+        return frame
+    _check_types(frame.schema, {_RANK: column}, label)
+    values = frame.get_column(column)
+    _check_present(values, _RANK, label)
+    ranks = values.cast(pl.Float64, strict=False)
+    bad = ranks.is_null() | ~ranks.is_finite() | (ranks < 1) | (ranks % 1 != 0)
+    if bad.any():
+        row = _first(bad)
+        raise InputError(label, row + 1, f"rank must be an integer >= 1, got {values[row]!r}")
+    return frame.with_columns((1.0 / ranks).alias("score"))
+
+
+_ROW = re.compile(r"\brow (\d+)\b")
+
+
+@contextlib.contextmanager
+def _physical(lines: Sequence[int] | None) -> Iterator[None]:
+    """Errors raised inside name ``lines[row]`` (the physical line of a text file's row)
+    instead of the 1-based row; ``None`` keeps the rows (in-memory tables)."""
+    if lines is None:
+        yield
+        return
+    try:
+        yield
+    except InputError as exc:
+        if exc.line is None:
+            raise
+        problem = _ROW.sub(lambda m: f"line {lines[int(m.group(1)) - 1]}", exc.problem)
+        raise InputError(exc.source, lines[exc.line - 1], problem, exc.text) from None
+
+
 def _fields(frame: pl.DataFrame, kind: _Kind, label: str) -> dict[_Field, pl.Series]:
     """The column of each field of ``kind`` in ``frame``, its type checked."""
     columns = _columns(frame.columns, kind, label)
@@ -330,11 +386,31 @@ def _fields(frame: pl.DataFrame, kind: _Kind, label: str) -> dict[_Field, pl.Ser
 
 
 def qrels_from_frame(
-    frame: pl.DataFrame, *, source_label: str, name: str, duplicates: DuplicatePolicy = "merge"
+    frame: pl.DataFrame,
+    *,
+    source_label: str,
+    name: str,
+    duplicates: DuplicatePolicy = "merge",
+    lines: Sequence[int] | None = None,
 ) -> Qrels:
     """Validate and normalise a judgments table (see the module notes); a repeated (query,
-    document) pair follows ``duplicates`` (:func:`~cranfield.io.trec.read_qrels`)."""
+    document) pair follows ``duplicates`` (:func:`~cranfield.io.trec.read_qrels`).
+
+    ``lines`` gives the physical line of each row of a table parsed from text, for the
+    errors; without it, errors name the 1-based row.
+    """
     check_choice("duplicates", duplicates, DUPLICATE_POLICIES)
+    with _physical(lines):
+        return _qrels_from_frame(frame, source_label, name, duplicates, lines)
+
+
+def _qrels_from_frame(
+    frame: pl.DataFrame,
+    source_label: str,
+    name: str,
+    duplicates: DuplicatePolicy,
+    lines: Sequence[int] | None,
+) -> Qrels:
     fields = _fields(frame, "qrels", source_label)
     it = fields.get(_ITER)
     iteration = (
@@ -351,7 +427,7 @@ def qrels_from_frame(
     )
     if duplicates == "error":
         _check_pairs(out, source_label)
-    level, gain, note = _relevance(fields[_REL], source_label)
+    level, gain, note = _relevance(fields[_REL], source_label, lines)
     out = out.with_columns(level) if gain is None else with_gains(out, level, gain)
     notes = () if note is None else (note,)
     if duplicates == "error" or pairs_differ_by_hash(out) or _first_repeat(out) is None:
@@ -390,8 +466,20 @@ def _refuse_conflict(frame: pl.DataFrame, label: str) -> NoReturn:
     )
 
 
-def run_from_frame(frame: pl.DataFrame, *, source_label: str, name: str) -> Run:
-    """Validate and normalise a run table (see the module notes); rows keep their order."""
+def run_from_frame(
+    frame: pl.DataFrame, *, source_label: str, name: str, lines: Sequence[int] | None = None
+) -> Run:
+    """Validate and normalise a run table (see the module notes); rows keep their order.
+
+    ``lines`` gives the physical line of each row of a table parsed from text, for the
+    errors; without it, errors name the 1-based row.
+    """
+    with _physical(lines):
+        return _run_from_frame(frame, source_label=source_label, name=name)
+
+
+def _run_from_frame(frame: pl.DataFrame, *, source_label: str, name: str) -> Run:
+    frame = _from_rank(frame, source_label)
     fields = _fields(frame, "run", source_label)
     out = pl.DataFrame(
         [

@@ -1,6 +1,7 @@
 """Turn whatever the user hands us into :class:`Qrels` / :class:`Run`.
 
-Accepted: a path (TREC text, or Parquet by the ``.parquet`` suffix), an existing
+Accepted: a path or ``-`` (in any format of :mod:`cranfield.io.formats`, detected unless
+``format`` is given), an existing
 ``Qrels``/``Run``, a polars or pandas DataFrame, a pyarrow Table, or a dict of dicts
 ``{query_id: {doc_id: value}}``. Inputs are never mutated.
 """
@@ -12,20 +13,17 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from cranfield._types import DuplicatePolicy
+from cranfield._types import DuplicatePolicy, FileFormat
 from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
+from cranfield.io import formats
 from cranfield.io.columnar import (
     qrels_from_frame,
     qrels_from_mapping,
-    read_parquet_qrels,
-    read_parquet_run,
     run_from_frame,
     run_from_mapping,
     to_polars_frame,
 )
-from cranfield.io.source import is_parquet
-from cranfield.io.trec import read_qrels, read_run
 
 QrelsLike = Qrels | str | Path | Any
 RunLike = Run | str | Path | Any
@@ -35,19 +33,23 @@ Second = TypeVar("Second")
 
 
 def load_qrels(
-    source: QrelsLike, *, name: str | None = None, duplicates: DuplicatePolicy = "merge"
+    source: QrelsLike,
+    *,
+    name: str | None = None,
+    duplicates: DuplicatePolicy = "merge",
+    format: FileFormat | None = None,
 ) -> Qrels:
     """Judgments from a path, ``Qrels``, DataFrame, Arrow table or dict of dicts.
 
-    ``duplicates`` is the policy of :func:`~cranfield.io.trec.read_qrels` for a repeated
-    (query, document) pair, in every form.
+    A file is read in ``format``, or in the format detected
+    (:func:`cranfield.io.formats.detect`). ``duplicates`` is the policy of
+    :func:`~cranfield.io.trec.read_qrels` for a repeated (query, document) pair, in every
+    form.
     """
     if isinstance(source, Qrels):
         return source
     if isinstance(source, (str, Path)):
-        if is_parquet(source):
-            return read_parquet_qrels(source, name=name, duplicates=duplicates)
-        return read_qrels(source, name=name, duplicates=duplicates)
+        return formats.read_qrels(source, format=format, name=name, duplicates=duplicates)
     if isinstance(source, Mapping):
         return qrels_from_mapping(source, name=name or "qrels", duplicates=duplicates)
     label = f"<{type(source).__name__}>"
@@ -55,14 +57,18 @@ def load_qrels(
     return qrels_from_frame(frame, source_label=label, name=name or "qrels", duplicates=duplicates)
 
 
-def load_run(source: RunLike, *, name: str | None = None) -> Run:
-    """A run from a path, ``Run``, DataFrame, Arrow table or dict of dicts."""
+def load_run(
+    source: RunLike,
+    *,
+    name: str | None = None,
+    format: FileFormat | None = None,
+) -> Run:
+    """A run from a path, ``Run``, DataFrame, Arrow table or dict of dicts; a file is read
+    in ``format``, or in the format detected (:func:`cranfield.io.formats.detect`)."""
     if isinstance(source, Run):
         return source
     if isinstance(source, (str, Path)):
-        if is_parquet(source):
-            return read_parquet_run(source, name=name)
-        return read_run(source, name=name)
+        return formats.read_run(source, format=format, name=name)
     if isinstance(source, Mapping):
         return run_from_mapping(source, name=name or "run")
     label = f"<{type(source).__name__}>"

@@ -6,7 +6,8 @@ alone carries the same name):
 * a run in a ``{name: run}`` mapping is called by its key;
 * a run file is called by its file name without folders, a compression suffix (``.gz``,
   ``.bz2``, ``.xz``, ``.zst``) and a run-file suffix (``.txt``, ``.run``, ``.res``, ``.trec``,
-  ``.tsv``, ``.parquet`` ...): ``runs/input.pircRBa1.gz`` is ``input.pircRBa1``; standard
+  ``.tsv``, ``.csv``, ``.json``, ``.jsonl``, ``.parquet`` ...): ``runs/input.pircRBa1.gz`` is
+  ``input.pircRBa1``, ``bm25.json.gz`` is ``bm25``; standard
   input (``-``) is ``stdin``;
 * a :class:`~cranfield.data.run.Run` keeps its name (:func:`cranfield.read_run` names it by
   the rule above);
@@ -31,7 +32,7 @@ from cranfield.io.source import same_file
 __all__ = ["default_name", "file_names", "run_name"]
 
 _COMPRESSION = re.compile(r"\.(gz|bz2|xz|zst|zstd)$")
-_RUN_SUFFIX = re.compile(r"\.(txt|run|runs|trec|res|tsv|csv|parquet|pq)$")
+_RUN_SUFFIX = re.compile(r"\.(txt|run|runs|trec|res|tsv|csv|json|jsonl|ndjson|parquet|pq)$")
 
 
 def run_name(source: str | Path) -> str:

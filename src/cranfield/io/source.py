@@ -61,6 +61,8 @@ __all__ = [
     "is_parquet",
     "open_source",
     "read_bytes",
+    "read_head",
+    "regular_file",
     "same_file",
     "source_name",
 ]
@@ -94,6 +96,17 @@ def is_parquet(path: str | Path) -> bool:
     """Whether a path names a Parquet file (by its suffix, ``.parquet`` or ``.pq``); every
     other path is read as text."""
     return str(path).endswith((".parquet", ".pq"))
+
+
+def regular_file(source: str | Path) -> bool:
+    """Whether ``source`` is a regular file (not ``-``, a pipe, a device or a folder), whose
+    first bytes can be looked at and then read again."""
+    if str(source) == "-":
+        return False
+    try:
+        return stat.S_ISREG(os.stat(source).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def same_file(a: str | Path, b: str | Path) -> bool:
@@ -139,6 +152,42 @@ def read_bytes(source: str | Path) -> bytes:
             if regular:  # its size is known: read whole at once
                 return decompressed(raw.read(), name)
             return _unsized(raw, name)
+    except OSError as exc:
+        raise _unreadable(name, exc) from exc
+
+
+def read_head(path: str | Path, size: int) -> tuple[bytes, bool]:
+    """The first ``size`` bytes of the text of the regular file ``path`` (decompressed if
+    it is gzip, bzip2, xz or zstd), and whether they are the whole text.
+
+    Only as much of a compressed file is read and decompressed as those bytes take, so a
+    look at the head of a large compressed file costs about what it holds. A file that is not
+    regular (a pipe) would lose what is read here: read it whole with :func:`read_bytes`.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read, or its compressed head is not a valid stream.
+    """
+    name = source_name(path)
+    try:
+        with open(path, "rb") as raw:
+            head = _read(raw, MAGIC_BYTES, name)
+            kind = compression(head)
+            if kind is None:
+                text = head + _read(raw, size + 1 - len(head), name)
+                return text[:size], len(text) <= size
+            streams = _Streams(kind, name)
+            gathered = bytearray()
+            data = head
+            while data:
+                for piece in streams.pieces(data):
+                    gathered += piece
+                    if len(gathered) > size:
+                        return bytes(gathered[:size]), False
+                data = _read(raw, _FEED, name)
+            streams.finish()
+            return bytes(gathered), True
     except OSError as exc:
         raise _unreadable(name, exc) from exc
 

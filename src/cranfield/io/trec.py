@@ -120,7 +120,16 @@ def read_qrels(
     check_choice("duplicates", duplicates, DUPLICATE_POLICIES)
     label = source_name(source)
     with in_memory(label):  # out of memory: an error naming the file, not a traceback
-        data = read_bytes(source).removeprefix(BOM)
+        return read_qrels_bytes(read_bytes(source), label, name=name, duplicates=duplicates)
+
+
+def read_qrels_bytes(
+    data: bytes, label: str, *, name: str | None = None, duplicates: DuplicatePolicy = "merge"
+) -> Qrels:
+    """Parse the bytes of a qrels file named ``label`` (see :func:`read_qrels`)."""
+    check_choice("duplicates", duplicates, DUPLICATE_POLICIES)
+    with in_memory(label):
+        data = data.removeprefix(BOM)
         table = _parse(data, label, "qrels", duplicates)
         frame = table.select(
             pl.col("f0").alias("query_id"),
@@ -864,8 +873,11 @@ def write_qrels(qrels: Qrels, path: str | Path) -> None:
 _BLANK_CLASS = "[" + "".join(f"\\x{b:02x}" for b in BLANKS + b"\n") + "]"
 
 
-def _check_writable(frame: pl.DataFrame, path: str | Path, what: str) -> None:
-    """Refuse values that would not read back as the same single field."""
+def _check_writable(
+    frame: pl.DataFrame, path: str | Path, what: str, form: str = "TREC text"
+) -> None:
+    """Refuse values that would not read back as the same single field of a line of blank
+    separated fields (``form`` names the format in the message)."""
     for col in frame.columns:
         values = frame.get_column(col)
         checks = [
@@ -881,7 +893,7 @@ def _check_writable(frame: pl.DataFrame, path: str | Path, what: str) -> None:
                 raise InputError(
                     str(path),
                     None,
-                    f"cannot write the {what} as TREC text: the {col} of row {row + 1} "
+                    f"cannot write the {what} as {form}: the {col} of row {row + 1} "
                     f"{why}, so it would not read back as one field",
                     values[row],
                 )

@@ -24,6 +24,7 @@ import polars as pl
 from cranfield.data.row_index import stretches
 from cranfield.data.run import RUN_SCHEMA, Run
 from cranfield.errors import InputError
+from cranfield.io.formats import detect_text
 from cranfield.io.limits import first_long_line, line_too_long, max_line_bytes
 from cranfield.io.lines import BOM
 from cranfield.io.source import open_source, source_name
@@ -72,7 +73,7 @@ def _query_blocks(source: str | Path, block_bytes: int) -> Iterator[tuple[pl.Dat
     rows_before = 0  # data lines in earlier blocks, for error messages
     lines_before = 0  # physical lines in earlier blocks
     longest = max_line_bytes()
-    for data in _byte_blocks(source, block_bytes, longest):
+    for data in _only_trec(_byte_blocks(source, block_bytes, longest), label):
         _check_lines(data, label, longest, lines_before)
         text = data.removeprefix(BOM) if lines_before == 0 else data
         fast = _fast_run(text)
@@ -125,6 +126,24 @@ def _query_blocks(source: str | Path, block_bytes: int) -> Iterator[tuple[pl.Dat
         yield pending, pending_tag
     elif rows_before == 0:
         raise InputError(label, None, "contains no run lines")
+
+
+def _only_trec(blocks: Iterator[bytes], label: str) -> Iterator[bytes]:
+    """``blocks``, refused if the first is detected (:mod:`cranfield.io.formats`) as a format
+    other than TREC: blocks are read and parsed as TREC text."""
+    first = next(blocks, None)
+    if first is None:
+        return
+    found = detect_text(first, "run", label=label)
+    if found != "trec":
+        raise InputError(
+            label,
+            None,
+            f"looks like a {found} run; --stream reads TREC runs (evaluate_stream): read it "
+            "without --stream or convert it to TREC",
+        )
+    yield first
+    yield from blocks
 
 
 def _check_lines(data: bytes, label: str, longest: int, lines_before: int) -> None:

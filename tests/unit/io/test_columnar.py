@@ -196,12 +196,12 @@ def test_unsupported_objects() -> None:
     [
         (
             {"docno": ["a"], "rel": [1]},
-            "has no query id column (looked for query_id, qid, q_id, query; found docno, rel)",
+            "has no query id column (looked for query_id, qid, q_id, query, query-id; found docno, rel)",
         ),
         ({"qid": ["1"], "rel": [1]}, "has no document id column (looked for doc_id, docno"),
         (
-            {"qid": ["1"], "docno": ["a"], "score": [1.0]},
-            "has no relevance column (looked for relevance, label, rel, grade; found qid, docno",
+            {"qid": ["1"], "docno": ["a"], "sim": [1.0]},
+            "has no relevance column (looked for relevance, label, rel, grade, score; found qid, docno",
         ),
         ({"QID": ["1"], "docno": ["a"], "rel": [1]}, "has no query id column"),
     ],
@@ -465,9 +465,7 @@ def test_bad_parquet_files(tmp_path: Path) -> None:
         load_run(missing)
     check_error(info.value, str(missing), None, "cannot read Parquet file")
     columns = tmp_path / "columns.parquet"
-    pl.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [1.0, 2.0]}).write_parquet(
-        columns
-    )
+    pl.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "sim": [1.0, 2.0]}).write_parquet(columns)
     with pytest.raises(InputError) as info:
         load_qrels(columns)
     check_error(info.value, str(columns), None, "has no relevance column")

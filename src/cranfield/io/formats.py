@@ -1,0 +1,651 @@
+"""THE rule on file formats: which format a qrels or run file is in, and its reader.
+
+:func:`detect` reads only the head of a file's text (through :mod:`cranfield.io.source`, so
+compressed files and ``-`` work as everywhere) and names its format:
+
+* a path ending in ``.parquet``/``.pq``, or starting with ``PAR1``: Parquet
+  (:mod:`cranfield.io.columnar`). Parquet on standard input, and other recognisable binary
+  files (Arrow IPC, ZIP archives such as Excel workbooks), are an
+  :class:`~cranfield.errors.InputError` saying what the file looks like;
+* a first non-blank line that starts like JSON (``{"``, ``[{``, a lone ``{`` or ``[`` ...):
+  JSON Lines (``jsonl``) if that line is a whole JSON object whose keys name a query id and
+  a document id column (below), else ranx-style JSON (``json``), ``{query: {doc: value}}``
+  or a list of row objects;
+* a first line naming a query id and a document id column (the spellings of
+  :mod:`cranfield.io.columnar`: ``query_id``, ``qid``, ``query-id``, ``doc_id``, ``pid``,
+  ``corpus-id`` ...), separated by tabs (``tsv``) or commas (``csv``); BEIR's
+  ``query-id<TAB>corpus-id<TAB>score`` is ``beir``. The other columns are checked when the
+  table is read (a run without a score or rank column is an error naming the header line);
+* text whose first :data:`HEAD_LINES` data lines all hold fields separated by single tabs,
+  3 per line with an integer third (``qid pid rank``) for a run, 2 (``qid pid``, relevance
+  1) for qrels: MS MARCO (``msmarco``);
+* anything else: TREC text (:mod:`cranfield.io.trec`), read and refused exactly as always.
+  MS MARCO's 4-column qrels ``qid 0 pid 1`` are TREC qrels.
+
+An explicit ``format`` skips detection; a file that does not hold it is an error naming the
+file, the line and what was expected. Every table parsed from text goes through
+:func:`~cranfield.io.columnar.qrels_from_frame` / :func:`~cranfield.io.columnar.run_from_frame`,
+with the physical line of each row for the errors. A format other than TREC and Parquet is
+named in the notes of the :class:`~cranfield.data.qrels.Qrels` or :class:`~cranfield.data.run.Run`.
+
+:func:`write` writes judgments or a run in any of these formats, whole or not at all
+(:mod:`cranfield.io.sink`), to read back the same: the tables with the columns
+``query_id, doc_id, relevance`` (and ``iteration`` when it is not always ``0``) or
+``query_id, doc_id, score``; BEIR's with its own header; an MS MARCO run with the ranks of
+trec_eval's order (:func:`~cranfield.data.ranking.trec_eval_order`), which keep the ranking
+but not the scores. Only TREC and Parquet keep a run's tag.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, cast
+
+import polars as pl
+
+from cranfield._types import FILE_FORMATS, DuplicatePolicy, FileFormat
+from cranfield._validate import check_choice
+from cranfield.data.qrels import Qrels
+from cranfield.data.ranking import trec_eval_order
+from cranfield.data.run import Run
+from cranfield.errors import InputError, OptionError
+from cranfield.io import trec
+from cranfield.io.columnar import (
+    names_ids,
+    qrels_from_frame,
+    read_parquet_qrels,
+    read_parquet_run,
+    run_from_frame,
+    write_parquet,
+)
+from cranfield.io.limits import in_memory
+from cranfield.io.lines import BOM, INTEGER, data_lines
+from cranfield.io.run_names import run_name
+from cranfield.io.sink import replacing, write_text
+from cranfield.io.source import (
+    is_parquet,
+    read_bytes,
+    read_head,
+    regular_file,
+    source_name,
+)
+
+__all__ = [
+    "HEAD_BYTES",
+    "HEAD_LINES",
+    "detect",
+    "detect_text",
+    "read_qrels",
+    "read_run",
+    "write",
+]
+
+Kind = Literal["qrels", "run"]
+
+HEAD_BYTES = 1 << 16
+"""How much of a file's text :func:`detect` reads."""
+HEAD_LINES = 1000
+"""How many data lines of the head decide between MS MARCO and TREC text."""
+
+ACCEPTED = (
+    "cranfield reads TREC, MS MARCO, BEIR, CSV, TSV, JSON and JSON Lines text (plain or "
+    "gzip, bzip2, xz or zstd compressed) and Parquet files"
+)
+# Binary files told by their first bytes, and what they look like.
+_BINARY = {
+    b"ARROW1": "an Arrow IPC file; convert it to Parquet",
+    b"PK\x03\x04": "a ZIP archive (an Excel workbook?); save it as CSV",
+    b"%PDF": "a PDF document",
+    b"SQLite format 3\x00": "an SQLite database",
+}
+_JSON_STARTS = (b'{"', b"[{", b'["', b"[[")
+_NAMES = {
+    "msmarco": {"run": "an MS MARCO run (qid pid rank)", "qrels": "MS MARCO qrels (qid pid)"},
+    "beir": {
+        "run": "a BEIR run (TSV with header query-id, corpus-id, score)",
+        "qrels": "BEIR qrels (TSV with header query-id, corpus-id, score)",
+    },
+}
+
+
+def detect(source: str | Path, kind: Kind) -> FileFormat:
+    """The format of the qrels (``kind="qrels"``) or run file ``source``, by the module's rule.
+
+    Standard input (``-``) and pipes cannot be read twice: their text is read whole, once,
+    by :func:`read_qrels` and :func:`read_run`, which detect on the bytes read.
+    """
+    if is_parquet(source):
+        return "parquet"
+    if not regular_file(source):
+        raise ValueError(f"{source_name(source)} is not a regular file: detect on its text")
+    head, whole = read_head(source, HEAD_BYTES)
+    return detect_text(head, kind, label=source_name(source), whole=whole, path=True)
+
+
+def detect_text(
+    head: bytes, kind: Kind, *, label: str, whole: bool = True, path: bool = False
+) -> FileFormat:
+    """The format of a file whose text starts with ``head`` (all of it if ``whole``);
+    ``path``: the text is a regular file's, which Parquet can be read from (not standard
+    input or a pipe).
+
+    Raises
+    ------
+    InputError
+        For a binary file that cranfield cannot read (or Parquet on standard input).
+    """
+    if head.startswith(b"PAR1"):
+        if path:
+            return "parquet"
+        raise InputError(
+            label,
+            None,
+            f"looks like a Parquet file; pass it as a file ending in .parquet ({ACCEPTED})",
+        )
+    for magic, what in _BINARY.items():
+        if head.startswith(magic):
+            raise InputError(label, None, f"looks like {what} ({ACCEPTED})")
+    text = head.removeprefix(BOM)
+    start = text.lstrip()
+    end = start.find(b"\n")
+    first = (start if end < 0 else start[:end]).strip()
+    complete = whole or end >= 0  # else the head ends inside the first line (one-line JSON)
+    if first.startswith(_JSON_STARTS) or first in (b"{", b"[", b"{}", b"[]"):
+        return "jsonl" if complete and _row_object(first) else "json"
+    if not whole:  # the last line may be cut short
+        text = text[: text.rfind(b"\n") + 1]
+    header = _header(first) if complete else None
+    if header is not None:
+        return header
+    if _msmarco(text, kind):
+        return "msmarco"
+    return "trec"
+
+
+def _row_object(line: bytes) -> bool:
+    """Whether ``line`` is a whole JSON object whose keys name a query and a document."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and names_ids(list(value))
+
+
+def _header(line: bytes) -> FileFormat | None:
+    """``"tsv"``, ``"csv"`` or ``"beir"`` if ``line`` is a header naming a query id and a
+    document id column (the rest is checked when the table is read), else None."""
+    for separator, format_ in ((b"\t", "tsv"), (b",", "csv")):
+        if separator in line:
+            try:
+                names = [
+                    n.strip().strip('"').strip() for n in line.decode().split(separator.decode())
+                ]
+            except UnicodeDecodeError:
+                return None
+            if not names_ids(names):
+                return None
+            if separator == b"\t" and names == ["query-id", "corpus-id", "score"]:
+                return "beir"
+            return cast("FileFormat", format_)
+    return None
+
+
+def _msmarco(text: bytes, kind: Kind) -> bool:
+    """Whether the head's data lines are all MS MARCO lines of ``kind``: fields separated by
+    single tabs, ``qid pid rank`` (an integer rank, a second field other than TREC's ``Q0``)
+    for a run, ``qid pid`` for qrels."""
+    count = 0
+    for raw in text.split(b"\n"):
+        line = raw.rstrip(b"\r")
+        if not line.strip():
+            continue
+        fields = line.split(b"\t")
+        if fields != line.split() or fields[0].startswith(b"#"):  # a blank other than one tab
+            return False
+        if kind == "run":
+            if (
+                len(fields) != 3
+                or fields[1] == b"Q0"
+                or not INTEGER.match(fields[2].decode("latin-1"))
+            ):
+                return False
+        elif len(fields) != 2:
+            return False
+        count += 1
+        if count == HEAD_LINES:
+            break
+    return count > 0
+
+
+# ----------------------------------------------------------------- reading
+
+
+def read_qrels(
+    source: str | Path,
+    *,
+    format: FileFormat | None = None,
+    name: str | None = None,
+    duplicates: DuplicatePolicy = "merge",
+) -> Qrels:
+    """Judgments from the file ``source`` (a path or ``-``) in ``format`` (None: detected).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read as ``format`` (or as any format, when detecting),
+        naming the file, the line and what was expected.
+    """
+    if format is not None:
+        check_choice("format", format, FILE_FORMATS)
+    label = source_name(source)
+    qrels_name = name or (label if label == "<stdin>" else Path(label).name)
+    data = None
+    if format is None and not is_parquet(source) and not regular_file(source):
+        with in_memory(label):  # standard input or a pipe: read once, whole
+            data = read_bytes(source)
+        format = detect_text(data, "qrels", label=label)
+    else:
+        format = format or detect(source, "qrels")
+    if format == "trec":
+        if data is None:
+            return trec.read_qrels(source, name=name, duplicates=duplicates)
+        return trec.read_qrels_bytes(data, label, name=name, duplicates=duplicates)
+    if format == "parquet":
+        return read_parquet_qrels(_parquet_path(source, label), name=name, duplicates=duplicates)
+    with in_memory(label):  # out of memory: an error naming the file, not a traceback
+        text = (read_bytes(source) if data is None else data).removeprefix(BOM)
+        table = _parsed(text, label, format, "qrels")
+    with table.errors():
+        qrels = qrels_from_frame(
+            table.frame,
+            source_label=label,
+            name=qrels_name,
+            duplicates=duplicates,
+            lines=table.lines,
+        )
+    return Qrels(qrels.frame, name=qrels.name, notes=(_note(label, format, "qrels"), *qrels.notes))
+
+
+def read_run(
+    source: str | Path,
+    *,
+    format: FileFormat | None = None,
+    name: str | None = None,
+) -> Run:
+    """A run from the file ``source`` (a path or ``-``) in ``format`` (None: detected).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read as ``format`` (or as any format, when detecting),
+        naming the file, the line and what was expected.
+    """
+    if format is not None:
+        check_choice("format", format, FILE_FORMATS)
+    label = source_name(source)
+    data = None
+    if format is None and not is_parquet(source) and not regular_file(source):
+        with in_memory(label):  # standard input or a pipe: read once, whole
+            data = read_bytes(source)
+        format = detect_text(data, "run", label=label)
+    else:
+        format = format or detect(source, "run")
+    if format == "trec":
+        if data is None:
+            return trec.read_run(source, name=name)
+        return trec.read_run_bytes(data.removeprefix(BOM), label, name=name)
+    if format == "parquet":
+        return read_parquet_run(_parquet_path(source, label), name=name)
+    with in_memory(label):
+        text = (read_bytes(source) if data is None else data).removeprefix(BOM)
+        table = _parsed(text, label, format, "run")
+    run_label = name or run_name(source)
+    with table.errors():
+        run = run_from_frame(table.frame, source_label=label, name=run_label, lines=table.lines)
+    return Run(run.frame, name=run.name, tag=run.tag, notes=(_note(label, format, "run"),))
+
+
+def _parquet_path(source: str | Path, label: str) -> str | Path:
+    if str(source) == "-":
+        raise InputError(
+            label, None, "Parquet is read from a path ending in .parquet, not from standard input"
+        )
+    return source
+
+
+def _note(label: str, format_: FileFormat, kind: Kind) -> str:
+    base = "stdin" if label == "<stdin>" else Path(label).name
+    if format_ == "msmarco" and kind == "run":
+        return f"{base}: read as an MS MARCO run (qid pid rank); each line's score is 1/rank."
+    if format_ in _NAMES:
+        return f"{base}: read as {_NAMES[format_][kind]}."
+    what = {"csv": "CSV", "tsv": "TSV", "json": "JSON", "jsonl": "JSON Lines"}[format_]
+    return f"{base}: read as {what} ({'judgments' if kind == 'qrels' else 'a run'})."
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """A table parsed from text, for columnar's checks, with what their errors name: the
+    physical line of the header (if there is one) and of each row, or else each row's
+    place in the text (``where``: ``query 'q1', document 'd2'``)."""
+
+    frame: pl.DataFrame
+    header: int | None
+    lines: list[int] | None
+    where: list[str] | None = None
+
+    @contextlib.contextmanager
+    def errors(self) -> Iterator[None]:
+        """Errors that name the header line (about the columns), or a row's place in the
+        text when the lines of rows are not known."""
+        try:
+            yield
+        except InputError as exc:
+            if exc.line is None and self.header is not None:
+                raise InputError(exc.source, self.header, exc.problem, exc.text) from None
+            if exc.line is None or self.lines is not None:
+                raise
+            place = f"data row {exc.line}" if self.where is None else self.where[exc.line - 1]
+            raise InputError(exc.source, None, f"{place}: {exc.problem}", exc.text) from None
+
+
+def _parsed(text: bytes, label: str, format_: FileFormat, kind: Kind) -> _Parsed:
+    """The table of ``text`` in a text format other than TREC."""
+    if format_ == "json":
+        return _json(text, label, kind)
+    if format_ == "jsonl":
+        return _json_lines(text, label)
+    if format_ == "msmarco":
+        return _msmarco_lines(text, label, kind)
+    return _delimited(text, label, "," if format_ == "csv" else "\t", format_)
+
+
+def _delimited(text: bytes, label: str, separator: str, format_: FileFormat) -> _Parsed:
+    """A CSV or TSV table with a header, every column read as strings by polars, and the
+    physical lines of the header and each row (None for rows when quoted fields span lines)."""
+    kept = [(n, line) for n, line in enumerate(text.split(b"\n"), start=1) if line.strip()]
+    if not kept:
+        raise InputError(label, None, f"is empty; expected a {format_.upper()} header line")
+    numbers = [n for n, _ in kept]
+    try:  # without its blank lines, which polars would read as rows of nulls
+        frame = pl.read_csv(
+            io.BytesIO(b"\n".join(line for _, line in kept)),
+            separator=separator,
+            infer_schema=False,
+            has_header=True,
+        )
+    except (pl.exceptions.PolarsError, UnicodeDecodeError) as exc:
+        detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+        raise InputError(label, None, f"cannot be read as {format_.upper()} ({detail})") from exc
+    rows = numbers[1:] if len(numbers) - 1 == frame.height else None
+    return _Parsed(frame, numbers[0], rows)
+
+
+_POLARS_ERRORS = (pl.exceptions.PolarsError, pl.exceptions.PanicException, ValueError)
+_BLANK = "[ \t\r\x0b\x0c]"
+
+
+def _kept_lines(text: bytes, *, comments: bool) -> tuple[list[int], bytes]:
+    """The physical numbers of the lines that are not blank (nor, with ``comments``, a
+    comment line), and those lines joined: the text a polars reader reads row by row."""
+    numbers: list[int] = []
+    kept: list[bytes] = []
+    for number, raw in enumerate(text.split(b"\n"), start=1):
+        stripped = raw.strip()
+        if stripped and not (comments and stripped.startswith(b"#")):
+            numbers.append(number)
+            kept.append(raw)
+    return numbers, b"\n".join(kept)
+
+
+def _json_lines(text: bytes, label: str) -> _Parsed:
+    """The rows of JSON Lines text and their physical lines: read by polars when every line
+    is an object of plain values (strings, numbers, nulls), else line by line with the
+    standard library, which names the first line that is not an object."""
+    numbers, joined = _kept_lines(text, comments=False)
+    try:
+        frame = pl.read_ndjson(io.BytesIO(joined), infer_schema_length=None)
+    except _POLARS_ERRORS:
+        frame = None
+    if (
+        frame is not None
+        and frame.height == len(numbers)
+        and all(t in (pl.String, pl.Null) or t.is_numeric() for t in frame.dtypes)
+    ):
+        return _Parsed(frame, None, numbers)
+    return _json_lines_one_by_one(text, label)
+
+
+def _json_lines_one_by_one(text: bytes, label: str) -> _Parsed:
+    """:func:`_json_lines` the careful way: each value kept as text, each line checked."""
+    rows: list[dict[str, Any]] = []
+    numbers: list[int] = []
+    for number, raw in enumerate(text.split(b"\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            row = json.loads(raw)
+        except ValueError as exc:
+            shown = raw.strip().decode("utf-8", "replace")
+            raise InputError(label, number, f"is not a JSON object ({exc})", shown) from None
+        if not isinstance(row, dict):
+            shown = raw.strip().decode("utf-8", "replace")
+            raise InputError(label, number, "is not a JSON object", shown)
+        rows.append(row)
+        numbers.append(number)
+    return _Parsed(_rows_frame(rows), None, numbers)
+
+
+def _rows_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """Rows of JSON objects as a table of strings (numbers in their JSON spelling; a key a
+    row lacks is a null there)."""
+    keys: dict[str, None] = {}
+    for row in rows:
+        keys.update(dict.fromkeys(row))
+    return pl.DataFrame(
+        {
+            key: pl.Series(key, [_json_text(row.get(key)) for row in rows], dtype=pl.String)
+            for key in keys
+        }
+    )
+
+
+def _json_text(value: object) -> str | None:
+    """A JSON value as the text columnar converts: strings as they are, others in JSON."""
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+def _json(text: bytes, label: str, kind: Kind) -> _Parsed:
+    """ranx-style JSON ``{query: {doc: value}}``, or a list of row objects."""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        line = getattr(exc, "lineno", None)
+        problem = getattr(exc, "msg", str(exc))
+        raise InputError(label, line, f"is not valid JSON ({problem})") from None
+    if isinstance(value, list):
+        if not all(isinstance(row, dict) for row in value):
+            raise InputError(label, None, "is a JSON list whose items are not all objects (rows)")
+        return _Parsed(_rows_frame(value), None, None)
+    if not isinstance(value, dict):
+        raise InputError(label, None, f"holds a JSON {type(value).__name__}, not an object")
+    column = "relevance" if kind == "qrels" else "score"
+    rows: list[dict[str, Any]] = []
+    where: list[str] = []
+    for query, docs in value.items():
+        if not isinstance(docs, dict):
+            raise InputError(
+                label,
+                None,
+                f"the value of query {query!r} must be an object of document -> {column}, "
+                f"got a JSON {type(docs).__name__}",
+            )
+        for doc, number in docs.items():
+            rows.append({"query_id": query, "doc_id": doc, column: number})
+            where.append(f"query {query!r}, document {doc!r}")
+    return _Parsed(_rows_frame(rows), None, None, where)
+
+
+def _msmarco_lines(text: bytes, label: str, kind: Kind) -> _Parsed:
+    """MS MARCO text: ``qid pid rank`` run lines or ``qid pid`` qrels lines; read by polars
+    when every line holds its fields separated by single tabs, else line by line (fields
+    separated by any blanks, as in TREC text), which names the first line that is wrong."""
+    names = ["qid", "pid", "rank"] if kind == "run" else ["qid", "pid"]
+    numbers, joined = _kept_lines(text, comments=True)
+    try:
+        frame = pl.read_csv(
+            io.BytesIO(joined),
+            separator="\t",
+            has_header=False,
+            infer_schema=False,
+            quote_char=None,
+        )
+    except _POLARS_ERRORS:
+        frame = None
+    if (
+        numbers
+        and frame is not None
+        and frame.shape == (len(numbers), len(names))
+        and not frame.select(
+            pl.any_horizontal(pl.all().is_null() | pl.all().str.contains(_BLANK)).any()
+        ).item()
+    ):
+        frame.columns = names
+        if kind == "qrels":
+            frame = frame.with_columns(pl.lit(1, dtype=pl.Int64).alias("relevance"))
+        return _Parsed(frame, None, numbers)
+    return _msmarco_one_by_one(text, label, kind)
+
+
+def _msmarco_one_by_one(text: bytes, label: str, kind: Kind) -> _Parsed:
+    """:func:`_msmarco_lines` the careful way, line by line."""
+    want, shape = (3, "qid pid rank") if kind == "run" else (2, "qid pid")
+    columns: list[list[str]] = [[] for _ in range(want)]
+    numbers: list[int] = []
+    for number, fields, shown in data_lines(text, label):
+        if len(fields) != want:
+            what = "an MS MARCO run" if kind == "run" else "MS MARCO qrels"
+            raise InputError(
+                label,
+                number,
+                f"expected {want} fields ({shape}) of {what}, found {len(fields)}",
+                shown,
+            )
+        for column, field in zip(columns, fields, strict=True):
+            column.append(field.decode())
+        numbers.append(number)
+    if not numbers:
+        raise InputError(label, None, f"contains no {kind} lines")
+    frame = pl.DataFrame(
+        {"qid": columns[0], "pid": columns[1]}, schema={"qid": pl.String, "pid": pl.String}
+    )
+    if kind == "run":
+        frame = frame.with_columns(pl.Series("rank", columns[2], dtype=pl.String))
+    else:
+        frame = frame.with_columns(pl.lit(1, dtype=pl.Int64).alias("relevance"))
+    return _Parsed(frame, None, numbers)
+
+
+# ----------------------------------------------------------------- writing
+
+
+def write(data: Qrels | Run, path: str | Path, format: FileFormat = "trec") -> None:
+    """Write judgments or a run to ``path`` in ``format`` (see the module notes).
+
+    Raises
+    ------
+    InputError
+        If an id cannot be written in a line format (TREC, MS MARCO: empty, or holding a
+        blank); nothing is written then.
+    OptionError
+        If ``format`` is not one of :data:`~cranfield._types.FILE_FORMATS`, or cannot hold
+        ``data`` (MS MARCO qrels hold relevant pairs only).
+    """
+    check_choice("format", format, FILE_FORMATS)
+    if format == "trec":
+        if isinstance(data, Run):
+            trec.write_run(data, path)
+        else:
+            trec.write_qrels(data, path)
+    elif format == "parquet":
+        write_parquet(data, path)
+    elif format == "msmarco":
+        _write_msmarco(data, path)
+    elif format == "json":
+        write_text(path, _ranx_json(data))
+    else:
+        table = _table_of(data, beir=format == "beir")
+        if format == "jsonl":
+            write_text(path, "".join(json.dumps(row) + "\n" for row in table.iter_rows(named=True)))
+        else:
+            text = table.with_columns(pl.all().cast(pl.String))
+            with replacing(path) as tmp:
+                text.write_csv(tmp, separator="," if format == "csv" else "\t")
+
+
+def _table_of(data: Qrels | Run, *, beir: bool = False) -> pl.DataFrame:
+    """The columns a table format holds (every value as text for CSV/TSV, so that a score is
+    written in the shortest form that reads back the same)."""
+    frame = data.frame
+    if isinstance(data, Run):
+        value = pl.col("score")
+        table = frame.select("query_id", "doc_id", value)
+    else:
+        label = "gain" if "gain" in frame.columns else "relevance"  # decimal labels kept
+        iteration = ["iteration"] if (frame.get_column("iteration") != "0").any() else []
+        table = frame.select("query_id", *iteration, "doc_id", pl.col(label).alias("relevance"))
+    if beir:
+        value_name = "score" if isinstance(data, Run) else "relevance"
+        table = table.select(
+            pl.col("query_id").alias("query-id"),
+            pl.col("doc_id").alias("corpus-id"),
+            pl.col(value_name).alias("score"),
+        )
+    return table
+
+
+def _ranx_json(data: Qrels | Run) -> str:
+    """``{query: {doc: value}}`` in table order."""
+    column = (
+        "score"
+        if isinstance(data, Run)
+        else "gain"
+        if "gain" in data.frame.columns
+        else "relevance"
+    )
+    nested: dict[str, dict[str, Any]] = {}
+    for query, doc, value in data.frame.select("query_id", "doc_id", column).iter_rows():
+        nested.setdefault(query, {})[doc] = value
+    return json.dumps(nested) + "\n"
+
+
+def _write_msmarco(data: Qrels | Run, path: str | Path) -> None:
+    """``qid pid rank`` lines, ranked in trec_eval's order, or ``qid pid`` relevant pairs."""
+    if isinstance(data, Run):
+        what = f"run {data.name!r}"
+        frame = data.frame.select("query_id", "doc_id")[trec_eval_order(data)]
+        frame = frame.with_columns(
+            (pl.int_range(pl.len()).over("query_id") + 1).cast(pl.String).alias("rank")
+        )
+    else:
+        what = f"qrels {data.name!r}"
+        relevance = data.frame.get_column("gain" if "gain" in data.frame.columns else "relevance")
+        if (relevance != 1).any():
+            raise OptionError(
+                "format",
+                "a format that holds these judgments",
+                "msmarco",
+                note="MS MARCO qrels hold relevant (query, document) pairs only, all of "
+                "relevance 1; these have other relevance values. Write TREC qrels instead.",
+            )
+        frame = data.frame.select("query_id", "doc_id")
+    trec._check_writable(frame.select("query_id", "doc_id"), path, what, "MS MARCO text")
+    text = "".join("\t".join(row) + "\n" for row in frame.iter_rows())
+    write_text(path, text)
