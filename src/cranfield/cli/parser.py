@@ -19,7 +19,13 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TextIO
 
-from cranfield._types import AGGREGATIONS, DUPLICATE_POLICIES, MISSING_POLICIES, RUN_NAMINGS
+from cranfield._types import (
+    AGGREGATIONS,
+    DUPLICATE_POLICIES,
+    FILE_FORMATS,
+    MISSING_POLICIES,
+    RUN_NAMINGS,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -402,6 +408,23 @@ _EVALUATION_FLAGS: Final[dict[str, tuple[tuple[str, ...], dict[str, Any]]]] = {
         {
             "action": "store_true",
             "help": "drop run documents whose id is the query id (BEIR ArguAna, Quora)",
+        },
+    ),
+    "qrels_format": (
+        ("--qrels-format",),
+        {
+            "choices": FILE_FORMATS,
+            "metavar": "FORMAT",
+            "help": "the qrels file's format: " + ", ".join(FILE_FORMATS) + " (default: detected "
+            "from its first lines)",
+        },
+    ),
+    "run_format": (
+        ("--run-format",),
+        {
+            "choices": FILE_FORMATS,
+            "metavar": "FORMAT",
+            "help": "the run files' format, as --qrels-format (default: detected)",
         },
     ),
     "num_docs": (

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Unpack, cast, overload
 
 import numpy as np
 
-from cranfield._types import RunNaming
+from cranfield._types import FileFormat, RunNaming
 from cranfield._validate import check_int
 from cranfield.data.columns import names
 from cranfield.data.ranking import Ranking, rank, rank_columns
@@ -117,6 +117,14 @@ def _aggregation(option: AggregateOption, wanted: list[Measure]) -> dict[Measure
     return chosen
 
 
+def load_judgments(source: QrelsLike, options: EvalOptions, *, name: str | None = None) -> Qrels:
+    """The qrels ``source`` read as ``options`` say (their ``duplicates`` policy and
+    ``qrels_format``): how every evaluation, plot and report reads its judgments."""
+    from cranfield.io.load import load_qrels
+
+    return load_qrels(source, name=name, duplicates=options.duplicates, format=options.qrels_format)
+
+
 class Evaluator:
     """Qrels, measures and options bound once; scores one run, a stream, or many runs.
 
@@ -197,9 +205,7 @@ class Evaluator:
     def qrels(self) -> Qrels:
         """The judgments, loaded on first use and kept."""
         if self._qrels is None:
-            from cranfield.io.load import load_qrels
-
-            self._qrels = load_qrels(self._qrels_source, duplicates=self.options.duplicates)
+            self._qrels = load_judgments(self._qrels_source, self.options)
         return self._qrels
 
     def _qrels_columns(self) -> QrelsColumns | None:
@@ -208,7 +214,12 @@ class Evaluator:
             from cranfield.io.trec_numpy import read_qrels_columns
 
             source = self._qrels_source
-            small = isinstance(source, (str, Path)) and _text_path(source) and self._qrels is None
+            small = (
+                isinstance(source, (str, Path))
+                and _text_path(source)
+                and self.options.qrels_format in (None, "trec")
+                and self._qrels is None
+            )
             self._columns.append(read_qrels_columns(cast("str | Path", source)) if small else None)
         return self._columns[0]
 
@@ -252,7 +263,7 @@ class Evaluator:
             intents=self._intents_source,
         )
         twin._extras = self._extras
-        if qrels is None and "duplicates" not in changes:
+        if qrels is None and not {"duplicates", "qrels_format"} & set(changes):
             twin._qrels, twin._columns, twin._judged = self._qrels, self._columns, self._judged
         return twin
 
@@ -297,6 +308,8 @@ class Evaluator:
         (:mod:`cranfield.io.trec_numpy`); ``None`` when either is not such a file."""
         if not (_text_path(run) and _text_path(self._qrels_source)):
             return None
+        if self.options.run_format not in (None, "trec"):
+            return None
         from cranfield.io.trec_numpy import fits, read_run_columns
 
         if not fits(run):  # type: ignore[arg-type]  # a large run: not even the qrels are read
@@ -312,13 +325,14 @@ class Evaluator:
         are not loaded yet (reading a large run starts slowly, leaving a core free)."""
         from cranfield.io import load
 
+        fmt = self.options.run_format
         if self._qrels is None and _text_path(run):
             self._qrels, loaded = load.side_by_side(
-                lambda: load.load_qrels(self._qrels_source, duplicates=self.options.duplicates),
-                lambda: load.load_run(run, name=name),
+                lambda: load_judgments(self._qrels_source, self.options),
+                lambda: load.load_run(run, name=name, format=fmt),
             )
             return loaded
-        return load.load_run(run, name=name)
+        return load.load_run(run, name=name, format=fmt)
 
     def evaluate(self, run: RunLike | Run, *, name: str | None = None) -> Results:
         """Score one run: per-query values and aggregates of every bound measure.
@@ -357,7 +371,7 @@ class Evaluator:
             answered,
             run=label,
             qrels=self.qrels_label,
-            run_ids=lambda: _run_topics(run),
+            run_ids=lambda: _run_topics(run, self.options.run_format),
         )
 
     def sources(self, run: object) -> dict[str, str | None]:
@@ -473,6 +487,12 @@ def _stream_results(
             "micro",
             note="Micro-averaging needs every query's counts at once.",
         )
+    if options.run_format not in (None, "trec"):
+        raise OptionError(
+            "run_format",
+            "'trec' or None when streaming (blocks of whole queries are read as TREC text)",
+            options.run_format,
+        )
     judgments = evaluator.qrels
     wanted = evaluator.measures
     blockwise = evaluator.with_options(missing="skip", aggregate=None)
@@ -522,7 +542,7 @@ def _stream_results(
     )
 
 
-def _run_topics(run: object) -> list[str] | None:
+def _run_topics(run: object, format: FileFormat | None) -> list[str] | None:
     """The query ids of ``run``, read again (only for the message of a run that shares no
     query with the qrels: a small clean file is otherwise never read with polars); ``None``
     for standard input, which cannot be read twice."""
@@ -530,7 +550,7 @@ def _run_topics(run: object) -> list[str] | None:
 
     if isinstance(run, (str, Path)) and str(run) == "-":
         return None
-    return load_run(cast("RunLike", run)).topics
+    return load_run(cast("RunLike", run), format=format).topics
 
 
 def _without_self(run: Run) -> tuple[Run, tuple[str, ...]]:

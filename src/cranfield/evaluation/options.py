@@ -18,10 +18,12 @@ from cranfield._types import (
     AGGREGATIONS,
     COMPATS,
     DUPLICATE_POLICIES,
+    FILE_FORMATS,
     MISSING_POLICIES,
     Aggregation,
     Compat,
     DuplicatePolicy,
+    FileFormat,
     MissingPolicy,
 )
 from cranfield._validate import check_bool, check_choice, check_float, check_int
@@ -84,6 +86,11 @@ class EvalOptions:
         Drop every run document whose id is the query's id before ranking (BEIR's ArguAna
         and Quora, whose queries are also documents of the corpus); how many were dropped is
         in the results' notes.
+    qrels_format, run_format:
+        The format of qrels and run files (:mod:`cranfield.io.formats`: ``"trec"``,
+        ``"msmarco"``, ``"beir"``, ``"csv"``, ``"tsv"``, ``"json"``, ``"jsonl"``,
+        ``"parquet"``); ``None`` (default) detects it from each file's first lines. A format
+        other than TREC is named in the results' notes.
 
     Raises
     ------
@@ -112,6 +119,8 @@ class EvalOptions:
     epsilon: float = MIN_GEO_MEAN
     duplicates: DuplicatePolicy = "merge"
     ignore_self: bool = False
+    qrels_format: FileFormat | None = None
+    run_format: FileFormat | None = None
 
     def __post_init__(self) -> None:
         check_choice("missing", self.missing, MISSING_POLICIES)
@@ -127,6 +136,9 @@ class EvalOptions:
         _check_aggregate(self.aggregate)
         check_choice("duplicates", self.duplicates, DUPLICATE_POLICIES)
         check_bool("ignore_self", self.ignore_self)
+        for name in ("qrels_format", "run_format"):
+            if getattr(self, name) is not None:
+                check_choice(name, getattr(self, name), FILE_FORMATS)
         for name, value in integers.items():
             object.__setattr__(self, name, value)
 
@@ -169,6 +181,8 @@ class EvalKwargs(TypedDict, total=False):
     epsilon: float
     duplicates: DuplicatePolicy
     ignore_self: bool
+    qrels_format: FileFormat | None
+    run_format: FileFormat | None
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(EvalOptions))

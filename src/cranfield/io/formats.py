@@ -78,6 +78,7 @@ from cranfield.io.source import (
 __all__ = [
     "HEAD_BYTES",
     "HEAD_LINES",
+    "described",
     "detect",
     "detect_text",
     "read_qrels",
@@ -318,14 +319,27 @@ def _parquet_path(source: str | Path, label: str) -> str | Path:
     return source
 
 
+def described(format_: FileFormat, kind: Kind) -> str:
+    """How notes and messages name a file in ``format_`` holding ``kind``: ``an MS MARCO run
+    (qid pid rank)``, ``CSV (judgments)``."""
+    if format_ in _NAMES:
+        return _NAMES[format_][kind]
+    what = {
+        "trec": "TREC",
+        "csv": "CSV",
+        "tsv": "TSV",
+        "json": "JSON",
+        "jsonl": "JSON Lines",
+        "parquet": "Parquet",
+    }[format_]
+    return f"{what} ({'judgments' if kind == 'qrels' else 'a run'})"
+
+
 def _note(label: str, format_: FileFormat, kind: Kind) -> str:
     base = "stdin" if label == "<stdin>" else Path(label).name
     if format_ == "msmarco" and kind == "run":
-        return f"{base}: read as an MS MARCO run (qid pid rank); each line's score is 1/rank."
-    if format_ in _NAMES:
-        return f"{base}: read as {_NAMES[format_][kind]}."
-    what = {"csv": "CSV", "tsv": "TSV", "json": "JSON", "jsonl": "JSON Lines"}[format_]
-    return f"{base}: read as {what} ({'judgments' if kind == 'qrels' else 'a run'})."
+        return f"{base}: read as {described(format_, kind)}; each line's score is 1/rank."
+    return f"{base}: read as {described(format_, kind)}."
 
 
 @dataclass(frozen=True)

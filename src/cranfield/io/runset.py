@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cranfield._types import RUN_NAMINGS, RunNaming
+from cranfield._types import RUN_NAMINGS, FileFormat, RunNaming
 from cranfield.errors import OptionError
 from cranfield.io.run_names import default_name, file_names, run_name
 from cranfield.io.source import same_file
@@ -116,13 +116,14 @@ class RunSet:
     def __iter__(self) -> Iterator[tuple[str, Any]]:
         return iter(zip(self.names, self.sources, strict=True))
 
-    def load(self, index: int) -> Run:
-        """Run ``index``, loaded (if it is not a ``Run`` yet) and carrying its name."""
+    def load(self, index: int, *, format: FileFormat | None = None) -> Run:
+        """Run ``index``, loaded (if it is not a ``Run`` yet; a file in ``format``, detected
+        when ``None``) and carrying its name."""
         from cranfield.data.run import Run
         from cranfield.io.load import load_run
 
         source, name = self.sources[index], self.names[index]
-        run = load_run(source, name=name)
+        run = load_run(source, name=name, format=format)
         if isinstance(run, Run) and run.name != name:
             run = Run(run.frame, name=name, tag=run.tag)
         return run

@@ -24,7 +24,7 @@ import polars as pl
 from cranfield.data.row_index import stretches
 from cranfield.data.run import RUN_SCHEMA, Run
 from cranfield.errors import InputError
-from cranfield.io.formats import detect_text
+from cranfield.io.formats import described, detect_text
 from cranfield.io.limits import first_long_line, line_too_long, max_line_bytes
 from cranfield.io.lines import BOM
 from cranfield.io.source import open_source, source_name
@@ -139,8 +139,8 @@ def _only_trec(blocks: Iterator[bytes], label: str) -> Iterator[bytes]:
         raise InputError(
             label,
             None,
-            f"looks like a {found} run; --stream reads TREC runs (evaluate_stream): read it "
-            "without --stream or convert it to TREC",
+            f"looks like {described(found, 'run')}; --stream reads TREC runs "
+            "(evaluate_stream): read it without --stream or convert it to TREC",
         )
     yield first
     yield from blocks

@@ -591,7 +591,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
     import polars as pl
 
     from cranfield.data.qrels import Qrels
-    from cranfield.io.load import load_qrels
+    from cranfield.evaluation.evaluator import load_judgments
     from cranfield.stats.comparison import compare, split_options
 
     levels = tuple(check_float("levels", p, minimum=0, maximum=1) for p in levels)
@@ -607,8 +607,8 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         items = [runs]
     test_plan, eval_kwargs = split_options(plan, kwargs, caller="html_report")
     opts = options_from(options, eval_kwargs, caller="html_report")
-    judgments = load_qrels(qrels, duplicates=opts.duplicates)
-    named: list[tuple[str, Run]] = named_runs(runs, names)
+    judgments = load_judgments(qrels, opts)
+    named: list[tuple[str, Run]] = named_runs(runs, names, format=opts.run_format)
     c = compare(
         judgments,
         dict(named),

@@ -43,8 +43,9 @@ from cranfield.curves import (
     mean_interpolated_pr,
     pr_points,
 )
+from cranfield.evaluation.evaluator import load_judgments
 from cranfield.evaluation.options import EvalOptions, options_from
-from cranfield.io.load import QrelsLike, RunLike, load_qrels
+from cranfield.io.load import QrelsLike, RunLike
 from cranfield.io.runset import RunSet
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from numpy.typing import NDArray
 
-    from cranfield._types import RunNaming
+    from cranfield._types import FileFormat, RunNaming
     from cranfield.data.run import Run
     from cranfield.evaluation.options import EvalKwargs
     from cranfield.evaluation.results import Results
@@ -144,7 +145,9 @@ def _legend(ax: Axes, handles: list[Artist], labels: list[str]) -> None:
         ax.legend(handles, [literal(x) for x in labels], loc="best", fontsize="small")
 
 
-def named_runs(runs: RunsLike, names: RunNaming | Sequence[str] = "file") -> list[tuple[str, Run]]:
+def named_runs(
+    runs: RunsLike, names: RunNaming | Sequence[str] = "file", *, format: FileFormat | None = None
+) -> list[tuple[str, Run]]:
     """Load one or several runs, named by the one run-naming rule (:mod:`cranfield.io.run_names`).
 
     Parameters
@@ -155,6 +158,8 @@ def named_runs(runs: RunsLike, names: RunNaming | Sequence[str] = "file") -> lis
         named runs: put a single ``{query_id: {doc_id: score}}`` run in a list.
     names:
         For a list: ``"file"`` (default), ``"tag"`` or one name per run.
+    format:
+        The format of run files (:mod:`cranfield.io.formats`); ``None`` detects it.
 
     Returns
     -------
@@ -167,7 +172,7 @@ def named_runs(runs: RunsLike, names: RunNaming | Sequence[str] = "file") -> lis
     ['bm25']
     """
     run_set = RunSet.of(runs, names)
-    return [(name, run_set.load(i)) for i, name in enumerate(run_set.names)]
+    return [(name, run_set.load(i, format=format)) for i, name in enumerate(run_set.names)]
 
 
 def _finish(fig: Figure, ax: Axes, title: str | None, default: str) -> Figure:
@@ -240,10 +245,10 @@ def pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figs
     check_choice("rule", rule, INTERPOLATIONS)
     opts = options_from(options, kwargs, caller="pr_curve")
     fig, axes = _figure(ax, figsize)
-    judgments = load_qrels(qrels, duplicates=opts.duplicates)
+    judgments = load_judgments(qrels, opts)
     handles: list[Artist] = []
     labels: list[str] = []
-    for i, (name, run) in enumerate(named_runs(runs, names)):
+    for i, (name, run) in enumerate(named_runs(runs, names, format=opts.run_format)):
         curve = mean_interpolated_pr(judgments, run, levels=levels, rule=rule, options=opts)
         color, style = _style(i)
         (line,) = axes.plot(
@@ -349,7 +354,7 @@ def gain_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/fi
     check_choice("normalise", normalise, NORMALISATIONS)
     opts = options_from(options, kwargs, caller="gain_curve")
     fig, axes = _figure(ax, figsize)
-    judgments = load_qrels(qrels, duplicates=opts.duplicates)
+    judgments = load_judgments(qrels, opts)
     curve_options: dict[str, Any] = {
         "max_rank": max_rank,
         "gains": gains,
@@ -359,7 +364,7 @@ def gain_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/fi
     handles: list[Artist] = []
     labels: list[str] = []
     ideals: list[tuple[str, str, NDArray[np.float64], NDArray[np.float64]]] = []
-    for i, (name, run) in enumerate(named_runs(runs, names)):
+    for i, (name, run) in enumerate(named_runs(runs, names, format=opts.run_format)):
         curve = mean_gain_curves(judgments, run, normalise=normalise, **curve_options)
         ranks = curve.get_column("rank").to_numpy()
         color, style = _style(i)
@@ -748,7 +753,7 @@ def query_pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/a
 
     opts = options_from(options, kwargs, caller="query_pr_curve").replace(missing="zero")
     relevance_level = opts.relevance_level
-    judgments = load_qrels(qrels, duplicates=opts.duplicates)
+    judgments = load_judgments(qrels, opts)
     if query_id not in set(judgments.topics):
         raise ValueError(f"Query {query_id!r} has no judgments in the qrels.")
     n_rel = int(
@@ -759,7 +764,7 @@ def query_pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/a
     fig, axes = _figure(ax, figsize)
     handles: list[Artist] = []
     labels: list[str] = []
-    for i, (name, run) in enumerate(named_runs(runs, names)):
+    for i, (name, run) in enumerate(named_runs(runs, names, format=opts.run_format)):
         points = pr_points(judgments, run, options=opts).filter(pl.col("query_id") == query_id)
         recall = points.get_column("recall").to_numpy()
         precision = points.get_column("precision").to_numpy()

@@ -442,17 +442,16 @@ def agree(
     >>> p.shared, p.only_b, a.unjudged["nist"], round(p.kappa, 4)
     (5, 1, 1, 0.6875)
     """
-    from cranfield.io.load import load_qrels
+    from cranfield.evaluation.evaluator import load_judgments
+    from cranfield.evaluation.options import EvalOptions
 
     if isinstance(qrels, (str, Path)) or len(qrels) < 2:
         raise OptionError(
             "qrels", "two or more qrels", qrels if isinstance(qrels, str) else len(qrels)
         )
     judges = _judge_names(qrels, names)
-    duplicates = "merge" if options is None else options.duplicates
-    loaded = [
-        load_qrels(q, name=n, duplicates=duplicates) for q, n in zip(qrels, judges, strict=True)
-    ]
+    read_as = EvalOptions() if options is None else options
+    loaded = [load_judgments(q, read_as, name=n) for q, n in zip(qrels, judges, strict=True)]
     labels, unjudged = zip(*(_labels(q.frame) for q in loaded), strict=True)
     pairs = tuple(
         _pair(judges[i], labels[i], judges[j], labels[j])

@@ -495,7 +495,7 @@ def test_streaming_reads_trec_runs_only(
     path = _write(tmp_path, "run.tsv", RUNS["msmarco.tsv"])
     with pytest.raises(InputError) as info:
         cranfield.evaluate_stream(qrels, path, MEASURES)
-    assert str(info.value).startswith(f"{path}: looks like a msmarco run; --stream reads TREC runs")
+    assert str(info.value).startswith(f"{path}: looks like an MS MARCO run (qid pid rank); --stream reads TREC runs")
 
 
 @pytest.mark.parametrize(
