@@ -13,12 +13,14 @@ __all__ = [
     "COMPATS",
     "DUPLICATE_POLICIES",
     "FILE_FORMATS",
+    "INPUT_KINDS",
     "MISSING_POLICIES",
     "RUN_NAMINGS",
     "Aggregation",
     "Compat",
     "DuplicatePolicy",
     "FileFormat",
+    "InputKind",
     "MissingPolicy",
     "RunNaming",
 ]
@@ -52,4 +54,8 @@ AGGREGATIONS: Final[tuple[str, ...]] = get_args(Aggregation)
 COMPATS: Final[tuple[int, ...]] = get_args(Compat)
 DUPLICATE_POLICIES: Final[tuple[str, ...]] = get_args(DuplicatePolicy)
 FILE_FORMATS: Final[tuple[str, ...]] = get_args(FileFormat)
+
+InputKind = Literal["qrels", "run"]
+"""What an input file holds: relevance judgments or one system's ranked results."""
+INPUT_KINDS: Final[tuple[str, ...]] = get_args(InputKind)
 RUN_NAMINGS: Final[tuple[str, ...]] = get_args(RunNaming)

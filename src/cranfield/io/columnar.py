@@ -59,11 +59,11 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, NoReturn
+from typing import Any, NoReturn
 
 import polars as pl
 
-from cranfield._types import DUPLICATE_POLICIES, DuplicatePolicy
+from cranfield._types import DUPLICATE_POLICIES, DuplicatePolicy, InputKind
 from cranfield._validate import check_choice
 from cranfield.data.judgments import (
     LABEL_TEXT,
@@ -81,7 +81,9 @@ from cranfield.io.run_names import run_name
 from cranfield.io.sink import replacing
 
 __all__ = [
+    "kind_of_columns",
     "names_ids",
+    "parquet_columns",
     "qrels_from_frame",
     "qrels_from_mapping",
     "read_parquet_qrels",
@@ -92,7 +94,7 @@ __all__ = [
     "write_parquet",
 ]
 
-_Kind = Literal["qrels", "run"]
+_Kind = InputKind
 
 
 def _id_type(dtype: pl.DataType) -> bool:
@@ -200,6 +202,18 @@ def names_ids(names: Sequence[str]) -> bool:
     """Whether the column ``names`` (a header line's, a JSON object's keys) name a query id
     column and a document id column, by the spellings above: a table of judgments or a run."""
     return all(any(n in names for n in field.names) for field in (_QUERY, _DOC))
+
+
+def kind_of_columns(names: Sequence[str]) -> _Kind | None:
+    """What a table with the columns ``names`` holds, by the spellings above: judgments when
+    a relevance column other than ``score`` is there (``relevance``, ``label`` ...), a run
+    when a ``score``, ``sim`` or ``rank`` column is there instead; ``None`` when both or
+    neither are (BEIR's ``score`` judgments are told by their format, not their columns)."""
+    labels = any(n in names for n in _REL.names if n not in _SCORE.names)
+    scores = any(n in names for n in (*_SCORE.names, *_RANK.names))
+    if labels == scores:
+        return None
+    return "qrels" if labels else "run"
 
 
 def _columns(names: list[str], kind: _Kind, label: str) -> dict[_Field, str]:
@@ -597,6 +611,23 @@ def _read_parquet(path: str | Path, kind: _Kind) -> pl.DataFrame:
     if frame.height != rows:
         raise InputError(label, None, f"holds {frame.height} rows, but its footer says {rows}")
     return frame
+
+
+def parquet_columns(path: str | Path) -> list[str]:
+    """The column names of the Parquet file ``path``, from its footer alone (no page read)."""
+    label = str(path)
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        try:
+            return list(pl.read_parquet_schema(path))
+        except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
+            raise _unreadable(label, exc) from exc
+    try:
+        with pq.ParquetFile(path) as parquet:
+            return list(parquet.schema_arrow.names)
+    except (OSError, ValueError, TypeError) as exc:  # pyarrow's errors derive from these
+        raise _unreadable(label, exc) from exc
 
 
 def _unreadable(label: str, exc: BaseException) -> InputError:

@@ -44,11 +44,11 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import polars as pl
 
-from cranfield._types import FILE_FORMATS, DuplicatePolicy, FileFormat
+from cranfield._types import FILE_FORMATS, DuplicatePolicy, FileFormat, InputKind
 from cranfield._validate import check_choice
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import trec_eval_order
@@ -56,7 +56,9 @@ from cranfield.data.run import Run
 from cranfield.errors import InputError, OptionError
 from cranfield.io import trec
 from cranfield.io.columnar import (
+    kind_of_columns,
     names_ids,
+    parquet_columns,
     qrels_from_frame,
     read_parquet_qrels,
     read_parquet_run,
@@ -80,13 +82,14 @@ __all__ = [
     "HEAD_LINES",
     "described",
     "detect",
+    "detect_kind",
     "detect_text",
     "read_qrels",
     "read_run",
     "write",
 ]
 
-Kind = Literal["qrels", "run"]
+Kind = InputKind
 
 HEAD_BYTES = 1 << 16
 """How much of a file's text :func:`detect` reads."""
@@ -166,6 +169,67 @@ def detect_text(
     if _msmarco(text, kind):
         return "msmarco"
     return "trec"
+
+
+def detect_kind(source: str | Path, format: FileFormat | None = None) -> Kind:
+    """Whether the file ``source`` holds judgments (``"qrels"``) or a run, from its first
+    lines (or a Parquet file's columns): TREC text by its first data line's fields (4 or 6),
+    MS MARCO by its fields (``qid pid`` or ``qid pid rank``), BEIR is judgments, a table by
+    its columns (:func:`~cranfield.io.columnar.kind_of_columns`).
+
+    Raises
+    ------
+    InputError
+        When the file does not say (ranx JSON ``{query: {doc: value}}`` never does; nor does
+        standard input, which cannot be read twice), naming what to give instead.
+    """
+    label = source_name(source)
+    ask = "give its kind (--kind run or --kind qrels)"
+    if not regular_file(source):
+        raise InputError(label, None, f"cannot be looked at twice to tell its kind; {ask}")
+    if format is not None:
+        check_choice("format", format, FILE_FORMATS)
+    as_run = format or detect(source, "run")
+    if as_run == "parquet":
+        kind = kind_of_columns(parquet_columns(source))
+    else:
+        head, whole = read_head(source, HEAD_BYTES)
+        kind = _kind_of_text(head.removeprefix(BOM), as_run, whole)
+    if kind is None and format is None and detect(source, "qrels") == "msmarco":
+        kind = "qrels"
+    if kind is None:
+        raise InputError(label, None, f"does not say whether it holds a run or judgments; {ask}")
+    return kind
+
+
+def _kind_of_text(text: bytes, format_: FileFormat, whole: bool) -> Kind | None:
+    """What the text of a file in ``format_`` holds, by its first line (None: not said)."""
+    if format_ == "beir":
+        return "qrels"
+    if format_ == "json":
+        return None
+    if not whole:
+        text = text[: text.rfind(b"\n") + 1]
+    first = next(
+        (fields for _, fields, _ in data_lines(text, "<head>", max_fields=7) if fields), None
+    )
+    if format_ == "msmarco":
+        return None if first is None else "run" if len(first) == 3 else "qrels"
+    if format_ == "trec":
+        by_fields: dict[int, Kind] = {4: "qrels", 6: "run"}
+        return None if first is None else by_fields.get(len(first))
+    line = text.lstrip().split(b"\n", 1)[0].strip()
+    if format_ == "jsonl":
+        try:
+            names = list(json.loads(line))
+        except ValueError:
+            return None
+    else:
+        separator = "\t" if format_ == "tsv" else ","
+        names = [
+            n.strip().strip('"').strip() for n in line.decode(errors="replace").split(separator)
+        ]
+    return kind_of_columns(names)
 
 
 def _row_object(line: bytes) -> bool:

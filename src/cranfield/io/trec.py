@@ -45,12 +45,12 @@ from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Literal, NoReturn
+from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 import numpy as np
 import polars as pl
 
-from cranfield._types import DUPLICATE_POLICIES, DuplicatePolicy
+from cranfield._types import DUPLICATE_POLICIES, DuplicatePolicy, InputKind
 from cranfield._validate import check_choice
 from cranfield.data.judgments import (
     LABEL_TEXT,
@@ -92,7 +92,7 @@ if TYPE_CHECKING:
 
 __all__ = ["read_qrels", "read_run", "write_qrels", "write_run"]
 
-Kind = Literal["qrels", "run"]
+Kind = InputKind
 
 
 def read_qrels(

@@ -24,7 +24,7 @@ import cranfield
 from cranfield._types import FILE_FORMATS
 from cranfield.data.run import Run
 from cranfield.errors import InputError, QrelsNoteWarning
-from cranfield.io.formats import HEAD_BYTES, HEAD_LINES, detect, detect_text, write
+from cranfield.io.formats import HEAD_BYTES, HEAD_LINES, detect, detect_kind, detect_text, write
 from cranfield.io.load import load_qrels, load_run
 from cranfield.io.run_names import run_name
 from cranfield.io.source import read_head
@@ -495,7 +495,9 @@ def test_streaming_reads_trec_runs_only(
     path = _write(tmp_path, "run.tsv", RUNS["msmarco.tsv"])
     with pytest.raises(InputError) as info:
         cranfield.evaluate_stream(qrels, path, MEASURES)
-    assert str(info.value).startswith(f"{path}: looks like an MS MARCO run (qid pid rank); --stream reads TREC runs")
+    assert str(info.value).startswith(
+        f"{path}: looks like an MS MARCO run (qid pid rank); --stream reads TREC runs"
+    )
 
 
 @pytest.mark.parametrize(
@@ -661,3 +663,46 @@ def test_a_decimal_label_of_a_text_table_is_named_by_its_line(tmp_path: Path) ->
     assert qrels.notes[1].startswith(f"{path}:3: 1 relevance label(s) are not integers")
     assert "keeping the max relevance" in qrels.notes[2]
     assert qrels.to_dict() == {"q1": {"d1": 2, "d2": 0}}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("q1 0 d1 1\n", "qrels"),
+        ("# a comment\nq1 0 d1 1\n", "qrels"),
+        ("q1 Q0 d1 1 2.5 tag\n", "run"),
+        ("q1\td1\n", "qrels"),
+        ("q1\td1\t1\n", "run"),
+        ("query-id\tcorpus-id\tscore\nq1\td1\t1\n", "qrels"),
+        ("qid,docno,label\nq1,d1,1\n", "qrels"),
+        ("query_id,doc_id,score\nq1,d1,1.5\n", "run"),
+        ("qid\tpid\trank\nq1\td1\t1\n", "run"),
+        ('{"qid": "q1", "docno": "d1", "rel": 2}\n', "qrels"),
+        ('{"query_id": "q1", "doc_id": "d1", "score": 0.5}\n', "run"),
+    ],
+)
+def test_the_kind_of_a_file_is_detected(tmp_path: Path, text: str, kind: str) -> None:
+    path = tmp_path / "file"
+    path.write_text(text)
+    assert detect_kind(path) == kind
+    gz = tmp_path / "file.gz"
+    gz.write_bytes(gzip.compress(text.encode()))
+    assert detect_kind(gz) == kind
+
+
+def test_the_kind_of_a_parquet_file_is_told_by_its_columns(tmp_path: Path) -> None:
+    runs = tmp_path / "run.parquet"
+    pl.DataFrame({"qid": ["q"], "docno": ["d"], "score": [1.0]}).write_parquet(runs)
+    judged = tmp_path / "qrels.parquet"
+    pl.DataFrame({"query_id": ["q"], "doc_id": ["d"], "relevance": [1]}).write_parquet(judged)
+    assert (detect_kind(runs), detect_kind(judged)) == ("run", "qrels")
+
+
+@pytest.mark.parametrize(
+    "text", ['{"q1": {"d1": 1}}', "qid,docno,label,score\nq,d,1,2\n", "q1 0 d1\n"]
+)
+def test_a_file_that_does_not_say_its_kind_asks_for_it(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "file"
+    path.write_text(text)
+    with pytest.raises(InputError, match=r"give its kind \(--kind run or --kind qrels\)"):
+        detect_kind(path)
