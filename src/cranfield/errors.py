@@ -137,13 +137,15 @@ class OptionError(CranfieldError, ValueError, TypeError):
         super().__init__(self.worded(f"'{option}'"))
 
     def worded(self, label: str, *, expected: str | None = None) -> str:
-        """The message with the option called ``label`` (``'depth'`` or ``--depth``)."""
+        """The message with the option called ``label`` (``'depth'`` or ``--depth``, or a
+        command's positional argument such as ``OUT``, which is not called an option)."""
         tail = f" {self.note}" if self.note else ""
         what = self.expected if expected is None else expected
         shown = repr(self.value)
         if len(shown) > 120:  # a long list or mapping: its start says enough
             shown = shown[:117] + "..."
-        return f"The {label} option must be {what}, got {shown}.{tail}"
+        subject = label if label.isupper() else f"The {label} option"
+        return f"{subject} must be {what}, got {shown}.{tail}"
 
     def for_command_line(self, flag: str | None = None) -> str:
         """The message with the option named by its flag: ``The --depth option ...``.

@@ -36,6 +36,7 @@ COMMANDS: Final = (
     Command("plot", "cranfield.cli.plot", "figures: PR, gain, differences, scores, one query"),
     Command("lab", "cranfield.cli.lab", "experiments, efficiency, pooling, folds, cv"),
     Command("check", "cranfield.cli.check", "lint runs and qrels without evaluating them"),
+    Command("convert", "cranfield.cli.convert", "rewrite a run or qrels in another format"),
 )
 
 _USAGE: Final = "usage: cranfield [-h] [--version] COMMAND ...\n"

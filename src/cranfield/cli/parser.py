@@ -143,8 +143,9 @@ class Parser(argparse.ArgumentParser):
         return parsed, extras
 
     def flag_for(self, dest: str) -> str | None:
-        """The long flag (else the short one) of the option stored in ``dest``, searched in
-        this parser and its sub-command parsers; ``None`` if no option stores there."""
+        """The long flag (else the short one) of the option stored in ``dest`` (or the
+        metavar of a positional argument stored there), searched in this parser and its
+        sub-command parsers; ``None`` if no option stores there."""
         for action in self._actions:
             if isinstance(action, argparse._SubParsersAction):
                 for sub in action.choices.values():
@@ -154,6 +155,8 @@ class Parser(argparse.ArgumentParser):
             elif action.dest == dest and action.option_strings:
                 flags = action.option_strings
                 return next((f for f in flags if f.startswith("--")), flags[0])
+            elif action.dest == dest and isinstance(action.metavar, str):
+                return action.metavar  # a positional argument, by its name in the usage: OUT
         return None
 
     # ------------------------------------------------------------------ lists after the files

@@ -48,7 +48,7 @@ from typing import Any, cast
 
 import polars as pl
 
-from cranfield._types import FILE_FORMATS, DuplicatePolicy, FileFormat, InputKind
+from cranfield._types import FILE_FORMATS, INPUT_KINDS, DuplicatePolicy, FileFormat, InputKind
 from cranfield._validate import check_choice
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import trec_eval_order
@@ -68,7 +68,7 @@ from cranfield.io.columnar import (
 from cranfield.io.limits import in_memory
 from cranfield.io.lines import BOM, INTEGER, data_lines
 from cranfield.io.run_names import run_name
-from cranfield.io.sink import replacing, write_text
+from cranfield.io.sink import refuse_overwriting, replacing, write_text
 from cranfield.io.source import (
     is_parquet,
     read_bytes,
@@ -80,10 +80,14 @@ from cranfield.io.source import (
 __all__ = [
     "HEAD_BYTES",
     "HEAD_LINES",
+    "Conversion",
+    "convert",
     "described",
     "detect",
     "detect_kind",
     "detect_text",
+    "format_of_suffix",
+    "left_out",
     "read_qrels",
     "read_run",
     "write",
@@ -197,6 +201,14 @@ def detect_kind(source: str | Path, format: FileFormat | None = None) -> Kind:
         kind = _kind_of_text(head.removeprefix(BOM), as_run, whole)
     if kind is None and format is None and detect(source, "qrels") == "msmarco":
         kind = "qrels"
+    if kind is None and format is not None and detect(source, "run") != format:
+        found = detect(source, "run")
+        raise InputError(
+            label,
+            None,
+            f"does not look like {format} but like {found} (detected from its first lines); "
+            f"read it as {found}, or {ask}",
+        )
     if kind is None:
         raise InputError(label, None, f"does not say whether it holds a run or judgments; {ask}")
     return kind
@@ -727,3 +739,149 @@ def _write_msmarco(data: Qrels | Run, path: str | Path) -> None:
     trec._check_writable(frame.select("query_id", "doc_id"), path, what, "MS MARCO text")
     text = "".join("\t".join(row) + "\n" for row in frame.iter_rows())
     write_text(path, text)
+
+
+# ----------------------------------------------------------------- converting
+
+_SUFFIXES: dict[str, FileFormat] = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".trec": "trec",
+    ".run": "trec",
+    ".qrels": "trec",
+    ".txt": "trec",
+    ".res": "trec",
+}
+"""The format a target file's suffix names (``cranfield convert`` without ``--to``)."""
+
+
+def format_of_suffix(path: str | Path) -> FileFormat | None:
+    """The format the suffix of ``path`` names (``.jsonl``: ``jsonl``, ``.txt``: ``trec``
+    ...), or ``None``; a compressed suffix names none (the writers write plain files)."""
+    return _SUFFIXES.get(Path(path).suffix.lower())
+
+
+def left_out(data: Qrels | Run, format: FileFormat) -> tuple[str, ...]:
+    """What writing ``data`` in ``format`` does not keep, in sentences (none: lossless)."""
+    out: list[str] = []
+    if isinstance(data, Run):
+        if format == "msmarco":
+            out.append(
+                "scores are not kept: an MS MARCO run holds ranks, in trec_eval's order "
+                "(read back, each score is 1/rank, which ranks the documents the same)"
+            )
+        if format not in ("trec", "parquet") and data.tag != data.name:
+            out.append(f"the run tag {data.tag!r} is not kept (only TREC and Parquet hold one)")
+    elif format in ("beir", "json", "msmarco"):
+        iterations = data.frame.get_column("iteration")
+        if (iterations != "0").any():
+            out.append(
+                f"the iteration column is not kept ({described(format, 'qrels')} has none; "
+                f"{(iterations != '0').sum()} judgment(s) had one other than 0)"
+            )
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """What :func:`convert` read and wrote.
+
+    Attributes
+    ----------
+    kind:
+        ``"qrels"`` or ``"run"``.
+    source_format, target_format:
+        The format read (given or detected) and the format written.
+    queries, rows:
+        How many queries and (query, document) rows were written.
+    notes:
+        What reading did beyond the file's plain meaning (merged judgments, decimal labels),
+        then what the target format does not keep (:func:`left_out`).
+    """
+
+    kind: Kind
+    source_format: FileFormat
+    target_format: FileFormat
+    queries: int
+    rows: int
+    notes: tuple[str, ...]
+
+
+def convert(
+    source: str | Path,
+    target: str | Path,
+    to: FileFormat | None = None,
+    *,
+    source_format: FileFormat | None = None,
+    kind: Kind | None = None,
+    duplicates: DuplicatePolicy = "merge",
+) -> Conversion:
+    """Read the run or judgments ``source`` and write them to ``target`` in ``to``.
+
+    ``to`` defaults to the format ``target``'s suffix names (:func:`format_of_suffix`);
+    ``source_format`` and ``kind`` to what the file says (:func:`detect`,
+    :func:`detect_kind`). Everything a target format can hold is kept: ids, scores or
+    labels (decimal ones too), iterations and run tags where the format has a place for
+    them; what it cannot hold is said in :attr:`Conversion.notes`, and MS MARCO qrels, which
+    hold relevant pairs only, refuse other labels.
+
+    Raises
+    ------
+    OptionError
+        For a ``to`` that is not given and not named by ``target``'s suffix, a ``target``
+        that is ``source``, or a target format that cannot hold the data.
+    InputError
+        If ``source`` cannot be read (naming its file and line), or does not say whether it
+        holds a run or judgments and ``kind`` is not given.
+    """
+    if to is None:
+        to = format_of_suffix(target)
+        if to is None:
+            raise OptionError(
+                "target",
+                "a file whose suffix names a format ("
+                + ", ".join(sorted(_SUFFIXES))
+                + "; files are written uncompressed), or a format given (to=, --to)",
+                str(target),
+            )
+    check_choice("to", to, FILE_FORMATS)
+    if kind is None:
+        kind = detect_kind(source, source_format)
+    check_choice("kind", kind, INPUT_KINDS)
+    refuse_overwriting(target, [source], option="target")  # OUT on the command line
+    data: Qrels | Run = (
+        read_run(source, format=source_format)
+        if kind == "run"
+        else read_qrels(source, format=source_format, duplicates=duplicates)
+    )
+    found = _read_format(data, source, source_format)
+    write(data, target, to)
+    return Conversion(
+        kind=kind,
+        source_format=found,
+        target_format=to,
+        queries=len(data.topics),
+        rows=len(data),
+        notes=(*data.notes, *left_out(data, to)),
+    )
+
+
+def _read_format(data: Qrels | Run, source: str | Path, given: FileFormat | None) -> FileFormat:
+    """The format ``data`` was read in: ``given``, else the one its reading note names (the
+    note :func:`read_qrels` and :func:`read_run` add for a format other than TREC and
+    Parquet), else Parquet or TREC."""
+    if given is not None:
+        return given
+    if is_parquet(source):
+        return "parquet"
+    kind: Kind = "run" if isinstance(data, Run) else "qrels"
+    label = source_name(source)
+    for format_ in cast("tuple[FileFormat, ...]", FILE_FORMATS):
+        if _note(label, format_, kind) in data.notes:
+            return format_
+    return "trec"
