@@ -317,17 +317,9 @@ def read_qrels(
         If the file cannot be read as ``format`` (or as any format, when detecting),
         naming the file, the line and what was expected.
     """
-    if format is not None:
-        check_choice("format", format, FILE_FORMATS)
     label = source_name(source)
     qrels_name = name or (label if label == "<stdin>" else Path(label).name)
-    data = None
-    if format is None and not is_parquet(source) and not regular_file(source):
-        with in_memory(label):  # standard input or a pipe: read once, whole
-            data = read_bytes(source)
-        format = detect_text(data, "qrels", label=label)
-    else:
-        format = format or detect(source, "qrels")
+    format, data = _format_of(source, format, "qrels", label)
     if format == "trec":
         if data is None:
             return trec.read_qrels(source, name=name, duplicates=duplicates)
@@ -362,16 +354,8 @@ def read_run(
         If the file cannot be read as ``format`` (or as any format, when detecting),
         naming the file, the line and what was expected.
     """
-    if format is not None:
-        check_choice("format", format, FILE_FORMATS)
     label = source_name(source)
-    data = None
-    if format is None and not is_parquet(source) and not regular_file(source):
-        with in_memory(label):  # standard input or a pipe: read once, whole
-            data = read_bytes(source)
-        format = detect_text(data, "run", label=label)
-    else:
-        format = format or detect(source, "run")
+    format, data = _format_of(source, format, "run", label)
     if format == "trec":
         if data is None:
             return trec.read_run(source, name=name)
@@ -385,6 +369,20 @@ def read_run(
     with table.errors():
         run = run_from_frame(table.frame, source_label=label, name=run_label, lines=table.lines)
     return Run(run.frame, name=run.name, tag=run.tag, notes=(_note(label, format, "run"),))
+
+
+def _format_of(
+    source: str | Path, format: FileFormat | None, kind: Kind, label: str
+) -> tuple[FileFormat, bytes | None]:
+    """The format to read ``source`` in (``format``, else detected), and its text when
+    detecting had to read it whole (standard input or a pipe: they cannot be read twice)."""
+    if format is not None:
+        return check_choice("format", format, FILE_FORMATS), None
+    if is_parquet(source) or regular_file(source):
+        return detect(source, kind), None
+    with in_memory(label):  # standard input or a pipe: read once, whole
+        data = read_bytes(source)
+    return detect_text(data, kind, label=label), data
 
 
 def _parquet_path(source: str | Path, label: str) -> str | Path:
