@@ -233,7 +233,7 @@ def _kind_of_text(text: bytes, format_: FileFormat, whole: bool) -> Kind | None:
     line = text.lstrip().split(b"\n", 1)[0].strip()
     if format_ == "jsonl":
         try:
-            names = list(json.loads(line))
+            names = list(_json_value(line))
         except ValueError:
             return None
     else:
@@ -244,10 +244,19 @@ def _kind_of_text(text: bytes, format_: FileFormat, whole: bool) -> Kind | None:
     return kind_of_columns(names)
 
 
+def _json_value(text: bytes | str) -> Any:
+    """``json.loads(text)``; nesting too deep for Python's parser (a ``RecursionError``) is
+    a ``ValueError`` like any other text that is not JSON."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 def _row_object(line: bytes) -> bool:
     """Whether ``line`` is a whole JSON object whose keys name a query and a document."""
     try:
-        value = json.loads(line)
+        value = _json_value(line)
     except ValueError:
         return False
     return isinstance(value, dict) and names_ids(list(value))
@@ -517,7 +526,7 @@ def _json_lines_one_by_one(text: bytes, label: str) -> _Parsed:
         if not raw.strip():
             continue
         try:
-            row = json.loads(raw)
+            row = _json_value(raw)
         except ValueError as exc:
             shown = raw.strip().decode("utf-8", "replace")
             raise InputError(label, number, f"is not a JSON object ({exc})", shown) from None
@@ -553,7 +562,7 @@ def _json_text(value: object) -> str | None:
 def _json(text: bytes, label: str, kind: Kind) -> _Parsed:
     """ranx-style JSON ``{query: {doc: value}}``, or a list of row objects."""
     try:
-        value = json.loads(text)
+        value = _json_value(text)
     except ValueError as exc:
         line = getattr(exc, "lineno", None)
         problem = getattr(exc, "msg", str(exc))

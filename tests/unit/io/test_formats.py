@@ -706,3 +706,13 @@ def test_a_file_that_does_not_say_its_kind_asks_for_it(tmp_path: Path, text: str
     path.write_text(text)
     with pytest.raises(InputError, match=r"give its kind \(--kind run or --kind qrels\)"):
         detect_kind(path)
+
+
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000 + "]" * 100_000, '{"q": ' * 50_000 + "1" + "}" * 50_000]
+)
+def test_json_nested_too_deep_is_an_input_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    with pytest.raises(InputError, match="is not valid JSON \\(nested too deeply\\)"):
+        load_run(path)
