@@ -144,7 +144,7 @@ class OptionError(CranfieldError, ValueError, TypeError):
         shown = repr(self.value)
         if len(shown) > 120:  # a long list or mapping: its start says enough
             shown = shown[:117] + "..."
-        subject = label if label.isupper() else f"The {label} option"
+        subject = label if label[:1].isalpha() else f"The {label} option"
         return f"{subject} must be {what}, got {shown}.{tail}"
 
     def for_command_line(self, flag: str | None = None) -> str:
