@@ -64,7 +64,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, Literal
 
-from cranfield._types import DuplicatePolicy
 from cranfield.errors import CranfieldError, EvaluationError, InputError, OptionError
 from cranfield.evaluation.options import OPTION_NAMES, EvalOptions
 from cranfield.evaluation.provenance import file_sha256
@@ -219,7 +218,7 @@ def declared_keys() -> dict[str, tuple[str, ...]]:
     keys = {"": tuple(_TABLES), "experiment": tuple(_EXPERIMENT_KEYS)}
     keys |= {f"collection {fmt}": tuple(kinds) for fmt, kinds in _COLLECTION_KEYS.items()}
     keys |= {f"systems {e}": ("name", "engine", *kinds) for e, kinds in _ENGINE_KEYS.items()}
-    keys |= {"evaluation": OPTION_NAMES, "cross_validation": tuple(_CROSS_VALIDATION_KEYS)}
+    keys |= {"evaluation": _EVALUATION_KEYS, "cross_validation": tuple(_CROSS_VALIDATION_KEYS)}
     return keys
 
 
@@ -261,13 +260,18 @@ def _checked(src: _Source, where: str, table: Any, kinds: Mapping[str, _Kind]) -
     return table
 
 
+_EVALUATION_KEYS: Final = tuple(name for name in OPTION_NAMES if name != "run_format")
+"""The keys of ``[evaluation]``: every evaluation option but ``run_format`` (the lab reads
+only the runs it writes, in TREC text)."""
+
+
 def _evaluation_options(table: Any, src: _Source) -> EvalOptions | None:
     """The ``[evaluation]`` table as the one :class:`EvalOptions` of the experiment."""
     if table is None:
         return None
     if not isinstance(table, Mapping):
         raise src.error("[evaluation]", "must be a table")
-    _unknown(src, "[evaluation]", table, OPTION_NAMES)
+    _unknown(src, "[evaluation]", table, _EVALUATION_KEYS)
     try:
         return EvalOptions(**table)
     except OptionError as exc:
@@ -442,11 +446,12 @@ def make_collection(
     *,
     base: Path = Path(),
     source: str | Path = "<config>",
-    duplicates: DuplicatePolicy = "merge",
+    evaluation: EvalOptions | None = None,
 ) -> Collection:
     """A collection from the ``[collection]`` table; the judgments of a ``trec`` collection
-    read with the ``duplicates`` policy (``[evaluation] duplicates``)."""
-    from cranfield.io.load import load_qrels
+    read as the ``[evaluation]`` options say (their ``duplicates`` policy and
+    ``qrels_format``; ``run_format`` has nothing to read: the lab writes its runs)."""
+    from cranfield.evaluation.evaluator import load_judgments
 
     src = _Source(Path(source))
     fmt = spec.get("format", "cranfield")
@@ -476,7 +481,7 @@ def make_collection(
             for key in ("documents", "topics", "qrels")
         )
         topics = read_topics(topics_path)
-        qrels = load_qrels(qrels_path, duplicates=duplicates)
+        qrels = load_judgments(qrels_path, evaluation or EvalOptions())
         h = hashlib.sha256()
         try:
             h.update(bytes.fromhex(file_sha256(docs_path)))
@@ -559,7 +564,7 @@ def load_config(
         data["collection"],
         base=base,
         source=cfg_path,
-        duplicates=evaluation.duplicates if evaluation is not None else "merge",
+        evaluation=evaluation,
     )
     settings = {**exp, **overrides}
     where = settings.pop("workdir", None)

@@ -120,6 +120,8 @@ engine = "sqlite-fts5"                # SQLite's full-text search, no extra pack
 # epsilon = 1e-05                     # floor before the logarithm of GMAP
 # duplicates = "merge"               # repeated judgments: merge (identical only) | error | first | last | max
 # ignore_self = false                 # drop documents whose id is the query id (BEIR ArguAna, Quora)
+# qrels_format = "trec"               # the qrels' format (default: detected): trec | msmarco | beir |
+#                                     #   csv | tsv | json | jsonl | parquet
 
 # [cross_validation]                  # a cross-validated choice among the systems
 # measure = "AP"                      # default: the first of [experiment] measures

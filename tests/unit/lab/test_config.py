@@ -139,6 +139,11 @@ WRONG = {
         ("epsilon", '"x"', "a number"),
         ("duplicates", "3", "one of 'merge', 'error', 'first', 'last', 'max'"),
         ("ignore_self", "1", "True or False"),
+        (
+            "qrels_format",
+            '"xlsx"',
+            "one of 'trec', 'msmarco', 'beir', 'csv', 'tsv', 'json', 'jsonl', 'parquet'",
+        ),
     ],
     "the file": [
         ("experiment", "3", "a table"),
@@ -201,7 +206,7 @@ def test_the_table_of_wrong_types_covers_every_key_the_reader_takes() -> None:
         | {(engine, k) for engine, keys in _ENGINE_KEYS.items() for k in keys}
         | {("systems entry", "name"), ("systems entry", "engine")}
         | {("cross_validation", k) for k in _CROSS_VALIDATION_KEYS}
-        | {("evaluation", k) for k in OPTION_NAMES}
+        | {("evaluation", k) for k in OPTION_NAMES if k != "run_format"}
         | {("the file", k) for k in _TABLES}
     )
     assert tested == declared
@@ -344,3 +349,10 @@ def test_evaluation_duplicates_reads_the_collection_qrels(folder: Path) -> None:
     assert experiment.collection.qrels.to_dict() == {"q1": {"d1": 1}, "q2": {"d2": 1}}
     result = experiment.run(report=False)
     assert result.means["AP"]["r"] == 1.0  # d1 judged relevant: the max of 0 and 1
+
+
+def test_the_lab_reads_its_own_runs_so_takes_no_run_format(folder: Path) -> None:
+    message = refused(
+        folder / "exp.toml", COLLECTION + SYSTEM + '[evaluation]\nrun_format = "csv"\n'
+    )
+    assert "[evaluation]: unknown key 'run_format'" in message
