@@ -171,6 +171,9 @@ def _judgments(qrels: str | Path) -> dict[str, dict[str, str]]:
         raise InputError(source_name(qrels), None, f"cannot be read as qrels: {error}") from None
     if format_ != "trec":
         try:
+            # ranx JSON does not say; a table with a score column and no label is a run
+            if format_ != "json" and formats.detect_kind(qrels, format_) != "qrels":
+                raise InputError(source_name(qrels), None, "holds a run, not judgments")
             frame = formats.read_qrels(qrels, format=format_).frame
         except InputError as error:
             message = f"cannot be read as qrels: {error}"

@@ -100,6 +100,21 @@ def test_qrels_that_are_no_qrels_are_an_input_error(tmp_path: Path) -> None:
         check([tmp_path / "run.txt"], qrels=tmp_path / "run.txt")
 
 
+@pytest.mark.parametrize(
+    ("file", "text"),
+    [
+        ("run.csv", "query_id,doc_id,score\nq1,a,3.0\n"),
+        ("run.tsv", "q1\ta\t1\n"),
+        ("qrels.tsv", "query-id\tcorpus-id\tscore\nq1\ta\t1\nq1\ta\t2\n"),
+    ],
+)
+def test_qrels_in_another_format_that_are_no_qrels(tmp_path: Path, file: str, text: str) -> None:
+    (tmp_path / "run.txt").write_text(CLEAN_RUN)
+    (tmp_path / file).write_text(text)
+    with pytest.raises(InputError, match=f"{tmp_path / file}: cannot be read as qrels: "):
+        check([tmp_path / "run.txt"], qrels=tmp_path / file)
+
+
 DL = REAL / "trec-dl-passage"
 
 
