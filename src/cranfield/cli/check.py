@@ -1,5 +1,5 @@
-"""``cranfield check FILE... [--qrels Q] [-f json] [--strict]``: runs and qrels checked
-without evaluating them (:mod:`cranfield.evaluation.check`).
+"""``cranfield check FILE... [--qrels Q] [--kind run|qrels] [-f json] [--strict]``: runs and
+qrels in any format checked without evaluating them (:mod:`cranfield.evaluation.check`).
 
 Exit codes: 0 (findings or not; 1 with ``--strict`` when there is any, or a warning), 1 usage error,
 2 a ``--qrels`` file that cannot be read as qrels.
@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Final, TextIO
 
+from cranfield._types import INPUT_KINDS
 from cranfield.cli.exits import run_command
 from cranfield.cli.parser import Parser, add_format
 
@@ -31,13 +32,24 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
 def _parser(out: TextIO, err: TextIO) -> Parser:
     p = Parser(
         prog=PROG,
-        description="Check TREC runs and qrels without evaluating them: what each holds and "
-        "what is wrong with it.",
+        description="Check runs and qrels in any format (TREC, MS MARCO, BEIR, CSV, TSV, JSON, "
+        "JSON Lines, Parquet) without evaluating them: what each holds and what is wrong with it.",
         out=out,
         err=err,
     )
-    p.add_argument("files", nargs="+", help="runs and qrels (TREC text, optionally compressed)")
-    p.add_argument("--qrels", help="qrels to check each run's queries and top 10 against")
+    p.add_argument(
+        "files",
+        nargs="+",
+        help="runs and qrels in any format, optionally compressed ('-': TREC text on stdin)",
+    )
+    p.add_argument(
+        "--qrels", help="qrels (any format) to check each run's queries and top 10 against"
+    )
+    p.add_argument(
+        "--kind",
+        choices=INPUT_KINDS,
+        help="what files that do not say hold (ranx JSON {query: {doc: value}})",
+    )
     add_format(p, FORMATS)
     # Not ``strict``: that name makes cli/exits.py turn a warning into an error (exit 2),
     # and check's --strict is exit 1 after the whole report, a warning counting as a finding.
@@ -55,7 +67,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CranfieldWarning)
-        report = check(args.files, qrels=args.qrels)
+        report = check(args.files, qrels=args.qrels, kind=args.kind)
     for w in caught:  # once more, after the check: cli/exits.py prints each once
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if args.format == "json":
@@ -74,11 +86,13 @@ def _text(report: CheckReport) -> str:
     from rich.table import Table
 
     table = Table(show_edge=False, header_style="bold")
-    keys = ["file", "kind", "lines", "queries", "depth min/median/max", "levels", "ties"]
+    keys = ["file", "format", "kind", "lines", "queries", "depth min/median/max", "levels", "ties"]
     if report.qrels is not None:
         keys.append("unjudged@10")
     for key in keys:
-        table.add_column(key, justify="left" if key in ("file", "kind", "levels") else "right")
+        table.add_column(
+            key, justify="left" if key in ("file", "format", "kind", "levels") else "right"
+        )
     for f in report.files:
         table.add_row(*(escape(cell) for cell in _cells(f)[: len(keys)]))
     buffer = io.StringIO()
@@ -100,4 +114,5 @@ def _cells(f: FileReport) -> list[str]:
     levels = " ".join(f"{level}:{count}" for level, count in f.levels.items())
     ties = "" if f.kind != "run" else str(f.queries_with_ties)
     unjudged = "" if f.unjudged_at_10 is None else f"{f.unjudged_at_10:.0%}"
-    return [f.path, f.kind, str(f.lines), str(f.queries), depth, levels, ties, unjudged]
+    fmt = f.format or ""
+    return [f.path, fmt, f.kind, str(f.lines), str(f.queries), depth, levels, ties, unjudged]

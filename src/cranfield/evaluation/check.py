@@ -1,28 +1,47 @@
 """Runs and qrels checked without evaluating them: what a file holds and what is wrong with it.
 
-:func:`check` reads each TREC file through the one opener (:func:`cranfield.io.source.read_bytes`)
-and the line tokenizer of :mod:`cranfield.io.lines`, tells a run (6 fields or more) from qrels
-(4 fields), counts what it holds and lists its :class:`Finding`\\ s: what the strict readers
-refuse (their own message), and what they accept but a user likely did not mean:
+:func:`check` names each file's format (:func:`cranfield.io.formats.detect`) and what it
+holds. A TREC file is read through the one opener (:func:`cranfield.io.source.read_bytes`) and
+the line tokenizer of :mod:`cranfield.io.lines`, a run (6 fields or more) told from qrels (4
+fields); a file in any other format (MS MARCO, BEIR, CSV, TSV, JSON, JSON Lines, Parquet) is
+read by the one reader of its format (:func:`cranfield.io.formats.read_run`,
+:func:`~cranfield.io.formats.read_qrels`), whose refusal is the ``unreadable`` finding, and
+checked on the table it reads (a finding's ``line`` is then None and its message names the
+data row). Each report counts what the file holds and lists its :class:`Finding`\\ s: what
+the strict readers refuse (their own message), and what they accept but a user likely did not
+mean (the last column says which files a finding applies to):
 
-===================  ==========================================================================
-code                 finding
-===================  ==========================================================================
-``unreadable``       the opener or the reader refuses the file (its message)
-``duplicate``        a (query, document) pair on more than one line
-``rank-zero``        a run line with rank 0 (ranks count from 1)
-``rank-order``       queries whose rank field disagrees with the score order (ranks are ignored)
-``nonfinite-score``  ``nan`` or ``inf`` scores
-``negative-score``   negative scores (fine for a system's own scale; said so it is known)
-``tie-at-10``        queries whose score tie crosses rank 10: a measure at 10 then depends on
-                     the tie rule
-``no-overlap``       the run shares no query with the qrels given
-``low-overlap``      the run answers fewer than half of the judged queries
-``unjudged-at-10``   more than half of the run's top 10 documents are unjudged
-``hash-docid``       a document id with ``#`` in a file with comment lines
-``crlf``             lines ending in CR LF (read fine; said so it is known)
-``mixed-separators`` fields separated by tabs on some lines and spaces on others
-===================  ==========================================================================
+====================  =====================================================  ============
+code                  finding                                                applies to
+====================  =====================================================  ============
+``unreadable``        the opener or the reader refuses the file (its         all
+                      message)
+``kind-unknown``      the file does not say whether it holds a run or        all
+                      qrels (ranx JSON): give ``kind`` (``--kind``)
+``duplicate``         a (query, document) pair on more than one line; in     all
+                      a table, what the reader did (refused, or merged
+                      identical judgments: its note)
+``rank-zero``         a run line with rank 0 (ranks count from 1)            TREC
+``rank-order``        queries whose rank field disagrees with the score      TREC
+                      order (ranks are ignored)
+``rank-repeat``       queries with one rank given to several documents       MS MARCO
+                      (the ranks are the data: they tie)
+``nonfinite-score``   ``nan`` or ``inf`` scores (a table reader refuses      all
+                      NaN)
+``negative-score``    negative scores (fine for a system's own scale; said   all
+                      so it is known)
+``tie-at-10``         queries whose score tie crosses rank 10: a measure at  all
+                      10 then depends on the tie rule
+``no-overlap``        the run shares no query with the qrels given           all
+``low-overlap``       the run answers fewer than half of the judged queries  all
+``unjudged-at-10``    more than half of the run's top 10 documents are       all
+                      unjudged
+``hash-docid``        a document id with ``#`` in a file with comment lines  TREC text
+``crlf``              lines ending in CR LF (read fine; said so it is        TREC text
+                      known)
+``mixed-separators``  fields separated by tabs on some lines and spaces on   TREC text
+                      others
+====================  =====================================================  ============
 """
 
 from __future__ import annotations
@@ -36,12 +55,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from cranfield.errors import InputError
 from cranfield.evaluation.overlap import partial_overlap
+from cranfield.io import formats
 from cranfield.io.lines import BOM, INTEGER, NUMBER, data_lines, int64, lines
-from cranfield.io.source import read_bytes, source_name
+from cranfield.io.source import is_parquet, read_bytes, regular_file, source_name
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
     from pathlib import Path
+
+    from cranfield._types import FileFormat, InputKind
+    from cranfield.data.qrels import Qrels
+    from cranfield.data.run import Run
 
 __all__ = ["CheckReport", "FileReport", "Finding", "check", "check_file"]
 
@@ -64,13 +88,16 @@ class Finding:
 class FileReport:
     """What one file holds and what is wrong with it.
 
-    ``depth`` is the number of documents per query (min, median, max) of a run, ``levels``
-    the number of judgments per relevance level of qrels; ``queries_with_ties`` counts the
-    queries of a run with two documents of one score.
+    ``format`` names the file's format and kind (``TREC (a run)``, ``BEIR qrels (...)``;
+    None when the file cannot be read as either); ``depth`` is the number of documents per
+    query (min, median, max) of a run, ``levels`` the number of judgments per relevance
+    level of qrels; ``queries_with_ties`` counts the queries of a run with two documents of
+    one score. ``lines`` counts the data lines of TREC text, the rows read from a table.
     """
 
     path: str
     kind: Kind
+    format: str | None = None
     lines: int = 0
     queries: int = 0
     depth: tuple[int, float, int] | None = None
@@ -112,9 +139,17 @@ class _Rows:
     data: bytes = b""
 
 
-def check(paths: Iterable[str | Path], *, qrels: str | Path | None = None) -> CheckReport:
-    """Check each file of ``paths`` (TREC runs and qrels, compressed or not, ``-`` for
-    standard input); with ``qrels``, also each run's queries and top documents against them.
+def check(
+    paths: Iterable[str | Path],
+    *,
+    qrels: str | Path | None = None,
+    kind: InputKind | None = None,
+) -> CheckReport:
+    """Check each file of ``paths`` (runs and qrels in any format of
+    :mod:`cranfield.io.formats`, compressed or not; ``-`` for TREC text on standard input);
+    with ``qrels`` (in any format), also each run's queries and top documents against them.
+    ``kind`` says what files that do not say hold (ranx JSON); a file whose kind cannot be
+    told gets the ``kind-unknown`` finding.
 
     Examples
     --------
@@ -125,31 +160,181 @@ def check(paths: Iterable[str | Path], *, qrels: str | Path | None = None) -> Ch
     [('rank-order', 2)]
     """
     judged = None if qrels is None else _judgments(qrels)
-    files = tuple(check_file(p, judged=judged) for p in paths)
+    files = tuple(check_file(p, judged=judged, kind=kind) for p in paths)
     return CheckReport(files, None if qrels is None else source_name(qrels))
 
 
 def _judgments(qrels: str | Path) -> dict[str, dict[str, str]]:
+    try:
+        format_, _ = _format_of(qrels, "qrels")
+    except InputError as error:
+        raise InputError(source_name(qrels), None, f"cannot be read as qrels: {error}") from None
+    if format_ != "trec":
+        try:
+            # ranx JSON does not say; a table with a score column and no label is a run
+            if format_ != "json" and formats.detect_kind(qrels, format_) != "qrels":
+                raise InputError(source_name(qrels), None, "holds a run, not judgments")
+            frame = formats.read_qrels(qrels, format=format_).frame
+        except InputError as error:
+            message = f"cannot be read as qrels: {error}"
+            raise InputError(source_name(qrels), None, message) from None
+        out: dict[str, dict[str, str]] = {}
+        for query, doc, level in frame.select("query_id", "doc_id", "relevance").iter_rows():
+            out.setdefault(query, {})[doc] = str(level)
+        return out
     split = _split(qrels)
     if split.kind != "qrels":
         problem = split.findings[0].message if split.findings else "holds no qrels lines"
         raise InputError(source_name(qrels), None, f"cannot be read as qrels: {problem}")
-    out: dict[str, dict[str, str]] = {}
+    out = {}
     for _, query, doc, level in split.rows:
         out.setdefault(query, {})[doc] = level
     return out
 
 
 def check_file(
-    path: str | Path, *, judged: Mapping[str, Mapping[str, str]] | None = None
+    path: str | Path,
+    *,
+    judged: Mapping[str, Mapping[str, str]] | None = None,
+    kind: InputKind | None = None,
 ) -> FileReport:
     """The :class:`FileReport` of one file (``judged``: ``{query: {doc: level}}`` to check a
-    run against)."""
+    run against; ``kind``: what the file holds, when it does not say)."""
+    name = source_name(path)
+    try:
+        format_, told = _format_of(path, kind)
+    except InputError as error:
+        code = "kind-unknown" if "--kind" in error.problem else "unreadable"
+        return FileReport(name, "unknown", findings=(Finding(code, str(error), error.line),))
+    if format_ != "trec" and told is not None:
+        return _check_table(path, format_, told, judged)
+    return _check_trec(path, judged)
+
+
+def _format_of(path: str | Path, kind: InputKind | None) -> tuple[FileFormat, InputKind | None]:
+    """The format of the file ``path`` and what it holds (None: TREC text, whose kind its
+    fields tell, or standard input, which is read once as TREC text)."""
+    if not is_parquet(path) and not regular_file(path):
+        return "trec", kind
+    if kind is not None:
+        return formats.detect(path, kind), kind
+    format_ = formats.detect(path, "run")
+    if format_ == "trec":
+        if formats.detect(path, "qrels") != "msmarco":
+            return "trec", None
+        return "msmarco", "qrels"
+    return format_, formats.detect_kind(path, format_)
+
+
+def _refused(error: InputError) -> list[Finding]:
+    """The ``unreadable`` finding of a table reader's refusal, and the finding it is."""
+    findings = [Finding("unreadable", f"the reader refuses it: {error}", error.line)]
+    for start, code in (("duplicate", "duplicate"), ("score is NaN", "nonfinite-score")):
+        if error.problem.startswith(start):
+            findings.append(Finding(code, error.problem, error.line))
+    return findings
+
+
+def _check_table(
+    path: str | Path,
+    format_: FileFormat,
+    kind: InputKind,
+    judged: Mapping[str, Mapping[str, str]] | None,
+) -> FileReport:
+    """The report of a file in a format other than TREC, from the table its reader reads."""
+    name = source_name(path)
+    what = formats.described(format_, kind)
+    data: Qrels | Run
+    try:
+        data = (
+            formats.read_qrels(path, format=format_)
+            if kind == "qrels"
+            else formats.read_run(path, format=format_)
+        )
+    except InputError as error:
+        return FileReport(name, kind, what, findings=tuple(_refused(error)))
+    frame = data.frame
+    queries = frame.get_column("query_id").n_unique()
+    if kind == "qrels":
+        label = "gain" if "gain" in frame.columns else "relevance"
+        levels = Counter(f"{v:g}" if label == "gain" else str(v) for v in frame.get_column(label))
+        merged = [
+            Finding("duplicate", note.removeprefix(f"{name}: "))
+            for note in data.notes
+            if "merged" in note
+        ]
+        return FileReport(
+            name,
+            kind,
+            what,
+            lines=frame.height,
+            queries=queries,
+            levels=dict(sorted(levels.items())),
+            findings=tuple(merged),
+        )
+    rows = [
+        (row, query, doc, score)
+        for row, (query, doc, score) in enumerate(
+            frame.select("query_id", "doc_id", "score").iter_rows(), start=1
+        )
+    ]
+    ranked = _ranked_scores(rows)
+    findings = _score_findings([(row[0], row[3]) for row in rows])
+    tied = [docs for docs in ranked.values() if len({s for _, s, _ in docs}) < len(docs)]
+    if format_ == "msmarco" and tied:
+        findings.append(
+            Finding(
+                "rank-repeat",
+                f"{len(tied)} query(ies) with one rank given to several documents: they tie "
+                "(cranfield and trec_eval: document id, descending)",
+                min(_first_tie(docs) for docs in tied),
+            )
+        )
+    findings.extend(_tie_findings(ranked))
+    unjudged = None
+    if judged is not None:
+        overlap, unjudged = _against(ranked, judged)
+        findings.extend(overlap)
+    return FileReport(
+        name,
+        kind,
+        what,
+        lines=frame.height,
+        queries=queries,
+        depth=_depth(ranked),
+        queries_with_ties=len(tied),
+        unjudged_at_10=unjudged,
+        findings=tuple(_on_rows(findings)),
+    )
+
+
+def _first_tie(docs: list[tuple[int, float, str]]) -> int:
+    """The first row of a query's documents whose score another of them has too."""
+    counts = Counter(s for _, s, _ in docs)
+    return min(row for row, s, _ in docs if counts[s] > 1)
+
+
+def _on_rows(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings about a table's rows: the row in the message, no line."""
+    return [
+        f if f.line is None else Finding(f.code, f"{f.message} (the first: data row {f.line})")
+        for f in findings
+    ]
+
+
+def _depth(ranked: Mapping[str, list[tuple[int, float, str]]]) -> tuple[int, float, int] | None:
+    depths = sorted(len(r) for r in ranked.values())
+    return (depths[0], float(statistics.median(depths)), depths[-1]) if depths else None
+
+
+def _check_trec(path: str | Path, judged: Mapping[str, Mapping[str, str]] | None) -> FileReport:
+    """The report of TREC text (or what standard input holds)."""
     split = _split(path)
     name = source_name(path)
     findings = list(split.findings)
     if split.kind == "unknown":
         return FileReport(name, "unknown", findings=tuple(findings))
+    what = formats.described("trec", split.kind)
     findings.extend(_strict_reader(path, split))
     findings.extend(_duplicates(split.rows))
     queries = sorted({row[1] for row in split.rows})
@@ -158,6 +343,7 @@ def check_file(
         return FileReport(
             name,
             "qrels",
+            what,
             lines=len(split.rows),
             queries=len(queries),
             levels=dict(sorted(levels.items())),
@@ -165,21 +351,20 @@ def check_file(
         )
     ranked = _ranked(split.rows)
     findings.extend(_rank_findings(split.rows))
-    findings.extend(_score_findings(split.rows))
+    findings.extend(_score_findings([(row[0], _score(row[4])) for row in split.rows]))
     ties = sum(1 for scores in ranked.values() if len({s for _, s, _ in scores}) < len(scores))
     findings.extend(_tie_findings(ranked))
     unjudged = None
     if judged is not None:
         overlap, unjudged = _against(ranked, judged)
         findings.extend(overlap)
-    depths = sorted(len(r) for r in ranked.values())
-    depth = (depths[0], float(statistics.median(depths)), depths[-1]) if depths else None
     return FileReport(
         name,
         "run",
+        what,
         lines=len(split.rows),
         queries=len(queries),
-        depth=depth,
+        depth=_depth(ranked),
         queries_with_ties=ties,
         unjudged_at_10=unjudged,
         findings=tuple(findings),
@@ -191,6 +376,9 @@ def _split(path: str | Path) -> _Rows:
     name = source_name(path)
     try:
         data = read_bytes(path).removeprefix(BOM)
+        other = _not_trec(data, name)
+        if other is not None:
+            return _Rows("unknown", [], [Finding("unreadable", other)])
         split = list(data_lines(data, name))
     except InputError as error:
         return _Rows("unknown", [], [Finding("unreadable", str(error), error.line)])
@@ -210,6 +398,21 @@ def _split(path: str | Path) -> _Rows:
         elif kind == "run" and len(text) >= 6:
             rows.append((number, text[0], text[2], text[3], text[4]))
     return _Rows(kind, rows, findings, data)
+
+
+def _not_trec(data: bytes, name: str) -> str | None:
+    """What to say of standard input (read once, whole) in a format other than TREC text."""
+    if regular_file(name):
+        return None
+    found = formats.detect_text(data, "run", label=name)
+    if found == "trec":
+        found = formats.detect_text(data, "qrels", label=name)
+    if found == "trec":
+        return None
+    return (
+        f"{name}: looks like {found.upper()} text; check reads that format from a file path, "
+        "not standard input"
+    )
 
 
 def _text_findings(
@@ -292,11 +495,20 @@ def _score(text: str) -> float:
 
 
 def _ranked(rows: list[tuple[Any, ...]]) -> dict[str, list[tuple[int, float, str]]]:
-    """``{query: [(line, score, doc), ...]}`` in the order of the evaluation: score
-    descending, then document id descending (trec_eval's rule)."""
+    """``{query: [(line, score, doc), ...]}`` of TREC run lines, in the evaluation's order."""
+    return _ranked_scores(
+        [(line, query, doc, _score(score)) for line, query, doc, _, score in rows]
+    )
+
+
+def _ranked_scores(
+    rows: Iterable[tuple[int, str, str, float]],
+) -> dict[str, list[tuple[int, float, str]]]:
+    """``{query: [(line, score, doc), ...]}`` of ``(line, query, doc, score)`` in the order of
+    the evaluation: score descending, then document id descending (trec_eval's rule)."""
     out: dict[str, list[tuple[int, float, str]]] = {}
-    for line, query, doc, _, score in rows:
-        out.setdefault(query, []).append((line, _score(score), doc))
+    for line, query, doc, score in rows:
+        out.setdefault(query, []).append((line, score, doc))
     for docs in out.values():
         docs.sort(key=lambda r: (-r[1] if not math.isnan(r[1]) else math.inf, _desc(r[2])))
     return out
@@ -335,9 +547,9 @@ def _rank_findings(rows: list[tuple[Any, ...]]) -> list[Finding]:
     return findings
 
 
-def _score_findings(rows: list[tuple[Any, ...]]) -> list[Finding]:
+def _score_findings(scores: list[tuple[int, float]]) -> list[Finding]:
+    """The findings of ``(line, score)`` pairs."""
     findings: list[Finding] = []
-    scores = [(row[0], _score(row[4])) for row in rows]
     odd = [n for n, s in scores if not math.isfinite(s)]
     if odd:
         findings.append(Finding("nonfinite-score", f"{len(odd)} score(s) nan or inf", odd[0]))

@@ -45,6 +45,7 @@ def test_json(capsys: pytest.CaptureFixture[str], files: tuple[Path, ...]) -> No
     doc = json.loads(out)
     assert code == 0
     assert [f["kind"] for f in doc["files"]] == ["run", "run"]
+    assert [f["format"] for f in doc["files"]] == ["TREC (a run)", "TREC (a run)"]
     assert doc["files"][1]["findings"] == [
         {"code": "rank-zero", "message": "1 line(s) with rank 0 (ranks count from 1)", "line": 1}
     ]
@@ -79,3 +80,55 @@ def test_a_run_on_standard_input(
     assert (code, report["path"], report["kind"]) == (0, "<stdin>", "run")
     codes = [f["code"] for f in report["findings"]]
     assert codes == ["unreadable", "duplicate"]  # the reader's message, then the count
+
+
+def test_every_format_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    run, qrels = tmp_path / "run.csv", tmp_path / "qrels.tsv"
+    run.write_text("query_id,doc_id,score\nq1,a,3.0\nq1,b,2.0\n")
+    qrels.write_text("query-id\tcorpus-id\tscore\nq1\ta\t1\nq1\tb\t0\n")
+    code, out, err = cli(capsys, "check", run, qrels, "--qrels", qrels)
+    assert (code, err) == (0, "")
+    assert "CSV (a run)" in out
+    assert "BEIR qrels (TSV with header query-id, corpus-id, score)" in out
+    assert out.endswith("nothing found\n")
+
+
+def test_a_file_that_does_not_say_its_kind(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "run.json"
+    path.write_text('{"q1": {"a": 3.0, "b": 3.0}}\n')
+    code, out, _ = cli(capsys, "check", path, "-f", "json", "--strict")
+    (report,) = json.loads(out)["files"]
+    assert (code, report["kind"], report["format"]) == (1, "unknown", None)
+    (finding,) = report["findings"]
+    assert finding["code"] == "kind-unknown"
+    assert "--kind run or --kind qrels" in finding["message"]
+    code, out, _ = cli(capsys, "check", path, "--kind", "run", "-f", "json", "--strict")
+    (report,) = json.loads(out)["files"]
+    assert (code, report["kind"], report["format"], report["findings"]) == (
+        0,
+        "run",
+        "JSON (a run)",
+        [],
+    )
+
+
+def test_another_format_on_standard_input_is_a_finding(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    stdin = io.TextIOWrapper(io.BytesIO(b"query_id,doc_id,score\nq1,a,3.0\n"))
+    monkeypatch.setattr("sys.stdin", stdin)
+    code, out, _ = cli(capsys, "check", "-", "-f", "json")
+    (report,) = json.loads(out)["files"]
+    assert (code, report["kind"]) == (0, "unknown")
+    assert report["findings"] == [
+        {
+            "code": "unreadable",
+            "message": "<stdin>: looks like CSV text; check reads that format from a file "
+            "path, not standard input",
+            "line": None,
+        }
+    ]
