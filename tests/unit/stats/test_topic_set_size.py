@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from cranfield.errors import EvaluationError, OptionError
-from cranfield.stats.topic_set_size import residual_variance, topic_set_size
+from cranfield.stats.topic_set_size import anova_power, residual_variance, topic_set_size
 
 
 def _t_power(n: int, d: float, var: float, alpha: float) -> float:
@@ -83,3 +83,11 @@ def test_one_query_has_no_residual_variance() -> None:
 def test_bad_options_are_one_sentence(option: str, kwargs: dict[str, float]) -> None:
     with pytest.raises(OptionError, match=f"^The '{option}' option must be "):
         topic_set_size(0.02, **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_anova_power_is_the_published_one_of_the_pwr_package() -> None:
+    # pwr's documented example: pwr.anova.test(k=2, n=100, f=0.2) has power 0.8036475.
+    # Sakai's least favourable configuration (two systems min_d apart, the rest in the middle)
+    # is Cohen's f = (min_d / σ) / √(2k): k = 2, f = 0.2 is min_d = 0.4 with σ² = 1.
+    power = anova_power(100, systems=2, min_d=0.4, variance=1.0, alpha=0.05)
+    assert power == pytest.approx(0.8036475, abs=5e-7)
