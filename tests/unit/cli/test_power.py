@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -82,10 +83,8 @@ def test_one_run_is_a_usage_error() -> None:
     assert "give at least two runs to tell apart." in err
 
 
-def test_one_query_is_a_data_error(tmp_path: object) -> None:
-    from pathlib import Path
-
-    folder = Path(str(tmp_path))
+def test_one_query_is_a_data_error(tmp_path: Path) -> None:
+    folder = tmp_path
     (folder / "q").write_text("1 0 a 1\n1 0 b 0\n")
     (folder / "r1").write_text("1 Q0 a 1 2.0 x\n1 Q0 b 2 1.0 x\n")
     (folder / "r2").write_text("1 Q0 b 1 2.0 y\n1 Q0 a 2 1.0 y\n")
