@@ -684,12 +684,84 @@ ROWS += [
     ),
 ]
 
+# ------------------------------------------------------------ discriminative power, topic sets
+
+SCORE_MATRIX = [X, Y, [0.3, 0.1, 0.5, 0.2]]
+
+
+def _power() -> stats.DiscriminativePower:
+    return stats.power_of_scores({"AP": SCORE_MATRIX}, runs=list("abcd"), n_resamples=5, trials=1)
+
+
+@functools.cache
+def _score_table() -> cranfield.ScoreTable:
+    return cranfield.Evaluator(QRELS, "AP").many([RUN, RUN2])
+
+
+def _topic_sets() -> stats.TopicSetSize:
+    return stats.topic_set_size(0.02)
+
+
+ROWS += [
+    *(
+        Row(
+            stats.power_of_scores,
+            option,
+            bad,
+            lambda v, o=option: stats.power_of_scores(
+                {"AP": SCORE_MATRIX}, runs=list("abcd"), **{o: v}
+            ),
+        )
+        for option, bad in (("alpha", 1.0), ("n_resamples", 0), ("trials", -1), ("seed", -3))
+    ),
+    *(
+        Row(
+            stats.swap_rates,
+            option,
+            bad,
+            lambda v, o=option: stats.swap_rates(SCORE_MATRIX, **{o: v}),
+        )
+        for option, bad in (("trials", 0), ("bin_width", 0.0), ("bins", 0), ("seed", -1))
+    ),
+    *(
+        Row(
+            stats.topic_set_size,
+            option,
+            bad,
+            lambda v, o=option: stats.topic_set_size(0.02, **{o: v}),
+        )
+        for option, bad in (
+            ("min_d", 0.0),
+            ("alpha", 0.0),
+            ("beta", 1.0),
+            ("systems", 1),
+            ("delta", -1.0),
+        )
+    ),
+    Row(stats.topic_set_size, "variance", 0.0, lambda v: stats.topic_set_size(variance=v)),
+    *(
+        Row(
+            stats.discriminative_power,
+            option,
+            bad,
+            lambda v, o=option: stats.discriminative_power(_score_table(), **{o: v}),
+        )
+        for option, bad in (("alpha", 1.0), ("n_resamples", 0), ("trials", -1), ("seed", -3))
+    ),
+    Row(stats.DiscriminativePower.to_json, "indent", -1, lambda v: _power().to_json(indent=v)),
+    Row(stats.TopicSetSize.to_json, "indent", -1, lambda v: _topic_sets().to_json(indent=v)),
+]
+
 RECORDS = "a record of results, built by cranfield, not by a caller"
 WAIVED: dict[str, str] = {
     "cranfield.stats.comparison.Comparison": RECORDS,
     "cranfield.stats.rank_correlation.RankCorrelation": RECORDS,
     "cranfield.stats.rank_correlation.Coefficient": RECORDS,
     "cranfield.stats.rank_correlation.RBO": RECORDS,
+    "cranfield.stats.discriminative_power.DiscriminativePower": RECORDS,
+    "cranfield.stats.discriminative_power.MeasurePower": RECORDS,
+    "cranfield.stats.discriminative_power.SwapRates": RECORDS,
+    "cranfield.stats.topic_set_size.TopicSetSize": RECORDS,
     "cranfield.stats.judge_agreement.JudgeAgreement": RECORDS,
     "cranfield.stats.judge_agreement.JudgePair": RECORDS,
     "cranfield.stats.judge_agreement.QueryAgreement": RECORDS,

@@ -32,6 +32,14 @@ from cranfield.stats.comparison import (
     compare_scores,
 )
 from cranfield.stats.corrections import CORRECTIONS, Correction, adjust_p_values
+from cranfield.stats.discriminative_power import (
+    DiscriminativePower,
+    MeasurePower,
+    SwapRates,
+    discriminative_power,
+    power_of_scores,
+    swap_rates,
+)
 from cranfield.stats.effects import INTERVALS, Effects, Interval, confidence_interval, effect_sizes
 from cranfield.stats.histogram import QueryDifferences, query_differences
 from cranfield.stats.judge_agreement import (
@@ -70,6 +78,7 @@ from cranfield.stats.resampling import (
     randomized_tukey_hsd,
     resolve_seed,
 )
+from cranfield.stats.topic_set_size import TopicSetSize, residual_variance, topic_set_size
 
 __all__ = [
     "CORRECTIONS",
@@ -79,19 +88,23 @@ __all__ = [
     "Coefficient",
     "Comparison",
     "Correction",
+    "DiscriminativePower",
     "Effects",
     "Interval",
     "JudgeAgreement",
     "JudgePair",
     "MatrixTestResult",
+    "MeasurePower",
     "PairComparison",
     "QueryAgreement",
     "QueryDifferences",
     "RankCorrelation",
     "RngLike",
+    "SwapRates",
     "TestName",
     "TestOutcome",
     "TestResult",
+    "TopicSetSize",
     "adjust_p_values",
     "agree",
     "bootstrap_test",
@@ -102,19 +115,24 @@ __all__ = [
     "correlate_measures",
     "correlate_scores",
     "correlate_tables",
+    "discriminative_power",
     "effect_sizes",
     "fleiss_kappa",
     "krippendorff_alpha",
     "paired_t_test",
+    "power_of_scores",
     "query_differences",
     "randomization_test",
     "randomized_tukey_hsd",
     "rbo",
+    "residual_variance",
     "resolve_seed",
     "sign_test",
     "studentized_range_sf",
+    "swap_rates",
     "swapped_pairs",
     "tau_ap",
+    "topic_set_size",
     "tukey_hsd",
     "wilcoxon_test",
 ]

@@ -566,7 +566,7 @@ def correlate_measures(
     >>> r.setting_a, r.setting_b, r.coefficients["spearman_rho"].value
     ('AP', 'P@1', 1.0)
     """
-    ma, mb = _measure(table, measure_a), _measure(table, measure_b)
+    ma, mb = table_measure(table, measure_a), table_measure(table, measure_b)
     return correlate_scores(
         table.matrix(ma),
         table.matrix(mb),
@@ -593,7 +593,7 @@ def correlate_tables(
     both tables score are compared; what was left out is said in the result's ``notes``.
     ``kwargs`` as :func:`correlate_scores`.
     """
-    ma, mb = _measure(table_a, measure), _measure(table_b, measure)
+    ma, mb = table_measure(table_a, measure), table_measure(table_b, measure)
     runs = [r for r in table_a.names if r in set(table_b.names)]
     topics = [t for t in table_a.topics if t in set(table_b.topics)]
     notes = list(dict.fromkeys((*_dropped_note(table_a), *_dropped_note(table_b))))
@@ -643,7 +643,7 @@ def _dropped_note(table: ScoreTable) -> tuple[str, ...]:
     )
 
 
-def _measure(table: ScoreTable, measure: object) -> Any:
+def table_measure(table: ScoreTable, measure: object) -> Any:
     """The table's measure named ``measure`` (any name the grammar reads: ``map`` is AP)."""
     from cranfield.measures import Measure, parse_measures
 

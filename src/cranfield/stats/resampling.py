@@ -10,10 +10,11 @@ Reproducibility contract
   63-bit seed is drawn from it) or ``None`` (a fresh seed is drawn from the operating system).
   The seed actually used is returned, so any result can be repeated.
 * Each procedure draws from its own stream, ``PCG64(SeedSequence(seed, spawn_key=(k,)))``
-  with ``k`` = 1 randomization, 2 bootstrap, 3 randomized Tukey HSD, so asking for one more
-  test or measure never changes another test's numbers. Draws happen in order, in blocks
-  whose size depends only on the data's shape (:data:`BLOCK` resamples; for the randomized
-  Tukey HSD, about a million scores), never on threads or memory.
+  with ``k`` = 1 randomization, 2 bootstrap, 3 randomized Tukey HSD, 4 swap-rate splits
+  (:mod:`cranfield.stats.discriminative_power`), so asking for one more test or measure
+  never changes another test's numbers. Draws happen in order, in blocks whose size depends
+  only on the data's shape (:data:`BLOCK` resamples; for the randomized Tukey HSD, about a
+  million scores), never on threads or memory.
 * Sign flips are whole 64-bit words unpacked little-endian; bootstrap resamples are bounded
   integers; permutations are ``Generator.permuted``. One set of draws serves every pair of
   systems and every measure: the sums are taken per system and differenced afterwards.
@@ -60,7 +61,12 @@ BLOCK: Final = 1024
 MAX_EXACT_QUERIES: Final = 24
 """Largest number of queries for which all ``2**n`` sign assignments may be enumerated."""
 
-_STREAMS: Final = {"randomization": 1, "bootstrap": 2, "randomized-tukey-hsd": 3}
+_STREAMS: Final = {
+    "randomization": 1,
+    "bootstrap": 2,
+    "randomized-tukey-hsd": 3,
+    "swap-rate": 4,
+}
 _EPS: Final = float(np.finfo(np.float64).eps)
 
 

@@ -1,0 +1,135 @@
+"""``cranfield power QRELS RUN... -m AP -m nDCG@10``: which measure tells the runs apart, how
+stably, and how many topics it would need.
+
+Prints, per measure, Sakai's discriminative power (the share of run pairs significant at α with
+the paired bootstrap test and with the randomised Tukey HSD), the number of topics Sakai's
+topic-set-size design asks for a difference of ``--difference`` (paired t-test, one-way ANOVA
+of the runs, confidence-interval width), and the Voorhees & Buckley swap rates by topic-set
+size (:mod:`cranfield.stats.discriminative_power`, :mod:`cranfield.stats.topic_set_size`).
+
+Exit codes: 0 success, 1 usage error (bad option, unknown measure), 2 bad input data
+(unreadable file, malformed line, fewer than 2 runs or queries).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, TextIO
+
+from cranfield.cli.exits import run_command
+from cranfield.cli.parser import (
+    LIST_RULE,
+    Parser,
+    UsageError,
+    add_evaluation_options,
+    add_format,
+    add_measures,
+    add_run_names,
+    eval_options,
+)
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+PROG: Final = "cranfield power"
+DEFAULT_MEASURES: Final = ("AP", "nDCG@10", "P@10", "bpref")
+FORMATS: Final = ("table", "json")
+
+
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield power`` with ``argv`` (the arguments after ``power``)."""
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    p = Parser(
+        prog=PROG,
+        description=(
+            "Discriminative power of each measure on the runs (share of run pairs significant "
+            "with the paired bootstrap and the randomised Tukey HSD), the topics needed to "
+            "detect a difference (Sakai's topic-set-size design) and the swap rates of "
+            "Voorhees & Buckley by topic-set size."
+        ),
+        epilog=LIST_RULE,
+        out=out,
+        err=err,
+    )
+    p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files")
+    add_measures(p, DEFAULT_MEASURES)
+    p.add_argument(
+        "-a", "--alpha", type=float, default=0.05, help="significance level (default 0.05)"
+    )
+    p.add_argument(
+        "-B",
+        "--resamples",
+        dest="n_resamples",
+        type=int,
+        default=1000,
+        help="resamples of the bootstrap test and the randomised Tukey HSD (1000)",
+    )
+    p.add_argument(
+        "--trials",
+        type=int,
+        default=100,
+        help="random splits of the queries for the swap rates, 0 for none (100)",
+    )
+    p.add_argument("-s", "--seed", type=int, help="seed of the resampling (default: fresh)")
+    p.add_argument(
+        "-d",
+        "--difference",
+        dest="min_d",
+        type=float,
+        default=0.05,
+        help="minimum difference to detect, and interval width, for the topic-set sizes (0.05)",
+    )
+    p.add_argument(
+        "--beta", type=float, default=0.2, help="type II error rate: power 1 - beta (0.2)"
+    )
+    add_format(p, FORMATS)
+    add_run_names(p)
+    add_evaluation_options(p)
+    return p
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json
+
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.stats.discriminative_power import discriminative_power
+    from cranfield.stats.rank_correlation import table_measure
+    from cranfield.stats.topic_set_size import residual_variance, topic_set_size
+
+    if len(args.runs) < 2:
+        raise UsageError(1, "give at least two runs to tell apart.")
+    measures = args.measures or list(DEFAULT_MEASURES)
+    # the design's options are checked before anything is evaluated
+    topic_set_size(1.0, min_d=args.min_d, alpha=args.alpha, beta=args.beta)
+    table = Evaluator(args.qrels, measures, eval_options(args)).many(args.runs, names=args.names)
+    power = discriminative_power(
+        table,
+        measures,
+        alpha=args.alpha,
+        n_resamples=args.n_resamples,
+        trials=args.trials,
+        seed=args.seed,
+    )
+    designs = {}
+    for m in measures:
+        name = str(table_measure(table, m))
+        designs[name] = topic_set_size(
+            residual_variance(table.matrix(name)),
+            min_d=args.min_d,
+            alpha=args.alpha,
+            beta=args.beta,
+            systems=len(table),
+        )
+    if args.format == "json":
+        data = power.to_dict()
+        data["topic_set_size"] = {name: d.to_dict() for name, d in designs.items()}
+        out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
+    else:
+        from cranfield.report.power import power_text
+
+        out.write(power_text(power, designs))
+    return 0
