@@ -74,6 +74,7 @@ from cranfield.io.source import (
     read_bytes,
     read_head,
     regular_file,
+    short_lines,
     source_name,
 )
 
@@ -336,7 +337,7 @@ def read_qrels(
     if format == "parquet":
         return read_parquet_qrels(_parquet_path(source, label), name=name, duplicates=duplicates)
     with in_memory(label):  # out of memory: an error naming the file, not a traceback
-        text = (read_bytes(source) if data is None else data).removeprefix(BOM)
+        text = (_whole(source, format) if data is None else data).removeprefix(BOM)
         table = _parsed(text, label, format, "qrels")
     with table.errors():
         qrels = qrels_from_frame(
@@ -372,7 +373,7 @@ def read_run(
     if format == "parquet":
         return read_parquet_run(_parquet_path(source, label), name=name)
     with in_memory(label):
-        text = (read_bytes(source) if data is None else data).removeprefix(BOM)
+        text = (_whole(source, format) if data is None else data).removeprefix(BOM)
         table = _parsed(text, label, format, "run")
     run_label = name or run_name(source)
     with table.errors():
@@ -390,8 +391,15 @@ def _format_of(
     if is_parquet(source) or regular_file(source):
         return detect(source, kind), None
     with in_memory(label):  # standard input or a pipe: read once, whole
-        data = read_bytes(source)
-    return detect_text(data, kind, label=label), data
+        data = read_bytes(source, lines=None)  # no line limit on a JSON document
+    format = detect_text(data, kind, label=label)
+    return format, data if format == "json" else short_lines(data, label)
+
+
+def _whole(source: str | Path, format_: FileFormat) -> bytes:
+    """The whole text of ``source``, its lines checked unless it is one JSON document (often
+    a single line however large, as ranx writes it): :func:`~cranfield.io.source.read_bytes`."""
+    return read_bytes(source, lines=format_ != "json")
 
 
 def _parquet_path(source: str | Path, label: str) -> str | Path:

@@ -35,7 +35,7 @@ import sys
 import zlib
 from collections import deque
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Protocol, cast
+from typing import TYPE_CHECKING, BinaryIO, Final, Protocol, cast
 
 from cranfield._lazy import install_hint
 from cranfield.errors import InputError
@@ -64,6 +64,7 @@ __all__ = [
     "read_head",
     "regular_file",
     "same_file",
+    "short_lines",
     "source_name",
 ]
 
@@ -127,9 +128,15 @@ def compression(head: bytes) -> str | None:
     return None
 
 
-def read_bytes(source: str | Path) -> bytes:
+def read_bytes(source: str | Path, *, lines: bool | None = True) -> bytes:
     """All bytes of ``source`` (a path, or ``-`` for standard input), decompressed if they
     are gzip, bzip2, xz or zstd.
+
+    ``lines=False`` reads a document that is not made of lines (JSON, often one line
+    however large): no line-length limit then, the limit on the text read whole still holds.
+    ``lines=None`` decides by the first byte that is not a blank: ``{`` or ``[`` starts a
+    JSON document, anything else lines (so a source without line ends, like ``/dev/zero``,
+    is still stopped after the longest line).
 
     Raises
     ------
@@ -150,8 +157,8 @@ def read_bytes(source: str | Path) -> bytes:
                 regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
                 raw = handle
             if regular:  # its size is known: read whole at once
-                return decompressed(raw.read(), name)
-            return _unsized(raw, name)
+                return decompressed(raw.read(), name, lines=lines)
+            return _unsized(raw, name, lines=lines)
     except OSError as exc:
         raise _unreadable(name, exc) from exc
 
@@ -192,18 +199,22 @@ def read_head(path: str | Path, size: int) -> tuple[bytes, bool]:
         raise _unreadable(name, exc) from exc
 
 
-def decompressed(raw: bytes, name: str, *, limit: int | None = None) -> bytes:
+def decompressed(
+    raw: bytes, name: str, *, limit: int | None = None, lines: bool | None = True
+) -> bytes:
     """``raw`` decompressed if it starts like a gzip, bzip2, xz or zstd stream, else itself;
     ``name`` names the source in the :class:`~cranfield.errors.InputError` of a bad stream.
 
     The text is checked as it comes: a line longer than
     :func:`~cranfield.io.limits.max_line_bytes` is an error naming it, and so is text beyond
-    ``limit`` bytes (default :func:`~cranfield.io.limits.max_text_bytes`) once decompressed.
+    ``limit`` bytes (default :func:`~cranfield.io.limits.max_text_bytes`) once decompressed;
+    ``lines=False``: no line is too long; ``None``: unless it starts as JSON (see
+    :func:`read_bytes`).
     """
     kind = compression(raw)
     if kind is None:
-        return _short_lines(raw, name)
-    text = _Gathered(name, limit or max_text_bytes(), compressed=True)
+        return raw if _json_document(raw, lines) else short_lines(raw, name)
+    text = _Gathered(name, limit or max_text_bytes(), compressed=True, lines=lines)
     streams = _Streams(kind, name)
     for piece in streams.pieces(raw):
         text.add(piece)
@@ -211,14 +222,14 @@ def decompressed(raw: bytes, name: str, *, limit: int | None = None) -> bytes:
     return text.value()
 
 
-def _unsized(raw: _Binary, name: str) -> bytes:
+def _unsized(raw: _Binary, name: str, *, lines: bool | None = True) -> bytes:
     """The whole text of a source whose size is not known before it is read (standard
     input, a pipe, a device), read a piece at a time up to the most text allowed."""
     head = _read(raw, MAGIC_BYTES, name)
     kind = compression(head)
     streams = None if kind is None else _Streams(kind, name)
     decoded = _Decoded(raw, head, streams, name)
-    text = _Gathered(name, max_text_bytes(), compressed=kind is not None)
+    text = _Gathered(name, max_text_bytes(), compressed=kind is not None, lines=lines)
     while piece := decoded.read(_CHUNK):
         text.add(piece)
     return text.value()
@@ -228,11 +239,14 @@ class _Gathered:
     """The text of a source gathered piece by piece, its lines and size checked as it comes
     (:mod:`cranfield.io.limits`)."""
 
-    def __init__(self, name: str, limit: int, *, compressed: bool) -> None:
+    def __init__(
+        self, name: str, limit: int, *, compressed: bool, lines: bool | None = True
+    ) -> None:
         self._name = name
         self._limit = limit
         self._compressed = compressed
-        self._lines = LineLengths(max_line_bytes())
+        self._undecided = lines is None  # lines unless the text starts as a JSON document
+        self._lines = None if lines is False else LineLengths(max_line_bytes())
         # A BytesIO grows in place and hands its buffer over without a copy: the text is
         # held about once, not twice as by joining a list of pieces.
         self._text = io.BytesIO()
@@ -242,6 +256,14 @@ class _Gathered:
         if self._text.tell() + len(piece) > self._limit:
             raise text_too_large(self._name, self._limit, compressed=self._compressed)
         self._text.write(piece)
+        if self._undecided and self._lines is not None:
+            start = _first_byte(self._text.getvalue())
+            if start or self._text.tell() > self._lines.limit:
+                self._undecided = False
+                if start in _JSON_OPENERS:
+                    self._lines = None
+        if self._lines is None:
+            return
         long_line = self._lines.feed(piece)
         if long_line is not None:
             number = self._text.getvalue().count(b"\n", 0, long_line) + 1
@@ -252,8 +274,27 @@ class _Gathered:
         return self._text.getvalue()
 
 
-def _short_lines(text: bytes, name: str) -> bytes:
-    """``text``, checked for a line longer than the longest allowed."""
+_BLANKS_AT_START: Final = re.compile(rb"[ \t\r\n\f\v]*")
+_JSON_OPENERS: Final = (b"{", b"[")
+
+
+def _first_byte(text: bytes) -> bytes:
+    """The first byte of ``text`` that is not a blank (empty if there is none)."""
+    end = cast("re.Match[bytes]", _BLANKS_AT_START.match(text)).end()  # it always matches
+    return text[end : end + 1]
+
+
+def _json_document(text: bytes, lines: bool | None) -> bool:
+    """Whether ``text`` is read without a line-length limit: ``lines`` is False, or None
+    and the first byte that is not a blank opens a JSON object or array."""
+    if lines is None:
+        return _first_byte(text) in _JSON_OPENERS
+    return not lines
+
+
+def short_lines(text: bytes, name: str) -> bytes:
+    """``text``, checked for a line longer than the longest allowed (an
+    :class:`~cranfield.errors.InputError` naming it)."""
     longest = max_line_bytes()
     long_line = first_long_line(text, longest)
     if long_line is not None:

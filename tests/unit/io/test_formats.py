@@ -716,3 +716,41 @@ def test_json_nested_too_deep_is_an_input_error(tmp_path: Path, text: str) -> No
     path.write_text(text)
     with pytest.raises(InputError, match="is not valid JSON \\(nested too deeply\\)"):
         load_run(path)
+
+
+def _one_line_json(rows: int) -> str:
+    return json.dumps({f"q{i}": {f"d{j}": j / 7 for j in range(20)} for i in range(rows)})
+
+
+@pytest.mark.parametrize("how", ["file", "gzip", "stdin"])
+def test_a_json_document_on_one_line_longer_than_the_line_limit_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """ranx writes its JSON on one line however large: the line limit is for text made of
+    lines, the limit on text read whole still holds."""
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "1KiB")
+    text = _one_line_json(50)
+    assert len(text) > 1024
+    path = tmp_path / "ranx.json"
+    if how == "gzip":
+        path = tmp_path / "ranx.json.gz"
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path.write_text(text)
+    if how == "stdin":
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    run = load_run("-" if how == "stdin" else path)
+    assert len(run) == 50 * 20
+    trec = tmp_path / "long.run"
+    trec.write_text("q1 Q0 " + "d" * 2000 + " 1 1.0 t\n")
+    with pytest.raises(InputError, match="is longer than 1 KiB"):
+        load_run(trec)
+
+
+def test_a_pipe_without_line_ends_is_still_stopped_at_the_line_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "1KiB")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\0" * 100_000)))
+    with pytest.raises(InputError, match=r"^<stdin>:1: is longer than 1 KiB"):
+        load_run("-")

@@ -409,7 +409,7 @@ def test_a_corrupt_stream_is_an_error_before_its_text_is_read(tmp_path: Path) ->
 def test_running_out_of_memory_is_an_input_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def no_memory(*_: object) -> bytes:
+    def no_memory(*_: object, **__: object) -> bytes:
         raise MemoryError
 
     monkeypatch.setattr(source, "_unsized", no_memory)
