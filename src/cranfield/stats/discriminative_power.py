@@ -16,6 +16,9 @@ trust?" for each measure of a :class:`~cranfield.evaluation.results.ScoreTable`:
 The tests are the project's own (:func:`~cranfield.stats.resampling.bootstrap_test`,
 :func:`~cranfield.stats.resampling.randomized_tukey_hsd`), run on all pairs with one set of
 resamples, so a pair's p-value here is the one those functions give with the same seed.
+That bootstrap test shifts the differences to mean 0 and compares their means, without
+studentising them as Sakai (2006) did; the shares are those of the project's test, close to
+but not exactly his procedure.
 
 References
 ----------
