@@ -328,8 +328,20 @@ def read_qrels(
         naming the file, the line and what was expected.
     """
     label = source_name(source)
+    found, data = _format_of(source, format, "qrels", label)
+    return _qrels_in(source, label, found, data, name, duplicates)
+
+
+def _qrels_in(
+    source: str | Path,
+    label: str,
+    format: FileFormat,
+    data: bytes | None,
+    name: str | None,
+    duplicates: DuplicatePolicy,
+) -> Qrels:
+    """The qrels ``source`` read in ``format`` (``data``: its text, if already read)."""
     qrels_name = name or (label if label == "<stdin>" else Path(label).name)
-    format, data = _format_of(source, format, "qrels", label)
     if format == "trec":
         if data is None:
             return trec.read_qrels(source, name=name, duplicates=duplicates)
@@ -365,7 +377,14 @@ def read_run(
         naming the file, the line and what was expected.
     """
     label = source_name(source)
-    format, data = _format_of(source, format, "run", label)
+    found, data = _format_of(source, format, "run", label)
+    return _run_in(source, label, found, data, name)
+
+
+def _run_in(
+    source: str | Path, label: str, format: FileFormat, data: bytes | None, name: str | None
+) -> Run:
+    """The run ``source`` read in ``format`` (``data``: its text, if already read)."""
     if format == "trec":
         if data is None:
             return trec.read_run(source, name=name)
@@ -869,12 +888,13 @@ def convert(
         kind = detect_kind(source, source_format)
     check_choice("kind", kind, INPUT_KINDS)
     refuse_overwriting(target, [source], option="target")  # OUT on the command line
+    label = source_name(source)
+    found, text = _format_of(source, source_format, kind, label)
     data: Qrels | Run = (
-        read_run(source, format=source_format)
+        _run_in(source, label, found, text, None)
         if kind == "run"
-        else read_qrels(source, format=source_format, duplicates=duplicates)
+        else _qrels_in(source, label, found, text, None, duplicates)
     )
-    found = _read_format(data, source, source_format)
     write(data, target, to)
     return Conversion(
         kind=kind,
@@ -884,19 +904,3 @@ def convert(
         rows=len(data),
         notes=(*data.notes, *left_out(data, to)),
     )
-
-
-def _read_format(data: Qrels | Run, source: str | Path, given: FileFormat | None) -> FileFormat:
-    """The format ``data`` was read in: ``given``, else the one its reading note names (the
-    note :func:`read_qrels` and :func:`read_run` add for a format other than TREC and
-    Parquet), else Parquet or TREC."""
-    if given is not None:
-        return given
-    if is_parquet(source):
-        return "parquet"
-    kind: Kind = "run" if isinstance(data, Run) else "qrels"
-    label = source_name(source)
-    for format_ in cast("tuple[FileFormat, ...]", FILE_FORMATS):
-        if _note(label, format_, kind) in data.notes:
-            return format_
-    return "trec"
