@@ -17,6 +17,7 @@ from cranfield.cli.parser import (
     add_evaluation_options,
     add_extra_judgments,
     add_format,
+    add_inputs,
     add_run_names,
     add_test_options,
     eval_options,
@@ -50,8 +51,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         out=out,
         err=err,
     )
-    p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files")
+    add_inputs(p)
     add_test_options(p, DEFAULT_MEASURES)
     p.add_list_option(
         "--ci",

@@ -14,6 +14,7 @@ from cranfield.cli.parser import (
     add_evaluation_options,
     add_extra_judgments,
     add_format,
+    add_inputs,
     add_measures,
     add_run_names,
     eval_options,
@@ -36,17 +37,12 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
 def _parser(out: TextIO, err: TextIO) -> Parser:
     p = Parser(
         prog=PROG,
-        description="Evaluate runs (TREC run files, Parquet) against qrels.",
+        description="Evaluate runs against qrels, in any format cranfield reads.",
         epilog=LIST_RULE,
         out=out,
         err=err,
     )
-    p.add_argument(
-        "qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed) or Parquet"
-    )
-    p.add_argument(
-        "runs", nargs="+", help="run files (TREC 'qid iter docno rank score tag') or Parquet"
-    )
+    add_inputs(p, runs_help="run files", runs_metavar=None)
     add_measures(p, DEFAULT_MEASURES)
     p.add_argument("-q", "--per-query", action="store_true", help="one row per run and query")
     add_format(p, FORMATS)

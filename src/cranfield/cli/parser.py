@@ -338,6 +338,18 @@ def split_list(text: str) -> list[str]:
 # --------------------------------------------------------------------------- option groups
 
 
+def add_inputs(
+    p: Parser, *, runs_help: str = "two or more run files", runs_metavar: str | None = "RUN"
+) -> None:
+    """The positional ``qrels`` and ``runs`` of the commands that evaluate: files in any
+    format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``)."""
+    formats = "TREC, MS MARCO, BEIR, CSV, TSV, JSON, JSON Lines or Parquet; - for stdin"
+    p.add_argument("qrels", help=f"qrels file ({formats}; optionally compressed)")
+    p.add_argument(
+        "runs", nargs="+", metavar=runs_metavar, help=f"{runs_help} (any of those formats)"
+    )
+
+
 def add_measures(p: Parser, default: Sequence[str]) -> None:
     """``-m/--measure``: the measures, a list option (``args.measures``, ``None`` if absent)."""
     p.add_list_option(

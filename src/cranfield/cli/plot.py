@@ -20,6 +20,7 @@ from cranfield.cli.parser import (
     Parser,
     UsageError,
     add_evaluation_options,
+    add_inputs,
     add_run_names,
     eval_options,
 )
@@ -51,8 +52,7 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
 
 
 def _common(p: Parser, *, runs_help: str) -> None:
-    p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
-    p.add_argument("runs", nargs="+", metavar="RUN", help=runs_help)
+    add_inputs(p, runs_help=runs_help)
     p.add_argument(
         "-o",
         "--output",

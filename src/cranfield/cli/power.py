@@ -22,6 +22,7 @@ from cranfield.cli.parser import (
     UsageError,
     add_evaluation_options,
     add_format,
+    add_inputs,
     add_measures,
     add_run_names,
     eval_options,
@@ -54,8 +55,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         out=out,
         err=err,
     )
-    p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files")
+    add_inputs(p)
     add_measures(p, DEFAULT_MEASURES)
     p.add_argument(
         "-a", "--alpha", type=float, default=0.05, help="significance level (default 0.05)"

@@ -17,6 +17,7 @@ from cranfield.cli.parser import (
     UsageError,
     add_evaluation_options,
     add_extra_judgments,
+    add_inputs,
     add_run_names,
     add_test_options,
 )
@@ -55,8 +56,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         out=out,
         err=err,
     )
-    p.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', optionally compressed)")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files")
+    add_inputs(p)
     p.add_argument(
         "-o", "--output", required=True, metavar="FILE", help="the HTML file to write ('-': stdout)"
     )
