@@ -239,9 +239,7 @@ def _kind_of_text(text: bytes, format_: FileFormat, whole: bool) -> Kind | None:
             return None
     else:
         separator = "\t" if format_ == "tsv" else ","
-        names = [
-            n.strip().strip('"').strip() for n in line.decode(errors="replace").split(separator)
-        ]
+        names = _header_names(line.decode(errors="replace"), separator)
     return kind_of_columns(names)
 
 
@@ -263,15 +261,19 @@ def _row_object(line: bytes) -> bool:
     return isinstance(value, dict) and names_ids(list(value))
 
 
+def _header_names(line: str, separator: str) -> list[str]:
+    """The column names of the header ``line`` (blanks and double quotes around each taken
+    off)."""
+    return [n.strip().strip('"').strip() for n in line.split(separator)]
+
+
 def _header(line: bytes) -> FileFormat | None:
     """``"tsv"``, ``"csv"`` or ``"beir"`` if ``line`` is a header naming a query id and a
     document id column (the rest is checked when the table is read), else None."""
     for separator, format_ in ((b"\t", "tsv"), (b",", "csv")):
         if separator in line:
             try:
-                names = [
-                    n.strip().strip('"').strip() for n in line.decode().split(separator.decode())
-                ]
+                names = _header_names(line.decode(), separator.decode())
             except UnicodeDecodeError:
                 return None
             if not names_ids(names):
