@@ -194,16 +194,22 @@ def detect_kind(source: str | Path, format: FileFormat | None = None) -> Kind:
         raise InputError(label, None, f"cannot be looked at twice to tell its kind; {ask}")
     if format is not None:
         check_choice("format", format, FILE_FORMATS)
-    as_run = format or detect(source, "run")
+    head, whole = (b"", True) if is_parquet(source) else read_head(source, HEAD_BYTES)
+
+    def detected(kind: Kind) -> FileFormat:  # what detect() says, on the head read once
+        if is_parquet(source):
+            return "parquet"
+        return detect_text(head, kind, label=label, whole=whole, path=True)
+
+    found = detected("run")
+    as_run = format or found
     if as_run == "parquet":
         kind = kind_of_columns(parquet_columns(source))
     else:
-        head, whole = read_head(source, HEAD_BYTES)
         kind = _kind_of_text(head.removeprefix(BOM), as_run, whole)
-    if kind is None and format is None and detect(source, "qrels") == "msmarco":
+    if kind is None and format is None and detected("qrels") == "msmarco":
         kind = "qrels"
-    if kind is None and format is not None and detect(source, "run") != format:
-        found = detect(source, "run")
+    if kind is None and format is not None and found != format:
         raise InputError(
             label,
             None,
