@@ -25,6 +25,7 @@ from cranfield.errors import (
     OptionError,
     QrelsNoteWarning,
     QueryOverlapWarning,
+    UnknownKindError,
     WorkdirInUseError,
 )
 
@@ -89,6 +90,7 @@ __all__ = [
     "RunSet",
     "ScoreTable",
     "TestPlan",
+    "UnknownKindError",
     "WorkdirInUseError",
     "__version__",
     "compare",

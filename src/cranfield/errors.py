@@ -36,6 +36,7 @@ __all__ = [
     "OptionError",
     "QrelsNoteWarning",
     "QueryOverlapWarning",
+    "UnknownKindError",
     "WorkdirInUseError",
 ]
 
@@ -111,6 +112,11 @@ class InputError(CranfieldError, ValueError):
             shown = text if len(text) <= 120 else text[:117] + "..."
             msg += f": {shown!r}"
         return msg
+
+
+class UnknownKindError(InputError):
+    """A file that does not say whether it holds a run or judgments (ranx JSON, a table with
+    both or neither kind of value column), where its kind was not given."""
 
 
 class OptionError(CranfieldError, ValueError, TypeError):

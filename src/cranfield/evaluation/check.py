@@ -53,7 +53,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from cranfield.errors import InputError
+from cranfield.errors import InputError, UnknownKindError
 from cranfield.evaluation.overlap import partial_overlap
 from cranfield.io import formats
 from cranfield.io.lines import BOM, INTEGER, NUMBER, data_lines, int64, lines
@@ -204,7 +204,7 @@ def check_file(
     try:
         format_, told = _format_of(path, kind)
     except InputError as error:
-        code = "kind-unknown" if "--kind" in error.problem else "unreadable"
+        code = "kind-unknown" if isinstance(error, UnknownKindError) else "unreadable"
         return FileReport(name, "unknown", findings=(Finding(code, str(error), error.line),))
     if format_ != "trec" and told is not None:
         return _check_table(path, format_, told, judged)

@@ -53,7 +53,7 @@ from cranfield._validate import check_choice
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import trec_eval_order
 from cranfield.data.run import Run
-from cranfield.errors import InputError, OptionError
+from cranfield.errors import InputError, OptionError, UnknownKindError
 from cranfield.io import trec
 from cranfield.io.columnar import (
     kind_of_columns,
@@ -184,14 +184,16 @@ def detect_kind(source: str | Path, format: FileFormat | None = None) -> Kind:
 
     Raises
     ------
-    InputError
+    UnknownKindError
         When the file does not say (ranx JSON ``{query: {doc: value}}`` never does; nor does
         standard input, which cannot be read twice), naming what to give instead.
+    InputError
+        When its head does not look like the ``format`` given, or cannot be read.
     """
     label = source_name(source)
     ask = "give its kind (--kind run or --kind qrels)"
     if not regular_file(source):
-        raise InputError(label, None, f"cannot be looked at twice to tell its kind; {ask}")
+        raise UnknownKindError(label, None, f"cannot be looked at twice to tell its kind; {ask}")
     if format is not None:
         check_choice("format", format, FILE_FORMATS)
     head, whole = (b"", True) if is_parquet(source) else read_head(source, HEAD_BYTES)
@@ -217,7 +219,9 @@ def detect_kind(source: str | Path, format: FileFormat | None = None) -> Kind:
             f"read it as {found}, or {ask}",
         )
     if kind is None:
-        raise InputError(label, None, f"does not say whether it holds a run or judgments; {ask}")
+        raise UnknownKindError(
+            label, None, f"does not say whether it holds a run or judgments; {ask}"
+        )
     return kind
 
 

@@ -23,7 +23,7 @@ import pytest
 import cranfield
 from cranfield._types import FILE_FORMATS
 from cranfield.data.run import Run
-from cranfield.errors import InputError, QrelsNoteWarning
+from cranfield.errors import InputError, QrelsNoteWarning, UnknownKindError
 from cranfield.io.formats import HEAD_BYTES, HEAD_LINES, detect, detect_kind, detect_text, write
 from cranfield.io.load import load_qrels, load_run
 from cranfield.io.run_names import run_name
@@ -704,7 +704,7 @@ def test_the_kind_of_a_parquet_file_is_told_by_its_columns(tmp_path: Path) -> No
 def test_a_file_that_does_not_say_its_kind_asks_for_it(tmp_path: Path, text: str) -> None:
     path = tmp_path / "file"
     path.write_text(text)
-    with pytest.raises(InputError, match=r"give its kind \(--kind run or --kind qrels\)"):
+    with pytest.raises(UnknownKindError, match=r"give its kind \(--kind run or --kind qrels\)"):
         detect_kind(path)
 
 
