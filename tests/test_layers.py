@@ -60,6 +60,7 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
         "qrels, measures and options bound once; scores of one run or many; curves",
     ),
     ("stats", ("cranfield.stats",), "significance tests and effects; a Comparison and its data"),
+    ("logs", ("cranfield.logs",), "interaction logs: click metrics, click models, online tests"),
     ("report", ("cranfield.report", "cranfield.plot"), "presentation: text, LaTeX, SVG, HTML"),
     ("lab", ("cranfield.lab",), "experiments: systems x collection -> runs, efficiency, effect"),
     ("compat", ("cranfield.compat",), "trec_eval's own command line and output"),

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, TextIO
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["COMMANDS", "Command", "main"]
+__all__ = ["COMMANDS", "Command", "dispatch", "main"]
 
 
 class Command(NamedTuple):  # not a dataclass: `dataclasses` imports `inspect` (start-up)
@@ -43,42 +43,66 @@ COMMANDS: Final = (
 _USAGE: Final = "usage: cranfield [-h] [--version] COMMAND ...\n"
 
 
-def _help() -> str:
-    width = max(len(c.name) for c in COMMANDS) + 2
-    lines = "".join(f"  {c.name:<{width}}{c.help}\n" for c in COMMANDS)
+def _help(usage: str, title: str, table: Sequence[Command], help_line: str) -> str:
+    width = max(len(c.name) for c in table) + 2
+    lines = "".join(f"  {c.name:<{width}}{c.help}\n" for c in table)
+    version = "  --version   show cranfield's version and exit\n" if table is COMMANDS else ""
     return (
-        f"{_USAGE}\nEvaluate search and ranking systems.\n\ncommands:\n{lines}\n"
-        "options:\n  -h, --help  show this help message and exit\n"
-        "  --version   show cranfield's version and exit\n\n"
-        "Run 'cranfield COMMAND -h' for the options of a command.\n"
+        f"{usage}\n{title}\n\ncommands:\n{lines}\n"
+        f"options:\n  -h, --help  show this help message and exit\n{version}\n{help_line}\n"
     )
 
 
 def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run the command ``argv[0]`` with the rest of ``argv``; return the exit code."""
+    return dispatch(
+        "cranfield",
+        COMMANDS,
+        argv,
+        title="Evaluate search and ranking systems.",
+        stdout=stdout,
+        stderr=stderr,
+    )
+
+
+def dispatch(
+    prog: str,
+    table: Sequence[Command],
+    argv: Sequence[str],
+    *,
+    title: str,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run the command of ``table`` named by ``argv[0]`` with the rest of ``argv``.
+
+    ``cranfield`` itself and every command with sub-commands of its own (``cranfield logs``)
+    go through here, so they answer ``-h``, a missing and an unknown command alike.
+    """
     out = sys.stdout if stdout is None else stdout
     err = sys.stderr if stderr is None else stderr
+    top = table is COMMANDS
+    usage = _USAGE if top else f"usage: {prog} [-h] COMMAND ...\n"
+    names = ", ".join(c.name for c in table)
     if not argv:
-        err.write(f"{_USAGE}cranfield: error: give a command: {_names()}.\n")
+        err.write(f"{usage}{prog}: error: give a command: {names}.\n")
         return 1
     first, rest = argv[0], list(argv[1:])
     if first in ("-h", "--help"):
-        out.write(_help())
+        out.write(
+            _help(usage, title, table, f"Run '{prog} COMMAND -h' for the options of a command.")
+        )
         return 0
-    if first in ("-V", "--version"):
+    if top and first in ("-V", "--version"):
         from cranfield._version import __version__
 
         out.write(f"cranfield {__version__}\n")
         return 0
-    command = next((c for c in COMMANDS if c.name == first), None)
+    command = next((c for c in table if c.name == first), None)
     if command is None:
         what = "option" if first.startswith("-") else "command"
-        err.write(f"{_USAGE}cranfield: error: unknown {what} {first!r}; ")
-        err.write(f"give a command first: {_names()}.\n")
+        err.write(f"{usage}{prog}: error: unknown {what} {first!r}; ")
+        err.write(f"give a command first: {names}.\n")
         return 1
     code: int = importlib.import_module(command.module).main(rest, stdout=out, stderr=err)
     return code
-
-
-def _names() -> str:
-    return ", ".join(c.name for c in COMMANDS)

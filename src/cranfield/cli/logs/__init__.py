@@ -1,0 +1,30 @@
+"""``cranfield logs``: evaluation from interaction logs.
+
+One module per sub-command in this package, each with ``main(argv, stdout=None,
+stderr=None) -> int``, listed once in :data:`LOGS_COMMANDS` and imported only when it runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, TextIO
+
+from cranfield.cli.commands import Command, dispatch
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["LOGS_COMMANDS", "main"]
+
+LOGS_COMMANDS: Final[tuple[Command, ...]] = ()
+
+
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield logs`` with ``argv`` (the arguments after ``logs``)."""
+    return dispatch(
+        "cranfield logs",
+        LOGS_COMMANDS,
+        argv,
+        title="Evaluate from interaction logs: click metrics, click models, online tests.",
+        stdout=stdout,
+        stderr=stderr,
+    )
