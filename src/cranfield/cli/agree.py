@@ -14,17 +14,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, TextIO
 
-from cranfield.cli.correlate import add_correlation_options, correlation_options, qrels_labels
 from cranfield.cli.exits import run_command
 from cranfield.cli.parser import (
     Parser,
     UsageError,
+    add_correlation_options,
     add_evaluation_options,
     add_format,
     add_measures,
     add_run_names,
+    correlation_options,
     eval_options,
 )
+from cranfield.io.run_names import file_names
 
 if TYPE_CHECKING:
     import argparse
@@ -76,7 +78,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(1, "give at least two runs to rank (--runs RUN RUN ...).")
     result = agree(
         args.qrels,
-        names=qrels_labels(args.qrels),
+        names=file_names(args.qrels, option="qrels", kind="qrels files"),
         runs=args.runs,
         measure=measures[0],
         options=eval_options(args),

@@ -14,20 +14,23 @@ Exit codes: 0 success, 1 usage error (bad option, unknown measure), 2 bad input 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.exits import run_command
 from cranfield.cli.parser import (
     LIST_RULE,
     Parser,
     UsageError,
+    add_correlation_options,
     add_evaluation_options,
     add_format,
     add_inputs,
     add_measures,
     add_run_names,
+    correlation_options,
     eval_options,
 )
+from cranfield.io.run_names import file_names
 
 if TYPE_CHECKING:
     import argparse
@@ -43,29 +46,6 @@ FORMATS: Final = ("table", "json")
 def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run ``cranfield correlate`` with ``argv`` (the arguments after ``correlate``)."""
     return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
-
-
-def add_correlation_options(p: Parser) -> None:
-    """RBO's persistence and the bootstrap's resamples, seed and level (shared with
-    ``cranfield agree``)."""
-    p.add_argument(
-        "--rbo-p", dest="p", type=float, default=0.9, help="RBO's persistence p (default 0.9)"
-    )
-    p.add_argument(
-        "-B",
-        "--resamples",
-        dest="n_resamples",
-        type=int,
-        default=1000,
-        help="bootstrap resamples of the queries for the intervals, 0 for none (1000)",
-    )
-    p.add_argument("-s", "--seed", type=int, help="seed of the bootstrap (default: fresh)")
-    p.add_argument("-a", "--alpha", type=float, default=0.05, help="intervals at 1 - alpha (0.05)")
-
-
-def correlation_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The :func:`~cranfield.stats.rank_correlation.correlate_scores` keywords given."""
-    return {"p": args.p, "n_resamples": args.n_resamples, "seed": args.seed, "alpha": args.alpha}
 
 
 def _parser(out: TextIO, err: TextIO) -> Parser:
@@ -164,7 +144,7 @@ def _correlate(args: argparse.Namespace, measures: list[str]) -> RankCorrelation
     table = Evaluator(args.qrels, measures, options).many(args.runs, names=args.names)
     if args.qrels_b is None:
         return correlate_measures(table, measures[0], measures[1], **correlation_options(args))
-    labels = qrels_labels([args.qrels, args.qrels_b])
+    labels = file_names([args.qrels, args.qrels_b], option="qrels_b", kind="qrels files")
     other = Evaluator(args.qrels_b, measures, options).many(args.runs, names=args.names)
     return correlate_tables(
         table,
@@ -173,10 +153,3 @@ def _correlate(args: argparse.Namespace, measures: list[str]) -> RankCorrelation
         settings=(labels[0], labels[1]),
         **correlation_options(args),
     )
-
-
-def qrels_labels(paths: Sequence[str]) -> tuple[str, ...]:
-    """How the qrels are named in the output: file names, or the paths as given when two
-    file names are the same."""
-    names = [Path(p).name for p in paths]
-    return tuple(names) if len(set(names)) == len(names) else tuple(paths)

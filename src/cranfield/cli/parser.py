@@ -6,7 +6,9 @@ The option groups that several commands share are declared here once: the measur
 (:func:`add_measures`), the output format (:func:`add_format`), the evaluation options
 (:func:`add_evaluation_options`, read back as one
 :class:`~cranfield.evaluation.options.EvalOptions` by :func:`eval_options`), the run naming
-(:func:`add_run_names`) and the significance tests (:func:`add_test_options`).
+(:func:`add_run_names`), the significance tests (:func:`add_test_options`), the resampling
+options every testing command shares (:func:`add_resampling_options`: ``-a``, ``-B``, ``-s``)
+and the options of the commands that correlate rankings (:func:`add_correlation_options`).
 
 Lists (``-m``, ``-t``, ``--ci``, ``--levels``) are written the way trec_eval's ``-m`` is: see
 :data:`LIST_RULE`.
@@ -36,12 +38,15 @@ __all__ = [
     "LIST_RULE",
     "Parser",
     "UsageError",
+    "add_correlation_options",
     "add_evaluation_options",
     "add_extra_judgments",
     "add_format",
     "add_measures",
+    "add_resampling_options",
     "add_run_names",
     "add_test_options",
+    "correlation_options",
     "eval_options",
     "split_list",
 ]
@@ -531,13 +536,45 @@ def add_test_options(p: Parser, default_measures: Sequence[str]) -> None:
         help="multiple-comparison correction: none, bonferroni, holm (default), bh",
     )
     p.add_argument("-b", "--baseline", metavar="RUN", help="compare every run with this one")
-    p.add_argument("-a", "--alpha", type=float, default=0.05, help="significance level (0.05)")
-    p.add_argument("-s", "--seed", type=int, help="seed of the random procedures (default: fresh)")
+    add_resampling_options(
+        p,
+        alpha="significance level (0.05)",
+        resamples=(10_000, "resamples per random test (10000)"),
+        seed="seed of the random procedures (default: fresh)",
+    )
+
+
+def add_resampling_options(p: Parser, *, alpha: str, resamples: tuple[int, str], seed: str) -> None:
+    """``-a/--alpha``, ``-B/--resamples`` and ``-s/--seed``, declared once for every command
+    that tests or resamples; each command words what they mean for it (``resamples`` is the
+    default and its help)."""
+    p.add_argument("-a", "--alpha", type=float, default=0.05, help=alpha)
     p.add_argument(
         "-B",
         "--resamples",
         dest="n_resamples",
         type=int,
-        default=10_000,
-        help="resamples per random test (10000)",
+        default=resamples[0],
+        help=resamples[1],
     )
+    p.add_argument("-s", "--seed", type=int, help=seed)
+
+
+def add_correlation_options(p: Parser) -> None:
+    """RBO's persistence and the bootstrap's resamples, seed and level: the options of the
+    commands that compare rankings of runs (``correlate``, ``agree``), read back by
+    :func:`correlation_options`."""
+    p.add_argument(
+        "--rbo-p", dest="p", type=float, default=0.9, help="RBO's persistence p (default 0.9)"
+    )
+    add_resampling_options(
+        p,
+        alpha="intervals at 1 - alpha (0.05)",
+        resamples=(1000, "bootstrap resamples of the queries for the intervals, 0 for none (1000)"),
+        seed="seed of the bootstrap (default: fresh)",
+    )
+
+
+def correlation_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The :func:`~cranfield.stats.rank_correlation.correlate_scores` keywords given."""
+    return {"p": args.p, "n_resamples": args.n_resamples, "seed": args.seed, "alpha": args.alpha}

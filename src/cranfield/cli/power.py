@@ -24,6 +24,7 @@ from cranfield.cli.parser import (
     add_format,
     add_inputs,
     add_measures,
+    add_resampling_options,
     add_run_names,
     eval_options,
 )
@@ -57,16 +58,11 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     add_inputs(p)
     add_measures(p, DEFAULT_MEASURES)
-    p.add_argument(
-        "-a", "--alpha", type=float, default=0.05, help="significance level (default 0.05)"
-    )
-    p.add_argument(
-        "-B",
-        "--resamples",
-        dest="n_resamples",
-        type=int,
-        default=1000,
-        help="resamples of the bootstrap test and the randomised Tukey HSD (1000)",
+    add_resampling_options(
+        p,
+        alpha="significance level (default 0.05)",
+        resamples=(1000, "resamples of the bootstrap test and the randomised Tukey HSD (1000)"),
+        seed="seed of the resampling (default: fresh)",
     )
     p.add_argument(
         "--trials",
@@ -74,7 +70,6 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         default=100,
         help="random splits of the queries for the swap rates, 0 for none (100)",
     )
-    p.add_argument("-s", "--seed", type=int, help="seed of the resampling (default: fresh)")
     p.add_argument(
         "-d",
         "--difference",

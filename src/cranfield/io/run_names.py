@@ -5,7 +5,7 @@ alone carries the same name):
 
 * a run in a ``{name: run}`` mapping is called by its key;
 * a run file is called by its file name without folders, a compression suffix (``.gz``,
-  ``.bz2``, ``.xz``, ``.zst``) and a run-file suffix (``.txt``, ``.run``, ``.res``, ``.trec``,
+  ``.bz2``, ``.xz``, ``.zst``) and a run-file suffix (``.txt``, ``.run``, ``.qrels``, ``.res``, ``.trec``,
   ``.tsv``, ``.csv``, ``.json``, ``.jsonl``, ``.parquet`` ...): ``runs/input.pircRBa1.gz`` is
   ``input.pircRBa1``, ``bm25.json.gz`` is ``bm25``; standard
   input (``-``) is ``stdin``;
@@ -17,6 +17,8 @@ alone carries the same name):
 * ``names="tag"`` names each run by its run tag instead, and a list names them explicitly.
 
 Two runs may never share a name: an :class:`~cranfield.errors.OptionError` says which.
+Qrels files compared side by side (``cranfield agree``, ``correlate --qrels-b``) are named
+by the same rule.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from cranfield.io.source import same_file
 __all__ = ["default_name", "file_names", "run_name"]
 
 _COMPRESSION = re.compile(r"\.(gz|bz2|xz|zst|zstd)$")
-_RUN_SUFFIX = re.compile(r"\.(txt|run|runs|trec|res|tsv|csv|json|jsonl|ndjson|parquet|pq)$")
+_RUN_SUFFIX = re.compile(r"\.(txt|run|runs|qrels|trec|res|tsv|csv|json|jsonl|ndjson|parquet|pq)$")
 
 
 def run_name(source: str | Path) -> str:
@@ -64,8 +66,13 @@ def default_name(source: Any, position: int | None = None) -> str:
     return "run" if position is None else f"run{position + 1}"
 
 
-def file_names(items: list[Any]) -> tuple[str, ...]:
-    """Names by the rule, with same-named files told apart by their folders."""
+def file_names(items: list[Any], *, option: str = "runs", kind: str = "runs") -> tuple[str, ...]:
+    """Names by the rule, with same-named files told apart by their folders.
+
+    ``option`` names the option (or argument) that gave the files and ``kind`` what they are,
+    for the error when one file is given twice (qrels files compared side by side are named
+    by the same rule: ``option="qrels", kind="qrels files"``).
+    """
     names = [default_name(r, i) for i, r in enumerate(items)]
     for _ in range(64):  # each round adds one folder to the files that still collide
         clashes = {n for n in names if names.count(n) > 1}
@@ -87,5 +94,5 @@ def file_names(items: list[Any]) -> tuple[str, ...]:
                 j for j, other in enumerate(items) if _is_path(other) and same_file(other, source)
             ]
             if len(twins) > 1:
-                raise OptionError("runs", "distinct runs, each given once", str(source))
+                raise OptionError(option, f"distinct {kind}, each given once", str(source))
     return tuple(names)

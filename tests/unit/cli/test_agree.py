@@ -25,11 +25,11 @@ def test_two_judges_as_a_table() -> None:
     code, out, err = run([QRELS, SECOND, "--per-query"])
     assert code == 0, err
     assert out.startswith(
-        "qrels.txt vs qrels-second.txt: 118 pairs judged by both, 2 by qrels.txt only, "
-        "1 by qrels-second.txt only.\n"
+        "qrels vs qrels-second: 118 pairs judged by both, 2 by qrels only, "
+        "1 by qrels-second only.\n"
     )
     assert "Cohen's kappa 0.6761  linear 0.7371  quadratic 0.8091" in out
-    assert "qrels.txt \\ qrels-second.txt   0   1   2" in out
+    assert "qrels \\ qrels-second   0   1   2" in out
     assert "Krippendorff's alpha 0.8008 (ordinal)" in out
     assert "query  pairs  agreement" in out
     assert "Runs ranked" not in out
@@ -40,7 +40,7 @@ def test_json_with_runs(tmp_path: Path) -> None:
     code, out, err = run(argv)
     assert code == 0, err
     data = json.loads(out)
-    assert data["judges"] == ["qrels.txt", "qrels-second.txt"]
+    assert data["judges"] == ["qrels", "qrels-second"]
     assert data["pairs"][0]["shared"] == 118
     assert data["measure"] == "AP"
     (ranking,) = data["rankings"]
@@ -66,8 +66,8 @@ def test_negative_labels_are_not_judgments(tmp_path: Path) -> None:
     b.write_text("1 0 d1 1\n1 0 d2 1\n1 0 d3 1\n")
     code, out, err = run([str(a), str(b)])
     assert code == 0, err
-    assert "2 pairs judged by both, 0 by a.txt only, 1 by b.txt only." in out
-    assert "are not judgments and were left out: 1 in a.txt." in out
+    assert "2 pairs judged by both, 0 by a only, 1 by b only." in out
+    assert "are not judgments and were left out: 1 in a." in out
 
 
 def test_usage_errors_exit_1() -> None:
@@ -89,7 +89,7 @@ def test_qrels_that_share_no_judged_pair_exit_2(tmp_path: Path) -> None:
     code, out, err = run([QRELS, str(other)])
     assert code == 2
     assert err == (
-        "cranfield agree: qrels.txt and other.txt share no judged (query, document) pair: "
+        "cranfield agree: qrels and other share no judged (query, document) pair: "
         "there is no agreement to measure (negative labels are not judgments).\n"
     )
     assert out == ""

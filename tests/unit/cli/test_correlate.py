@@ -59,8 +59,8 @@ def test_two_qrels_one_measure() -> None:
     code, out, err = run([QRELS, *RUNS, "--qrels-b", SECOND, "-m", "AP", "-f", "json", "-B", "0"])
     assert code == 0, err
     data = json.loads(out)
-    assert (data["setting_a"], data["setting_b"]) == ("qrels.txt", "qrels-second.txt")
-    assert data["means"]["neural"]["qrels.txt"] == pytest.approx(0.8423, abs=5e-5)
+    assert (data["setting_a"], data["setting_b"]) == ("qrels", "qrels-second")
+    assert data["means"]["neural"]["qrels"] == pytest.approx(0.8423, abs=5e-5)
     assert data["seed"] is None
 
 
@@ -118,7 +118,7 @@ def test_qrels_without_a_common_query_are_a_clear_error(tmp_path: Path) -> None:
         runs.append(str(path))
     code, out, err = run([QRELS, *runs, "--qrels-b", str(other), "-m", "AP"])
     assert code == 2, err
-    assert "qrels.txt and other.qrels judge no query in common: nothing to correlate." in err
+    assert "qrels and other judge no query in common: nothing to correlate." in err
     assert "nan" not in out.lower()
 
 
