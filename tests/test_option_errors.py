@@ -749,6 +749,22 @@ ROWS += [
         for option, bad in (("alpha", 1.0), ("n_resamples", 0), ("trials", -1), ("seed", -3))
     ),
     Row(stats.DiscriminativePower.to_json, "indent", -1, lambda v: _power().to_json(indent=v)),
+    Row(plot.asl_curves, "test", "anova", lambda v: plot.asl_curves(_power(), test=v)),
+    *(
+        Row(
+            plot.topic_set_curves,
+            option,
+            bad,
+            lambda v, o=option: plot.topic_set_curves({"AP": 0.02}, **{o: v}),
+        )
+        for option, bad in (
+            ("design", "z_test"),
+            ("differences", []),
+            ("alpha", 0.0),
+            ("beta", 1.0),
+            ("systems", 1),
+        )
+    ),
     Row(stats.TopicSetSize.to_json, "indent", -1, lambda v: _topic_sets().to_json(indent=v)),
 ]
 

@@ -1,4 +1,5 @@
-"""Figures of evaluation results: precision–recall and gain curves, per-query plots.
+"""Figures of evaluation results: precision–recall and gain curves, per-query plots, and
+figures of the evaluation itself (rankings under two settings, ASL curves, topics needed).
 
 Needs matplotlib, the optional extra ``cranfield[plot]`` (``pip install '.[plot]'``);
 it is imported only when a figure is drawn. Every function returns a
@@ -8,23 +9,27 @@ it is imported only when a figure is drawn. Every function returns a
 
 >>> import cranfield.plot
 >>> sorted(cranfield.plot.__all__)[:3]
-['difference_bars', 'gain_curve', 'pr_curve']
+['asl_curves', 'difference_bars', 'gain_curve']
 """
 
 from cranfield.report.plots import (
+    asl_curves,
     difference_bars,
     gain_curve,
     pr_curve,
     query_pr_curve,
     ranking_scatter,
     score_distribution,
+    topic_set_curves,
 )
 
 __all__ = [
+    "asl_curves",
     "difference_bars",
     "gain_curve",
     "pr_curve",
     "query_pr_curve",
     "ranking_scatter",
     "score_distribution",
+    "topic_set_curves",
 ]

@@ -13,7 +13,6 @@ Exit codes: 0 success, 1 usage error (bad option, unknown measure), 2 bad input 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.exits import run_command
@@ -100,7 +99,9 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 1, f"with --qrels-b give one measure (-m MEASURE), got {len(measures)}."
             )
     if args.plot is not None:
-        _check_plot(args)
+        from cranfield.cli.figures import check_figure
+
+        check_figure(args.plot, [args.qrels, args.qrels_b, *args.runs], label="--plot")
     result = _correlate(args, measures)
     if args.format == "json":
         out.write(result.to_json())
@@ -109,31 +110,13 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         out.write(correlation_text(result))
     if args.plot is not None:
-        _draw(result, args.plot)
+        from cranfield.cli.figures import save_figure
+        from cranfield.report.plots import ranking_scatter
+
+        save_figure(ranking_scatter(result), args.plot)
         if args.format != "json":
             out.write(f"Wrote the scatter plot to {args.plot}.\n")
     return 0
-
-
-def _check_plot(args: argparse.Namespace) -> None:
-    """Refuse a plot file that cannot be written before anything is evaluated."""
-    from cranfield.cli.plot import FORMATS as PLOT_FORMATS
-    from cranfield.io.sink import refuse_overwriting
-    from cranfield.report.plots import require_matplotlib
-
-    if Path(args.plot).suffix.lower().lstrip(".") not in PLOT_FORMATS:
-        raise UsageError(1, f"--plot must end in .png, .svg or .pdf, got {args.plot!r}.")
-    require_matplotlib()
-    refuse_overwriting(args.plot, [args.qrels, args.qrels_b, *args.runs], option="plot")
-
-
-def _draw(result: RankCorrelation, path: str) -> None:
-    from cranfield.io.sink import replacing, writing
-    from cranfield.report.plots import ranking_scatter
-
-    fig = ranking_scatter(result)
-    with writing(path), replacing(path) as tmp:
-        fig.savefig(tmp, format=Path(path).suffix.lower().lstrip("."), dpi=150)
 
 
 def _correlate(args: argparse.Namespace, measures: list[str]) -> RankCorrelation:

@@ -11,7 +11,6 @@ written.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from cranfield.cli.exits import run_command
@@ -33,7 +32,6 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 PROG: Final = "cranfield plot"
-FORMATS: Final = ("png", "svg", "pdf")
 
 
 def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -136,23 +134,15 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    fmt = Path(args.output).suffix.lower().lstrip(".")
-    if fmt not in FORMATS:
-        raise UsageError(1, f"the output must end in .png, .svg or .pdf, got {args.output!r}.")
+    from cranfield.cli.figures import check_figure, save_figure
+
     if args.kind == "differences" and len(args.runs) != 2:
         raise UsageError(
             1,
             f"differences needs exactly two runs (CONTROL TREATMENT), got {len(args.runs)}.",
         )
-    from cranfield.report.plots import require_matplotlib
-
-    require_matplotlib()
-    from cranfield.io.sink import refuse_overwriting, replacing, writing
-
-    refuse_overwriting(args.output, [args.qrels, *args.runs], option="output")
-    fig = _figure(args)
-    with writing(args.output), replacing(args.output) as tmp:
-        fig.savefig(tmp, format=fmt, dpi=args.dpi)
+    check_figure(args.output, [args.qrels, *args.runs], label="the output")
+    save_figure(_figure(args), args.output, dpi=args.dpi)
     out.write(f"wrote {args.output}\n")
     return 0
 

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
+    from cranfield.stats.discriminative_power import DiscriminativePower
+
 PROG: Final = "cranfield power"
 DEFAULT_MEASURES: Final = ("AP", "nDCG@10", "P@10", "bpref")
 FORMATS: Final = ("table", "json")
@@ -82,6 +84,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "--beta", type=float, default=0.2, help="type II error rate: power 1 - beta (0.2)"
     )
     add_format(p, FORMATS)
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the ASL curves (paired bootstrap) and the topics each measure needs "
+        "by minimum difference (paired t-test) to a .png, .svg or .pdf file (needs the "
+        "'plot' extra)",
+    )
     add_run_names(p)
     add_evaluation_options(p)
     return p
@@ -98,8 +107,12 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(args.runs) < 2:
         raise UsageError(1, "give at least two runs to tell apart.")
     measures = args.measures or list(DEFAULT_MEASURES)
-    # the design's options are checked before anything is evaluated
+    # the design's options and the figure's file are checked before anything is evaluated
     topic_set_size(1.0, min_d=args.min_d, alpha=args.alpha, beta=args.beta)
+    if args.plot is not None:
+        from cranfield.cli.figures import check_figure
+
+        check_figure(args.plot, [args.qrels, *args.runs], label="--plot")
     table = Evaluator(args.qrels, measures, eval_options(args)).many(args.runs, names=args.names)
     power = discriminative_power(
         table,
@@ -110,10 +123,12 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         seed=args.seed,
     )
     designs = {}
+    variances = {}
     for m in measures:
         name = str(table_measure(table, m))
+        variances[name] = residual_variance(table.matrix(name))
         designs[name] = topic_set_size(
-            residual_variance(table.matrix(name)),
+            variances[name],
             min_d=args.min_d,
             alpha=args.alpha,
             beta=args.beta,
@@ -127,4 +142,28 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from cranfield.report.power import power_text
 
         out.write(power_text(power, designs))
+    if args.plot is not None:
+        _draw(args, power, variances, systems=len(table))
+        if args.format != "json":
+            out.write(f"Wrote the ASL curves and the topics needed to {args.plot}.\n")
     return 0
+
+
+def _draw(
+    args: argparse.Namespace,
+    power: DiscriminativePower,
+    variances: dict[str, float],
+    *,
+    systems: int,
+) -> None:
+    """The ASL curves beside the topics each measure needs, in one figure."""
+    from matplotlib.figure import Figure
+
+    from cranfield.cli.figures import save_figure
+    from cranfield.report.plots import asl_curves, topic_set_curves
+
+    fig = Figure(figsize=(12.0, 4.8), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    asl_curves(power, ax=left)
+    topic_set_curves(variances, alpha=args.alpha, beta=args.beta, systems=systems, ax=right)
+    save_figure(fig, args.plot)

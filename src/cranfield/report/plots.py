@@ -43,6 +43,7 @@ from cranfield.curves import (
     mean_interpolated_pr,
     pr_points,
 )
+from cranfield.errors import OptionError
 from cranfield.evaluation.evaluator import load_judgments
 from cranfield.evaluation.options import EvalOptions, options_from
 from cranfield.io.load import QrelsLike, RunLike
@@ -60,17 +61,20 @@ if TYPE_CHECKING:
     from cranfield.evaluation.options import EvalKwargs
     from cranfield.evaluation.results import Results
     from cranfield.stats.comparison import Comparison
+    from cranfield.stats.discriminative_power import DiscriminativePower
     from cranfield.stats.histogram import QueryDifferences, SortBy
     from cranfield.stats.rank_correlation import RankCorrelation
 
 __all__ = [
     "INSTALL_HINT",
+    "asl_curves",
     "difference_bars",
     "gain_curve",
     "pr_curve",
     "query_pr_curve",
     "ranking_scatter",
     "score_distribution",
+    "topic_set_curves",
 ]
 
 INSTALL_HINT: Final = install_hint("plot")
@@ -677,6 +681,146 @@ def ranking_scatter(
         f"{correlation.setting_a} vs {correlation.setting_b}\nKendall's τ {tau:.3f}, "
         f"τ_AP {tau_ap:.3f}, {len(correlation.swaps)} of {correlation.n_pairs} pairs swapped"
     )
+    return _finish(fig, axes, title, default)
+
+
+def asl_curves(
+    power: DiscriminativePower,
+    *,
+    test: Literal["bootstrap", "tukey"] = "bootstrap",
+    title: str | None = None,
+    ax: Axes | None = None,
+    figsize: tuple[float, float] = (6.4, 4.8),
+) -> Figure:
+    """Sakai's ASL curves: each measure's achieved significance levels of all run pairs.
+
+    Parameters
+    ----------
+    power:
+        From :func:`~cranfield.stats.discriminative_power.discriminative_power`.
+    test:
+        ``"bootstrap"`` (the paired bootstrap test) or ``"tukey"`` (the randomised Tukey
+        HSD).
+    title, ax, figsize:
+        As in :func:`pr_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One line per measure: the run pairs sorted by ASL across, the ASL up, and α as a
+        dashed line (gid ``"alpha"``). The lower a measure's curve, the more pairs it tells
+        apart; its discriminative power is the share of pairs left of where the curve
+        crosses α.
+
+    Examples
+    --------
+    >>> from cranfield.stats.discriminative_power import power_of_scores
+    >>> s = [[0.5, 0.4, 0.1], [0.7, 0.5, 0.2], [0.2, 0.3, 0.1], [0.9, 0.6, 0.3], [0.6, 0.6, 0.2]]
+    >>> p = power_of_scores({"AP": s}, runs=["a", "b", "c"], n_resamples=500, trials=0, seed=3)
+    >>> fig = asl_curves(p)
+    >>> [line.get_label() for line in fig.axes[0].lines]
+    ['AP (67% of pairs)', 'alpha']
+    """
+    check_choice("test", test, ("bootstrap", "tukey"))
+    fig, axes = _figure(ax, figsize)
+    n_pairs = 0
+    for i, (name, m) in enumerate(power.measures.items()):
+        asl = np.asarray(m.bootstrap_asl if test == "bootstrap" else m.tukey_asl)
+        share = m.bootstrap if test == "bootstrap" else m.tukey
+        n_pairs = max(n_pairs, asl.size)
+        color, style = _style(i)
+        axes.plot(
+            np.arange(1, asl.size + 1),
+            asl,
+            color=color,
+            linestyle=style,
+            label=literal(f"{name} ({share:.0%} of pairs)"),
+        )
+    axes.axhline(power.alpha, color=_TIE, linestyle="--", linewidth=0.8, label="alpha", gid="alpha")
+    handles, labels = axes.get_legend_handles_labels()
+    _legend(axes, handles[:-1], [str(x) for x in labels[:-1]])
+    axes.set_xlabel("run pairs, sorted by ASL")
+    axes.set_ylabel("achieved significance level")
+    axes.set_xlim(0.5, max(n_pairs, 1) + 0.5)
+    axes.set_ylim(0.0, None)
+    what = "paired bootstrap" if test == "bootstrap" else "randomised Tukey HSD"
+    default = (
+        f"ASL curves ({what}, {n_pairs} pairs of {len(power.runs)} runs, "
+        f"{power.queries} queries), alpha {power.alpha:g}"
+    )
+    return _finish(fig, axes, title, default)
+
+
+def topic_set_curves(  # noqa: PLR0913 -- a figure: data, the design's four settings, title/ax/figsize
+    variances: Mapping[str, float],
+    *,
+    design: Literal["paired_t", "anova", "interval"] = "paired_t",
+    differences: Sequence[float] | None = None,
+    alpha: float = 0.05,
+    beta: float = 0.2,
+    systems: int = 2,
+    title: str | None = None,
+    ax: Axes | None = None,
+    figsize: tuple[float, float] = (6.4, 4.8),
+) -> Figure:
+    """Topics needed against the minimum detectable difference, one line per measure.
+
+    Parameters
+    ----------
+    variances:
+        Per-query variance of each measure, by name
+        (:func:`~cranfield.stats.topic_set_size.residual_variance`).
+    design:
+        Which of Sakai's designs: ``"paired_t"``, ``"anova"`` (``systems`` runs) or
+        ``"interval"`` (the difference read as the interval width).
+    differences:
+        The minimum detectable differences drawn; default 0.02 to 0.20 in steps of 0.01.
+    alpha, beta, systems:
+        As in :func:`~cranfield.stats.topic_set_size.topic_set_size`.
+    title, ax, figsize:
+        As in :func:`pr_curve`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The difference across, the topics (log scale) up; a difference that would need more
+        topics than :data:`~cranfield.stats.topic_set_size.MAX_TOPICS` is left out.
+
+    Examples
+    --------
+    >>> fig = topic_set_curves({"AP": 0.02, "P@10": 0.04})
+    >>> [line.get_label() for line in fig.axes[0].lines]
+    ['AP', 'P@10']
+    """
+    from cranfield.stats.topic_set_size import topic_set_size  # scipy: loaded with the data
+
+    check_choice("design", design, ("paired_t", "anova", "interval"))
+    ds = [0.02 + 0.01 * i for i in range(19)] if differences is None else list(differences)
+    if not ds:
+        raise OptionError("differences", "at least one difference", "none")
+    fig, axes = _figure(ax, figsize)
+    for i, (name, variance) in enumerate(variances.items()):
+        topics = [
+            topic_set_size(variance, min_d=d, alpha=alpha, beta=beta, systems=systems).topics[
+                design
+            ]
+            for d in ds
+        ]
+        ys = np.array([np.nan if t is None else float(t) for t in topics])
+        color, style = _style(i)
+        axes.plot(ds, ys, color=color, linestyle=style, marker=".", label=literal(name))
+    handles, labels = axes.get_legend_handles_labels()
+    _legend(axes, handles, [str(x) for x in labels])
+    axes.set_yscale("log")
+    axes.set_xlabel("minimum detectable difference" if design != "interval" else "interval width")
+    axes.set_ylabel("topics needed")
+    words = {
+        "paired_t": "paired t-test",
+        "anova": f"one-way ANOVA of {systems} runs",
+        "interval": "confidence interval",
+    }
+    power = "" if design == "interval" else f", power {1 - beta:g}"
+    default = f"Topics needed ({words[design]}, alpha {alpha:g}{power})"
     return _finish(fig, axes, title, default)
 
 

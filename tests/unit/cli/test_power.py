@@ -91,3 +91,31 @@ def test_one_query_is_a_data_error(tmp_path: Path) -> None:
     code, _, err = run([str(folder / "q"), str(folder / "r1"), str(folder / "r2"), "-m", "AP"])
     assert code == 2
     assert err.strip().endswith("1 query(ies): discriminative power needs at least 2."), err
+
+
+def test_the_asl_curves_and_topics_needed_are_drawn_beside_the_table(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    figure = tmp_path / "power.svg"
+    argv = [QRELS, *RUNS, "-m", "AP,P@10", "-B", "50", "--trials", "0", "-s", "1"]
+    code, out, err = run([*argv, "--plot", str(figure)])
+    assert code == 0, err
+    assert out.endswith(f"Wrote the ASL curves and the topics needed to {figure}.\n")
+    svg = figure.read_text()
+    assert svg.startswith("<?xml")
+    assert "ASL curves" in svg
+    assert "Topics needed" in svg
+    code, json_out, err = run([*argv, "--plot", str(tmp_path / "again.png"), "-f", "json"])
+    assert code == 0, err
+    assert json.loads(json_out)["alpha"] == 0.05  # the JSON stays one document
+    assert (tmp_path / "again.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_plot_that_cannot_be_written_is_refused_before_evaluating(tmp_path: Path) -> None:
+    code, out, err = run([QRELS, *RUNS, "--plot", str(tmp_path / "power.txt")])
+    assert (code, out) == (1, "")
+    assert "--plot must end in .png, .svg or .pdf" in err
+    as_svg = tmp_path / "neural.svg"  # a run file whose name looks like a figure
+    as_svg.write_text(Path(RUNS[1]).read_text())
+    code, out, err = run([QRELS, RUNS[0], str(as_svg), "--plot", str(as_svg)])
+    assert (code, out) == (1, "")
+    assert "The --plot option must be a file that is not one of the inputs" in err

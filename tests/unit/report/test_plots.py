@@ -303,3 +303,46 @@ def test_ranking_scatter_draws_the_means_and_joins_the_swapped_pairs(
     assert [t.get_text() for t in ax.texts] == list(r.systems)
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("AP", "nDCG@10")
     assert f"{len(r.swaps)} of 10 pairs swapped" in ax.get_title()
+
+
+def test_asl_curves_draw_each_measures_sorted_asls_under_alpha() -> None:
+    from cranfield.stats import power_of_scores
+
+    scores = {
+        "AP": [[0.5, 0.4, 0.1], [0.7, 0.5, 0.2], [0.2, 0.3, 0.1], [0.9, 0.6, 0.3]],
+        "P@10": [[0.5, 0.5, 0.4], [0.6, 0.5, 0.6], [0.2, 0.3, 0.1], [0.8, 0.7, 0.6]],
+    }
+    power = power_of_scores(scores, runs=["a", "b", "c"], n_resamples=200, trials=0, seed=3)
+    for test in ("bootstrap", "tukey"):
+        fig = plot.asl_curves(power, test=test)
+        _render(fig)
+        ax = fig.axes[0]
+        curves = [line for line in ax.lines if line.get_gid() != "alpha"]
+        assert len(curves) == 2
+        for line, m in zip(curves, power.measures.values(), strict=True):
+            asl = m.bootstrap_asl if test == "bootstrap" else m.tukey_asl
+            np.testing.assert_array_equal(line.get_ydata(), asl)
+            np.testing.assert_array_equal(line.get_xdata(), [1, 2, 3])
+        (alpha,) = [line for line in ax.lines if line.get_gid() == "alpha"]
+        assert list(alpha.get_ydata()) == [0.05, 0.05]
+        assert ax.get_legend().get_texts()[0].get_text().startswith("AP (")
+        assert "3 pairs of 3 runs, 4 queries" in ax.get_title()
+
+
+def test_topic_set_curves_draw_the_topics_of_each_difference() -> None:
+    from cranfield.stats import topic_set_size
+
+    fig = plot.topic_set_curves({"AP": 0.02, "P@10": 0.05}, differences=[0.05, 0.1], systems=5)
+    _render(fig)
+    ax = fig.axes[0]
+    assert [line.get_label() for line in ax.lines] == ["AP", "P@10"]
+    for line, variance in zip(ax.lines, (0.02, 0.05), strict=True):
+        expected = [topic_set_size(variance, min_d=d).topics["paired_t"] for d in (0.05, 0.1)]
+        assert list(line.get_ydata()) == expected
+    assert ax.get_yscale() == "log"
+    anova = plot.topic_set_curves({"AP": 0.02}, design="anova", systems=5, differences=[0.05])
+    assert (
+        anova.axes[0].lines[0].get_ydata()[0]
+        == (topic_set_size(0.02, min_d=0.05, systems=5).topics["anova"])
+    )
+    assert "ANOVA of 5 runs" in anova.axes[0].get_title()
