@@ -774,6 +774,7 @@ WAIVED: dict[str, str] = {
     "cranfield.stats.rank_correlation.RankCorrelation": RECORDS,
     "cranfield.stats.rank_correlation.Coefficient": RECORDS,
     "cranfield.stats.rank_correlation.RBO": RECORDS,
+    "cranfield.stats.rank_correlation.ScoreAgreement": RECORDS,
     "cranfield.stats.discriminative_power.DiscriminativePower": RECORDS,
     "cranfield.stats.discriminative_power.MeasurePower": RECORDS,
     "cranfield.stats.discriminative_power.SwapRates": RECORDS,

@@ -68,6 +68,11 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="a second qrels file: rank the runs under each qrels with one measure",
     )
     add_correlation_options(p)
+    p.add_argument(
+        "--per-query",
+        action="store_true",
+        help="table format: how alike each run's per-query scores are under both settings",
+    )
     add_format(p, FORMATS)
     p.add_argument(
         "--plot",
@@ -108,7 +113,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         from cranfield.report.agreement import correlation_text
 
-        out.write(correlation_text(result))
+        out.write(correlation_text(result, per_query=args.per_query))
     if args.plot is not None:
         from cranfield.cli.figures import save_figure
         from cranfield.report.plots import ranking_scatter

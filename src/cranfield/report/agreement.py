@@ -46,9 +46,10 @@ def _grid(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -
     return [line(header), *(line(r) for r in rows)]
 
 
-def correlation_text(r: RankCorrelation, *, max_swaps: int = 20) -> str:
+def correlation_text(r: RankCorrelation, *, max_swaps: int = 20, per_query: bool = False) -> str:
     """The means of every system under both settings, the coefficients with their intervals,
-    the swapped pairs and the notes.
+    the swapped pairs, how alike the per-query scores are (with ``per_query``, for every
+    system) and the notes.
 
     Examples
     --------
@@ -69,6 +70,7 @@ def correlation_text(r: RankCorrelation, *, max_swaps: int = 20) -> str:
     RBO (p=0.9)      0.9000             -
     <BLANKLINE>
     1 of 3 system pairs swapped ('x > y': x ahead under AP, y under nDCG@10): y > z.
+    Per-query scores (AP vs nDCG@10): tau-b 0.3333, r 0.6547 over 3 (query, system) pairs.
     3 systems ranked by their mean over 1 query; AP is the reference (tau_AP's truth).
     RBO residual 0.4775. No bootstrap interval (0 resamples).
     """
@@ -90,9 +92,8 @@ def correlation_text(r: RankCorrelation, *, max_swaps: int = 20) -> str:
     else:
         first += "."
     queries = len(r.topics)
+    lines += ["", first, *_query_scores(r, per_query=per_query)]
     lines += [
-        "",
-        first,
         f"{len(r.systems)} systems ranked by their mean over {queries} "
         f"quer{'y' if queries == 1 else 'ies'}; {r.setting_a} is the reference (tau_AP's truth).",
         f"RBO residual {_num(r.rbo_residual)}. "
@@ -105,6 +106,34 @@ def correlation_text(r: RankCorrelation, *, max_swaps: int = 20) -> str:
         *r.notes,
     ]
     return "\n".join(lines) + "\n"
+
+
+def _query_scores(r: RankCorrelation, *, per_query: bool) -> list[str]:
+    """The per-query scores compared: pooled over the systems, the range over the systems,
+    and with ``per_query`` a table of every system."""
+    q = r.query_scores
+    line = (
+        f"Per-query scores ({r.setting_a} vs {r.setting_b}): tau-b {_num(q.kendall_tau_b)}, "
+        f"r {_num(q.pearson_r)} over {q.pairs:,} (query, system) pairs"
+    )
+    each = [
+        (a.kendall_tau_b, name)
+        for name, a in zip(r.systems, r.system_query_scores, strict=True)
+        if math.isfinite(a.kendall_tau_b)
+    ]
+    if len(each) > 1 and not per_query:
+        (low, low_name), (high, high_name) = min(each), max(each)
+        line += (
+            f"; each system's own tau-b from {_num(low)} ({low_name}) to {_num(high)} ({high_name})"
+        )
+    lines = [line + "."]
+    if per_query:
+        rows = [
+            [name, _num(a.kendall_tau_b), _num(a.pearson_r), f"{a.pairs:,}"]
+            for name, a in zip(r.systems, r.system_query_scores, strict=True)
+        ]
+        lines += ["", *_grid(["system", "tau-b", "r", "queries"], rows), ""]
+    return lines
 
 
 def _confusion(p: JudgePair) -> list[str]:

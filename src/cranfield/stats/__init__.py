@@ -14,6 +14,7 @@ per-query differences     :func:`query_differences`, ``Comparison.differences``
 system-ranking agreement  :func:`correlate_measures`, :func:`correlate_tables`,
                           :func:`correlate_scores` (τ-b, τ_AP, ρ, r, RBO, swaps)
 rank similarity           :func:`tau_ap`, :func:`rbo`
+per-query score agreement :func:`score_agreement` (τ-b and r of two score vectors)
 judge agreement           :func:`agree`, :func:`cohen_kappa`, :func:`fleiss_kappa`,
                           :func:`krippendorff_alpha`
 ========================  =====================================================
@@ -64,10 +65,12 @@ from cranfield.stats.rank_correlation import (
     RBO,
     Coefficient,
     RankCorrelation,
+    ScoreAgreement,
     correlate_measures,
     correlate_scores,
     correlate_tables,
     rbo,
+    score_agreement,
     swapped_pairs,
     tau_ap,
 )
@@ -100,6 +103,7 @@ __all__ = [
     "QueryDifferences",
     "RankCorrelation",
     "RngLike",
+    "ScoreAgreement",
     "SwapRates",
     "TestName",
     "TestOutcome",
@@ -127,6 +131,7 @@ __all__ = [
     "rbo",
     "residual_variance",
     "resolve_seed",
+    "score_agreement",
     "sign_test",
     "studentized_range_sf",
     "swap_rates",

@@ -5,8 +5,9 @@ way?" is answered by :func:`correlate_scores` (two ``queries × systems`` score 
 two front doors on :class:`~cranfield.evaluation.results.ScoreTable`: :func:`correlate_measures`
 (one table, two measures) and :func:`correlate_tables` (two tables of the same runs scored on
 different qrels, one measure). Each returns a :class:`RankCorrelation`: the coefficients on the
-system means, the pairs of systems the two settings order differently, and a bootstrap interval
-of each coefficient over queries.
+system means, the pairs of systems the two settings order differently, a bootstrap interval of
+each coefficient over queries, and how alike the per-query scores themselves are
+(:class:`ScoreAgreement`: τ-b and r over every (query, system) score, and per system).
 
 The building blocks are usable alone: :func:`tau_ap` (Yilmaz, Aslam & Robertson 2008) and
 :func:`rbo` (Webber, Moffat & Zobel 2010) on any two rankings, of systems or of documents.
@@ -40,10 +41,12 @@ __all__ = [
     "RBO",
     "Coefficient",
     "RankCorrelation",
+    "ScoreAgreement",
     "correlate_measures",
     "correlate_scores",
     "correlate_tables",
     "rbo",
+    "score_agreement",
     "swapped_pairs",
     "tau_ap",
 ]
@@ -285,6 +288,56 @@ class Coefficient:
     high: float
 
 
+@dataclass(frozen=True)
+class ScoreAgreement:
+    """How alike the per-query scores themselves are under the two settings (not only the
+    systems' means): Kendall's τ-b and Pearson's r over ``pairs`` (query, score) pairs.
+
+    Attributes
+    ----------
+    kendall_tau_b, pearson_r:
+        scipy's coefficients (NaN when undefined: fewer than 2 pairs, or constant scores).
+    pairs:
+        How many scores each coefficient is taken over.
+    """
+
+    kendall_tau_b: float
+    pearson_r: float
+    pairs: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values (NaN as ``None``)."""
+        return {
+            "kendall_tau_b": _finite(self.kendall_tau_b),
+            "pearson_r": _finite(self.pearson_r),
+            "pairs": self.pairs,
+        }
+
+
+def score_agreement(a: ArrayLike, b: ArrayLike) -> ScoreAgreement:
+    """Kendall's τ-b and Pearson's r of two aligned vectors of per-query scores.
+
+    Examples
+    --------
+    >>> r = score_agreement([0.1, 0.4, 0.3, 0.9], [0.2, 0.5, 0.1, 0.8])
+    >>> round(r.kendall_tau_b, 4), round(r.pearson_r, 4), r.pairs
+    (0.6667, 0.8982, 4)
+    """
+    from scipy import stats
+
+    x = np.asarray(a, dtype=np.float64).ravel()
+    y = np.asarray(b, dtype=np.float64).ravel()
+    if x.size < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return ScoreAgreement(math.nan, math.nan, int(x.size))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.NearConstantInputWarning)
+        return ScoreAgreement(
+            float(stats.kendalltau(x, y, variant="b").statistic),
+            float(stats.pearsonr(x, y).statistic),
+            int(x.size),
+        )
+
+
 @dataclass(frozen=True, eq=False)
 class RankCorrelation:
     """What :func:`correlate_scores` returns: two rankings of the same systems compared.
@@ -316,6 +369,10 @@ class RankCorrelation:
         The integer seed that reproduces the intervals (``None`` when ``n_resamples`` is 0).
     notes:
         What aligning the inputs did (queries or runs dropped), one sentence each.
+    query_scores:
+        The per-query scores of every system under ``a`` against ``b``, all systems pooled.
+    system_query_scores:
+        The same for each system alone, in the order of :attr:`systems`.
     """
 
     systems: tuple[str, ...]
@@ -332,6 +389,8 @@ class RankCorrelation:
     n_resamples: int
     seed: int | None
     notes: tuple[str, ...] = field(default=())
+    query_scores: ScoreAgreement = field(default=ScoreAgreement(math.nan, math.nan, 0))
+    system_query_scores: tuple[ScoreAgreement, ...] = field(default=())
 
     def __repr__(self) -> str:
         tau = self.coefficients["kendall_tau_b"].value
@@ -372,6 +431,13 @@ class RankCorrelation:
             "n_resamples": self.n_resamples,
             "seed": self.seed,
             "notes": list(self.notes),
+            "query_scores": {
+                "all": self.query_scores.to_dict(),
+                "systems": {
+                    name: agreement.to_dict()
+                    for name, agreement in zip(self.systems, self.system_query_scores, strict=True)
+                },
+            },
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -521,6 +587,8 @@ def correlate_scores(  # noqa: PLR0913 -- data, labels, and the three resampling
         n_resamples=n_resamples,
         seed=seed_used,
         notes=tuple(notes),
+        query_scores=score_agreement(A, B),
+        system_query_scores=tuple(score_agreement(A[:, j], B[:, j]) for j in range(len(names))),
     )
 
 

@@ -154,3 +154,16 @@ def test_a_plot_that_cannot_be_written_is_refused_before_evaluating(tmp_path: Pa
     assert code == 1
     assert "The --plot option must be a file that is not one of the inputs" in err
     assert out == ""
+
+
+def test_per_query_prints_each_runs_score_agreement() -> None:
+    code, out, err = run([QRELS, *RUNS, "-B", "0"])
+    assert code == 0, err
+    assert "Per-query scores (AP vs nDCG@10): tau-b " in out
+    assert "queries\n" not in out
+    code, out, err = run([QRELS, *RUNS, "-B", "0", "--per-query"])
+    assert code == 0, err
+    lines = out.splitlines()
+    table = lines[lines.index(next(x for x in lines if x.split()[:2] == ["system", "tau-b"])) :]
+    assert table[0].split() == ["system", "tau-b", "r", "queries"]
+    assert {row.split()[0] for row in table[1:3]} == {"bm25", "neural"}

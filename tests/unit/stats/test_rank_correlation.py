@@ -19,6 +19,7 @@ from cranfield.stats.rank_correlation import (
     correlate_scores,
     correlate_tables,
     rbo,
+    score_agreement,
     swapped_pairs,
     tau_ap,
 )
@@ -324,3 +325,54 @@ def test_robust03_ap_against_ndcg_at_10() -> None:
 def test_topics_must_name_every_row() -> None:
     with pytest.raises(OptionError, match="'topics' option must be 2 query ids"):
         correlate_scores([[1, 2], [2, 1]], [[1, 2], [2, 1]], systems=["a", "b"], topics=["q1"])
+
+
+# --------------------------------------------------------------------------- per-query scores
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(2, 6).flatmap(
+        lambda k: st.tuples(
+            st.lists(st.lists(st.integers(0, 3), min_size=k, max_size=k), min_size=2, max_size=8),
+            st.integers(0, 2**32 - 1),
+        )
+    )
+)
+def test_per_query_scores_are_scipys_tau_b_and_r_pooled_and_per_system(
+    data: tuple[list[list[int]], int],
+) -> None:
+    rows, seed = data
+    a = np.array(rows, dtype=np.float64) / 3  # few levels: many ties, as P@10 has
+    b = np.random.default_rng(seed).random(a.shape)
+    names = [f"s{j}" for j in range(a.shape[1])]
+    r = correlate_scores(a, b, systems=names, n_resamples=0)
+
+    def expect(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+        if np.ptp(x) == 0 or np.ptp(y) == 0:
+            return math.nan, math.nan
+        return stats.kendalltau(x, y).statistic, stats.pearsonr(x, y).statistic
+
+    pooled = expect(a.ravel(), b.ravel())
+    got = (r.query_scores.kendall_tau_b, r.query_scores.pearson_r)
+    assert got == pytest.approx(pooled, nan_ok=True)
+    assert r.query_scores.pairs == a.size
+    for j, agreement in enumerate(r.system_query_scores):
+        assert (agreement.kendall_tau_b, agreement.pearson_r) == pytest.approx(
+            expect(a[:, j], b[:, j]), nan_ok=True
+        )
+        assert agreement.pairs == a.shape[0]
+
+
+def test_per_query_scores_are_in_the_json_with_nan_as_null() -> None:
+    r = correlate_scores(
+        [[0.1, 0.5], [0.1, 0.7]], [[0.2, 0.4], [0.3, 0.6]], systems=["x", "y"], n_resamples=0
+    )
+    data = json.loads(r.to_json())["query_scores"]
+    assert data["all"]["pairs"] == 4
+    assert data["all"]["kendall_tau_b"] == pytest.approx(
+        stats.kendalltau([0.1, 0.5, 0.1, 0.7], [0.2, 0.4, 0.3, 0.6]).statistic
+    )
+    assert data["systems"]["x"] == {"kendall_tau_b": None, "pearson_r": None, "pairs": 2}
+    assert data["systems"]["y"]["kendall_tau_b"] == pytest.approx(1.0)
+    assert score_agreement([1.0], [2.0]).pairs == 1
