@@ -200,6 +200,31 @@ ROWS: list[Row] = [
         lambda v: list(cranfield.Evaluator(QRELS, "AP").each([RUN], names=v)),
     ),
     Row(
+        cranfield.Evaluator.each,
+        "jobs",
+        -1,
+        lambda v: list(cranfield.Evaluator(QRELS, "AP").each([RUN], jobs=v)),
+    ),
+    Row(
+        cranfield.Evaluator.many,
+        "jobs",
+        -2,
+        lambda v: cranfield.Evaluator(QRELS, "AP").many([RUN], jobs=v),
+    ),
+    Row(
+        cranfield.Evaluator.many,
+        "scheduler",
+        "",
+        lambda v: cranfield.Evaluator(QRELS, "AP").many([RUN], scheduler=v),
+    ),
+    Row(cranfield.compare, "jobs", -1, lambda v: cranfield.compare(QRELS, [RUN, RUN2], jobs=v)),
+    Row(
+        html_report,
+        "jobs",
+        1.5,
+        lambda v: html_report(QRELS, [RUN, RUN2], jobs=v),
+    ),
+    Row(
         cranfield.Evaluator.many,
         "block_bytes",
         0,

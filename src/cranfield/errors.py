@@ -76,6 +76,22 @@ class CranfieldError(Exception):
         """The message as the command line prints it, options named by their flags."""
         return str(self) if self._command_line is None else self._command_line
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled whole (message, attributes), whatever the subclass's constructor takes: an
+        error raised in a worker process is raised again as it was where the results are
+        gathered (:mod:`cranfield.evaluation.engines`)."""
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+def _rebuilt(
+    cls: type[CranfieldError], args: tuple[object, ...], state: dict[str, object]
+) -> CranfieldError:
+    """An unpickled :class:`CranfieldError`: its arguments and attributes, no constructor run."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 class InputError(CranfieldError, ValueError):
     """Malformed input; the message names the source, the line and the offending text.

@@ -18,9 +18,11 @@ from cranfield.cli.parser import (
     add_extra_judgments,
     add_format,
     add_inputs,
+    add_parallel_options,
     add_run_names,
     add_test_options,
     eval_options,
+    parallel_options,
 )
 
 if TYPE_CHECKING:
@@ -79,6 +81,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     add_run_names(p)
     add_evaluation_options(p)
     add_extra_judgments(p)
+    add_parallel_options(p)
     return p
 
 
@@ -122,6 +125,7 @@ def comparison_options(args: argparse.Namespace) -> dict[str, Any]:
         "options": eval_options(args),
         "known": args.known,
         "intents": args.intents,
+        **parallel_options(args),
     }
 
 

@@ -16,8 +16,10 @@ from cranfield.cli.parser import (
     add_format,
     add_inputs,
     add_measures,
+    add_parallel_options,
     add_run_names,
     eval_options,
+    parallel_options,
 )
 
 if TYPE_CHECKING:
@@ -55,6 +57,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="read each run in blocks of whole queries, in bounded memory (runs must be grouped "
         "by query)",
     )
+    add_parallel_options(p)
     return p
 
 
@@ -69,7 +72,9 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         known=args.known,
         intents=args.intents,
     )
-    results = list(evaluator.each(args.runs, names=args.names, stream=args.stream))
+    results = list(
+        evaluator.each(args.runs, names=args.names, stream=args.stream, **parallel_options(args))
+    )
     from cranfield.report.tables import render
 
     render(results, evaluator.measures, fmt=args.format, per_query=args.per_query, out=out)

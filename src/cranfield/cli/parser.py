@@ -43,11 +43,13 @@ __all__ = [
     "add_extra_judgments",
     "add_format",
     "add_measures",
+    "add_parallel_options",
     "add_resampling_options",
     "add_run_names",
     "add_test_options",
     "correlation_options",
     "eval_options",
+    "parallel_options",
     "split_list",
 ]
 
@@ -491,6 +493,32 @@ def eval_options(args: argparse.Namespace) -> EvalOptions:
         if getattr(args, name, None) is not None
     }
     return EvalOptions(**given)
+
+
+def add_parallel_options(p: Parser) -> None:
+    """``--jobs`` and ``--scheduler``: where the runs are scored
+    (:mod:`cranfield.evaluation.engines`), read back by :func:`parallel_options`."""
+    import os
+
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        help="worker processes scoring runs at once; 0 for every core (default 1: this process)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=os.environ.get("CRANFIELD_SCHEDULER") or None,
+        help="score the runs on the Dask cluster at ADDRESS (tcp://host:8786; default "
+        "$CRANFIELD_SCHEDULER; needs the 'dask' extra)",
+    )
+
+
+def parallel_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``jobs`` and ``scheduler`` keywords given on the command line."""
+    return {"jobs": args.jobs, "scheduler": args.scheduler}
 
 
 def add_extra_judgments(p: Parser) -> None:

@@ -18,6 +18,7 @@ from cranfield.cli.parser import (
     add_evaluation_options,
     add_extra_judgments,
     add_inputs,
+    add_parallel_options,
     add_run_names,
     add_test_options,
 )
@@ -64,6 +65,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     add_run_names(p)
     add_evaluation_options(p)
     add_extra_judgments(p)
+    add_parallel_options(p)
     p.add_argument("--title", help="heading of the report")
     p.add_argument("--no-curves", action="store_true", help="leave out the curves")
     p.add_argument(

@@ -428,18 +428,40 @@ class Evaluator:
         names: RunNaming | Sequence[str] = "file",
         stream: bool = False,
         block_bytes: int = DEFAULT_BLOCK_BYTES,
+        jobs: int = 1,
+        scheduler: Any = None,
     ) -> Iterator[Results]:
-        """The results of each run in turn (one run in memory at a time), named by the rule
-        of :mod:`cranfield.io.run_names`."""
+        """The results of each run in turn, in the order given, named by the rule of
+        :mod:`cranfield.io.run_names`.
+
+        With ``jobs=1`` and no ``scheduler`` (the default) the runs are scored here, one in
+        memory at a time; otherwise by the engine :func:`~cranfield.evaluation.engines.
+        engine_for` picks (worker processes, or a Dask cluster), which is sent this evaluator
+        once, with its qrels already read.
+        """
+        from cranfield.evaluation.engines import InProcess, Task, engine_for
         from cranfield.io.runset import RunSet
 
         check_int("block_bytes", block_bytes, minimum=1)  # refused even when not streaming
+        engine = engine_for(jobs, scheduler)
         run_set = RunSet.of(runs, names)
-        for name, source in run_set:
-            if stream:
-                yield self.stream(source, name=name, block_bytes=block_bytes)
-            else:
-                yield self.evaluate(source, name=name)
+        tasks = [Task(name, source, stream, block_bytes) for name, source in run_set]
+        if isinstance(engine, InProcess):
+            yield from engine.map(self, tasks)
+            return
+        self.prepare()
+        for results in engine.map(self, tasks):
+            yield results.noted(f"Scored by {engine.describe()}.")
+
+    def prepare(self) -> Evaluator:
+        """Read and index the qrels and the extra judgments now, not on first use: what an
+        engine does before it sends this evaluator to its workers, so that no worker reads
+        them again. Returns ``self``."""
+        self._qrels_columns()
+        _ = self.qrels
+        self._extra_frames()
+        self.judged_topics()
+        return self
 
     def many(
         self,
@@ -448,6 +470,8 @@ class Evaluator:
         names: RunNaming | Sequence[str] = "file",
         stream: bool = False,
         block_bytes: int = DEFAULT_BLOCK_BYTES,
+        jobs: int = 1,
+        scheduler: Any = None,
     ) -> ScoreTable:
         """Score several runs into one table aligned by query (runs × queries × measures).
 
@@ -461,8 +485,23 @@ class Evaluator:
             :meth:`RunSet.of <cranfield.io.runset.RunSet.of>`).
         stream:
             Read each run file in blocks of whole queries (:meth:`stream`).
+        jobs:
+            Worker processes scoring runs at once: 1 (default) scores them here, 0 uses
+            every core (:mod:`cranfield.evaluation.engines`).
+        scheduler:
+            A Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``: the
+            runs are scored on that cluster's workers (the ``dask`` extra).
         """
-        results = tuple(self.each(runs, names=names, stream=stream, block_bytes=block_bytes))
+        results = tuple(
+            self.each(
+                runs,
+                names=names,
+                stream=stream,
+                block_bytes=block_bytes,
+                jobs=jobs,
+                scheduler=scheduler,
+            )
+        )
         return ScoreTable(results, tuple(self.measures), self.options, tuple(self.judged_topics()))
 
 

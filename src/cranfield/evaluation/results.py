@@ -3,6 +3,7 @@ runs aligned by query: runs × queries × measures)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -202,6 +203,12 @@ class Results:
             "means": self.means(),
             "per_query": {str(m): self.per_query(m) for m in self.values},
         }
+
+    def noted(self, note: str) -> Results:
+        """These results with one more sentence in :attr:`notes` (said once)."""
+        if note in self.notes:
+            return self
+        return dataclasses.replace(self, notes=(*self.notes, note))
 
     def policy_note(self, *, command_line: bool = False) -> str:
         """One line stating how queries were averaged, then the :attr:`notes` (printed with

@@ -390,7 +390,13 @@ def _check_trec_forms(spec: MeasureSpec) -> None:
 
 
 def lookup(name: str) -> MeasureSpec | None:
-    """The spec called ``name`` (canonical name or alias), or ``None``."""
+    """The spec called ``name`` (canonical name or alias), or ``None``.
+
+    The families are loaded first if the name is not registered yet: a ``Measure`` unpickled in
+    a fresh process (a worker of :mod:`cranfield.evaluation.engines`) finds its spec.
+    """
+    if name not in _REGISTRY and name not in _ALIASES:
+        _load_families()
     if name in _REGISTRY:
         return _REGISTRY[name]
     if name in _ALIASES:

@@ -450,6 +450,8 @@ def comparison_html(
         Heading and window title (default: says how many runs and queries).
     page_size:
         Rows per page of the per-query table when the page opens.
+    jobs, scheduler:
+        Where the runs are scored, as in :func:`cranfield.compare`.
 
     Returns
     -------
@@ -538,6 +540,8 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
     max_rank: int = 20,
     title: str | None = None,
     page_size: int = 50,
+    jobs: int = 1,
+    scheduler: Any = None,
     **kwargs: Unpack[CompareKwargs],
 ) -> str:
     """Compare runs and write everything into one self-contained HTML page.
@@ -565,6 +569,8 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         Heading and window title.
     page_size:
         Rows per page of the per-query table when the page opens.
+    jobs, scheduler:
+        Where the runs are scored, as in :func:`cranfield.compare`.
 
     Returns
     -------
@@ -618,6 +624,8 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         options=opts,
         known=known,
         intents=intents,
+        jobs=jobs,
+        scheduler=scheduler,
     )
     relevance_level, judged_only, depth = opts.relevance_level, opts.judged_only, opts.depth
     charts: list[LineChart] = []

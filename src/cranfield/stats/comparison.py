@@ -811,6 +811,8 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
     options: EvalOptions | None = None,
     known: QrelsLike | None = None,
     intents: Any = None,
+    jobs: int = 1,
+    scheduler: Any = None,
     **kwargs: Unpack[CompareKwargs],
 ) -> Comparison:
     """Evaluate several runs on the same queries and test their differences pairwise.
@@ -843,6 +845,10 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
         same queries: with ``missing="zero"`` (default) all judged queries, a run's missing
         query scoring 0; with ``"skip"`` the judged queries that every run retrieved;
         ``"error"`` refuses runs that miss judged queries.
+    jobs, scheduler:
+        Where the runs are scored: ``jobs`` worker processes (0: every core) or the Dask
+        cluster ``scheduler`` (:meth:`Evaluator.many
+        <cranfield.evaluation.evaluator.Evaluator.many>`); the numbers are the same.
 
     Returns
     -------
@@ -908,7 +914,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
         raise OptionError("runs", "at least 2 runs", len(run_set))
     if isinstance(baseline, (str, Path)):
         baseline = run_set.names[run_set.find(baseline)]
-    table = evaluator.many(run_set)
+    table = evaluator.many(run_set, jobs=jobs, scheduler=scheduler)
     topics = table.topics
     run_names = table.names
     cubes = [table.matrix(m) for m in wanted]

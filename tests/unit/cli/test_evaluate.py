@@ -503,3 +503,30 @@ def test_a_bad_qrels_file_is_reported_before_a_bad_large_run(
     assert code == (4 if command == "trec-eval" else 2)  # trec_eval's code for duplicates
     assert err.startswith(f"cranfield{prefix}: {run}:2:")
     assert "duplicate document 'd1'" in err
+
+
+def test_jobs_scores_the_runs_in_worker_processes_with_the_same_numbers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Through the console script, as a user runs it: the workers are started by spawn, which
+    imports the script's main module again."""
+    script = Path(sys.executable).parent / "cranfield"
+    argv = [str(script), "evaluate", str(QRELS), *map(str, RUNS), "-m", *MEASURES]
+    one, two = (
+        subprocess.run([*argv, "-f", "tsv", *jobs], capture_output=True, text=True, check=False)
+        for jobs in ([], ["--jobs", "2"])
+    )
+    assert (one.returncode, two.returncode) == (0, 0), two.stderr
+    assert two.stdout == one.stdout
+    assert two.stderr == "".join(
+        line.replace("\n", " Scored by 2 worker processes.\n")
+        for line in one.stderr.splitlines(keepends=True)
+    )
+    code, _, err = cli(capsys, "evaluate", QRELS, *RUNS, "--jobs", "-1")
+    assert (code, err) == (
+        1,
+        "cranfield evaluate: The --jobs option must be an integer >= 0, got -1.\n",
+    )
+    code, _, err = cli(capsys, "evaluate", QRELS, *RUNS, "-j", "2", "--scheduler", "tcp://h:1")
+    assert code == 1
+    assert "The --jobs option must be 1 (the default) when a scheduler is given" in err

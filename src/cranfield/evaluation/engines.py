@@ -1,0 +1,296 @@
+"""THE way several runs are scored at once: in this process, in worker processes, or on a
+Dask cluster.
+
+The interface is small on purpose, so that another engine could sit behind it:
+
+1. the bound :class:`~cranfield.evaluation.evaluator.Evaluator` (qrels read and indexed once,
+   here) is sent to each worker once;
+2. each task scores one run on a worker, which reads the run where it lies (a path is read by
+   the worker; a run in memory is sent with its task);
+3. only the run's :class:`~cranfield.evaluation.results.Results` (its per-query values) come
+   back, in the order of the runs, whatever order the workers finish in.
+
+Nothing is computed from part of the data: a warning a worker raises is raised again here (so
+``--strict`` still turns it into an error), an error a worker hits is raised here as it was,
+and a worker process that dies ends the evaluation with an
+:class:`~cranfield.errors.EvaluationError` naming the run it was scoring. On a Dask cluster,
+Dask itself re-runs the task of a lost worker (up to its ``allowed-failures``) before it gives
+up.
+
+:func:`engine_for` validates ``jobs`` and ``scheduler`` (the two options every command that
+scores several runs takes: ``--jobs`` and ``--scheduler``) and picks the engine:
+
+=====================================  =================================================
+``jobs=1``, no scheduler (default)     :class:`InProcess`: one run after another, here
+``jobs=N`` (``0``: every core)         :class:`Processes`: ``N`` worker processes
+                                       (:mod:`concurrent.futures`, started by *spawn*)
+``scheduler="tcp://host:8786"``        :class:`DaskCluster`: the workers of a Dask
+or a ``distributed.Client``            cluster (the ``dask`` extra)
+=====================================  =================================================
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from cranfield._lazy import require
+from cranfield._validate import check_int
+from cranfield.errors import EvaluationError, OptionError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.evaluation.results import Results
+
+__all__ = [
+    "DaskCluster",
+    "Engine",
+    "InProcess",
+    "Processes",
+    "Task",
+    "all_cores",
+    "engine_for",
+]
+
+
+CONNECT_SECONDS = 20.0
+"""How long a Dask scheduler given by its address may take to answer."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run to score: its name, where it is (a path, or the run itself) and how to read it."""
+
+    name: str
+    source: Any
+    stream: bool = False
+    block_bytes: int = 64 * 1024 * 1024
+
+
+Caught = list[tuple[str, type[Warning]]]
+
+
+def score(evaluator: Evaluator, task: Task) -> Results:
+    """The one function every engine maps: ``task``'s run scored by ``evaluator``."""
+    if task.stream:
+        return evaluator.stream(task.source, name=task.name, block_bytes=task.block_bytes)
+    return evaluator.evaluate(task.source, name=task.name)
+
+
+def _score_recording(evaluator: Evaluator, task: Task) -> tuple[Results, Caught]:
+    """:func:`score` with the warnings it raises kept, to be raised again where the results
+    are gathered (a worker's warnings would otherwise be lost with its stderr)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = score(evaluator, task)
+    return results, [(str(w.message), w.category) for w in caught]
+
+
+def _replay(caught: Caught) -> None:
+    for message, category in caught:
+        warnings.warn(message, category, stacklevel=3)
+
+
+def all_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class Engine(ABC):
+    """Scores the runs of one evaluation, wherever its workers are."""
+
+    workers: int
+    """How many workers score runs at once."""
+
+    @abstractmethod
+    def map(self, evaluator: Evaluator, tasks: Sequence[Task]) -> Iterator[Results]:
+        """The results of every task, in the order of ``tasks``."""
+
+    @abstractmethod
+    def describe(self) -> str:
+        """Where the runs were scored, for the results' notes (``2 worker processes``)."""
+
+
+class InProcess(Engine):
+    """One run after another in this process (the default: nothing to start or ship)."""
+
+    workers = 1
+
+    def map(self, evaluator: Evaluator, tasks: Sequence[Task]) -> Iterator[Results]:
+        for task in tasks:
+            yield score(evaluator, task)
+
+    def describe(self) -> str:
+        return "this process"
+
+
+_WORKER_EVALUATOR: list[Evaluator] = []  # in a worker process: the evaluator it was sent
+
+
+def _install(evaluator: Evaluator) -> None:
+    _WORKER_EVALUATOR[:] = [evaluator]
+
+
+def _score_in_worker(task: Task) -> tuple[Results, Caught]:
+    return _score_recording(_WORKER_EVALUATOR[0], task)
+
+
+class Processes(Engine):
+    """``jobs`` worker processes of this machine, each sent the evaluator once.
+
+    Workers are started by *spawn* (a fresh interpreter), never by *fork*: a forked copy of a
+    process that runs polars' or numpy's thread pools can deadlock.
+    """
+
+    def __init__(self, jobs: int) -> None:
+        self.workers = check_int("jobs", jobs, minimum=1)
+
+    def map(self, evaluator: Evaluator, tasks: Sequence[Task]) -> Iterator[Results]:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        workers = min(self.workers, len(tasks)) or 1
+        with ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_install,
+            initargs=(evaluator,),
+        ) as pool:
+            futures = [pool.submit(_score_in_worker, task) for task in tasks]
+            try:
+                for task, future in zip(tasks, futures, strict=True):
+                    try:
+                        results, caught = future.result()
+                    except BrokenProcessPool as exc:
+                        raise EvaluationError(
+                            f"a worker process died while run {task.name!r} (or one scored "
+                            f"beside it) was being scored, out of memory or killed; no result "
+                            f"is given from part of the runs: run again, with fewer --jobs."
+                        ) from exc
+                    _replay(caught)
+                    yield results
+            finally:
+                for future in futures:
+                    future.cancel()
+
+    def describe(self) -> str:
+        return f"{self.workers} worker processes"
+
+
+class DaskCluster(Engine):
+    """The workers of a Dask cluster: ``scheduler`` is its address (``tcp://host:8786``) or a
+    connected ``distributed.Client``.
+
+    The evaluator is scattered to every worker once; a run given as a path is read by the
+    worker that scores it, so paths must name files every worker can read (shared storage).
+    """
+
+    def __init__(self, scheduler: Any) -> None:
+        self._scheduler = scheduler
+        self._client: Any = None
+        self.workers = 0
+
+    def _connect(self) -> Any:
+        require(("distributed",), "dask", "--scheduler (a Dask cluster)")
+        import distributed
+
+        if isinstance(self._scheduler, distributed.Client):
+            return self._scheduler, False
+        try:
+            client = distributed.Client(self._scheduler, timeout=f"{CONNECT_SECONDS}s")  # type: ignore[no-untyped-call]
+            return client, True
+        except (OSError, TimeoutError) as exc:
+            raise EvaluationError(
+                f"cannot reach the Dask scheduler at {self._scheduler}: {exc}"
+            ) from exc
+
+    def map(self, evaluator: Evaluator, tasks: Sequence[Task]) -> Iterator[Results]:
+        client, own = self._connect()
+        try:
+            self.workers = len(client.scheduler_info().get("workers", {}))
+            self._address = str(client.scheduler.address)
+            self._hosts = {
+                w.get("host", "?") for w in client.scheduler_info().get("workers", {}).values()
+            }
+            shared = client.scatter(evaluator, broadcast=True)
+            futures = client.map(
+                _score_recording,
+                [shared] * len(tasks),
+                list(tasks),
+                pure=False,
+                key=[f"cranfield-score-{i}-{t.name}" for i, t in enumerate(tasks)],
+            )
+            for task, future in zip(tasks, futures, strict=True):
+                try:
+                    results, caught = future.result()
+                except Exception as exc:
+                    if type(exc).__name__ == "KilledWorker":
+                        raise EvaluationError(
+                            f"the Dask workers scoring run {task.name!r} died "
+                            f"repeatedly; no result is given from part of the runs."
+                        ) from exc
+                    raise
+                _replay(caught)
+                yield results
+        finally:
+            if own:
+                client.close()
+
+    def describe(self) -> str:
+        hosts = len(getattr(self, "_hosts", ())) or 1
+        machines = "machine" if hosts == 1 else "machines"
+        return (
+            f"{self.workers} Dask workers on {hosts} {machines} ({getattr(self, '_address', '?')})"
+        )
+
+
+def engine_for(jobs: int = 1, scheduler: Any = None) -> Engine:
+    """The engine that scores runs with ``jobs`` worker processes or on the Dask cluster
+    ``scheduler``.
+
+    Parameters
+    ----------
+    jobs:
+        Worker processes of this machine: 1 (default) scores in this process, 0 uses every
+        core (:func:`all_cores`).
+    scheduler:
+        A Dask scheduler's address (``tcp://host:8786``) or a ``distributed.Client``;
+        ``None`` (default) for no cluster. Not given together with ``jobs`` other than 1: a
+        cluster's workers are its own.
+
+    Raises
+    ------
+    OptionError
+        For ``jobs`` below 0, an empty or non-string address, or both options given.
+
+    Examples
+    --------
+    >>> engine_for().describe(), engine_for(jobs=3).describe()
+    ('this process', '3 worker processes')
+    """
+    n = check_int("jobs", jobs, minimum=0)
+    if scheduler is None:
+        n = all_cores() if n == 0 else n
+        return InProcess() if n == 1 else Processes(n)
+    if n != 1:
+        raise OptionError(
+            "jobs", "1 (the default) when a scheduler is given: its workers are its own", jobs
+        )
+    if isinstance(scheduler, str):
+        if not scheduler.strip():
+            raise OptionError("scheduler", "a Dask scheduler address (tcp://host:8786)", scheduler)
+        return DaskCluster(scheduler)
+    if type(scheduler).__name__ != "Client":
+        raise OptionError(
+            "scheduler", "an address (tcp://host:8786) or a distributed.Client", scheduler
+        )
+    return DaskCluster(scheduler)

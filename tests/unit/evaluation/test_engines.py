@@ -1,0 +1,212 @@
+"""Runs scored by worker processes or a Dask cluster: bit for bit the numbers of this process,
+warnings and errors carried back, a dead worker a clear error, never a partial result."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from cranfield.errors import (
+    EvaluationError,
+    InputError,
+    MissingTopicError,
+    OptionError,
+    QueryOverlapWarning,
+    UnknownKindError,
+)
+from cranfield.evaluation.engines import DaskCluster, InProcess, Processes, engine_for
+from cranfield.evaluation.evaluator import Evaluator
+from cranfield.evaluation.results import ScoreTable
+
+MEASURES = ["AP", "nDCG@10", "P@5", "RR", "R@100", "Rprec"]
+QUIET = pytest.mark.filterwarnings("ignore::cranfield.errors.QueryOverlapWarning")  # small runs
+
+
+def _adversarial(folder: Path, seed: int, runs: int = 5) -> tuple[Path, list[Any]]:
+    """Qrels and runs that catch a lost order or a split query: tied scores, unsorted and
+    interleaved lines, queries missing from some runs, a run in memory beside the files."""
+    rng = np.random.default_rng(seed)
+    queries = [f"q{i}" for i in range(30)]
+    qrels = folder / "qrels.txt"
+    qrels.write_text(
+        "".join(
+            f"{q} 0 d{d} {int(rng.integers(0, 3))}\n"
+            for q in queries
+            for d in rng.choice(60, size=12, replace=False)
+        )
+    )
+    sources: list[Any] = []
+    for r in range(runs):
+        lines = [
+            (q, f"d{d}", float(rng.integers(0, 4)))  # few distinct scores: many ties
+            for q in queries
+            if rng.random() > 0.15  # some queries missing
+            for d in rng.choice(60, size=25, replace=False)
+        ]
+        order = rng.permutation(len(lines))  # lines of a query scattered through the file
+        path = folder / f"run{r}.txt"
+        path.write_text(
+            "".join(f"{q} Q0 {d} 0 {s} tag{r}\n" for q, d, s in (lines[i] for i in order))
+        )
+        sources.append(path)
+    sources.append({"q1": {"d1": 1.0, "d2": 1.0, "d3": 0.5}, "q7": {"d9": 2.0}})
+    return qrels, sources
+
+
+def _same(a: ScoreTable, b: ScoreTable) -> None:
+    assert a.names == b.names
+    assert a.topics == b.topics
+    for m in a.measures:
+        np.testing.assert_array_equal(a.matrix(m), b.matrix(m))
+    for x, y in zip(a.results, b.results, strict=True):
+        assert x.topics == y.topics
+        assert x.missing_topics == y.missing_topics
+        assert x.means() == y.means()
+
+
+@QUIET
+@pytest.mark.parametrize("missing", ["zero", "skip"])
+def test_worker_processes_give_the_numbers_of_this_process(tmp_path: Path, missing: str) -> None:
+    qrels, runs = _adversarial(tmp_path, seed=7)
+    here = Evaluator(qrels, MEASURES, missing=missing).many(runs)
+    there = Evaluator(qrels, MEASURES, missing=missing).many(runs, jobs=2)
+    _same(here, there)
+    assert all(r.notes[-1] == "Scored by 2 worker processes." for r in there.results)
+    assert all("worker" not in " ".join(r.notes) for r in here.results)
+
+
+def test_every_core_is_jobs_0_and_a_bad_jobs_is_one_sentence() -> None:
+    assert isinstance(engine_for(), InProcess)
+    assert isinstance(engine_for(jobs=1), InProcess)
+    many = engine_for(jobs=0)
+    assert many.workers == len(os.sched_getaffinity(0)) or isinstance(many, InProcess)
+    assert isinstance(engine_for(jobs=3), Processes)
+    with pytest.raises(OptionError, match=r"The 'jobs' option must be an integer >= 0, got -1\."):
+        engine_for(jobs=-1)
+    with pytest.raises(OptionError, match=r"'jobs' option must be 1 .* when a scheduler"):
+        engine_for(jobs=2, scheduler="tcp://localhost:8786")
+    with pytest.raises(OptionError, match="'scheduler' option must be"):
+        engine_for(scheduler="  ")
+    with pytest.raises(OptionError, match="'scheduler' option must be"):
+        engine_for(scheduler=8786)
+    assert isinstance(engine_for(scheduler="tcp://localhost:8786"), DaskCluster)
+
+
+def test_a_warning_raised_in_a_worker_is_raised_here(tmp_path: Path) -> None:
+    qrels, runs = _adversarial(tmp_path, seed=3, runs=1)
+    with pytest.warns(QueryOverlapWarning, match="run 'run2'"):
+        Evaluator(qrels, ["AP"]).many(runs, jobs=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", QueryOverlapWarning)  # --strict: still an error
+        with pytest.raises(QueryOverlapWarning):
+            Evaluator(qrels, ["AP"]).many(runs, jobs=2)
+
+
+@QUIET
+def test_an_error_in_a_worker_is_raised_here_as_it_was(tmp_path: Path) -> None:
+    qrels, runs = _adversarial(tmp_path, seed=5, runs=2)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("q1 Q0 d1 0 1.0 tag\nq1 Q0 d2 0 high tag\n")
+    with pytest.raises(InputError) as here:
+        Evaluator(qrels, ["AP"]).many([runs[0], bad])
+    with pytest.raises(InputError) as there:
+        Evaluator(qrels, ["AP"]).many([runs[0], bad], jobs=2)
+    assert str(there.value) == str(here.value)
+    assert (there.value.source, there.value.line) == (here.value.source, 2)
+    with pytest.raises(MissingTopicError):
+        Evaluator(qrels, ["AP"], missing="error").many(runs, jobs=2)
+
+
+def test_every_error_survives_pickling_whole() -> None:
+    errors = [
+        InputError("a.txt", 3, "bad", "x y", command_line_problem="worse"),
+        UnknownKindError("f.json", None, "no kind"),
+        OptionError("depth", "an integer >= 0", -1, note="See --help."),
+        MissingTopicError(["q1", "q2"]),
+        EvaluationError("plain", command_line="worded"),
+    ]
+    for error in errors:
+        copy = pickle.loads(pickle.dumps(error))
+        assert type(copy) is type(error)
+        assert str(copy) == str(error)
+        assert copy.for_command_line() == error.for_command_line()
+        assert copy.__dict__ == error.__dict__
+
+
+class _KillsItsWorker:
+    """A run whose unpickling ends the process it lands in, as an out-of-memory kill would."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (os._exit, (3,))
+
+
+@QUIET
+def test_a_worker_that_dies_ends_the_evaluation_with_a_clear_error(tmp_path: Path) -> None:
+    qrels, runs = _adversarial(tmp_path, seed=11, runs=2)
+    with pytest.raises(EvaluationError, match="a worker process died while run 'run") as exc:
+        Evaluator(qrels, ["AP"]).many([*runs[:2], _KillsItsWorker()], jobs=2)
+    assert "no result is given from part of the runs" in str(exc.value)
+
+
+# --------------------------------------------------------------------------- Dask
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    distributed = pytest.importorskip("distributed")
+    with (
+        warnings.catch_warnings(),
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=50,
+        ) as local,
+    ):
+        warnings.simplefilter("ignore", DeprecationWarning)
+        yield local
+
+
+@QUIET
+def test_a_dask_cluster_gives_the_numbers_of_this_process(tmp_path: Path, cluster: Any) -> None:
+    qrels, runs = _adversarial(tmp_path, seed=13)
+    here = Evaluator(qrels, MEASURES).many(runs)
+    by_address = Evaluator(qrels, MEASURES).many(runs, scheduler=cluster.scheduler_address)
+    _same(here, by_address)
+    note = by_address.results[0].notes[-1]
+    assert note.startswith("Scored by 2 Dask workers on 1 machine (tcp://"), note
+    from distributed import Client
+
+    with Client(cluster) as client:
+        by_client = Evaluator(qrels, MEASURES).many(runs, scheduler=client)
+        assert client.status == "running"  # a client given is the caller's: left open
+    _same(here, by_client)
+
+
+def test_a_dask_worker_error_and_warning_come_back(tmp_path: Path, cluster: Any) -> None:
+    qrels, runs = _adversarial(tmp_path, seed=17, runs=1)
+    with pytest.warns(QueryOverlapWarning):
+        Evaluator(qrels, ["AP"]).many(runs, scheduler=cluster.scheduler_address)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("q1 Q0 d1 0 one tag\n")
+    with pytest.raises(InputError, match=r"bad\.txt:1: "):
+        Evaluator(qrels, ["AP"]).many([runs[0], bad], scheduler=cluster.scheduler_address)
+
+
+@QUIET
+def test_an_unreachable_scheduler_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("cranfield.evaluation.engines.CONNECT_SECONDS", 1.0)
+    qrels, runs = _adversarial(tmp_path, seed=19, runs=2)
+    with pytest.raises(EvaluationError, match="cannot reach the Dask scheduler at tcp://127"):
+        Evaluator(qrels, ["AP"]).many(runs, scheduler="tcp://127.0.0.1:9")
