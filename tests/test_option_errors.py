@@ -560,6 +560,15 @@ ROWS: list[Row] = [
         lambda v: lab_api.select({"a": {"q1": 1.0}}, train_topics=v),
     ),
     Row(lab_api.judged_at_k, "k", 0, lambda v: lab_api.judged_at_k(QRELS, [RUN], k=v)),
+    Row(lab_api.judged_at_k, "jobs", -1, lambda v: lab_api.judged_at_k(QRELS, [RUN], jobs=v)),
+    Row(lab_api.pool, "jobs", -1, lambda v: lab_api.pool([RUN], jobs=v)),
+    Row(lab_api.leave_one_out, "jobs", -1, lambda v: lab_api.leave_one_out(QRELS, [RUN], jobs=v)),
+    Row(
+        lab_api.cross_validate,
+        "jobs",
+        -1,
+        lambda v: lab_api.cross_validate(QRELS, {"a": RUN, "b": RUN2}, jobs=v),
+    ),
     Row(
         lab_api.judged_at_k,
         "missing",

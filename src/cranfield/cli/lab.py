@@ -20,10 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from cranfield.cli.exits import run_command
-from cranfield.cli.parser import Parser, add_evaluation_options, add_run_names, eval_options
+from cranfield.cli.parser import (
+    Parser,
+    add_evaluation_options,
+    add_parallel_options,
+    add_run_names,
+    eval_options,
+    parallel_options,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -114,6 +121,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "--format", choices=["qrels", "tsv"], default="qrels", help="export format (qrels)"
     )
     pool.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    add_parallel_options(pool)
 
     merge = add("merge", "Merge new judgments into qrels.")
     merge.add_argument("qrels", type=Path)
@@ -134,6 +142,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     cv.add_argument("--seed", type=int, default=0)
     add_run_names(cv)
     add_evaluation_options(cv)
+    add_parallel_options(cv)
     return p
 
 
@@ -173,14 +182,27 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _runs(args: argparse.Namespace) -> dict[str, Any]:
+    """``{name: run}`` of the run files: loaded here once, or, when workers score them
+    (``--jobs``, ``--scheduler``), named here and left for the workers to read."""
+    from cranfield.io.runset import RunSet
+    from cranfield.lab.pooling import load_runs
+
+    paths = [str(r) for r in args.runs]
+    if args.jobs == 1 and args.scheduler is None:
+        return dict(load_runs(paths, args.names))
+    return dict(RunSet.of(paths, args.names))
+
+
 def _pool(args: argparse.Namespace, out: TextIO) -> int:
     from cranfield.io.sink import refuse_overwriting, writing
-    from cranfield.lab.pooling import judged_at_k, leave_one_out, load_runs, pool
+    from cranfield.lab.pooling import judged_at_k, leave_one_out, pool
 
     if args.export is not None:
         refuse_overwriting(args.export, [*args.runs, args.qrels], option="export")
-    runs = load_runs([str(r) for r in args.runs], args.names)
-    p = pool(runs, args.depth)
+    runs = _runs(args)
+    where = parallel_options(args)
+    p = pool(runs, args.depth, **where)
     data = p.to_dict()
     if args.export is not None:
         with writing(str(args.export)):
@@ -188,8 +210,9 @@ def _pool(args: argparse.Namespace, out: TextIO) -> int:
         data["export"] = {"path": str(args.export), "seed": args.seed, "format": args.format}
     loo = None
     if args.qrels is not None:
-        data["judged_at_k"] = {"k": args.judged_k, **judged_at_k(args.qrels, runs, args.judged_k)}
-        loo = leave_one_out(args.qrels, runs, args.measure, depth=args.depth)
+        judged = judged_at_k(args.qrels, runs, args.judged_k, **where)
+        data["judged_at_k"] = {"k": args.judged_k, **judged}
+        loo = leave_one_out(args.qrels, runs, args.measure, depth=args.depth, **where)
         data["leave_one_out"] = {"measure": loo.measure, "rows": loo.frame.to_dicts()}
     if args.json:
         out.write(json.dumps(data, indent=2) + "\n")
@@ -239,16 +262,15 @@ def _folds(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cv(args: argparse.Namespace, out: TextIO) -> int:
     from cranfield.lab.folds import cross_validate
-    from cranfield.lab.pooling import load_runs
 
-    runs = load_runs([str(r) for r in args.runs], args.names)
     result = cross_validate(
         args.qrels,
-        runs,
+        _runs(args),
         args.measure,
         n_folds=args.n_folds,
         seed=args.seed,
         options=eval_options(args),
+        **parallel_options(args),
     )
     out.write(result.to_text() + "\n")
     return 0

@@ -3,12 +3,14 @@ Dask cluster.
 
 The interface is small on purpose, so that another engine could sit behind it:
 
-1. the bound :class:`~cranfield.evaluation.evaluator.Evaluator` (qrels read and indexed once,
-   here) is sent to each worker once;
-2. each task scores one run on a worker, which reads the run where it lies (a path is read by
-   the worker; a run in memory is sent with its task);
-3. only the run's :class:`~cranfield.evaluation.results.Results` (its per-query values) come
-   back, in the order of the runs, whatever order the workers finish in.
+1. what every task shares, the bound :class:`~cranfield.evaluation.evaluator.Evaluator` (qrels
+   read and indexed once, here), is sent to each worker once;
+2. one module-level function is mapped over the items, each on a worker: :func:`score` for an
+   evaluation, where the worker reads the run where it lies (a path is read by the worker; a
+   run in memory is sent with its task);
+3. only what the function returns comes back (a run's
+   :class:`~cranfield.evaluation.results.Results`: its per-query values), in the order of the
+   items, whatever order the workers finish in.
 
 Nothing is computed from part of the data: a warning a worker raises is raised again here (so
 ``--strict`` still turns it into an error), an error a worker hits is raised here as it was,
@@ -35,14 +37,14 @@ import os
 import warnings
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cranfield._lazy import require
 from cranfield._validate import check_int
 from cranfield.errors import EvaluationError, OptionError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from cranfield.evaluation.evaluator import Evaluator
     from cranfield.evaluation.results import Results
@@ -55,6 +57,7 @@ __all__ = [
     "Task",
     "all_cores",
     "engine_for",
+    "score",
 ]
 
 
@@ -71,24 +74,30 @@ class Task:
     stream: bool = False
     block_bytes: int = 64 * 1024 * 1024
 
+    def __str__(self) -> str:
+        return f"run {self.name!r}"
+
 
 Caught = list[tuple[str, type[Warning]]]
+S = TypeVar("S")
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def score(evaluator: Evaluator, task: Task) -> Results:
-    """The one function every engine maps: ``task``'s run scored by ``evaluator``."""
+    """What an evaluation maps over its runs: ``task``'s run scored by ``evaluator``."""
     if task.stream:
         return evaluator.stream(task.source, name=task.name, block_bytes=task.block_bytes)
     return evaluator.evaluate(task.source, name=task.name)
 
 
-def _score_recording(evaluator: Evaluator, task: Task) -> tuple[Results, Caught]:
-    """:func:`score` with the warnings it raises kept, to be raised again where the results
-    are gathered (a worker's warnings would otherwise be lost with its stderr)."""
+def _recording(function: Callable[[S, T], R], shared: S, item: T) -> tuple[R, Caught]:
+    """``function(shared, item)`` with the warnings it raises kept, to be raised again where
+    the results are gathered (a worker's warnings would otherwise be lost with its stderr)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        results = score(evaluator, task)
-    return results, [(str(w.message), w.category) for w in caught]
+        result = function(shared, item)
+    return result, [(str(w.message), w.category) for w in caught]
 
 
 def _replay(caught: Caught) -> None:
@@ -105,46 +114,51 @@ def all_cores() -> int:
 
 
 class Engine(ABC):
-    """Scores the runs of one evaluation, wherever its workers are."""
+    """Maps a function over items (runs) wherever its workers are."""
 
     workers: int
-    """How many workers score runs at once."""
+    """How many workers work at once."""
 
     @abstractmethod
-    def map(self, evaluator: Evaluator, tasks: Sequence[Task]) -> Iterator[Results]:
-        """The results of every task, in the order of ``tasks``."""
+    def map(self, function: Callable[[S, T], R], shared: S, items: Sequence[T]) -> Iterator[R]:
+        """``function(shared, item)`` of every item, in the order of ``items``.
+
+        ``shared`` (the bound evaluator, say) is sent to each worker once; ``function`` must
+        be a module-level function (it is pickled by reference) and ``str(item)`` names the
+        item in an error (``run 'bm25'``).
+        """
 
     @abstractmethod
     def describe(self) -> str:
-        """Where the runs were scored, for the results' notes (``2 worker processes``)."""
+        """Where the work was done, for the results' notes (``2 worker processes``)."""
 
 
 class InProcess(Engine):
-    """One run after another in this process (the default: nothing to start or ship)."""
+    """One item after another in this process (the default: nothing to start or ship)."""
 
     workers = 1
 
-    def map(self, evaluator: Evaluator, tasks: Sequence[Task]) -> Iterator[Results]:
-        for task in tasks:
-            yield score(evaluator, task)
+    def map(self, function: Callable[[S, T], R], shared: S, items: Sequence[T]) -> Iterator[R]:
+        for item in items:
+            yield function(shared, item)
 
     def describe(self) -> str:
         return "this process"
 
 
-_WORKER_EVALUATOR: list[Evaluator] = []  # in a worker process: the evaluator it was sent
+_WORKER: list[Any] = []  # in a worker process: [function, shared] it was sent
 
 
-def _install(evaluator: Evaluator) -> None:
-    _WORKER_EVALUATOR[:] = [evaluator]
+def _install(function: Callable[[Any, Any], Any], shared: Any) -> None:
+    _WORKER[:] = [function, shared]
 
 
-def _score_in_worker(task: Task) -> tuple[Results, Caught]:
-    return _score_recording(_WORKER_EVALUATOR[0], task)
+def _in_worker(item: Any) -> tuple[Any, Caught]:
+    return _recording(_WORKER[0], _WORKER[1], item)
 
 
 class Processes(Engine):
-    """``jobs`` worker processes of this machine, each sent the evaluator once.
+    """``jobs`` worker processes of this machine, each sent the shared object once.
 
     Workers are started by *spawn* (a fresh interpreter), never by *fork*: a forked copy of a
     process that runs polars' or numpy's thread pools can deadlock.
@@ -153,31 +167,31 @@ class Processes(Engine):
     def __init__(self, jobs: int) -> None:
         self.workers = check_int("jobs", jobs, minimum=1)
 
-    def map(self, evaluator: Evaluator, tasks: Sequence[Task]) -> Iterator[Results]:
+    def map(self, function: Callable[[S, T], R], shared: S, items: Sequence[T]) -> Iterator[R]:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        workers = min(self.workers, len(tasks)) or 1
+        workers = min(self.workers, len(items)) or 1
         with ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_install,
-            initargs=(evaluator,),
+            initargs=(function, shared),
         ) as pool:
-            futures = [pool.submit(_score_in_worker, task) for task in tasks]
+            futures = [pool.submit(_in_worker, item) for item in items]
             try:
-                for task, future in zip(tasks, futures, strict=True):
+                for item, future in zip(items, futures, strict=True):
                     try:
-                        results, caught = future.result()
+                        result, caught = future.result()
                     except BrokenProcessPool as exc:
                         raise EvaluationError(
-                            f"a worker process died while run {task.name!r} (or one scored "
-                            f"beside it) was being scored, out of memory or killed; no result "
-                            f"is given from part of the runs: run again, with fewer --jobs."
+                            f"a worker process died while {item} (or one beside it) was being "
+                            f"scored, out of memory or killed; no result is given from part of "
+                            f"the runs: run again, with fewer --jobs."
                         ) from exc
                     _replay(caught)
-                    yield results
+                    yield result
             finally:
                 for future in futures:
                     future.cancel()
@@ -213,34 +227,34 @@ class DaskCluster(Engine):
                 f"cannot reach the Dask scheduler at {self._scheduler}: {exc}"
             ) from exc
 
-    def map(self, evaluator: Evaluator, tasks: Sequence[Task]) -> Iterator[Results]:
+    def map(self, function: Callable[[S, T], R], shared: S, items: Sequence[T]) -> Iterator[R]:
         client, own = self._connect()
         try:
-            self.workers = len(client.scheduler_info().get("workers", {}))
+            workers = client.scheduler_info().get("workers", {})
+            self.workers = len(workers)
             self._address = str(client.scheduler.address)
-            self._hosts = {
-                w.get("host", "?") for w in client.scheduler_info().get("workers", {}).values()
-            }
-            shared = client.scatter(evaluator, broadcast=True)
+            self._hosts = {w.get("host", "?") for w in workers.values()}
+            sent = client.scatter(shared, broadcast=True)
             futures = client.map(
-                _score_recording,
-                [shared] * len(tasks),
-                list(tasks),
+                _recording,
+                [function] * len(items),
+                [sent] * len(items),
+                list(items),
                 pure=False,
-                key=[f"cranfield-score-{i}-{t.name}" for i, t in enumerate(tasks)],
+                key=[f"cranfield-{i}" for i in range(len(items))],
             )
-            for task, future in zip(tasks, futures, strict=True):
+            for item, future in zip(items, futures, strict=True):
                 try:
-                    results, caught = future.result()
+                    result, caught = future.result()
                 except Exception as exc:
                     if type(exc).__name__ == "KilledWorker":
                         raise EvaluationError(
-                            f"the Dask workers scoring run {task.name!r} died "
-                            f"repeatedly; no result is given from part of the runs."
+                            f"the Dask workers given {item} died repeatedly; no result is "
+                            f"given from part of the runs."
                         ) from exc
                     raise
                 _replay(caught)
-                yield results
+                yield result
         finally:
             if own:
                 client.close()

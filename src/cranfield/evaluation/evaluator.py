@@ -439,7 +439,7 @@ class Evaluator:
         engine_for` picks (worker processes, or a Dask cluster), which is sent this evaluator
         once, with its qrels already read.
         """
-        from cranfield.evaluation.engines import InProcess, Task, engine_for
+        from cranfield.evaluation.engines import InProcess, Task, engine_for, score
         from cranfield.io.runset import RunSet
 
         check_int("block_bytes", block_bytes, minimum=1)  # refused even when not streaming
@@ -447,10 +447,10 @@ class Evaluator:
         run_set = RunSet.of(runs, names)
         tasks = [Task(name, source, stream, block_bytes) for name, source in run_set]
         if isinstance(engine, InProcess):
-            yield from engine.map(self, tasks)
+            yield from engine.map(score, self, tasks)
             return
         self.prepare()
-        for results in engine.map(self, tasks):
+        for results in engine.map(score, self, tasks):
             yield results.noted(f"Scored by {engine.describe()}.")
 
     def prepare(self) -> Evaluator:

@@ -442,6 +442,8 @@ def cross_validate(
     n_folds: int = 5,
     seed: int = 0,
     options: EvalOptions | None = None,
+    jobs: int = 1,
+    scheduler: Any = None,
     **kwargs: Unpack[EvalKwargs],
 ) -> CrossValidation:
     """Choose among runs (configurations) on training folds; report the held-out score.
@@ -462,6 +464,9 @@ def cross_validate(
         The evaluation options of :func:`cranfield.evaluate`, whole or as keywords; with
         ``missing="zero"`` (default) every judged topic counts, with ``"skip"`` the topics
         every candidate retrieved.
+    jobs, scheduler:
+        Where the candidates are scored (:meth:`Evaluator.many
+        <cranfield.evaluation.evaluator.Evaluator.many>`).
 
     Returns
     -------
@@ -485,7 +490,7 @@ def cross_validate(
         raise OptionError("measure", "exactly one measure", measure)
     if len(candidates) < 1:
         raise OptionError("candidates", "at least one candidate run", candidates)
-    table = evaluator.many(candidates)
+    table = evaluator.many(candidates, jobs=jobs, scheduler=scheduler)
     scores = table.matrix(wanted[0])
     per_topic = {
         name: dict(zip(table.topics, scores[:, j].tolist(), strict=True))

@@ -33,7 +33,7 @@ from cranfield.io.sink import write_text
 if TYPE_CHECKING:
     from cranfield._types import RunNaming
     from cranfield.data.run import Run
-    from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.evaluator import Evaluator, MeasureLike
     from cranfield.evaluation.options import EvalKwargs
 
 __all__ = [
@@ -59,6 +59,23 @@ def load_runs(
         raise OptionError("runs", "a list or a dict of runs", str(runs))
     run_set = RunSet.of(runs, names)
     return {name: run_set.load(i) for i, name in enumerate(run_set.names)}
+
+
+def _run_set(runs: Mapping[str, RunLike] | Sequence[RunLike]) -> RunSet:
+    if isinstance(runs, (str, Path)):
+        raise OptionError("runs", "a list or a dict of runs", str(runs))
+    return RunSet.of(runs)
+
+
+def _loaded(item: tuple[str, Any]) -> Run:
+    """The run of a ``(name, source)`` pair of a :class:`RunSet`, loaded and so named."""
+    name, source = item
+    return RunSet.of({name: source}).load(0)
+
+
+def _pooled_top(depth: int, item: tuple[str, Any]) -> pl.DataFrame:
+    """What a worker sends back for :func:`pool`: its run's top ``depth`` per topic."""
+    return _top(_loaded(item), depth, item[0])
 
 
 def _top(run: Run, depth: int, name: str) -> pl.DataFrame:
@@ -218,7 +235,13 @@ class Pool:
         }
 
 
-def pool(runs: Mapping[str, RunLike] | Sequence[RunLike], depth: int = 100) -> Pool:
+def pool(
+    runs: Mapping[str, RunLike] | Sequence[RunLike],
+    depth: int = 100,
+    *,
+    jobs: int = 1,
+    scheduler: Any = None,
+) -> Pool:
     """Depth-``depth`` pool of ``runs``: per topic, the union of every run's top ``depth``.
 
     Parameters
@@ -227,6 +250,10 @@ def pool(runs: Mapping[str, RunLike] | Sequence[RunLike], depth: int = 100) -> P
         ``{name: run}`` or a list of runs (named by file name without suffixes).
     depth:
         Documents taken from each run per topic.
+    jobs, scheduler:
+        Where the runs are read and cut to their top ``depth``: worker processes (0: every
+        core) or a Dask cluster (:mod:`cranfield.evaluation.engines`); only each run's top
+        ``depth`` comes back.
 
     Returns
     -------
@@ -247,9 +274,13 @@ def pool(runs: Mapping[str, RunLike] | Sequence[RunLike], depth: int = 100) -> P
     >>> p.sizes(), p.unique_contributions()
     ({'q1': 3}, {'a': 1, 'b': 1})
     """
+    from cranfield.evaluation.engines import engine_for
+
     depth = check_int("depth", depth, minimum=1)
-    loaded = load_runs(runs)
-    entries = pl.concat([_top(r, depth, n) for n, r in loaded.items()], how="vertical")
+    engine = engine_for(jobs, scheduler)
+    run_set = _run_set(runs)
+    tops = list(engine.map(_pooled_top, depth, list(run_set)))
+    entries = pl.concat(tops, how="vertical")
     frame = (
         entries.group_by(["query_id", "doc_id"], maintain_order=True)
         .agg(
@@ -259,7 +290,7 @@ def pool(runs: Mapping[str, RunLike] | Sequence[RunLike], depth: int = 100) -> P
         )
         .sort(["query_id", "doc_id"])
     )
-    return Pool(depth=depth, runs=tuple(loaded), entries=entries, frame=frame)
+    return Pool(depth=depth, runs=run_set.names, entries=entries, frame=frame)
 
 
 def judged_at_k(
@@ -268,20 +299,24 @@ def judged_at_k(
     k: int = 10,
     *,
     options: EvalOptions | None = None,
+    jobs: int = 1,
+    scheduler: Any = None,
     **kwargs: Unpack[EvalKwargs],
 ) -> dict[str, float]:
     """``{run: mean Judged@k}``: the share of each run's top ``k`` that the qrels judge.
 
     Averaged over the judged topics (with the default ``missing="zero"``, a topic a run did
     not answer counts 0). Negative qrels values ("pooled but not judged") do not count as
-    judged. ``options``/``kwargs``: the evaluation options of :func:`cranfield.evaluate`.
+    judged. ``options``/``kwargs``: the evaluation options of :func:`cranfield.evaluate`;
+    ``jobs``, ``scheduler``: where the runs are scored (:meth:`Evaluator.many
+    <cranfield.evaluation.evaluator.Evaluator.many>`).
     """
     from cranfield.evaluation.evaluator import Evaluator
 
     k = check_int("k", k, minimum=1)
-    if isinstance(runs, (str, Path)):
-        raise OptionError("runs", "a list or a dict of runs", str(runs))
-    table = Evaluator(qrels, f"Judged@{k}", options, **kwargs).many(RunSet.of(runs))
+    table = Evaluator(qrels, f"Judged@{k}", options, **kwargs).many(
+        _run_set(runs), jobs=jobs, scheduler=scheduler
+    )
     return {r.run_name: float(r[f"Judged@{k}"]) for r in table}
 
 
@@ -331,6 +366,8 @@ def leave_one_out(
     *,
     depth: int = 100,
     options: EvalOptions | None = None,
+    jobs: int = 1,
+    scheduler: Any = None,
 ) -> LeaveOneOut:
     """Score each run with and without the judgments of the documents only it pooled.
 
@@ -347,6 +384,9 @@ def leave_one_out(
     options:
         The evaluation options of :func:`cranfield.evaluate` (an ``EvalOptions``: its
         ``depth``, trec_eval's ``-M``, is not the pool depth).
+    jobs, scheduler:
+        Where the runs are read, pooled and scored (:mod:`cranfield.evaluation.engines`):
+        each worker scores its runs with and without their unique documents' judgments.
 
     Returns
     -------
@@ -363,41 +403,20 @@ def leave_one_out(
     evaluation options (by default ``missing="zero"``: over all judged topics). A run's rank
     without its documents is its place among the other runs' full scores.
     """
+    from cranfield.evaluation.engines import InProcess, engine_for
     from cranfield.evaluation.evaluator import Evaluator
 
     depth = check_int("depth", depth, minimum=1)
     evaluator = Evaluator(qrels, measure, options)
     if len(evaluator.measures) != 1:
         raise OptionError("measure", "exactly one measure", measure)
-    m = evaluator.measures[0]
-    judgments = evaluator.qrels
-    loaded = load_runs(runs)
-    pooled = pool(loaded, depth)
-    unique = pooled.unique_documents()
-    judged = judgments.frame
-    rows: list[dict[str, Any]] = []
-    for name, run in loaded.items():
-        mine = unique.filter(pl.col("run") == name).select("query_id", "doc_id")
-        hit = judged.join(mine, on=["query_id", "doc_id"], how="semi")
-        reduced = Qrels(
-            frame=judged.join(mine, on=["query_id", "doc_id"], how="anti"), name=judgments.name
-        )
-        full = float(evaluator.evaluate(run, name=name)[m])
-        without = (
-            float(evaluator.with_options(qrels=reduced).evaluate(run, name=name)[m])
-            if hit.height
-            else full
-        )
-        rows.append(
-            {
-                "run": name,
-                "unique": mine.height,
-                "unique_judged": int((hit.get_column("relevance") >= 0).sum()),
-                "unique_relevant": int((hit.get_column("relevance") > 0).sum()),
-                "score": full,
-                "score_without": without,
-            }
-        )
+    engine = engine_for(jobs, scheduler)
+    run_set = _run_set(runs)
+    pooled = pool(dict(run_set), depth, jobs=jobs, scheduler=scheduler)
+    if not isinstance(engine, InProcess):
+        evaluator.prepare()
+    shared = (evaluator, pooled.unique_documents())
+    rows = list(engine.map(_without_unique, shared, list(run_set)))
     frame = pl.DataFrame(rows).with_columns(
         (pl.col("score_without") - pl.col("score")).alias("delta"),
         pl.when(pl.col("score") > 0)
@@ -410,7 +429,39 @@ def leave_one_out(
     rank = [int((scores > s).sum()) + 1 for s in scores]
     rank_without = [int(np.delete(scores > w, i).sum()) + 1 for i, w in enumerate(without_scores)]
     frame = frame.with_columns(pl.Series("rank", rank), pl.Series("rank_without", rank_without))
-    return LeaveOneOut(measure=str(m), depth=depth, frame=frame)
+    return LeaveOneOut(measure=str(evaluator.measures[0]), depth=depth, frame=frame)
+
+
+def _without_unique(
+    shared: tuple[Evaluator, pl.DataFrame], item: tuple[str, Any]
+) -> dict[str, Any]:
+    """One row of :func:`leave_one_out`: a run scored with every judgment and without the
+    judgments of the documents only it pooled (``shared``: the evaluator and the pool's
+    unique documents)."""
+    evaluator, unique = shared
+    m = evaluator.measures[0]
+    name, run = item[0], _loaded(item)
+    judgments = evaluator.qrels
+    judged = judgments.frame
+    mine = unique.filter(pl.col("run") == name).select("query_id", "doc_id")
+    hit = judged.join(mine, on=["query_id", "doc_id"], how="semi")
+    reduced = Qrels(
+        frame=judged.join(mine, on=["query_id", "doc_id"], how="anti"), name=judgments.name
+    )
+    full = float(evaluator.evaluate(run, name=name)[m])
+    without = (
+        float(evaluator.with_options(qrels=reduced).evaluate(run, name=name)[m])
+        if hit.height
+        else full
+    )
+    return {
+        "run": name,
+        "unique": mine.height,
+        "unique_judged": int((hit.get_column("relevance") >= 0).sum()),
+        "unique_relevant": int((hit.get_column("relevance") > 0).sum()),
+        "score": full,
+        "score_without": without,
+    }
 
 
 def merge_judgments(qrels: QrelsLike, new: QrelsLike, *, on_conflict: Conflict = "error") -> Qrels:

@@ -116,6 +116,12 @@ def test_lab_pool(tmp_path: Path) -> None:
     code, _, err = run("pool", *runs, "--depth", "0")
     assert code == 1
     assert "expected an integer >= 1" in err
+    argv = ("pool", *runs, "--depth", "20", "--qrels", qrels, "--json")
+    code, here, err = run(*argv)
+    assert code == 0, err
+    code, there, err = run(*argv, "--jobs", "2")
+    assert code == 0, err
+    assert there == here
     code, _, err = run("pool", str(tmp_path / "none.run"))
     assert code == 2
 
@@ -143,6 +149,8 @@ def test_lab_merge_folds_and_cv(tmp_path: Path) -> None:
     code, out, err = run("cv", str(qrels), str(a), str(b), "--folds", "3")
     assert code == 0, err
     assert "held-out AP: 1.0000" in out
+    code, there, err = run("cv", str(qrels), str(a), str(b), "--folds", "3", "-j", "2")
+    assert (code, there) == (0, out), err
     code, _, err = run("cv", str(qrels), str(a), "-m", "NoSuchMeasure")
     assert code == 1
 

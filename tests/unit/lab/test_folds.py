@@ -128,3 +128,14 @@ def test_cross_validate_runs() -> None:
     assert cv.to_dict()["n_folds"] == 3
     with pytest.raises(ValueError, match="every candidate must be scored on the same topics"):
         cross_validate_scores({"a": {"x": 1.0, "y": 0.0}, "b": {"x": 1.0}}, n_folds=2)
+
+
+def test_cross_validate_in_worker_processes_chooses_as_this_process_does() -> None:
+    qrels = {f"q{i}": {"d1": 1, "d2": i % 2} for i in range(10)}
+    runs = {
+        "a": {f"q{i}": {"d1": 2.0, "d2": 1.0} for i in range(10)},
+        "b": {f"q{i}": {"d2": 2.0, "d1": 1.0} for i in range(10)},
+    }
+    here = cross_validate(qrels, runs, "AP", n_folds=5, seed=3)
+    there = cross_validate(qrels, runs, "AP", n_folds=5, seed=3, jobs=2)
+    assert there.to_text() == here.to_text()

@@ -133,3 +133,18 @@ def test_robust03_leave_one_out_and_judged(robust_runs: list[Path]) -> None:
     assert "leave-one-run-out, AP, pool depth 100" in loo.to_text()
     judged = judged_at_k(qrels, {"pirc": robust_runs[13]}, k=10)
     assert 0.9 < judged["pirc"] <= 1.0
+
+
+def test_worker_processes_pool_and_score_as_this_process_does(robust_runs: list[Path]) -> None:
+    """Six real runs read, pooled and scored by two worker processes: the same pool, the
+    same Judged@k, the same leave-one-run-out rows."""
+    qrels = require(ROBUST / "qrels.robust03.txt.gz")
+    runs = [str(r) for r in robust_runs[:6]]
+    here, there = pool(runs, depth=20), pool(runs, depth=20, jobs=2)
+    assert there.runs == here.runs
+    assert there.frame.equals(here.frame)
+    assert there.entries.equals(here.entries)
+    assert judged_at_k(qrels, runs, k=5, jobs=2) == judged_at_k(qrels, runs, k=5)
+    loo_here = leave_one_out(qrels, runs, "AP", depth=20)
+    loo_there = leave_one_out(qrels, runs, "AP", depth=20, jobs=2)
+    assert loo_there.frame.equals(loo_here.frame)
