@@ -767,7 +767,7 @@ ROWS += [
             bad,
             lambda v, o=option: stats.reproducibility(_score_table(), _score_table(), **{o: v}),
         )
-        for option, bad in (("replicated", 1), ("cutoffs", [0]), ("p", 1.0), ("depth", 0))
+        for option, bad in (("replicated", 1), ("cutoffs", [0]), ("p", 1.0), ("rbo_depth", 0))
     ),
     Row(stats.Reproducibility.to_json, "indent", -1, lambda v: _reproduction().to_json(indent=v)),
 ]

@@ -55,6 +55,7 @@ __all__ = [
     "DEFAULT_CUTOFFS",
     "ReproducedRun",
     "Reproducibility",
+    "check_settings",
     "delta_ri",
     "effect_ratio",
     "ktu",
@@ -98,7 +99,9 @@ def ktu(original: Sequence[Hashable], reproduced: Sequence[Hashable]) -> float:
         KTU = (C - D) / (n (n - 1) / 2)
 
     with ``C`` (``D``) the pairs of ranks ``i < j`` that the two sequences order alike
-    (oppositely). Identical rankings give 1, one the reverse of the other -1. The numbering by
+    (oppositely), rounded to 14 decimals as repro_eval does (scipy's arithmetic leaves
+    0.9999999999999999 for identical rankings). Identical rankings give 1, one the reverse of
+    the other -1. The numbering by
     id makes the value depend on the ids when the two rankings hold different documents.
 
     repro_eval raises an error when one ranking is shorter than the other (a run that
@@ -125,7 +128,7 @@ def ktu(original: Sequence[Hashable], reproduced: Sequence[Hashable]) -> float:
     union = {doc: i for i, doc in enumerate(sorted(set(first) | set(second)))}  # type: ignore[type-var]
     o = np.fromiter((union[d] for d in first), dtype=np.int64, count=n)
     r = np.fromiter((union[d] for d in second), dtype=np.int64, count=n)
-    return float(stats.kendalltau(o, r).statistic)
+    return round(float(stats.kendalltau(o, r).statistic), 14)
 
 
 def rmse(original: ArrayLike, reproduced: ArrayLike) -> float:
@@ -465,6 +468,23 @@ def _finite(v: float) -> float | None:
 # --------------------------------------------------------------------------- computing it
 
 
+def check_settings(*, cutoffs: Sequence[int], p: float, rbo_depth: int) -> tuple[int, ...]:
+    """Refuse bad ranking settings of :func:`reproducibility` before anything is evaluated;
+    return the cutoffs as a tuple.
+
+    Raises
+    ------
+    OptionError
+        A cutoff below 1 (or none), ``p`` outside (0, 1), ``rbo_depth`` below 1.
+    """
+    cuts = tuple(check_int("cutoffs", k, minimum=1) for k in cutoffs)
+    if not cuts:
+        raise OptionError("cutoffs", "at least one cutoff", "none")
+    check_float("p", p, minimum=0.0, maximum=1.0, above=True, below=True)
+    check_int("rbo_depth", rbo_depth, minimum=1)
+    return cuts
+
+
 def reproducibility(
     original: ScoreTable,
     reproduced: ScoreTable,
@@ -474,7 +494,7 @@ def reproducibility(
     replicated: bool = False,
     cutoffs: Sequence[int] = DEFAULT_CUTOFFS,
     p: float = 0.95,
-    depth: int = 1000,
+    rbo_depth: int = 1000,
 ) -> Reproducibility:
     """Compare an original experiment with its reproduction or replication.
 
@@ -497,8 +517,8 @@ def reproducibility(
         KTU is computed on the top ``k`` documents for each ``k``.
     p:
         RBO's persistence (repro_eval's default 0.95).
-    depth:
-        RBO compares the rankings cut at this depth (repro_eval's default 1000).
+    rbo_depth:
+        RBO compares the rankings cut at this depth ``D`` (repro_eval's default 1000).
 
     Returns
     -------
@@ -515,7 +535,7 @@ def reproducibility(
     Notes
     -----
     RBO is the lower bound ``RBO_min`` of Webber et al. (2010) of the rankings cut at
-    ``depth`` (:func:`~cranfield.stats.rank_correlation.rbo`): the overlap seen down to the
+    ``rbo_depth`` (:func:`~cranfield.stats.rank_correlation.rbo`): the overlap seen down to the
     depth and none below. repro_eval 0.5 reports the truncated sum normalised by its
     weights, ``(1-p)/(1-p^D) Σ_{d=1..D} p^(d-1) X_d/d``, with ``X_d`` the documents the two
     prefixes of depth ``d`` share; the two differ by at most ``p^D`` (about 5e-23 at
@@ -536,11 +556,7 @@ def reproducibility(
     (0.1768, True)
     """
     check_bool("replicated", replicated)
-    cuts = tuple(check_int("cutoffs", k, minimum=1) for k in cutoffs)
-    if not cuts:
-        raise OptionError("cutoffs", "at least one cutoff", "none")
-    check_float("p", p, minimum=0.0, maximum=1.0, above=True, below=True)
-    check_int("depth", depth, minimum=1)
+    cuts = check_settings(cutoffs=cutoffs, p=p, rbo_depth=rbo_depth)
     if len(original) != len(reproduced) or not 1 <= len(original) <= len(ROLES):
         raise OptionError(
             "reproduced",
@@ -565,7 +581,7 @@ def reproducibility(
     runs = []
     for i in range(len(original)):
         levels = _ranking_levels(
-            None if rankings is None or replicated else rankings[i], cuts, p, depth, notes
+            None if rankings is None or replicated else rankings[i], cuts, p, rbo_depth, notes
         )
         ranked = max(ranked, len(levels[2]))
         runs.append(
@@ -595,7 +611,7 @@ def reproducibility(
         delta_ri=dri,
         cutoffs=cuts,
         rbo_p=float(p),
-        rbo_depth=depth,
+        rbo_depth=rbo_depth,
         ranked_queries=ranked,
         notes=tuple(dict.fromkeys(notes)),
     )

@@ -177,7 +177,7 @@ def test_reproducibility_puts_the_measures_together() -> None:
     orig = ev.many({"base": BASE, "adv": ADV})
     rep = ev.many({"base-r": BASE_R, "adv-r": ADV_R})
     pairs = [(_rankings(BASE), _rankings(BASE_R)), (_rankings(ADV), _rankings(ADV_R))]
-    r = reproducibility(orig, rep, rankings=pairs, cutoffs=(2, 3), p=0.9, depth=3)
+    r = reproducibility(orig, rep, rankings=pairs, cutoffs=(2, 3), p=0.9, rbo_depth=3)
     assert r.kind == "reproducibility"
     assert r.test == "paired t-test"
     base, adv = r.runs
@@ -211,7 +211,7 @@ def test_rbo_is_repro_evals_within_p_to_the_depth() -> None:
         ranks = {f"q{i}": random_ranking(30, int(RNG.integers(1, 25))) for i in range(8)}
         other = {f"q{i}": random_ranking(30, int(RNG.integers(1, 25))) for i in range(8)}
         r = reproducibility(
-            ev.many([BASE]), ev.many([BASE_R]), rankings=[(ranks, other)], p=p, depth=depth
+            ev.many([BASE]), ev.many([BASE_R]), rankings=[(ranks, other)], p=p, rbo_depth=depth
         )
         for q, value in r.runs[0].rbo_per_query.items():
             expected = rbo_normalised_truncated(other[q], ranks[q], p, depth)
