@@ -103,6 +103,12 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         default=1000,
         help="RBO compares the rankings cut at this depth (1000)",
     )
+    p.add_argument(
+        "-q",
+        "--per-query",
+        action="store_true",
+        help="also print KTU and RBO of every query (JSON always has them)",
+    )
     add_format(p, FORMATS)
     add_run_names(p)
     add_evaluation_options(p)
@@ -162,7 +168,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         from cranfield.report.reproducibility import reproducibility_text
 
-        out.write(reproducibility_text(result))
+        out.write(reproducibility_text(result, per_query=args.per_query))
     return 0
 
 

@@ -17,7 +17,16 @@ if TYPE_CHECKING:
 __all__ = ["reproducibility_text"]
 
 
-def _run_lines(r: Reproducibility, run: ReproducedRun) -> list[str]:
+def _per_query_lines(run: ReproducedRun) -> list[str]:
+    header = ["query", *(f"KTU@{k}" for k in run.ktu_per_query), "RBO"]
+    rows = [
+        [q, *(_num(values[q]) for values in run.ktu_per_query.values()), _num(v)]
+        for q, v in run.rbo_per_query.items()
+    ]
+    return _grid(header, rows)
+
+
+def _run_lines(r: Reproducibility, run: ReproducedRun, *, per_query: bool) -> list[str]:
     paired = r.kind == "reproducibility"
     header = ["measure", "original", "reproduced" if paired else "replicated"]
     header += ["RMSE", "nRMSE", "p-value"] if paired else ["p-value"]
@@ -31,11 +40,14 @@ def _run_lines(r: Reproducibility, run: ReproducedRun) -> list[str]:
     if run.ktu_per_query:
         ktus = "  ".join(f"KTU@{k} {_num(v)}" for k, v in run.ktu.items())
         lines.append(f"rankings: {ktus}  RBO {_num(run.rbo)}")
+        if per_query:
+            lines += ["", *_per_query_lines(run)]
     return lines
 
 
-def reproducibility_text(r: Reproducibility) -> str:
-    """Each run pair (means, RMSE, nRMSE, p-value; KTU and RBO), then ER and ΔRI.
+def reproducibility_text(r: Reproducibility, *, per_query: bool = False) -> str:
+    """Each run pair (means, RMSE, nRMSE, p-value; KTU and RBO, with ``per_query`` for every
+    query too), then ER and ΔRI.
 
     Examples
     --------
@@ -75,7 +87,7 @@ def reproducibility_text(r: Reproducibility) -> str:
             f"replicated queries ({r.test})."
         ]
     for run in r.runs:
-        lines += ["", *_run_lines(r, run)]
+        lines += ["", *_run_lines(r, run, per_query=per_query)]
     if any(run.ktu_per_query for run in r.runs):
         lines += [
             "",

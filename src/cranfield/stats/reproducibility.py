@@ -541,6 +541,11 @@ def reproducibility(
     prefixes of depth ``d`` share; the two differ by at most ``p^D`` (about 5e-23 at
     ``p = 0.95``, ``D = 1000``).
 
+    The rankings are best first as given; :func:`~cranfield.data.ranking.ranked_doc_ids` orders
+    a run as trec_eval does (score descending, ties by doc id descending). repro_eval keeps
+    the order of the file and reverses the doc ids within each stretch of equal scores: the
+    same rankings for a file sorted by score.
+
     A reproduction is compared on the queries both tables score (they are the same with the
     default ``missing="zero"``). Means, ER and ΔRI are over each experiment's own queries.
 

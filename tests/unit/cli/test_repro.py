@@ -56,6 +56,13 @@ def test_the_text_has_each_pair_the_rankings_and_the_effects() -> None:
     assert lines[3].split() == ["measure", "original", "reproduced", "RMSE", "nRMSE", "p-value"]
     assert sum(line.startswith("rankings: KTU@5 ") for line in lines) == 2
     assert "Effect of the advanced run over the baseline, reproduced:" in lines
+    code, per_query, err = run(
+        [QRELS, "--original", BM25, "--reproduced", NEURAL, "-m", "AP", "-k", "5,10", "-q"]
+    )
+    assert code == 0, err
+    header = next(line for line in per_query.splitlines() if line.startswith("query"))
+    assert header.split() == ["query", "KTU@5", "KTU@10", "RBO"]
+    assert sum(line[:3].isdigit() for line in per_query.splitlines()) == 7
 
 
 def test_a_replication_is_unpaired_and_has_no_rankings() -> None:
