@@ -546,6 +546,10 @@ def reproducibility(
     the order of the file and reverses the doc ids within each stretch of equal scores: the
     same rankings for a file sorted by score.
 
+    The paired p-values are :func:`~cranfield.stats.paired_t_test`'s (scipy's ``ttest_rel``):
+    identical scores give 1, as in repro_eval; a constant non-zero shift gives 0, where scipy
+    (and so repro_eval) has no number.
+
     A reproduction is compared on the queries both tables score (they are the same with the
     default ``missing="zero"``). Means, ER and ΔRI are over each experiment's own queries.
 
