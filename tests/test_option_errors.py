@@ -802,6 +802,26 @@ ROWS += [
     Row(stats.TopicSetSize.to_json, "indent", -1, lambda v: _topic_sets().to_json(indent=v)),
 ]
 
+# ------------------------------------------------------------ reproducibility
+
+
+def _reproduction() -> stats.Reproducibility:
+    return stats.reproducibility(_score_table(), _score_table())
+
+
+ROWS += [
+    *(
+        Row(
+            stats.reproducibility,
+            option,
+            bad,
+            lambda v, o=option: stats.reproducibility(_score_table(), _score_table(), **{o: v}),
+        )
+        for option, bad in (("replicated", 1), ("cutoffs", [0]), ("p", 1.0), ("rbo_depth", 0))
+    ),
+    Row(stats.Reproducibility.to_json, "indent", -1, lambda v: _reproduction().to_json(indent=v)),
+]
+
 RECORDS = "a record of results, built by cranfield, not by a caller"
 WAIVED: dict[str, str] = {
     "cranfield.stats.comparison.Comparison": RECORDS,
@@ -813,6 +833,8 @@ WAIVED: dict[str, str] = {
     "cranfield.stats.discriminative_power.MeasurePower": RECORDS,
     "cranfield.stats.discriminative_power.SwapRates": RECORDS,
     "cranfield.stats.topic_set_size.TopicSetSize": RECORDS,
+    "cranfield.stats.reproducibility.Reproducibility": RECORDS,
+    "cranfield.stats.reproducibility.ReproducedRun": RECORDS,
     "cranfield.stats.judge_agreement.JudgeAgreement": RECORDS,
     "cranfield.stats.judge_agreement.JudgePair": RECORDS,
     "cranfield.stats.judge_agreement.QueryAgreement": RECORDS,

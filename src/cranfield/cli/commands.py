@@ -33,6 +33,7 @@ COMMANDS: Final = (
     Command("correlate", "cranfield.cli.correlate", "do two measures or two qrels rank runs alike"),
     Command("agree", "cranfield.cli.agree", "agreement between judges (qrels files)"),
     Command("power", "cranfield.cli.power", "discriminative power, swap rates, topics needed"),
+    Command("repro", "cranfield.cli.repro", "was an experiment reproduced: KTU, RBO, RMSE, ER"),
     Command("report", "cranfield.cli.report", "one self-contained HTML report"),
     Command("plot", "cranfield.cli.plot", "figures: PR, gain, differences, scores, one query"),
     Command("lab", "cranfield.cli.lab", "experiments, efficiency, pooling, folds, cv"),

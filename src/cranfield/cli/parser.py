@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from cranfield.evaluation.options import EvalOptions
 
 __all__ = [
+    "INPUT_FORMATS",
     "LIST_RULE",
     "Parser",
     "UsageError",
@@ -62,6 +63,9 @@ LIST_RULE: Final = (
     "(FILES -m AP nDCG@10)."
 )
 """How a list of values is written on the command line (shown in every command's help)."""
+
+INPUT_FORMATS: Final = "TREC, MS MARCO, BEIR, CSV, TSV, JSON, JSON Lines or Parquet; - for stdin"
+"""The formats every command reads its qrels and runs in, as the help words them."""
 
 
 class UsageError(Exception):
@@ -350,8 +354,7 @@ def add_inputs(
 ) -> None:
     """The positional ``qrels`` and ``runs`` of the commands that evaluate: files in any
     format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``)."""
-    formats = "TREC, MS MARCO, BEIR, CSV, TSV, JSON, JSON Lines or Parquet; - for stdin"
-    p.add_argument("qrels", help=f"qrels file ({formats}; optionally compressed)")
+    p.add_argument("qrels", help=f"qrels file ({INPUT_FORMATS}; optionally compressed)")
     p.add_argument(
         "runs", nargs="+", metavar=runs_metavar, help=f"{runs_help} (any of those formats)"
     )

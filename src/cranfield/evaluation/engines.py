@@ -5,8 +5,9 @@ The interface is small on purpose, so that another engine could sit behind it:
 
 1. what every task shares, the bound :class:`~cranfield.evaluation.evaluator.Evaluator` (qrels
    read and indexed once, here), is sent to each worker once;
-2. one module-level function is mapped over the items, each on a worker: :func:`score` for an
-   evaluation, where the worker reads the run where it lies (a path is read by the worker; a
+2. one module-level function is mapped over the items, each on a worker:
+   :func:`~cranfield.evaluation.evaluator.score_task` for an evaluation, where the worker
+   reads the run where it lies (a path is read by the worker; a
    run in memory is sent with its task);
 3. only what the function returns comes back (a run's
    :class:`~cranfield.evaluation.results.Results`: its per-query values), in the order of the
@@ -36,7 +37,6 @@ from __future__ import annotations
 import os
 import warnings
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from cranfield._lazy import require
@@ -46,18 +46,14 @@ from cranfield.errors import EvaluationError, OptionError
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
 
-    from cranfield.evaluation.evaluator import Evaluator
-    from cranfield.evaluation.results import Results
 
 __all__ = [
     "DaskCluster",
     "Engine",
     "InProcess",
     "Processes",
-    "Task",
     "all_cores",
     "engine_for",
-    "score",
 ]
 
 
@@ -65,30 +61,10 @@ CONNECT_SECONDS = 20.0
 """How long a Dask scheduler given by its address may take to answer."""
 
 
-@dataclass(frozen=True)
-class Task:
-    """One run to score: its name, where it is (a path, or the run itself) and how to read it."""
-
-    name: str
-    source: Any
-    stream: bool = False
-    block_bytes: int = 64 * 1024 * 1024
-
-    def __str__(self) -> str:
-        return f"run {self.name!r}"
-
-
 Caught = list[tuple[str, type[Warning]]]
 S = TypeVar("S")
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-def score(evaluator: Evaluator, task: Task) -> Results:
-    """What an evaluation maps over its runs: ``task``'s run scored by ``evaluator``."""
-    if task.stream:
-        return evaluator.stream(task.source, name=task.name, block_bytes=task.block_bytes)
-    return evaluator.evaluate(task.source, name=task.name)
 
 
 def _recording(function: Callable[[S, T], R], shared: S, item: T) -> tuple[R, Caught]:

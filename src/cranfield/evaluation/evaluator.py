@@ -439,18 +439,18 @@ class Evaluator:
         engine_for` picks (worker processes, or a Dask cluster), which is sent this evaluator
         once, with its qrels already read.
         """
-        from cranfield.evaluation.engines import InProcess, Task, engine_for, score
+        from cranfield.evaluation.engines import InProcess, engine_for
         from cranfield.io.runset import RunSet
 
         check_int("block_bytes", block_bytes, minimum=1)  # refused even when not streaming
         engine = engine_for(jobs, scheduler)
         run_set = RunSet.of(runs, names)
-        tasks = [Task(name, source, stream, block_bytes) for name, source in run_set]
+        tasks = [RunTask(name, source, stream, block_bytes) for name, source in run_set]
         if isinstance(engine, InProcess):
-            yield from engine.map(score, self, tasks)
+            yield from engine.map(score_task, self, tasks)
             return
         self.prepare()
-        for results in engine.map(score, self, tasks):
+        for results in engine.map(score_task, self, tasks):
             yield results.noted(f"Scored by {engine.describe()}.")
 
     def prepare(self) -> Evaluator:
@@ -503,6 +503,28 @@ class Evaluator:
             )
         )
         return ScoreTable(results, tuple(self.measures), self.options, tuple(self.judged_topics()))
+
+
+@dataclass(frozen=True)
+class RunTask:
+    """One run to score: its name, where it is (a path, or the run itself) and how to read
+    it; what :meth:`Evaluator.each` hands an engine for each run."""
+
+    name: str
+    source: Any
+    stream: bool = False
+    block_bytes: int = DEFAULT_BLOCK_BYTES
+
+    def __str__(self) -> str:
+        return f"run {self.name!r}"
+
+
+def score_task(evaluator: Evaluator, task: RunTask) -> Results:
+    """What an engine maps over the runs of an evaluation: ``task``'s run scored by
+    ``evaluator`` (a module-level function, so that a worker process can be sent it)."""
+    if task.stream:
+        return evaluator.stream(task.source, name=task.name, block_bytes=task.block_bytes)
+    return evaluator.evaluate(task.source, name=task.name)
 
 
 def _stream_results(

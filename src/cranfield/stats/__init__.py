@@ -17,6 +17,9 @@ rank similarity           :func:`tau_ap`, :func:`rbo`
 per-query score agreement :func:`score_agreement` (τ-b and r of two score vectors)
 judge agreement           :func:`agree`, :func:`cohen_kappa`, :func:`fleiss_kappa`,
                           :func:`krippendorff_alpha`
+reproducibility           :func:`reproducibility` (Breuer et al. 2020): :func:`ktu`,
+                          RBO, :func:`rmse`, :func:`nrmse`, :func:`effect_ratio`,
+                          :func:`delta_ri`, :func:`student_t_p_value`
 ========================  =====================================================
 
 Every random procedure takes ``seed`` (an integer or a ``numpy.random.Generator``) and
@@ -74,6 +77,17 @@ from cranfield.stats.rank_correlation import (
     swapped_pairs,
     tau_ap,
 )
+from cranfield.stats.reproducibility import (
+    ReproducedRun,
+    Reproducibility,
+    delta_ri,
+    effect_ratio,
+    ktu,
+    nrmse,
+    reproducibility,
+    rmse,
+    student_t_p_value,
+)
 from cranfield.stats.resampling import (
     RngLike,
     bootstrap_test,
@@ -102,6 +116,8 @@ __all__ = [
     "QueryAgreement",
     "QueryDifferences",
     "RankCorrelation",
+    "ReproducedRun",
+    "Reproducibility",
     "RngLike",
     "ScoreAgreement",
     "SwapRates",
@@ -119,20 +135,27 @@ __all__ = [
     "correlate_measures",
     "correlate_scores",
     "correlate_tables",
+    "delta_ri",
     "discriminative_power",
+    "effect_ratio",
     "effect_sizes",
     "fleiss_kappa",
     "krippendorff_alpha",
+    "ktu",
+    "nrmse",
     "paired_t_test",
     "power_of_scores",
     "query_differences",
     "randomization_test",
     "randomized_tukey_hsd",
     "rbo",
+    "reproducibility",
     "residual_variance",
     "resolve_seed",
+    "rmse",
     "score_agreement",
     "sign_test",
+    "student_t_p_value",
     "studentized_range_sf",
     "swap_rates",
     "swapped_pairs",

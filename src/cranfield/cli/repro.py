@@ -1,0 +1,181 @@
+"""``cranfield repro QRELS --original BASE [ADV] --reproduced BASE' [ADV']``: has an
+experiment been reproduced (or replicated)?
+
+The measures of Breuer et al. (2020), as repro_eval computes them
+(:mod:`cranfield.stats.reproducibility`). Without ``--reproduced-qrels``, a reproduction:
+the reproduced runs answer the same queries and are scored on ``QRELS``; for each run pair
+the per-query rankings are compared (Kendall's τ Union at each cutoff, RBO) and so are the
+per-query scores (RMSE, nRMSE, paired t-test). With ``--reproduced-qrels QRELS2``, a
+replication on another collection: the reproduced runs are scored on ``QRELS2`` and
+compared by Student's unpaired t-test. With a baseline and an advanced run on both sides,
+the Effect Ratio and ΔRI say whether the improvement was reproduced.
+
+Exit codes: 0 success, 1 usage error (bad option, unknown measure, wrong number of runs), 2
+bad input data (unreadable file, malformed line, no query in common).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, TextIO
+
+from cranfield.cli.exits import run_command
+from cranfield.cli.parser import (
+    INPUT_FORMATS,
+    LIST_RULE,
+    Parser,
+    UsageError,
+    add_evaluation_options,
+    add_format,
+    add_measures,
+    add_run_names,
+    eval_options,
+)
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+    from cranfield.io.runset import RunSet
+
+PROG: Final = "cranfield repro"
+DEFAULT_MEASURES: Final = ("AP", "nDCG@10", "P@10")
+FORMATS: Final = ("table", "json")
+
+
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield repro`` with ``argv`` (the arguments after ``repro``)."""
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    from cranfield.stats.reproducibility import DEFAULT_CUTOFFS
+
+    p = Parser(
+        prog=PROG,
+        description=(
+            "Compare an original experiment (a baseline run and optionally an advanced run) "
+            "with its reproduction on the same qrels, or its replication on another "
+            "collection (--reproduced-qrels): Kendall's tau Union and RBO of the rankings, "
+            "RMSE and nRMSE of the per-query scores, the p-value of a t-test (paired, or "
+            "Student's unpaired for a replication), and the Effect Ratio and Delta Relative "
+            "Improvement between baseline and advanced (Breuer et al. 2020, as repro_eval)."
+        ),
+        epilog=LIST_RULE,
+        out=out,
+        err=err,
+    )
+    p.add_argument("qrels", help=f"qrels of the original experiment ({INPUT_FORMATS})")
+    p.add_argument(
+        "--original",
+        nargs="+",
+        required=True,
+        metavar="RUN",
+        help="the original runs: the baseline, then optionally the advanced run",
+    )
+    p.add_argument(
+        "--reproduced",
+        nargs="+",
+        required=True,
+        metavar="RUN",
+        help="their reproductions (or replications), in the same order",
+    )
+    p.add_argument(
+        "--reproduced-qrels",
+        metavar="QRELS",
+        help="qrels of another collection: a replication (unpaired t-test, no rankings, "
+        "RMSE or nRMSE)",
+    )
+    add_measures(p, DEFAULT_MEASURES)
+    p.add_list_option(
+        "-k",
+        "--cutoffs",
+        dest="cutoffs",
+        item=int,
+        metavar="K",
+        help="KTU on the top K documents, for each K "
+        f"(default: {','.join(map(str, DEFAULT_CUTOFFS))})",
+    )
+    p.add_argument("--rbo-p", dest="p", type=float, default=0.95, help="RBO's persistence p (0.95)")
+    p.add_argument(
+        "--rbo-depth",
+        dest="rbo_depth",
+        type=int,
+        default=1000,
+        help="RBO compares the rankings cut at this depth (1000)",
+    )
+    p.add_argument(
+        "-q",
+        "--per-query",
+        action="store_true",
+        help="also print KTU and RBO of every query (JSON always has them)",
+    )
+    add_format(p, FORMATS)
+    add_run_names(p)
+    add_evaluation_options(p)
+    return p
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from cranfield.data.ranking import ranked_doc_ids
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.io.runset import RunSet
+    from cranfield.stats.reproducibility import DEFAULT_CUTOFFS, check_settings, reproducibility
+
+    original, reproduced = args.original, args.reproduced
+    for flag, runs in (("--original", original), ("--reproduced", reproduced)):
+        if len(runs) > 2:
+            raise UsageError(
+                1, f"{flag} takes a baseline run and at most one advanced run, got {len(runs)}."
+            )
+    if len(original) != len(reproduced):
+        raise UsageError(
+            1,
+            f"give as many --reproduced runs as --original runs, got {len(reproduced)} and "
+            f"{len(original)}.",
+        )
+    cutoffs = check_settings(
+        cutoffs=args.cutoffs or DEFAULT_CUTOFFS, p=args.p, rbo_depth=args.rbo_depth
+    )
+    measures = args.measures or list(DEFAULT_MEASURES)
+    options = eval_options(args)
+    # one naming of every distinct run (a run may be its own reproduction)
+    distinct = list(dict.fromkeys([*original, *reproduced]))
+    everything = RunSet.of(distinct, args.names)
+    where = {run: i for i, run in enumerate(distinct)}
+    first, second = _part(everything, where, original), _part(everything, where, reproduced)
+    evaluator = Evaluator(args.qrels, measures, options)
+    table = evaluator.many(first)
+    replicated = args.reproduced_qrels is not None
+    other = Evaluator(args.reproduced_qrels, measures, options) if replicated else evaluator
+    rankings = None
+    if not replicated:
+        ranked = {
+            run: ranked_doc_ids(everything.load(i, format=options.run_format))
+            for run, i in where.items()
+        }
+        rankings = [(ranked[a], ranked[b]) for a, b in zip(original, reproduced, strict=True)]
+    result = reproducibility(
+        table,
+        other.many(second),
+        rankings=rankings,
+        replicated=replicated,
+        cutoffs=cutoffs,
+        p=args.p,
+        rbo_depth=args.rbo_depth,
+    )
+    if args.format == "json":
+        out.write(result.to_json())
+    else:
+        from cranfield.report.reproducibility import reproducibility_text
+
+        out.write(reproducibility_text(result, per_query=args.per_query))
+    return 0
+
+
+def _part(runs: RunSet, where: dict[str, int], given: Sequence[str]) -> RunSet:
+    """The runs ``given``, with the names given to the whole set."""
+    from cranfield.io.runset import RunSet
+
+    if len(set(given)) != len(given):
+        raise UsageError(1, f"give two different runs, not {given[0]} twice.")
+    return RunSet.of({runs.names[where[r]]: runs.sources[where[r]] for r in given})
