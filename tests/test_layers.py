@@ -46,9 +46,10 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
             "cranfield._validate",
             "cranfield._lazy",
             "cranfield._version",
+            "cranfield._progress",
         ),
         "the error classes, the option Literals, option checks, names imported on first use, "
-        "the version",
+        "the version, the progress bar of long work",
     ),
     ("data", ("cranfield.data",), "Qrels, Run, and THE ranking rules (sort, ties, duplicates)"),
     ("io", ("cranfield.io",), "every reader and writer"),

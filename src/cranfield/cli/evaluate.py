@@ -58,6 +58,11 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "by query)",
     )
     add_parallel_options(p)
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar on stderr (shown only on a terminal, once the runs take a second)",
+    )
     return p
 
 
@@ -73,7 +78,13 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         intents=args.intents,
     )
     results = list(
-        evaluator.each(args.runs, names=args.names, stream=args.stream, **parallel_options(args))
+        evaluator.each(
+            args.runs,
+            names=args.names,
+            stream=args.stream,
+            progress=False if args.quiet else None,
+            **parallel_options(args),
+        )
     )
     from cranfield.report.tables import render
 

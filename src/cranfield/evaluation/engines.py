@@ -95,6 +95,9 @@ class Engine(ABC):
     workers: int
     """How many workers work at once."""
 
+    dashboard: str | None = None
+    """Where the work can be watched (a Dask cluster's dashboard), once it has started."""
+
     @abstractmethod
     def map(self, function: Callable[[S, T], R], shared: S, items: Sequence[T]) -> Iterator[R]:
         """``function(shared, item)`` of every item, in the order of ``items``.
@@ -210,6 +213,7 @@ class DaskCluster(Engine):
             self.workers = len(workers)
             self._address = str(client.scheduler.address)
             self._hosts = {w.get("host", "?") for w in workers.values()}
+            self.dashboard = getattr(client, "dashboard_link", None)
             sent = client.scatter(shared, broadcast=True)
             futures = client.map(
                 _recording,

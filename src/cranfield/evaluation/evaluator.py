@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Unpack, cast, overload
 
 import numpy as np
 
+from cranfield._progress import Tracker, progress_enabled
 from cranfield._types import FileFormat, RunNaming
 from cranfield._validate import check_int
 from cranfield.data.columns import names
@@ -430,6 +431,7 @@ class Evaluator:
         block_bytes: int = DEFAULT_BLOCK_BYTES,
         jobs: int = 1,
         scheduler: Any = None,
+        progress: bool | None = False,
     ) -> Iterator[Results]:
         """The results of each run in turn, in the order given, named by the rule of
         :mod:`cranfield.io.run_names`.
@@ -437,7 +439,9 @@ class Evaluator:
         With ``jobs=1`` and no ``scheduler`` (the default) the runs are scored here, one in
         memory at a time; otherwise by the engine :func:`~cranfield.evaluation.engines.
         engine_for` picks (worker processes, or a Dask cluster), which is sent this evaluator
-        once, with its qrels already read.
+        once, with its qrels already read. ``progress``: a bar on standard error (runs done
+        of the total, rate, time left; a Dask cluster's dashboard) once the work has taken a
+        second; ``None`` shows it when standard error is a terminal.
         """
         from cranfield.evaluation.engines import InProcess, engine_for
         from cranfield.io.runset import RunSet
@@ -446,12 +450,19 @@ class Evaluator:
         engine = engine_for(jobs, scheduler)
         run_set = RunSet.of(runs, names)
         tasks = [RunTask(name, source, stream, block_bytes) for name, source in run_set]
-        if isinstance(engine, InProcess):
-            yield from engine.map(score_task, self, tasks)
-            return
-        self.prepare()
-        for results in engine.map(score_task, self, tasks):
-            yield results.noted(f"Scored by {engine.describe()}.")
+        shown = progress_enabled(progress) and len(tasks) > 1
+        with Tracker(f"scoring {len(tasks)} runs", len(tasks), enabled=shown) as bar:
+            if isinstance(engine, InProcess):
+                for results in engine.map(score_task, self, tasks):
+                    bar.advance()
+                    yield results
+                return
+            self.prepare()
+            for results in engine.map(score_task, self, tasks):
+                if bar.done == 0 and engine.dashboard:
+                    bar.description += f" (Dask dashboard {engine.dashboard})"
+                bar.advance()
+                yield results.noted(f"Scored by {engine.describe()}.")
 
     def prepare(self) -> Evaluator:
         """Read and index the qrels and the extra judgments now, not on first use: what an
@@ -472,6 +483,7 @@ class Evaluator:
         block_bytes: int = DEFAULT_BLOCK_BYTES,
         jobs: int = 1,
         scheduler: Any = None,
+        progress: bool | None = False,
     ) -> ScoreTable:
         """Score several runs into one table aligned by query (runs × queries × measures).
 
@@ -491,6 +503,8 @@ class Evaluator:
         scheduler:
             A Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``: the
             runs are scored on that cluster's workers (the ``dask`` extra).
+        progress:
+            A progress bar on standard error (see :meth:`each`).
         """
         results = tuple(
             self.each(
@@ -500,6 +514,7 @@ class Evaluator:
                 block_bytes=block_bytes,
                 jobs=jobs,
                 scheduler=scheduler,
+                progress=progress,
             )
         )
         return ScoreTable(results, tuple(self.measures), self.options, tuple(self.judged_topics()))

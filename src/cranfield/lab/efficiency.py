@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
+from cranfield._progress import Tracker, progress_enabled
 from cranfield._validate import check_choice, check_float, check_int
 from cranfield.errors import OptionError
-from cranfield.lab._progress import Tracker, progress_enabled
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
+from cranfield._progress import Tracker, progress_enabled
 from cranfield._validate import check_bool, check_choice, check_float, check_int
 from cranfield.data.run import RUN_SCHEMA, Run
 from cranfield.errors import CranfieldError, EvaluationError, InputError, OptionError
@@ -30,7 +31,6 @@ from cranfield.evaluation.provenance import file_sha256
 from cranfield.io.load import load_run
 from cranfield.io.sink import write_text, writing
 from cranfield.io.trec import write_run
-from cranfield.lab._progress import Tracker, progress_enabled
 from cranfield.lab.collections import QUERY_FIELDS
 from cranfield.lab.efficiency import (
     IndexStats,

@@ -8,7 +8,7 @@ import pickle
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -210,3 +210,44 @@ def test_an_unreachable_scheduler_is_a_clear_error(
     qrels, runs = _adversarial(tmp_path, seed=19, runs=2)
     with pytest.raises(EvaluationError, match="cannot reach the Dask scheduler at tcp://127"):
         Evaluator(qrels, ["AP"]).many(runs, scheduler="tcp://127.0.0.1:9")
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class _Bar:
+    """A stand-in for the progress bar that records how it was used."""
+
+    made: ClassVar[list[_Bar]] = []
+
+    def __init__(self, description: str, total: int | None, *, enabled: bool) -> None:
+        self.description, self.total, self.enabled, self.done = description, total, enabled, 0
+        _Bar.made.append(self)
+
+    def __enter__(self) -> _Bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def advance(self, amount: int = 1) -> None:
+        self.done += amount
+
+
+@QUIET
+def test_progress_counts_the_runs_and_shows_only_when_asked_or_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("cranfield.evaluation.evaluator.Tracker", _Bar)
+    qrels, runs = _adversarial(tmp_path, seed=23, runs=3)
+    _Bar.made.clear()
+    Evaluator(qrels, ["AP"]).many(runs, progress=True)
+    Evaluator(qrels, ["AP"]).many(runs)  # the library is quiet unless asked
+    Evaluator(qrels, ["AP"]).many(runs[:1], progress=True)  # one run: no bar
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False)
+    Evaluator(qrels, ["AP"]).many(runs, progress=None)  # not a terminal
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    Evaluator(qrels, ["AP"]).many(runs, progress=None)  # a terminal
+    shown = [(bar.enabled, bar.total, bar.done) for bar in _Bar.made]
+    assert shown == [(True, 4, 4), (False, 4, 4), (False, 1, 1), (False, 4, 4), (True, 4, 4)]
+    assert _Bar.made[0].description == "scoring 4 runs"

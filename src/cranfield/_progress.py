@@ -1,4 +1,10 @@
-"""A rich progress bar that appears only once a task has taken more than a second."""
+"""THE progress bar of long work: a rich bar on standard error that appears only once a task
+has taken more than a second, and only where standard error is a terminal (unless asked).
+
+Used by the lab (indexing, searching, timing) and by evaluations of many runs or of a stream
+(:meth:`Evaluator.each <cranfield.evaluation.evaluator.Evaluator.each>`): work done of the
+total, the rate, the time spent and the time left.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from rich.progress import Progress
+    from rich.progress import Progress, Task
 
 DELAY: Final = 1.0  # seconds before a bar is shown
 
@@ -65,15 +71,23 @@ class Tracker:
             BarColumn,
             MofNCompleteColumn,
             Progress,
+            ProgressColumn,
             TextColumn,
             TimeElapsedColumn,
             TimeRemainingColumn,
         )
+        from rich.text import Text
+
+        class Rate(ProgressColumn):  # units a second, once rich has measured it
+            def render(self, task: Task) -> Text:
+                speed = task.speed
+                return Text("" if speed is None else f"{speed:,.1f}/s")
 
         bar = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
+            Rate(),
             TimeElapsedColumn(),
             TimeRemainingColumn(),
             console=Console(stderr=True),
