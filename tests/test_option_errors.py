@@ -752,6 +752,33 @@ ROWS += [
     Row(stats.TopicSetSize.to_json, "indent", -1, lambda v: _topic_sets().to_json(indent=v)),
 ]
 
+# ------------------------------------------------------------ run diff
+
+
+def _run_diff() -> stats.RunDiff:
+    return stats.diff_runs(QRELS, RUN, RUN2, "AP", names=["a", "b"])
+
+
+ROWS += [
+    *(
+        Row(
+            stats.diff_runs,
+            option,
+            bad,
+            lambda v, o=option: stats.diff_runs(QRELS, RUN, RUN2, "AP", **{o: v}),
+        )
+        for option, bad in (
+            ("top", 0),
+            ("k", 0),
+            ("p", 1.0),
+            ("names", "tags"),
+            ("depth", -1),
+            ("alpha", 2),
+        )
+    ),
+    Row(stats.RunDiff.to_json, "indent", -1, lambda v: _run_diff().to_json(indent=v)),
+]
+
 RECORDS = "a record of results, built by cranfield, not by a caller"
 WAIVED: dict[str, str] = {
     "cranfield.stats.comparison.Comparison": RECORDS,
@@ -765,6 +792,9 @@ WAIVED: dict[str, str] = {
     "cranfield.stats.judge_agreement.JudgeAgreement": RECORDS,
     "cranfield.stats.judge_agreement.JudgePair": RECORDS,
     "cranfield.stats.judge_agreement.QueryAgreement": RECORDS,
+    "cranfield.stats.run_diff.RunDiff": RECORDS,
+    "cranfield.stats.run_diff.QueryDiff": RECORDS,
+    "cranfield.stats.run_diff.MovedDocument": RECORDS,
     "cranfield.stats.comparison.PairComparison": RECORDS,
     "cranfield.stats.comparison.TestOutcome": RECORDS,
     "cranfield.stats.paired.TestResult": RECORDS,

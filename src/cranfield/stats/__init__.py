@@ -16,6 +16,8 @@ system-ranking agreement  :func:`correlate_measures`, :func:`correlate_tables`,
 rank similarity           :func:`tau_ap`, :func:`rbo`
 judge agreement           :func:`agree`, :func:`cohen_kappa`, :func:`fleiss_kappa`,
                           :func:`krippendorff_alpha`
+two runs, query by query  :func:`diff_runs` (deltas, tests, wins and losses, ranks of
+                          the relevant documents, RBO, unjudged documents entering)
 ========================  =====================================================
 
 Every random procedure takes ``seed`` (an integer or a ``numpy.random.Generator``) and
@@ -78,6 +80,7 @@ from cranfield.stats.resampling import (
     randomized_tukey_hsd,
     resolve_seed,
 )
+from cranfield.stats.run_diff import MovedDocument, QueryDiff, RunDiff, diff_runs
 from cranfield.stats.topic_set_size import TopicSetSize, residual_variance, topic_set_size
 
 __all__ = [
@@ -95,11 +98,14 @@ __all__ = [
     "JudgePair",
     "MatrixTestResult",
     "MeasurePower",
+    "MovedDocument",
     "PairComparison",
     "QueryAgreement",
+    "QueryDiff",
     "QueryDifferences",
     "RankCorrelation",
     "RngLike",
+    "RunDiff",
     "SwapRates",
     "TestName",
     "TestOutcome",
@@ -115,6 +121,7 @@ __all__ = [
     "correlate_measures",
     "correlate_scores",
     "correlate_tables",
+    "diff_runs",
     "discriminative_power",
     "effect_sizes",
     "fleiss_kappa",
