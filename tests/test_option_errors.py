@@ -409,6 +409,7 @@ ROWS: list[Row] = [
     ),
     # ------------------------------------------------------------ report (not walked)
     Row(html_report, "max_rank", 0, lambda v: html_report(QRELS, [RUN, RUN2], max_rank=v)),
+    Row(html_report, "diff", ["zz", 0], lambda v: html_report(QRELS, [RUN, RUN2], diff=v)),
     Row(html_report, "page_size", 0, lambda v: html_report(QRELS, [RUN, RUN2], page_size=v)),
     Row(html_report, "rule", "x", lambda v: html_report(QRELS, [RUN, RUN2], rule=v)),
     Row(html_report, "levels", [-1], lambda v: html_report(QRELS, [RUN, RUN2], levels=v)),

@@ -295,6 +295,8 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
     names: RunNaming | Sequence[str] = "file",
     plan: TestPlan | None = None,
     options: EvalOptions | None = None,
+    known: QrelsLike | None = None,
+    intents: Any = None,
     top: int = 5,
     k: int = 10,
     queries: Sequence[str] | None = None,
@@ -305,9 +307,10 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
 
     Parameters
     ----------
-    qrels, measures, names, plan, options, **kwargs:
+    qrels, measures, names, plan, options, known, intents, **kwargs:
         As in :func:`~cranfield.stats.comparison.compare` (the evaluation and test options,
-        whole or as keywords); ``run_a`` is the baseline of the tests.
+        whole or as keywords, and the extra judgments); ``run_a`` is the baseline of the
+        tests.
     run_a, run_b:
         The two runs (paths, ``Run`` objects, DataFrames or dicts).
     top:
@@ -374,7 +377,16 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
     judgments = load_judgments(qrels, opts)
     loaded = {name: run_set.load(i, format=opts.run_format) for i, name in enumerate(run_set.names)}
     name_a, name_b = run_set.names
-    c = compare(judgments, loaded, measures, baseline=name_a, plan=test_plan, options=opts)
+    c = compare(
+        judgments,
+        loaded,
+        measures,
+        baseline=name_a,
+        plan=test_plan,
+        options=opts,
+        known=known,
+        intents=intents,
+    )
     evaluator = Evaluator(judgments, c.measures, opts)
     ranked_a, ranked_b = (
         _ranked_lists(evaluator.ranking(run, name=name).ranking) for name, run in loaded.items()
