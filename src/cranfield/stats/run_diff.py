@@ -299,7 +299,7 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
     intents: Any = None,
     top: int = 5,
     k: int = 10,
-    queries: Sequence[str] | None = None,
+    queries: str | Sequence[str] | None = None,
     p: float = 0.9,
     **kwargs: Unpack[CompareKwargs],
 ) -> RunDiff:
@@ -318,8 +318,8 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
     k:
         The top ``k`` in which to look for unjudged documents that entered with ``run_b``.
     queries:
-        The queries whose relevant documents are listed; default: the largest wins and
-        losses of every measure.
+        The query (or queries) whose relevant documents are listed; default: the largest
+        wins and losses of every measure.
     p:
         RBO's persistence in (0, 1).
 
@@ -396,6 +396,7 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
         detailed = tuple(dict.fromkeys(t for m in c.measures for t in (*wins[m], *losses[m])))
     else:
         compared = set(c.topics)
+        queries = [queries] if isinstance(queries, str) else queries
         for q in queries:
             if str(q) not in compared:
                 raise OptionError("query", "a query both runs are compared on", q)

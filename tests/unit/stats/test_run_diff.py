@@ -79,6 +79,7 @@ def test_ranks_of_the_relevant_documents_with_their_grades() -> None:
     # q4: judged, retrieved by neither run (missing="zero": placeholder rankings, no document)
     assert [(m.doc_id, m.rank_a, m.rank_b) for m in d.query("q4").relevant] == [("d7", None, None)]
     assert d.detailed == ("q1", "q3", "q4")
+    assert _diff(queries="q1").detailed == ("q1",)  # one id, not its characters
 
 
 def test_ranks_follow_the_ranking_rule_ties_by_doc_id_descending_and_depth() -> None:
