@@ -78,6 +78,11 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="list the relevant documents of these queries (default: the largest wins and losses)",
     )
     p.add_argument(
+        "--every-query",
+        action="store_true",
+        help="list the relevant documents of every query (not with --query)",
+    )
+    p.add_argument(
         "--rbo-p", dest="p", type=float, default=0.9, help="RBO's persistence p (default 0.9)"
     )
     add_format(p, FORMATS)
@@ -101,6 +106,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         top=args.top,
         k=args.k,
         queries=args.queries,
+        every_query=args.every_query,
         p=args.p,
         tests=args.tests or ["t-test"],
         correction=args.correction,

@@ -300,6 +300,7 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
     top: int = 5,
     k: int = 10,
     queries: str | Sequence[str] | None = None,
+    every_query: bool = False,
     p: float = 0.9,
     **kwargs: Unpack[CompareKwargs],
 ) -> RunDiff:
@@ -320,6 +321,8 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
     queries:
         The query (or queries) whose relevant documents are listed; default: the largest
         wins and losses of every measure.
+    every_query:
+        List the relevant documents of every query instead (not with ``queries``).
     p:
         RBO's persistence in (0, 1).
 
@@ -333,8 +336,9 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
     Raises
     ------
     cranfield.errors.OptionError
-        A bad ``top``, ``k`` or ``p``, a query in ``queries`` that is not compared, or an
-        option :func:`~cranfield.stats.comparison.compare` refuses.
+        A bad ``top``, ``k`` or ``p``, a query in ``queries`` that is not compared,
+        ``queries`` with ``every_query``, or an option
+        :func:`~cranfield.stats.comparison.compare` refuses.
     cranfield.errors.CranfieldError
         As :func:`~cranfield.stats.comparison.compare` (unreadable input, fewer than two
         common queries).
@@ -392,7 +396,11 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
         _ranked_lists(evaluator.ranking(run, name=name).ranking) for name, run in loaded.items()
     )
     wins, losses = _largest(c, name_a, name_b, top)
-    if queries is None:
+    if every_query and queries is not None:
+        raise OptionError("every_query", "False when queries are given", every_query)
+    if every_query:
+        detailed = tuple(c.topics)
+    elif queries is None:
         detailed = tuple(dict.fromkeys(t for m in c.measures for t in (*wins[m], *losses[m])))
     else:
         compared = set(c.topics)

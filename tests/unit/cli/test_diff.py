@@ -80,6 +80,14 @@ def test_evaluation_options_and_run_names_reach_the_diff() -> None:
     assert (json.loads(out)["run_a"], json.loads(out)["run_b"]) == ("bm25", "neural")
 
 
+def test_every_query_lists_the_relevant_documents_of_all() -> None:
+    code, out, err = run([QRELS, BM25, NEURAL, "--every-query", "-f", "json"])
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["detailed"] == [q["query_id"] for q in data["per_query"]]
+    assert all("relevant" in q for q in data["per_query"])
+
+
 def test_the_command_follows_compare_in_the_table() -> None:
     names = [c.name for c in COMMANDS]
     assert names[names.index("compare") + 1] == "diff"
@@ -102,6 +110,7 @@ def test_the_command_follows_compare_in_the_table() -> None:
         (["--query", "999"], "The --query option must be a query both runs are compared on"),
         (["--missing", "drop"], "invalid choice: 'drop'"),
         (["-f", "csv"], "invalid choice: 'csv'"),
+        (["--query", "101", "--every-query"], "The --every-query option must be False when"),
     ],
 )
 def test_option_errors_exit_1_in_one_line(argv: list[str], message: str) -> None:

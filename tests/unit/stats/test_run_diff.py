@@ -80,6 +80,9 @@ def test_ranks_of_the_relevant_documents_with_their_grades() -> None:
     assert [(m.doc_id, m.rank_a, m.rank_b) for m in d.query("q4").relevant] == [("d7", None, None)]
     assert d.detailed == ("q1", "q3", "q4")
     assert _diff(queries="q1").detailed == ("q1",)  # one id, not its characters
+    every = _diff(every_query=True)
+    assert every.detailed == ("q1", "q2", "q3", "q4")
+    assert all(q.relevant is not None for q in every.queries)
 
 
 def test_ranks_follow_the_ranking_rule_ties_by_doc_id_descending_and_depth() -> None:
@@ -131,6 +134,8 @@ def test_unjudged_documents_entering_the_top_k() -> None:
 def test_a_query_not_compared_and_bad_options_are_refused() -> None:
     with pytest.raises(OptionError, match="The 'query' option must be a query both runs"):
         _diff(queries=["q9"])
+    with pytest.raises(OptionError, match="The 'every_query' option must be False when"):
+        _diff(queries=["q1"], every_query=True)
     for option, bad in (("top", 0), ("k", 0), ("p", 1.0)):
         with pytest.raises(OptionError, match=f"The '{option}' option must be"):
             _diff(**{option: bad})
