@@ -434,6 +434,7 @@ ROWS: list[Row] = [
     ),
     # ------------------------------------------------------------ report (not walked)
     Row(html_report, "max_rank", 0, lambda v: html_report(QRELS, [RUN, RUN2], max_rank=v)),
+    Row(html_report, "diff", ["zz", 0], lambda v: html_report(QRELS, [RUN, RUN2], diff=v)),
     Row(html_report, "page_size", 0, lambda v: html_report(QRELS, [RUN, RUN2], page_size=v)),
     Row(html_report, "rule", "x", lambda v: html_report(QRELS, [RUN, RUN2], rule=v)),
     Row(html_report, "levels", [-1], lambda v: html_report(QRELS, [RUN, RUN2], levels=v)),
@@ -809,6 +810,13 @@ def _reproduction() -> stats.Reproducibility:
     return stats.reproducibility(_score_table(), _score_table())
 
 
+# ------------------------------------------------------------ run diff
+
+
+def _run_diff() -> stats.RunDiff:
+    return stats.diff_runs(QRELS, RUN, RUN2, "AP", names=["a", "b"])
+
+
 ROWS += [
     *(
         Row(
@@ -820,6 +828,23 @@ ROWS += [
         for option, bad in (("replicated", 1), ("cutoffs", [0]), ("p", 1.0), ("rbo_depth", 0))
     ),
     Row(stats.Reproducibility.to_json, "indent", -1, lambda v: _reproduction().to_json(indent=v)),
+    *(
+        Row(
+            stats.diff_runs,
+            option,
+            bad,
+            lambda v, o=option: stats.diff_runs(QRELS, RUN, RUN2, "AP", **{o: v}),
+        )
+        for option, bad in (
+            ("top", 0),
+            ("k", 0),
+            ("p", 1.0),
+            ("names", "tags"),
+            ("depth", -1),
+            ("alpha", 2),
+        )
+    ),
+    Row(stats.RunDiff.to_json, "indent", -1, lambda v: _run_diff().to_json(indent=v)),
 ]
 
 RECORDS = "a record of results, built by cranfield, not by a caller"
@@ -838,6 +863,9 @@ WAIVED: dict[str, str] = {
     "cranfield.stats.judge_agreement.JudgeAgreement": RECORDS,
     "cranfield.stats.judge_agreement.JudgePair": RECORDS,
     "cranfield.stats.judge_agreement.QueryAgreement": RECORDS,
+    "cranfield.stats.run_diff.RunDiff": RECORDS,
+    "cranfield.stats.run_diff.QueryDiff": RECORDS,
+    "cranfield.stats.run_diff.MovedDocument": RECORDS,
     "cranfield.stats.comparison.PairComparison": RECORDS,
     "cranfield.stats.comparison.TestOutcome": RECORDS,
     "cranfield.stats.paired.TestResult": RECORDS,

@@ -30,6 +30,7 @@ COMMANDS: Final = (
     Command("measures", "cranfield.cli.measures", "list every measure with its definition"),
     Command("trec-eval", "cranfield.cli.trec_eval", "drop-in trec_eval: same flags, same bytes"),
     Command("compare", "cranfield.cli.compare", "significance tests between runs"),
+    Command("diff", "cranfield.cli.diff", "how two runs differ, query by query"),
     Command("correlate", "cranfield.cli.correlate", "do two measures or two qrels rank runs alike"),
     Command("agree", "cranfield.cli.agree", "agreement between judges (qrels files)"),
     Command("power", "cranfield.cli.power", "discriminative power, swap rates, topics needed"),

@@ -548,8 +548,9 @@ def add_run_names(p: Parser) -> None:
     )
 
 
-def add_test_options(p: Parser, default_measures: Sequence[str]) -> None:
-    """The measures and the significance tests of the commands that compare runs."""
+def add_test_options(p: Parser, default_measures: Sequence[str], *, baseline: bool = True) -> None:
+    """The measures and the significance tests of the commands that compare runs
+    (``baseline=False``: without ``-b``, for a command whose baseline is its first run)."""
     from cranfield.stats.comparison import TESTS  # lazily: keeps scipy out of start-up
 
     add_measures(p, default_measures)
@@ -566,7 +567,8 @@ def add_test_options(p: Parser, default_measures: Sequence[str]) -> None:
         default="holm",
         help="multiple-comparison correction: none, bonferroni, holm (default), bh",
     )
-    p.add_argument("-b", "--baseline", metavar="RUN", help="compare every run with this one")
+    if baseline:
+        p.add_argument("-b", "--baseline", metavar="RUN", help="compare every run with this one")
     add_resampling_options(
         p,
         alpha="significance level (0.05)",

@@ -51,7 +51,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         description=(
             "Compare runs and write one self-contained HTML page that works offline: the "
             "means with significance marks, precision-recall and nDCG@k curves, a sortable "
-            "and filterable per-query table, and every parameter used."
+            "and filterable per-query table, and every parameter used; with --diff A B, also "
+            "how run B differs from run A query by query."
         ),
         epilog=LIST_RULE,
         out=out,
@@ -83,6 +84,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     p.add_argument(
         "--page-size", type=int, default=50, metavar="N", help="rows per page when opened (50)"
+    )
+    p.add_argument(
+        "--diff",
+        nargs=2,
+        metavar=("RUN_A", "RUN_B"),
+        help="add a 'run diff' section: how RUN_B differs from RUN_A query by query, as "
+        "'cranfield diff' says it (two of the runs, by name or path; default: no such section)",
     )
     return p
 
@@ -117,4 +125,5 @@ def _report(args: argparse.Namespace) -> str:
         max_rank=args.max_rank,
         title=args.title,
         page_size=args.page_size,
+        diff=args.diff,
     )

@@ -55,6 +55,7 @@ from cranfield.evaluation.options import EvalOptions, options_from
 from cranfield.report.comparison import _details_rows, letters, notes
 from cranfield.report.numbers import best_shown, four_places
 from cranfield.report.plots import RunsLike, named_runs
+from cranfield.report.run_diff import signed
 from cranfield.report.svg_charts import (
     LineChart,
     LineSeries,
@@ -74,6 +75,7 @@ if TYPE_CHECKING:
     from cranfield.io.load import QrelsLike
     from cranfield.stats.comparison import CompareKwargs, Comparison
     from cranfield.stats.plan import TestPlan
+    from cranfield.stats.run_diff import QueryDiff, RunDiff
 
 __all__ = ["comparison_html", "html_report"]
 
@@ -301,6 +303,112 @@ def _per_query(c: Comparison, page_size: int) -> str:
     )
 
 
+def _table(key: str, head: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> str:
+    """A plain table of text cells (escaped here): the first ``left`` columns are names."""
+    th = "".join(
+        f'<th scope="col"{"" if j < left else " class=num"}>{_e(h)}</th>'
+        for j, h in enumerate(head)
+    )
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td class="{"name" if j < left else "num"}">{_e(x)}</td>' for j, x in enumerate(row)
+        )
+        + "</tr>"
+        for row in rows
+    )
+    return (
+        f'<div class="scroll"><table id="{_e(key)}"><thead><tr>{th}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+def _rank(rank: int | None) -> str:
+    return "–" if rank is None else str(rank)
+
+
+def _diff_query(d: RunDiff, q: QueryDiff) -> str:
+    scores = "; ".join(
+        f"{m} {four_places(q.scores_a[m])} → {four_places(q.scores_b[m])} ({signed(q.delta(m))})"
+        for m in d.measures
+    )
+    rbo = four_places(q.rbo) if math.isfinite(q.rbo) else "–"
+    moves = q.relevant or ()
+    shown = [m for m in moves if m.rank_a is not None or m.rank_b is not None]
+    parts = [f"<details><summary>Query {_e(q.query_id)}: {_e(scores)}; RBO {rbo}</summary>"]
+    if shown:
+        rows = [[m.doc_id, str(m.grade), _rank(m.rank_a), _rank(m.rank_b)] for m in shown]
+        head = ["relevant document", "grade", f"rank in {d.run_a}", f"rank in {d.run_b}"]
+        parts.append(_table(f"diff-query-{d.detailed.index(q.query_id)}", head, rows))
+    unseen = len(moves) - len(shown)
+    if not moves:
+        parts.append('<p class="legend">No judged relevant document.</p>')
+    elif unseen:
+        parts.append(
+            f'<p class="legend">{unseen:,} more relevant document(s) retrieved by neither run.</p>'
+        )
+    if q.entered:
+        parts.append(
+            f'<p class="legend">Unjudged, entered the top {d.k} of {_e(d.run_b)}: '
+            f"{_e(', '.join(q.entered))}</p>"
+        )
+    return "".join(parts) + "</details>"
+
+
+def _run_diff(d: RunDiff) -> str:
+    """The "run diff" section: the tests of B against A, the largest wins and losses, RBO,
+    the unjudged documents entering B's top k, the relevant documents of the detailed
+    queries (one ``<details>`` each); static HTML, no script."""
+    c = d.comparison
+    level = f"{round(100 * (1 - c.alpha), 6):g}%"
+    head = ["measure", d.run_a, d.run_b, "B − A"]
+    head += [f"{level} {kind}" for kind in c.intervals]
+    head += ["wins", "ties", "losses", *(f"p {t}" for t in c.tests)]
+    rows = []
+    for m in d.measures:
+        pc = d.pair(m)
+        row = [m, four_places(c.means[m][d.run_a]), four_places(c.means[m][d.run_b])]
+        row.append(signed(pc.mean_difference))
+        row += [f"[{signed(lo)}, {signed(hi)}]" for lo, hi in pc.intervals.values()]
+        row += [str(pc.wins), str(pc.ties), str(pc.losses)]
+        row += [f"{o.p_adjusted:.4f}{' *' if o.significant else ''}" for o in pc.tests.values()]
+        rows.append(row)
+    largest = []
+    for m in d.measures:
+        for word, ids in (("wins", d.wins[m]), ("losses", d.losses[m])):
+            if not ids:
+                continue
+            cells = [
+                [t, four_places(q.scores_a[m]), four_places(q.scores_b[m]), signed(q.delta(m))]
+                for t in ids
+                for q in (d.query(t),)
+            ]
+            largest.append(f"<h3>{_e(m)}: largest {word} of {_e(d.run_b)}</h3>")
+            key = f"diff-{word}-{d.measures.index(m)}"
+            largest.append(_table(key, ["query", d.run_a, d.run_b, "B − A"], cells))
+    defined = sum(1 for q in d.queries if math.isfinite(q.rbo))
+    rbo = four_places(d.rbo_mean) if math.isfinite(d.rbo_mean) else "–"
+    facts = [
+        f"RBO (p = {d.p:g}) between the two rankings: mean {rbo} over {defined:,} queries.",
+        f"Unjudged documents in the top {d.k} of {d.run_b} and not in the top {d.k} of "
+        f"{d.run_a}: {d.entered_total:,} in {d.entered_queries:,} of {len(d.queries):,} "
+        "queries.",
+    ]
+    notes_html = "".join(f"<li>{_e(s)}</li>" for s in [*facts, *d.notes()])
+    details = "".join(_diff_query(d, d.query(t)) for t in d.detailed)
+    return (
+        f'<section id="run-diff"><h2>Run diff: {_e(d.run_b)} against {_e(d.run_a)}</h2>'
+        + _table("diff-table", head, rows)
+        + '<p class="legend">B − A: the differences of '
+        + f"{_e(d.run_b)} over {_e(d.run_a)} (the baseline); p: adjusted p-value, "
+        + "* significant.</p>"
+        + "".join(largest)
+        + f'<ul class="notes">{notes_html}</ul>'
+        + (f"<h3>Where the relevant documents moved</h3>{details}" if details else "")
+        + "</section>"
+    )
+
+
 def _parameters(c: Comparison, rows: Sequence[tuple[str, str]], runs_table: str) -> str:
     from cranfield._version import __version__
 
@@ -388,6 +496,7 @@ def _document(
     charts: Sequence[LineChart],
     parameter_rows: Sequence[tuple[str, str]],
     runs_table: str,
+    run_diff: RunDiff | None = None,
 ) -> str:
     check_int("page_size", page_size, minimum=1)
     css = _asset("report.css")
@@ -406,7 +515,11 @@ def _document(
     nav = ['<a href="#summary">Summary</a>']
     if charts:
         nav.append('<a href="#curves">Curves</a>')
-    nav += ['<a href="#per-query">Per query</a>', '<a href="#parameters">Parameters</a>']
+    nav.append('<a href="#per-query">Per query</a>')
+    if run_diff is not None:
+        nav.append('<a href="#run-diff">Run diff</a>')
+    nav.append('<a href="#parameters">Parameters</a>')
+    diff_html = "" if run_diff is None else f"{_run_diff(run_diff)}\n"
     curves = (
         '<section id="curves"><h2>Curves</h2><div class="charts">'
         + "".join(line_chart(ch) for ch in charts)
@@ -423,7 +536,7 @@ def _document(
         f"<title>{_e(heading)}</title><style>{css}</style></head>\n<body>"
         f"<header><h1>{_e(heading)}</h1>"
         f'<p class="subtitle">{_e(subtitle)}</p><nav>{"".join(nav)}</nav></header>\n'
-        f"<main>{_summary(c)}\n{curves}\n{_per_query(c, page_size)}\n"
+        f"<main>{_summary(c)}\n{curves}\n{_per_query(c, page_size)}\n{diff_html}"
         f"{_parameters(c, parameter_rows, runs_table)}</main>\n"
         '<script type="application/json" id="cranfield-data">'
         f"{json_for_script(_payload(c, page_size))}</script>\n"
@@ -542,6 +655,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
     page_size: int = 50,
     jobs: int = 1,
     scheduler: Any = None,
+    diff: Sequence[str | int | Path] | None = None,
     **kwargs: Unpack[CompareKwargs],
 ) -> str:
     """Compare runs and write everything into one self-contained HTML page.
@@ -571,6 +685,11 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         Rows per page of the per-query table when the page opens.
     jobs, scheduler:
         Where the runs are scored, as in :func:`cranfield.compare`.
+    diff:
+        Two of the runs, A then B (names, paths or positions): add a "run diff" section,
+        how B differs from A query by query (:func:`cranfield.stats.diff_runs` with its
+        defaults, the report's measures, options and test plan, A the baseline). Without
+        it (default) the page has no such section.
 
     Returns
     -------
@@ -581,7 +700,8 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
     ------
     cranfield.errors.OptionError
         As :func:`cranfield.compare`; also for a recall level outside [0, 1], an unknown
-        ``rule``, or a ``max_rank`` or ``page_size`` below 1.
+        ``rule``, a ``max_rank`` or ``page_size`` below 1, or a ``diff`` that does not name
+        two different runs of the report.
     cranfield.errors.CranfieldError
         As :func:`cranfield.compare`.
 
@@ -667,6 +787,17 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
     rows += _provenance_rows(
         qrels, [(name, item) for (name, _), item in zip(named, items, strict=True)], opts
     )
+    run_diff = None
+    if diff is not None:
+        run_diff = _diff_of(diff, named, items, c, judgments, measures, test_plan, opts)
+        rows.append(
+            (
+                "run diff",
+                f"{run_diff.run_b} against {run_diff.run_a}: the {run_diff.top} largest wins "
+                f"and losses per measure, unjudged documents entering the top {run_diff.k}, "
+                f"RBO p = {run_diff.p:g}",
+            )
+        )
     sources = [_source(x) for x in items]
     tags = [run.tag for _, run in named]
     retrieved = [len(run.topics) for _, run in named]
@@ -677,4 +808,43 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         charts=charts,
         parameter_rows=rows,
         runs_table=_runs_table(c, sources, tags, retrieved),
+        run_diff=run_diff,
+    )
+
+
+def _diff_of(
+    refs: Sequence[str | int | Path],
+    named: Sequence[tuple[str, Run]],
+    items: Sequence[object],
+    c: Comparison,
+    judgments: Qrels,
+    measures: MeasureLike | Iterable[MeasureLike],
+    plan: TestPlan,
+    options: EvalOptions,
+) -> RunDiff:
+    """The diff of the two runs ``refs`` names (by name, path or position) among the report's
+    loaded runs, with the report's measures, options and plan (and its seed once drawn)."""
+    import dataclasses
+
+    from cranfield.errors import OptionError
+    from cranfield.io.runset import RunSet
+    from cranfield.stats.run_diff import diff_runs
+
+    wanted = [refs] if isinstance(refs, (str, Path, int)) else list(refs)
+    run_set = RunSet(tuple(name for name, _ in named), tuple(items))
+    if len(wanted) != 2:
+        raise OptionError("diff", "two runs of the report, A then B", wanted)
+    picked = []
+    for ref in wanted:
+        try:
+            picked.append(run_set.find(ref))
+        except OptionError:
+            shown = ", ".join(run_set.names)
+            raise OptionError("diff", f"two of the report's runs ({shown})", ref) from None
+    if picked[0] == picked[1]:
+        raise OptionError("diff", "two different runs", wanted)
+    (name_a, run_a), (name_b, run_b) = named[picked[0]], named[picked[1]]
+    seeded = plan if c.seed is None else dataclasses.replace(plan, seed=c.seed)
+    return diff_runs(
+        judgments, run_a, run_b, measures, names=[name_a, name_b], plan=seeded, options=options
     )

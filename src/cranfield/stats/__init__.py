@@ -20,6 +20,8 @@ judge agreement           :func:`agree`, :func:`cohen_kappa`, :func:`fleiss_kapp
 reproducibility           :func:`reproducibility` (Breuer et al. 2020): :func:`ktu`,
                           RBO, :func:`rmse`, :func:`nrmse`, :func:`effect_ratio`,
                           :func:`delta_ri`, :func:`student_t_p_value`
+two runs, query by query  :func:`diff_runs` (deltas, tests, wins and losses, ranks of
+                          the relevant documents, RBO, unjudged documents entering)
 ========================  =====================================================
 
 Every random procedure takes ``seed`` (an integer or a ``numpy.random.Generator``) and
@@ -95,6 +97,7 @@ from cranfield.stats.resampling import (
     randomized_tukey_hsd,
     resolve_seed,
 )
+from cranfield.stats.run_diff import MovedDocument, QueryDiff, RunDiff, diff_runs
 from cranfield.stats.topic_set_size import TopicSetSize, residual_variance, topic_set_size
 
 __all__ = [
@@ -112,13 +115,16 @@ __all__ = [
     "JudgePair",
     "MatrixTestResult",
     "MeasurePower",
+    "MovedDocument",
     "PairComparison",
     "QueryAgreement",
+    "QueryDiff",
     "QueryDifferences",
     "RankCorrelation",
     "ReproducedRun",
     "Reproducibility",
     "RngLike",
+    "RunDiff",
     "ScoreAgreement",
     "SwapRates",
     "TestName",
@@ -136,6 +142,7 @@ __all__ = [
     "correlate_scores",
     "correlate_tables",
     "delta_ri",
+    "diff_runs",
     "discriminative_power",
     "effect_ratio",
     "effect_sizes",

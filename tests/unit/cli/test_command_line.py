@@ -357,6 +357,7 @@ def test_file_errors_name_the_file() -> None:
     [
         ["compare", QRELS, BM25, NEURAL],
         ["compare", QRELS, BM25, NEURAL, "-f", "json", "--per-query"],
+        ["diff", QRELS, BM25, NEURAL],
         ["evaluate", QRELS, BM25, NEURAL],
         ["evaluate", QRELS, BM25, NEURAL, "-q", "-f", "tsv"],
         ["measures"],

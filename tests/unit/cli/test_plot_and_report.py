@@ -133,3 +133,16 @@ def test_report_errors(inputs: list[str], tmp_path: Path) -> None:
     code, _, err = _run(report_cli.main, [*inputs, "-o", str(tmp_path / "no" / "r.html")])
     assert code == 2
     assert "cannot write" in err
+
+
+def test_report_diff_adds_the_run_diff_section(inputs: list[str], tmp_path: Path) -> None:
+    argv = [*inputs, "-o", "-", "--no-curves", "-m", "AP", "-l", "2"]
+    code, plain, err = _run(report_cli.main, argv)
+    assert (code, err) == (0, "")
+    assert 'id="run-diff"' not in plain
+    code, page, err = _run(report_cli.main, [*argv, "--diff", inputs[2], "bm25"])  # path, name
+    assert (code, err) == (0, "")
+    assert "<h2>Run diff: bm25 against tasb</h2>" in page
+    code, _, err = _run(report_cli.main, [*argv, "--diff", "bm25", "nope"])
+    assert code == 1
+    assert "The --diff option must be two of the report's runs (bm25, tasb), got 'nope'." in err

@@ -27,6 +27,7 @@ RUNS = (
 COMMANDS = {
     "evaluate": ["evaluate", "{qrels}", "{run1}", "-m", "P@2"],
     "compare": ["compare", "{qrels}", "{run1}", "{run2}", "-m", "P@2"],
+    "diff": ["diff", "{qrels}", "{run1}", "{run2}", "-m", "P@2"],
     "report": ["report", "{qrels}", "{run1}", "{run2}", "-m", "P@2", "-o", "{out}.html"],
     "plot pr": ["plot", "pr", "{qrels}", "{run1}", "{run2}", "-o", "{out}.svg"],
     "repro": ["repro", "{qrels}", "--original", "{run1}", "--reproduced", "{run2}", "-m", "P@2"],

@@ -267,3 +267,32 @@ def test_lab_page_draws_its_charts_offline(
     assert sorted(labels) == sorted(["bm25", hostile])
     page.locator("div.charts").screenshot(path=str(artifacts / "lab-charts.png"))
     watched.check()
+
+
+def test_the_run_diff_section_opens_offline(
+    watched: Watched, artifacts: Path, tmp_path: Path
+) -> None:
+    """``--diff A B``: the section is static HTML under the same strict policy; each detailed
+    query opens to the ranks of its relevant documents."""
+    qrels = require(DL19 / "qrels" / "qrels.dl19-passage.txt")
+    runs = [require(DL19 / "runs" / "dl19" / f"{n}.txt.gz") for n in ("bm25", "tasb")]
+    path = tmp_path / "diff.html"
+    text = html_report(qrels, runs, ["nDCG@10", "AP"], relevance_level=2, diff=["bm25", "tasb"])
+    path.write_text(text, encoding="utf-8")
+    watched.open(path)
+    page = watched.page
+    assert page.inner_text("#run-diff h2") == "Run diff: tasb against bm25"
+    means = page.eval_on_selector_all(
+        "#diff-table tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent))"
+    )
+    assert [row[:3] for row in means] == [
+        ["nDCG@10", *(EXPECTED[r][0] for r in ("bm25", "tasb"))],
+        ["AP", *(EXPECTED[r][1] for r in ("bm25", "tasb"))],
+    ]
+    first = page.locator("#run-diff details").first
+    assert not first.locator("table").is_visible()
+    first.locator("summary").click()
+    assert first.locator("table").is_visible()
+    assert page.locator("script").count() == 2
+    page.screenshot(path=str(artifacts / "dl19-run-diff.png"), full_page=True)
+    watched.check()

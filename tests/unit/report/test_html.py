@@ -209,3 +209,77 @@ def test_bad_options() -> None:
         comparison_html(c, page_size=0)
     with pytest.raises(ValueError, match="The 'max_rank' option must be an integer >= 1, got 0"):
         html_report({"q": {"a": 1}}, [{"q": {"a": 1.0}}, {"q": {"a": 1.0}}], max_rank=0)
+
+
+# --------------------------------------------------------------------------- the run diff
+
+DIFF_QRELS = {"q1": {"a": 2, "b": 1, "c": 0}, "q2": {"d": 1}, "q3": {"e": 1}}
+DIFF_RUNS = {
+    "bm25": {"q1": {"c": 3.0, "a": 2.0, "b": 1.0}, "q2": {"d": 2.0, "x": 1.0}, "q3": {"e": 1.0}},
+    "dense": {"q1": {"a": 3.0, "new": 2.0, "b": 1.0}, "q2": {"x": 2.0, "d": 1.0}, "q3": {"e": 1.0}},
+}
+
+
+def _without_the_diff(page: str) -> str:
+    """``page`` with the run diff's three traces taken out: section, nav link, parameter."""
+    start = page.index('<section id="run-diff">')
+    end = page.index("</section>\n", start) + len("</section>\n")
+    page = page[:start] + page[end:]
+    page = page.replace('<a href="#run-diff">Run diff</a>', "", 1)
+    return re.sub(r'<tr><th scope="row">run diff</th><td>[^<]*</td></tr>', "", page, count=1)
+
+
+def test_the_run_diff_section_is_there_only_when_asked_and_adds_nothing_else() -> None:
+    plain = html_report(DIFF_QRELS, DIFF_RUNS, ["AP", "P@1"], seed=3)
+    assert "run-diff" not in plain
+    assert "Run diff" not in plain
+    with_diff = html_report(DIFF_QRELS, DIFF_RUNS, ["AP", "P@1"], seed=3, diff=["bm25", "dense"])
+    assert with_diff.count('<section id="run-diff">') == 1
+    assert _without_the_diff(with_diff) == plain
+
+
+def test_the_run_diff_section_holds_the_diffs_numbers() -> None:
+    from cranfield.stats import diff_runs
+
+    page = html_report(DIFF_QRELS, DIFF_RUNS, ["AP"], diff=[1, "bm25"])  # B = bm25 here
+    d = diff_runs(DIFF_QRELS, DIFF_RUNS["dense"], DIFF_RUNS["bm25"], "AP", names=["dense", "bm25"])
+    section = page[page.index('<section id="run-diff">') :]
+    section = section[: section.index("</section>")]
+    assert "<h2>Run diff: bm25 against dense</h2>" in section
+    pc = d.pair("AP")
+    row = f'{d.comparison.means["AP"]["dense"]:.4f}</td><td class="num">'
+    assert row in section
+    assert f"{pc.tests['t-test'].p_adjusted:.4f}" in section
+    assert f"mean {d.rbo_mean:.4f} over 3 queries" in section
+    # q1: a (grade 2) is 1st in dense (A here) and 2nd in bm25 (B)
+    assert "Query q1" in section
+    assert '<td class="name">a</td><td class="num">2</td><td class="num">1</td>' in section
+    assert '<td class="num">2</td></tr>' in section
+    assert _parse(page).tags  # well formed enough to parse
+
+
+def test_run_diff_strings_are_escaped() -> None:
+    runs = {"<b>x</b>": DIFF_RUNS["bm25"], '"><img src=y>': DIFF_RUNS["dense"]}
+    qrels = {"<i>q1</i>": DIFF_QRELS["q1"], "q2": DIFF_QRELS["q2"]}
+    runs = {name: {"<i>q1</i>": r["q1"], "q2": r["q2"]} for name, r in runs.items()}
+    page = html_report(qrels, runs, ["AP"], diff=list(runs))
+    section = page[page.index('<section id="run-diff">') :]
+    assert "<b>x</b>" not in section
+    assert "<img" not in section
+    assert "<i>q1</i>" not in section
+    assert "&lt;b&gt;x&lt;/b&gt;" in section
+    assert "&lt;i&gt;q1&lt;/i&gt;" in section
+
+
+@pytest.mark.parametrize(
+    ("diff", "message"),
+    [
+        (["bm25"], "The 'diff' option must be two runs of the report, A then B"),
+        (["bm25", "nosuch"], "The 'diff' option must be two of the report's runs (bm25, dense)"),
+        (["bm25", 0], "The 'diff' option must be two different runs"),
+    ],
+)
+def test_a_bad_diff_is_refused(diff: list[object], message: str) -> None:
+    with pytest.raises(cranfield.errors.OptionError) as exc:
+        html_report(DIFF_QRELS, DIFF_RUNS, ["AP"], diff=diff)
+    assert str(exc.value).startswith(message)
