@@ -24,10 +24,13 @@ import typing
 
 from cranfield._lazy import lazy_names as _lazy_names
 
+# numpy only, imported now: the function click_metrics must be bound after its module of the
+# same name, or importing the module later would leave the module in its place
+from cranfield.data.sessions import Sessions
+from cranfield.logs.click_metrics import ClickMetrics, click_metrics, session_metrics
+
 if typing.TYPE_CHECKING:
-    from cranfield.data.sessions import Sessions
     from cranfield.io.click_logs import read_sessions, sessions_from_frame, write_sessions
-    from cranfield.logs.click_metrics import ClickMetrics, click_metrics, session_metrics
 
 __all__ = [
     "ClickMetrics",
@@ -41,11 +44,7 @@ __all__ = [
 
 # Imported on first use: the readers need polars.
 _LAZY = {
-    "ClickMetrics": "cranfield.logs.click_metrics",
-    "Sessions": "cranfield.data.sessions",
-    "click_metrics": "cranfield.logs.click_metrics",
     "read_sessions": "cranfield.io.click_logs",
-    "session_metrics": "cranfield.logs.click_metrics",
     "sessions_from_frame": "cranfield.io.click_logs",
     "write_sessions": "cranfield.io.click_logs",
 }

@@ -170,3 +170,13 @@ def test_by_bucket_needs_buckets() -> None:
     )
     with pytest.raises(OptionError, match="'by' option must be 'query' for a log without buckets"):
         click_metrics(without, by="bucket")
+
+
+def test_the_package_exports_the_function_not_its_module() -> None:
+    import importlib
+
+    importlib.import_module("cranfield.logs.click_metrics")
+    import cranfield.logs
+
+    assert callable(cranfield.logs.click_metrics)
+    assert cranfield.logs.click_metrics is click_metrics
