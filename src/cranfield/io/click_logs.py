@@ -71,6 +71,7 @@ Examples
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -182,11 +183,13 @@ def detect_log_format(source: str | Path) -> LogFormat:
     found = _SUFFIXES.get(Path(path).suffix.lower())
     if found is not None:
         return found
-    if not regular_file(source):
+    if str(source) == "-" or (os.path.exists(source) and not regular_file(source)):
+        problem = "is read once, so its format cannot be detected from its first bytes; give it"
         raise InputError(
             name,
             None,
-            "is not a file whose format can be detected; give its format (wscd, jsonl, csv, tsv, parquet)",
+            f"{problem} (format=, one of {', '.join(LOG_FORMATS)})",
+            command_line_problem=f"{problem} with --log-format",
         )
     head, _ = read_head(source, _HEAD)
     if head.startswith(b"PAR1"):

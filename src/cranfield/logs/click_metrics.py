@@ -64,7 +64,14 @@ if TYPE_CHECKING:
 
     from cranfield.data.sessions import Sessions
 
-__all__ = ["DEFAULT_DWELL", "DEFAULT_K", "ClickMetrics", "click_metrics", "session_metrics"]
+__all__ = [
+    "DEFAULT_DWELL",
+    "DEFAULT_K",
+    "ClickMetrics",
+    "check_options",
+    "click_metrics",
+    "session_metrics",
+]
 
 DEFAULT_K: Final = (1, 3, 5, 10)
 """The cutoffs of ``ctr@k`` by default."""
@@ -98,7 +105,7 @@ def _sat_note(dwell: float) -> str:
 
 
 def session_metrics(
-    sessions: Sessions, *, k: Iterable[int] = DEFAULT_K, dwell: float = DEFAULT_DWELL
+    sessions: Sessions, *, k: Iterable[int] | int = DEFAULT_K, dwell: float = DEFAULT_DWELL
 ) -> dict[str, NDArray[np.float64]]:
     """Each metric's value per session (shape ``(n,)``, NaN where a session has none), in
     the order :func:`click_metrics` reports them (see the module notes).
@@ -108,8 +115,7 @@ def session_metrics(
     OptionError
         If a cutoff is not an integer >= 1, or ``dwell`` not a number >= 0.
     """
-    cutoffs = _cutoffs(k)
-    threshold = check_float("dwell", dwell, minimum=0.0)
+    cutoffs, threshold = check_options(k=k, dwell=dwell)
     n = len(sessions)
     clicked = sessions.clicked
     on = sessions.click_rank >= 0
@@ -157,11 +163,21 @@ def _ends(session: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int
     return first, last
 
 
-def _cutoffs(k: Iterable[int]) -> tuple[int, ...]:
+def check_options(
+    *, k: Iterable[int] | int = DEFAULT_K, dwell: float = DEFAULT_DWELL
+) -> tuple[tuple[int, ...], float]:
+    """The cutoffs (distinct, ascending) and the dwell threshold, checked, before any log is
+    read.
+
+    Raises
+    ------
+    OptionError
+        If a cutoff is not an integer >= 1, or ``dwell`` not a number >= 0.
+    """
     values = [k] if isinstance(k, int) else list(k)
     for value in values:
         check_int("k", value, minimum=1)
-    return tuple(sorted(set(values)))
+    return tuple(sorted(set(values))), check_float("dwell", dwell, minimum=0.0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -244,7 +260,7 @@ def click_metrics(
     sessions: Sessions,
     *,
     by: GroupBy | None = None,
-    k: Iterable[int] = DEFAULT_K,
+    k: Iterable[int] | int = DEFAULT_K,
     dwell: float = DEFAULT_DWELL,
 ) -> ClickMetrics:
     """The click metrics of ``sessions``, overall and per query or bucket.

@@ -311,7 +311,11 @@ def test_detect_log_format(tmp_path: Path, name: str, data: bytes, format_: str)
 def test_detect_refuses_what_it_cannot_tell(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="is not a click log cranfield recognises"):
         read_sessions(write(tmp_path, "a.log", b"q1 Q0 d 1 1.0 t\n"))
-    with pytest.raises(InputError, match=r"<stdin>: is not a file whose format can be detected"):
+    with pytest.raises(
+        InputError, match=r"<stdin>: is read once, so its format cannot be detected"
+    ):
         read_sessions("-")
+    with pytest.raises(InputError, match=r"nothing\.log: .*No such file"):
+        read_sessions(tmp_path / "nothing.log")
     with pytest.raises(OptionError, match="'format'"):
         read_sessions(write(tmp_path, "a.log", WSCD), format="xml")  # type: ignore[arg-type]
