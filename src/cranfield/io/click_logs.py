@@ -71,6 +71,7 @@ Examples
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -376,8 +377,7 @@ def _read_text_table(text: bytes, name: str, format_: Literal["jsonl", "csv", "t
     numbers = [n for n, _ in kept]
     joined = b"\n".join(line for _, line in kept)
     if format_ == "jsonl":
-        frame = _json_lines(joined, numbers, name)
-        return sessions_from_frame(frame, label=name, lines=numbers)
+        return _json_lines(joined, numbers, name)
     if not kept:
         raise InputError(name, None, f"is empty; expected a {format_.upper()} header line")
     try:
@@ -399,36 +399,108 @@ def _read_text_table(text: bytes, name: str, format_: Literal["jsonl", "csv", "t
         raise
 
 
-def _json_lines(joined: bytes, numbers: list[int], name: str) -> pl.DataFrame:
-    """The table of the non-blank lines ``joined`` of JSON Lines text; the first line that
-    is not a JSON object is an error naming it."""
+def _json_lines(joined: bytes, numbers: list[int], name: str) -> Sessions:
+    """The sessions of the non-blank lines ``joined`` of JSON Lines text: read by polars, and
+    when polars cannot read them, or they break a rule of a whole column (a type), read again
+    line by line to name the first line at fault."""
     if not numbers:
-        return pl.DataFrame({"query_id": [], "shown": [], "clicks": []})
+        return sessions_from_frame(
+            pl.DataFrame({c: [] for c in _REQUIRED}), label=name, lines=numbers
+        )
     try:
         frame = pl.read_ndjson(io.BytesIO(joined), infer_schema_length=None)
-    except (pl.exceptions.PolarsError, pl.exceptions.PanicException, ValueError) as exc:
-        import json  # the careful reading, only to name the first bad line
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException, ValueError):
+        frame = None
+    if frame is not None and frame.height == len(numbers):
+        try:
+            return sessions_from_frame(frame, label=name, lines=numbers)
+        except InputError as exc:
+            if exc.line is not None:
+                raise
+    return sessions_from_frame(_json_rows(joined, numbers, name), label=name, lines=numbers)
 
-        for number, raw in zip(numbers, joined.split(b"\n"), strict=True):
-            try:
-                value = json.loads(raw)
-            except ValueError as bad:
+
+_JSON_KINDS: Final = {
+    "query_id": "id",
+    "user": "id",
+    "bucket": "id",
+    "session_id": "id",
+    "shown": "ids",
+    "clicks": "ids",
+    "click_times": "numbers",
+    "dwell_times": "numbers",
+    "time": "number",
+}
+_JSON_TYPES: Final[dict[str, pl.DataType]] = {
+    "id": pl.String(),
+    "ids": pl.List(pl.String),
+    "numbers": pl.List(pl.Float64),
+    "number": pl.Float64(),
+}
+_EXPECTED: Final = {
+    "id": "a string or an integer",
+    "ids": "a list of strings or integers",
+    "numbers": "a list of numbers",
+    "number": "a number",
+}
+
+
+def _json_rows(joined: bytes, numbers: list[int], name: str) -> pl.DataFrame:
+    """The table of JSON Lines read line by line with the standard library, each value
+    checked against its column (ids as strings, times as floats); the first line at fault is
+    an error naming it."""
+    rows: list[dict[str, object]] = []
+    for number, raw in zip(numbers, joined.split(b"\n"), strict=True):
+        shown = raw.decode("utf-8", "replace").strip()
+        try:
+            row = json.loads(raw)
+        except (ValueError, RecursionError) as bad:
+            raise InputError(name, number, f"is not a JSON object ({bad})", shown) from None
+        if not isinstance(row, dict):
+            raise InputError(name, number, "is not a JSON object", shown)
+        for key, value in row.items():
+            kind = _JSON_KINDS.get(key)
+            if kind is None:
                 raise InputError(
-                    name, number, f"is not a JSON object ({bad})", raw.decode("utf-8", "replace")
-                ) from None
-            if not isinstance(value, dict):
-                raise InputError(
-                    name, number, "is not a JSON object", raw.decode("utf-8", "replace")
-                ) from None
-        detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
-        raise InputError(
-            name, None, f"cannot be read as JSON Lines: a column mixes types ({detail})"
-        ) from exc
-    if frame.height != len(numbers):
-        raise InputError(
-            name, None, f"has {len(numbers)} lines but JSON Lines gave {frame.height} rows"
-        )
-    return frame
+                    name,
+                    number,
+                    f"the column {key!r} is not a column of a click log (expected {', '.join(COLUMNS)})",
+                )
+            row[key] = _json_value(value, kind, key, name, number)
+        rows.append(row)
+    present = {key for row in rows for key in row}
+    schema: dict[str, pl.DataType] = {
+        c: _JSON_TYPES[_JSON_KINDS[c]] for c in COLUMNS if c in present
+    }
+    return pl.DataFrame(rows, schema=schema)
+
+
+def _json_value(value: object, kind: str, key: str, name: str, line: int) -> object:
+    """A JSON value in the form of its column, or an error naming the line."""
+
+    def plain(item: object, numeric: bool) -> bool:
+        if isinstance(item, bool):
+            return False
+        return isinstance(item, (int, float)) if numeric else isinstance(item, (str, int))
+
+    if value is None:
+        return None
+    if kind == "number" and isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            pass
+    elif kind in ("id", "number") and plain(value, kind == "number"):
+        return float(value) if kind == "number" else str(value)  # type: ignore[arg-type]
+    elif isinstance(value, list) and all(
+        item is None or plain(item, kind == "numbers") for item in value
+    ):
+        if kind == "numbers":
+            return [None if item is None else float(item) for item in value]
+        if kind == "ids":
+            return [None if item is None else str(item) for item in value]
+    shown = json.dumps(value) if not isinstance(value, str) else value
+    raise InputError(name, line, f"the column {key!r} holds {shown[:60]!r}, not {_EXPECTED[kind]}")
 
 
 def _read_parquet(data: bytes, name: str) -> Sessions:

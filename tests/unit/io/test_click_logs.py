@@ -177,6 +177,22 @@ def test_json_lines(tmp_path: Path) -> None:
     assert np.isnan(s.click_time[1])
 
 
+def test_json_lines_mixing_integer_and_string_ids(tmp_path: Path) -> None:
+    data = (
+        b'{"query_id": 1, "shown": [1, 2], "clicks": [2]}\n'
+        b'{"query_id": "q", "shown": ["a", 3], "clicks": null, "time": "5"}\n'
+    )
+    s = read_sessions(write(tmp_path, "log.jsonl", data))
+    assert s.query_ids == ("1", "q")
+    assert s.doc_ids == ("1", "2", "a", "3")
+    assert s.clicks_per_session.tolist() == [1, 0]
+    assert s.time is not None
+    assert s.time[1] == 5.0
+    bad = data.replace(b"[2]}", b"[[2]]}")
+    with pytest.raises(InputError, match=r"log\.jsonl:1: the column 'clicks' holds '\[\[2\]\]'"):
+        read_sessions(write(tmp_path, "log.jsonl", bad))
+
+
 def test_csv_and_tsv(tmp_path: Path) -> None:
     s = read_sessions(write(tmp_path, "log.csv", CSV))
     assert s.click_time is not None
@@ -229,11 +245,11 @@ def test_csv_row_with_times_of_the_wrong_length(tmp_path: Path) -> None:
         ),
         (
             b'{"query_id": "q", "shown": "a", "clicks": []}\n',
-            "the column 'shown' must hold lists of ids",
+            r":1: the column 'shown' holds 'a', not a list of strings or integers",
         ),
         (
             b'{"query_id": 1.5, "shown": ["a"], "clicks": []}\n',
-            "the column 'query_id' must hold strings or integers",
+            r":1: the column 'query_id' holds '1\.5', not a string or an integer",
         ),
     ],
 )
