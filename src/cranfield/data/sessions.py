@@ -267,6 +267,61 @@ class Sessions:
         object.__setattr__(self, "click_rank", rank)
         object.__setattr__(self, "clicked", clicked)
 
+    @classmethod
+    def from_clicked(
+        cls,
+        *,
+        query_ids: Sequence[str],
+        doc_ids: Sequence[str],
+        query: ArrayLike,
+        shown: ArrayLike,
+        clicked: ArrayLike,
+        **optional: Any,
+    ) -> Sessions:
+        """Sessions whose clicks are known only as the ranks clicked (simulated users, a log
+        without click order): one click on each clicked rank, in rank order, top first.
+
+        ``optional`` takes the per-session fields (``time``, ``user``, ``user_ids``,
+        ``bucket``, ``bucket_ids``, ``source``).
+
+        Raises
+        ------
+        InputError
+            If ``clicked`` is not a boolean array of the shape of ``shown``, or marks a rank
+            where nothing was shown (and as the constructor).
+
+        Examples
+        --------
+        >>> s = Sessions.from_clicked(
+        ...     query_ids=("q",), doc_ids=("a", "b"), query=[0, 0],
+        ...     shown=[[0, 1], [1, -1]], clicked=[[False, True], [True, False]],
+        ... )
+        >>> s.click_rank.tolist(), s.click_doc.tolist()
+        ([1, 0], [1, 1])
+        """
+        label = str(optional.get("source", "<sessions>"))
+        grid = np.asarray(shown)
+        marks = np.asarray(clicked)
+        if marks.dtype != np.bool_ or marks.shape != grid.shape:
+            raise InputError(
+                label,
+                None,
+                f"clicked must be booleans of shape {grid.shape}, got {marks.dtype} {marks.shape}",
+            )
+        nothing = marks & (grid < 0)
+        if nothing.any():
+            raise InputError(label, _first(nothing) + 1, "clicks a rank where nothing was shown")
+        session, rank = np.nonzero(marks)  # row by row, ranks ascending
+        return cls(
+            query_ids=tuple(query_ids),
+            doc_ids=tuple(doc_ids),
+            query=np.asarray(query),
+            shown=grid,
+            click_session=session.astype(np.int64),
+            click_doc=grid[session, rank].astype(np.int64),
+            **optional,
+        )
+
     def __len__(self) -> int:
         return int(self.query.shape[0])
 
@@ -378,27 +433,39 @@ class Sessions:
         """
         import polars as pl  # imported on first use, as by cranfield.data
 
-        docs = np.array((*self.doc_ids, ""), dtype=object)
-        start = self.click_start
+        n = len(self)
 
-        def rows_of(values: NDArray[Any]) -> list[list[Any]]:
-            return [values[start[i] : start[i + 1]].tolist() for i in range(len(self))]
-
-        shown_lists = [docs[row[row >= 0]].tolist() for row in self.shown]
-        columns: dict[str, Any] = {
-            "query_id": pl.Series(
-                np.array(self.query_ids, dtype=object)[self.query].tolist(), dtype=pl.String
+        def ids(vocabulary: tuple[str, ...], codes: NDArray[np.int64]) -> pl.Series:
+            # codes into a categorical-like lookup: one gather of the vocabulary's strings
+            return (
+                pl.Series(list(vocabulary), dtype=pl.String).gather(codes)
+                if n
+                else pl.Series([], dtype=pl.String)
             )
-            if self.query_ids
-            else pl.Series([], dtype=pl.String),
-            "shown": pl.Series(shown_lists, dtype=pl.List(pl.String)),
-            "clicks": pl.Series(rows_of(docs[self.click_doc]), dtype=pl.List(pl.String)),
+
+        def lists(values: pl.Series, owner: NDArray[np.int64]) -> pl.Series:
+            # each session's values, in order, as one list (an empty list for none)
+            grouped = (
+                pl.DataFrame({"session": owner, "value": values})
+                .group_by("session", maintain_order=True)
+                .agg(pl.col("value"))
+            )
+            every = pl.DataFrame({"session": np.arange(n, dtype=np.int64)})
+            joined = every.join(grouped, on="session", how="left", maintain_order="left")
+            empty = pl.lit([], dtype=pl.List(values.dtype))
+            return joined.select(pl.col("value").fill_null(empty)).to_series()
+
+        on = self.shown >= 0
+        rows = np.broadcast_to(np.arange(n, dtype=np.int64)[:, None], self.shown.shape)
+        columns: dict[str, Any] = {
+            "query_id": ids(self.query_ids, self.query),
+            "shown": lists(ids(self.doc_ids, self.shown[on]), rows[on]),
+            "clicks": lists(ids(self.doc_ids, self.click_doc), self.click_session),
         }
         for name, values in (("click_times", self.click_time), ("dwell_times", self.dwell)):
             if values is not None:
-                nulled = values.astype(object)
-                nulled[np.isnan(values)] = None
-                columns[name] = pl.Series(rows_of(nulled), dtype=pl.List(pl.Float64))
+                times = pl.Series(values, dtype=pl.Float64).fill_nan(None)
+                columns[name] = lists(times, self.click_session)
         if self.time is not None:
             columns["time"] = pl.Series(self.time, dtype=pl.Float64).fill_nan(None)
         for name, codes, vocabulary in (
@@ -406,9 +473,7 @@ class Sessions:
             ("bucket", self.bucket, self.bucket_ids),
         ):
             if codes is not None:
-                columns[name] = pl.Series(
-                    np.array((*vocabulary, ""), dtype=object)[codes].tolist(), dtype=pl.String
-                )
+                columns[name] = ids(vocabulary, codes)
         return pl.DataFrame(columns)
 
     def arrays(self) -> dict[str, NDArray[Any]]:

@@ -146,3 +146,34 @@ def test_vocabulary_in_order_of_first_appearance() -> None:
     ids, codes = vocabulary(["x", "y", "x", "z"])
     assert ids == ("x", "y", "z")
     assert codes.tolist() == [0, 1, 0, 2]
+
+
+def test_from_clicked_orders_clicks_by_rank() -> None:
+    s = Sessions.from_clicked(
+        query_ids=("q1", "q2"),
+        doc_ids=("a", "b", "c"),
+        query=np.array([0, 1, 0]),
+        shown=np.array([[0, 1, 2], [2, 1, -1], [1, 0, 2]]),
+        clicked=np.array([[True, False, True], [False, False, False], [False, True, False]]),
+        bucket=np.array([0, 0, 1]),
+        bucket_ids=("A", "B"),
+    )
+    assert s.click_session.tolist() == [0, 0, 2]
+    assert s.click_doc.tolist() == [0, 2, 0]
+    assert s.clicked.tolist() == [[True, False, True], [False] * 3, [False, True, False]]
+    assert s.bucket_ids == ("A", "B")
+
+
+@pytest.mark.parametrize(
+    ("clicked", "message"),
+    [
+        (np.array([[1, 0]]), "clicked must be booleans of shape"),
+        (np.array([[True, False, False]]), "clicked must be booleans of shape"),
+        (np.array([[False, True]]), ":1: clicks a rank where nothing was shown"),
+    ],
+)
+def test_from_clicked_refuses(clicked: Any, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        Sessions.from_clicked(
+            query_ids=("q",), doc_ids=("a",), query=[0], shown=np.array([[0, -1]]), clicked=clicked
+        )
