@@ -456,10 +456,15 @@ class Sessions:
             return joined.select(pl.col("value").fill_null(empty)).to_series()
 
         on = self.shown >= 0
-        rows = np.broadcast_to(np.arange(n, dtype=np.int64)[:, None], self.shown.shape)
         columns: dict[str, Any] = {
             "query_id": ids(self.query_ids, self.query),
-            "shown": lists(ids(self.doc_ids, self.shown[on]), rows[on]),
+            "shown": ids(self.doc_ids, np.where(on, self.shown, 0).reshape(-1))
+            .set(pl.Series(~on.reshape(-1)), None)
+            .reshape((n, self.depth))
+            .cast(pl.List(pl.String))
+            .list.drop_nulls()
+            if n and self.depth
+            else pl.Series([[]] * n, dtype=pl.List(pl.String)),
             "clicks": lists(ids(self.doc_ids, self.click_doc), self.click_session),
         }
         for name, values in (("click_times", self.click_time), ("dwell_times", self.dwell)):
