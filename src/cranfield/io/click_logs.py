@@ -257,47 +257,47 @@ def _records(stream: BinaryIO, name: str) -> Iterator[tuple[bytes, int]]:
             raise too_long(line)
 
 
-class _Vocabulary:
-    """Codes given to ids in order of first appearance."""
-
-    def __init__(self) -> None:
-        self.codes: dict[str, int] = {}
-
-    def code(self, value: str) -> int:
-        return self.codes.setdefault(value, len(self.codes))
-
-    def ids(self) -> tuple[str, ...]:
-        return tuple(self.codes)
+# A well-formed session with plain blanks (spaces) only: read by one match, the ids split
+# without looking at each; anything else goes through _wscd_session, which words the error.
+_ID: Final = r"[^\s,:;]+"
+_IDS: Final = rf"{_ID}(?: *, *{_ID})*"
+_PLAIN_SESSION: Final = re.compile(rf"({_ID})\t *({_IDS}) *:(?: *({_IDS}))? *")
 
 
 def _read_wscd(stream: BinaryIO, name: str) -> Sessions:
-    queries, docs = _Vocabulary(), _Vocabulary()
-    query: list[int] = []
-    shown: list[int] = []
+    queries: list[str] = []
+    shown: list[str] = []
     lengths: list[int] = []
     click_session: list[int] = []
-    click_doc: list[int] = []
+    clicked: list[str] = []
     number = 0
     for record, line in _records(stream, name):
         text = record.strip()
         if not text:
             continue
         number += 1
-        query_id, documents, clicks = _wscd_session(text, name, line, number)
-        query.append(queries.code(query_id))
-        codes = [docs.code(d) for d in documents]
-        shown.extend(codes)
-        lengths.append(len(codes))
+        plain = _PLAIN_SESSION.fullmatch(text.decode("utf-8", "replace"))
+        documents = [] if plain is None else plain[2].replace(" ", "").split(",")
+        if plain is None or len(set(documents)) != len(documents) or "\ufffd" in plain[0]:
+            query_id, documents, clicks = _wscd_session(text, name, line, number)
+        else:
+            query_id = plain[1]
+            clicks = plain[3].replace(" ", "").split(",") if plain[3] else []
+        queries.append(query_id)
+        shown.extend(documents)
+        lengths.append(len(documents))
         click_session.extend([number - 1] * len(clicks))
-        click_doc.extend(docs.code(c) for c in clicks)
+        clicked.extend(clicks)
+    query_ids, query = _codes(pl.Series(queries, dtype=pl.String))
+    doc_ids, codes = _codes(pl.Series(shown + clicked, dtype=pl.String))
     counts = np.array(lengths, dtype=np.int64)
     return Sessions(
-        query_ids=queries.ids(),
-        doc_ids=docs.ids(),
-        query=np.array(query, dtype=np.int64),
-        shown=_padded(np.array(shown, dtype=np.int64), counts),
+        query_ids=query_ids,
+        doc_ids=doc_ids,
+        query=query,
+        shown=_padded(codes[: len(shown)], counts),
         click_session=np.array(click_session, dtype=np.int64),
-        click_doc=np.array(click_doc, dtype=np.int64),
+        click_doc=codes[len(shown) :],
         source=name,
     )
 

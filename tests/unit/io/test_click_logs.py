@@ -38,9 +38,9 @@ def write(tmp_path: Path, name: str, data: bytes) -> Path:
 def test_wscd_small(tmp_path: Path) -> None:
     s = read_sessions(write(tmp_path, "log.txt", WSCD))
     assert s.query_ids == ("7_0", "8_1")
-    assert s.doc_ids == ("a", "b", "c", "x", "d")
+    assert s.doc_ids == ("a", "b", "c", "d", "x")  # the shown first, then the clicked
     assert s.query.tolist() == [0, 0, 1]
-    assert s.shown.tolist() == [[0, 1, 2], [0, 2, 1], [2, 4, -1]]
+    assert s.shown.tolist() == [[0, 1, 2], [0, 2, 1], [2, 3, -1]]
     assert s.click_session.tolist() == [0, 0, 0, 2]
     assert s.click_rank.tolist() == [1, -1, 1, 0]
     assert s.source.endswith("log.txt")
