@@ -416,10 +416,10 @@ class Sessions:
             source=self.source,
         )
 
-    def for_queries(self, query_ids: Iterable[str]) -> Sessions:
-        """The sessions of the given queries (ids not in the log select nothing), in their
-        order in the log."""
-        wanted = set(query_ids)
+    def for_queries(self, query_ids: str | Iterable[str]) -> Sessions:
+        """The sessions of the given queries (one id or several; ids not in the log select
+        nothing), in their order in the log."""
+        wanted = {query_ids} if isinstance(query_ids, str) else set(query_ids)
         codes = np.array([i for i, q in enumerate(self.query_ids) if q in wanted], dtype=np.int64)
         return self.select(np.isin(self.query, codes))
 

@@ -355,9 +355,10 @@ class _Rows:
     """Where the rows of a table are: a row's physical line, or the row itself (Parquet,
     frames), for errors."""
 
-    def __init__(self, name: str, lines: Sequence[int] | None) -> None:
+    def __init__(self, name: str, lines: Sequence[int] | None, header: int | None) -> None:
         self.name = name
         self.lines = lines
+        self.header = header
 
     def error(self, row: int, problem: str, text: str | None = None) -> InputError:
         """The error of 0-based ``row``."""
@@ -367,7 +368,7 @@ class _Rows:
 
     def table_error(self, problem: str) -> InputError:
         """An error of the whole table (its columns): on its header line, if it has one."""
-        return InputError(self.name, None, problem)
+        return InputError(self.name, self.header, problem)
 
 
 def _read_text_table(text: bytes, name: str, format_: Literal["jsonl", "csv", "tsv"]) -> Sessions:
@@ -391,12 +392,9 @@ def _read_text_table(text: bytes, name: str, format_: Literal["jsonl", "csv", "t
         detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
         raise InputError(name, None, f"cannot be read as {format_.upper()} ({detail})") from exc
     rows = numbers[1:] if frame.height == len(numbers) - 1 else None
-    try:
-        return sessions_from_frame(frame, label=name, lines=rows, blank_separated=True)
-    except InputError as exc:
-        if exc.line is None and exc.problem.startswith("the column"):
-            raise InputError(name, numbers[0], exc.problem) from None
-        raise
+    return sessions_from_frame(
+        frame, label=name, lines=rows, header=numbers[0], blank_separated=True
+    )
 
 
 def _json_lines(joined: bytes, numbers: list[int], name: str) -> Sessions:
@@ -517,6 +515,7 @@ def sessions_from_frame(
     *,
     label: str = "<DataFrame>",
     lines: Sequence[int] | None = None,
+    header: int | None = None,
     blank_separated: bool = False,
 ) -> Sessions:
     """The sessions of a table with one row per session (the columns of the module notes).
@@ -529,6 +528,8 @@ def sessions_from_frame(
         How errors name it.
     lines:
         The physical line of each row, for errors (else they name the row, from 1).
+    header:
+        The physical line of the header, for errors about a column (CSV, TSV).
     blank_separated:
         Whether the list columns are strings of values separated by blanks (CSV, TSV).
 
@@ -537,7 +538,7 @@ def sessions_from_frame(
     InputError
         If a column is missing, unknown or of the wrong type, or a row is malformed.
     """
-    rows = _Rows(label, lines)
+    rows = _Rows(label, lines, header)
     unknown = [c for c in frame.columns if c not in COLUMNS]
     if unknown:
         raise rows.table_error(

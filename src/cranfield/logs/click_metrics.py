@@ -195,7 +195,9 @@ class ClickMetrics:
     values:
         Each metric's value per group (shape ``(len(groups),)``).
     overall:
-        Each metric over all sessions, and ``sessions``, the number of sessions.
+        Each metric over all sessions.
+    num_sessions:
+        The number of sessions of the log.
     rank_ctr:
         Shape ``(depth,)``: the position-bias curve over all sessions (CTR by rank).
     group_rank_ctr:
@@ -210,6 +212,7 @@ class ClickMetrics:
     sessions: NDArray[np.int64]
     values: dict[str, NDArray[np.float64]]
     overall: dict[str, float]
+    num_sessions: int
     rank_ctr: NDArray[np.float64]
     group_rank_ctr: NDArray[np.float64]
     notes: tuple[str, ...]
@@ -225,19 +228,22 @@ class ClickMetrics:
         import polars as pl  # imported on first use
 
         if self.by is None:
-            return pl.DataFrame({k: [v] for k, v in self.overall.items()})
+            return pl.DataFrame(
+                {"sessions": [self.num_sessions], **{k: [v] for k, v in self.overall.items()}}
+            )
         columns: dict[str, Any] = {self.by: list(self.groups), "sessions": self.sessions}
         columns.update(self.values)
         return pl.DataFrame(columns)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values for JSON: ``overall``, ``rank_ctr``, the groups with their values and
-        curves, and ``notes``; NaN is None."""
+        """Plain values for JSON: ``sessions``, ``overall``, ``rank_ctr``, the groups with
+        their values and curves, and ``notes``; NaN is None."""
 
         def plain(x: float) -> float | None:
             return None if np.isnan(x) else float(x)
 
         out: dict[str, Any] = {
+            "sessions": self.num_sessions,
             "overall": {k: plain(v) for k, v in self.overall.items()},
             "rank_ctr": [plain(v) for v in self.rank_ctr],
         }
@@ -292,7 +298,6 @@ def click_metrics(
         notes.append(_sat_note(dwell))
     everyone = np.zeros(len(sessions), dtype=np.int64)
     overall = {name: float(_means(values, everyone, 1)[0]) for name, values in per_session.items()}
-    overall = {"sessions": float(len(sessions)), **overall}
     rank_ctr = _rank_ctr(sessions, everyone, 1)[0]
     if by is None:
         codes, groups = everyone[:0], tuple[str, ...]()
@@ -311,6 +316,7 @@ def click_metrics(
         sessions=counts,
         values=values,
         overall=overall,
+        num_sessions=len(sessions),
         rank_ctr=rank_ctr,
         group_rank_ctr=group_curve,
         notes=tuple(notes),

@@ -122,6 +122,7 @@ def test_for_queries() -> None:
     assert s.for_queries(["q1"]).query.tolist() == [0, 0]
     assert len(s.for_queries(["q2", "nope"])) == 1
     assert len(s.for_queries([])) == 0
+    assert s.for_queries("q2").query.tolist() == [1]
 
 
 def test_to_polars_layout() -> None:

@@ -53,7 +53,7 @@ def test_per_session_values() -> None:
 def test_overall() -> None:
     m = click_metrics(log(), k=(1, 3))
     o = m.overall
-    assert o["sessions"] == 4
+    assert m.num_sessions == 4
     assert o["ctr"] == o["ctr@3"] == 0.75
     assert o["ctr@1"] == 0.5
     assert o["abandonment"] == 0.25
@@ -108,7 +108,6 @@ def test_without_times_there_are_no_time_metrics() -> None:
     assert "time_to_first_click" not in m.overall
     assert "sat_ctr" not in m.overall
     assert tuple(m.overall) == (
-        "sessions",
         "ctr",
         "ctr@1",
         "ctr@3",
@@ -126,7 +125,7 @@ def test_without_times_there_are_no_time_metrics() -> None:
 def test_to_dict_turns_nan_into_none() -> None:
     data = click_metrics(log(), by="query").to_dict()
     assert data["groups"][1]["rank_ctr"][2] is None
-    assert data["overall"]["sessions"] == 4
+    assert data["sessions"] == 4
 
 
 def test_empty_log() -> None:
@@ -139,7 +138,7 @@ def test_empty_log() -> None:
         click_doc=np.zeros(0, dtype=np.int64),
     )
     m = click_metrics(empty, by="query")
-    assert m.overall["sessions"] == 0
+    assert m.num_sessions == 0
     assert math.isnan(m.overall["ctr"])
     assert m.groups == ()
 

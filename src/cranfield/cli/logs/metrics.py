@@ -141,7 +141,7 @@ def _text(sessions: Sessions, metrics: ClickMetrics) -> str:
         f"depth {sessions.depth}, {sessions.num_clicks} clicks",
         "",
     ]
-    names = [name for name in metrics.overall if name != "sessions"]
+    names = list(metrics.overall)
     width = max(len(n) for n in names)
     lines += [f"{name:<{width}}  {_number(metrics.overall[name])}" for name in names]
     lines += ["", "CTR by rank:"]
