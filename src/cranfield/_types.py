@@ -14,6 +14,7 @@ __all__ = [
     "DUPLICATE_POLICIES",
     "FILE_FORMATS",
     "INPUT_KINDS",
+    "LOG_FORMATS",
     "MISSING_POLICIES",
     "RUN_NAMINGS",
     "Aggregation",
@@ -21,6 +22,7 @@ __all__ = [
     "DuplicatePolicy",
     "FileFormat",
     "InputKind",
+    "LogFormat",
     "MissingPolicy",
     "RunNaming",
 ]
@@ -59,3 +61,9 @@ InputKind = Literal["qrels", "run"]
 """What an input file holds: relevance judgments or one system's ranked results."""
 INPUT_KINDS: Final[tuple[str, ...]] = get_args(InputKind)
 RUN_NAMINGS: Final[tuple[str, ...]] = get_args(RunNaming)
+
+LogFormat = Literal["wscd", "jsonl", "csv", "tsv", "parquet"]
+"""The format of an interaction log (``None`` where a format is asked for means "detect it",
+:mod:`cranfield.io.click_logs`): the WSCD text of the Yandex click logs, or one session per
+row of JSON Lines, CSV, TSV or Parquet."""
+LOG_FORMATS: Final[tuple[str, ...]] = get_args(LogFormat)

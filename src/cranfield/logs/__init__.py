@@ -1,7 +1,53 @@
 """Evaluation from what users do: interaction logs, click metrics, click models, online tests.
 
 The fourth part of evaluation next to laboratory experiments, measures and training/testing:
-sessions read from logs (:mod:`cranfield.logs.sessions`), click metrics per query and system,
-click models fitted to sessions, interleaving and A/B tests, and users simulated over a run
-and its qrels.
+sessions read from logs (:class:`Sessions`, :func:`read_sessions`; the formats in
+:mod:`cranfield.io.click_logs`), click metrics per query, per bucket and overall
+(:func:`click_metrics`, the definitions in :mod:`cranfield.logs.click_metrics`), click models
+fitted to sessions, interleaving and A/B tests, and users simulated over a run and its qrels.
+
+Examples
+--------
+>>> import pathlib, tempfile
+>>> from cranfield.logs import click_metrics, read_sessions
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "log.txt"
+>>> _ = path.write_text("q1\\ta,b,c : b , a;q1\\ta,b,c :;q2\\tc,d : c;\\n")
+>>> sessions = read_sessions(path)
+>>> metrics = click_metrics(sessions, k=1)
+>>> round(metrics.overall["ctr"], 3), round(metrics.overall["ctr@1"], 3)
+(0.667, 0.667)
 """
+
+from __future__ import annotations
+
+import typing
+
+from cranfield._lazy import lazy_names as _lazy_names
+
+# numpy only, imported now: the function click_metrics must be bound after its module of the
+# same name, or importing the module later would leave the module in its place
+from cranfield.data.sessions import Sessions
+from cranfield.logs.click_metrics import ClickMetrics, click_metrics, session_metrics
+
+if typing.TYPE_CHECKING:
+    from cranfield.io.click_logs import read_sessions, sessions_from_frame, write_sessions
+
+__all__ = [
+    "ClickMetrics",
+    "Sessions",
+    "click_metrics",
+    "read_sessions",
+    "session_metrics",
+    "sessions_from_frame",
+    "write_sessions",
+]
+
+# Imported on first use: the readers need polars.
+_LAZY = {
+    "read_sessions": "cranfield.io.click_logs",
+    "sessions_from_frame": "cranfield.io.click_logs",
+    "write_sessions": "cranfield.io.click_logs",
+}
+
+
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())

@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 
 __all__ = ["LOGS_COMMANDS", "main"]
 
-LOGS_COMMANDS: Final[tuple[Command, ...]] = ()
+LOGS_COMMANDS: Final[tuple[Command, ...]] = (
+    Command("metrics", "cranfield.cli.logs.metrics", "CTR, CTR@k, abandonment, clicked ranks"),
+)
 
 
 def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

@@ -1,0 +1,168 @@
+"""``cranfield logs metrics LOG``: click metrics of an interaction log, overall and per query
+or bucket.
+
+Prints the click-through rates (CTR, CTR@k), the abandonment rate, the clicks per session,
+the reciprocal ranks of the first, last and highest click, the times to the first and last
+click and the satisfied clicks (when the log has times), and the position-bias curve (CTR
+by rank), with their definitions (:mod:`cranfield.logs.click_metrics`). The log is any format
+of :mod:`cranfield.io.click_logs` (WSCD text, JSON Lines, CSV, TSV, Parquet; compressed or
+not; ``-`` for standard input with ``--log-format``).
+
+Exit codes: 0 success, 1 usage error (bad option), 2 bad input data (unreadable file,
+malformed session).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Final, TextIO
+
+from cranfield._types import LOG_FORMATS
+from cranfield.cli.exits import run_command
+from cranfield.cli.parser import LIST_RULE, Parser, add_format, split_list
+from cranfield.errors import OptionError
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+    from cranfield.data.sessions import Sessions
+    from cranfield.logs.click_metrics import ClickMetrics
+
+PROG: Final = "cranfield logs metrics"
+FORMATS: Final = ("text", "json")
+
+
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield logs metrics`` with ``argv`` (the arguments after ``metrics``)."""
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    p = Parser(
+        prog=PROG,
+        description=(
+            "Click metrics of an interaction log: CTR and CTR@k, abandonment, clicks per "
+            "session, reciprocal rank of the first, last and highest click, time to the first "
+            "click and satisfied clicks (logs with times), and CTR by rank; overall and per "
+            "query or bucket."
+        ),
+        epilog=LIST_RULE,
+        out=out,
+        err=err,
+    )
+    p.add_argument(
+        "log",
+        metavar="LOG",
+        help="the interaction log (WSCD text, JSONL, CSV, TSV, Parquet; - for stdin)",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        metavar="FORMAT",
+        help=f"the log's format: {', '.join(LOG_FORMATS)} (default: detected)",
+    )
+    p.add_argument(
+        "--by",
+        choices=("query", "bucket"),
+        help="values per query or per bucket (system) as well as overall",
+    )
+    p.add_argument(
+        "-k",
+        dest="k",
+        action="append",
+        metavar="K",
+        help="cutoffs of CTR@k, a list (default 1,3,5,10)",
+    )
+    p.add_argument(
+        "--dwell",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="dwell time from which a click is satisfied (default 30)",
+    )
+    add_format(p, FORMATS)
+    return p
+
+
+def _cutoffs(values: list[str] | None) -> tuple[int, ...] | None:
+    if values is None:
+        return None
+    out: list[int] = []
+    for text in values:
+        for item in split_list(text):
+            try:
+                out.append(int(item))
+            except ValueError:
+                raise OptionError("k", "a list of integers >= 1", item) from None
+    return tuple(out)
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json
+
+    from cranfield.io.click_logs import read_sessions
+    from cranfield.logs.click_metrics import DEFAULT_K, check_options, click_metrics
+
+    cutoffs = _cutoffs(args.k)
+    k, _ = check_options(k=DEFAULT_K if cutoffs is None else cutoffs, dwell=args.dwell)
+    sessions = read_sessions(args.log, format=args.log_format)
+    metrics = click_metrics(sessions, by=args.by, k=k, dwell=args.dwell)
+    if args.format == "json":
+        data = {"log": _described(sessions), **metrics.to_dict()}
+        out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
+    else:
+        out.write(_text(sessions, metrics))
+    return 0
+
+
+def _described(sessions: Sessions) -> dict[str, object]:
+    return {
+        "source": sessions.source,
+        "sessions": len(sessions),
+        "queries": sessions.num_queries,
+        "depth": sessions.depth,
+        "clicks": sessions.num_clicks,
+        "click_times": sessions.click_time is not None,
+        "dwell_times": sessions.dwell is not None,
+        "buckets": len(sessions.bucket_ids) if sessions.bucket is not None else 0,
+    }
+
+
+def _number(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.4f}"
+
+
+def _text(sessions: Sessions, metrics: ClickMetrics) -> str:
+    """The metrics as text: the log, the overall values, CTR by rank, the groups' table, the
+    definitions."""
+    lines = [
+        f"log {sessions.source}: {len(sessions)} sessions, {sessions.num_queries} queries, "
+        f"depth {sessions.depth}, {sessions.num_clicks} clicks",
+        "",
+    ]
+    names = list(metrics.overall)
+    width = max(len(n) for n in names)
+    lines += [f"{name:<{width}}  {_number(metrics.overall[name])}" for name in names]
+    lines += ["", "CTR by rank:"]
+    lines += [f"  {rank:>3}  {_number(v)}" for rank, v in enumerate(metrics.rank_ctr.tolist(), 1)]
+    if metrics.by is not None:
+        header = [metrics.by, "sessions", *metrics.values]
+        rows = [
+            [
+                group,
+                str(int(metrics.sessions[i])),
+                *(_number(v[i]) for v in metrics.values.values()),
+            ]
+            for i, group in enumerate(metrics.groups)
+        ]
+        widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
+        lines.append("")
+        for row in [header, *rows]:
+            cells = [row[0].ljust(widths[0])] + [
+                cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)
+            ]
+            lines.append("  ".join(cells).rstrip())
+    lines += ["", "Definitions:"]
+    lines += [f"  {note}" for note in metrics.notes]
+    return "\n".join(lines) + "\n"
