@@ -1,0 +1,220 @@
+"""The preference between two rankings from interleaving outcomes: Δ_AB, a sign test and a
+bootstrap interval; and the pairwise preferences of a multileaving.
+
+An outcome is one number per impression in ``[-1, 1]``: ``1`` A won, ``-1`` B won, ``0`` a tie
+(or an expected outcome, with probabilistic interleaving's marginalised credit;
+:mod:`cranfield.logs.interleaving`). The preference is Chapelle et al.'s (2012)
+
+    Δ_AB = (wins_A + ties / 2) / n - 1/2 = mean(outcome) / 2,
+
+the two sides equal for outcomes in ``{-1, 0, 1}``; it lies in ``[-1/2, 1/2]``, positive when A
+is preferred, ``0`` when neither is.
+
+The test is the two-sided sign (binomial) test of ``wins_A`` against ``wins_B`` with ties left
+out (:func:`cranfield.stats.paired.sign_pairs`, equal to :func:`scipy.stats.binomtest`); an
+expected outcome counts as a win for the side it leans to.
+
+The interval is a bootstrap percentile interval of Δ_AB. Over impressions (no ``groups``):
+resampling ``n`` impressions with replacement is drawing the counts of the distinct outcome
+values from a multinomial, which is what is drawn (``B`` draws of a few counts, not ``B x n``
+indices). Over groups (``groups``: the query of each impression, the usual unit when the
+impressions of one query are not independent): the groups are resampled with replacement
+with :func:`cranfield.stats.resampling.bootstrap_sums`, and Δ* is the resampled outcome sum
+over the resampled impression count, halved.
+
+References
+----------
+O. Chapelle, T. Joachims, F. Radlinski and Y. Yue, "Large-scale validation and analysis of
+interleaved search evaluation", ACM TOIS 30(1), 2012, §4.
+B. Efron and R. J. Tibshirani, *An Introduction to the Bootstrap*, Chapman & Hall, 1993.
+A. Schuth, F. Sietsma, S. Whiteson, D. Lefortier and M. de Rijke, "Multileaved comparisons
+for fast online evaluation", CIKM 2014.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+
+from cranfield._validate import check_float, check_int
+from cranfield.errors import OptionError
+from cranfield.stats.paired import sign_pairs
+from cranfield.stats.resampling import RngLike, bootstrap_sums, resolve_seed, stream
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+__all__ = ["Preference", "pairwise_preferences", "preference"]
+
+_BLOCK: Final = 1 << 22
+"""Most counts drawn at once by the multinomial bootstrap (memory, not the stream)."""
+
+
+@dataclass(frozen=True)
+class Preference:
+    """The preference of A over B from per-impression outcomes (:func:`preference`).
+
+    Attributes
+    ----------
+    impressions, wins, losses, ties:
+        Impressions; those A won (outcome > 0), lost (< 0) and tied.
+    delta:
+        Δ_AB = mean(outcome) / 2, in ``[-1/2, 1/2]``.
+    p_value:
+        Two-sided sign test of wins against losses (1 with neither).
+    interval:
+        Bootstrap percentile interval of Δ_AB at ``1 - alpha``.
+    alpha, n_resamples, seed:
+        The interval's level, resamples and the seed that reproduces it.
+    unit:
+        What the bootstrap resampled: ``"impression"`` or ``"group"``.
+    """
+
+    impressions: int
+    wins: int
+    losses: int
+    ties: int
+    delta: float
+    p_value: float
+    interval: tuple[float, float]
+    alpha: float
+    n_resamples: int
+    seed: int
+    unit: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The preference as plain JSON-ready values."""
+        return {
+            "impressions": self.impressions,
+            "wins": self.wins,
+            "losses": self.losses,
+            "ties": self.ties,
+            "delta": self.delta,
+            "p_value": self.p_value,
+            "interval": list(self.interval),
+            "confidence": 1.0 - self.alpha,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+            "unit": self.unit,
+        }
+
+
+def _outcomes(outcomes: ArrayLike) -> NDArray[np.float64]:
+    o = np.asarray(outcomes, dtype=np.float64)
+    if o.ndim != 1 or o.size == 0 or not np.isfinite(o).all() or (np.abs(o) > 1).any():
+        raise OptionError(
+            "outcomes", "a non-empty 1-d array of numbers in [-1, 1]", f"shape {o.shape}"
+        )
+    return o
+
+
+def preference(
+    outcomes: ArrayLike,
+    *,
+    groups: ArrayLike | None = None,
+    alpha: float = 0.05,
+    n_resamples: int = 1000,
+    seed: RngLike = None,
+) -> Preference:
+    """Δ_AB, the sign test and a bootstrap interval from per-impression outcomes.
+
+    Parameters
+    ----------
+    outcomes:
+        One outcome per impression in ``[-1, 1]`` (``outcomes(clicked)`` of an interleaving).
+    groups:
+        Optional group of each impression (its query, as codes or ids): the bootstrap then
+        resamples groups, not impressions.
+    alpha:
+        The interval covers ``1 - alpha``.
+    n_resamples:
+        Bootstrap resamples.
+    seed:
+        An integer, a :class:`numpy.random.Generator` or ``None``.
+
+    Examples
+    --------
+    >>> p = preference([1, 1, 0, -1, 1, 1, 0, 1], seed=0)
+    >>> p.wins, p.losses, p.ties, p.delta
+    (5, 1, 2, 0.25)
+    >>> round(p.p_value, 4)      # binomtest(5, 6): 2 * 7/64
+    0.2188
+    >>> lo, hi = p.interval
+    >>> bool(lo < 0.25 < hi)
+    True
+    """
+    o = _outcomes(outcomes)
+    a = check_float("alpha", alpha, minimum=0.0, maximum=1.0, above=True, below=True)
+    b = check_int("n_resamples", n_resamples, minimum=1)
+    used = resolve_seed(seed)
+    _, p = sign_pairs(np.column_stack((o, np.zeros_like(o))), np.array([0]), np.array([1]))
+    if groups is None:
+        deltas = _impression_bootstrap(o, b, used)
+        unit = "impression"
+    else:
+        deltas = _group_bootstrap(o, np.asarray(groups), b, used)
+        unit = "group"
+    lo, hi = np.quantile(deltas, [a / 2.0, 1.0 - a / 2.0])
+    return Preference(
+        impressions=o.size,
+        wins=int((o > 0).sum()),
+        losses=int((o < 0).sum()),
+        ties=int((o == 0).sum()),
+        delta=float(o.mean() / 2.0),
+        p_value=float(p[0]),
+        interval=(float(lo), float(hi)),
+        alpha=a,
+        n_resamples=b,
+        seed=used,
+        unit=unit,
+    )
+
+
+def _impression_bootstrap(o: NDArray[np.float64], b: int, seed: int) -> NDArray[np.float64]:
+    """``b`` bootstrap values of Δ over impressions, by multinomial counts of distinct outcomes."""
+    values, counts = np.unique(o, return_counts=True)
+    share = counts / o.size
+    gen = stream(seed, "bootstrap")
+    out = np.empty(b)
+    block = max(1, _BLOCK // values.size)
+    for start in range(0, b, block):
+        size = min(block, b - start)
+        drawn = gen.multinomial(o.size, share, size=size).astype(np.float64)
+        out[start : start + size] = drawn @ values / (2.0 * o.size)
+    return out
+
+
+def _group_bootstrap(
+    o: NDArray[np.float64], groups: NDArray[Any], b: int, seed: int
+) -> NDArray[np.float64]:
+    """``b`` bootstrap values of Δ over groups of impressions (cluster bootstrap)."""
+    if groups.shape != o.shape:
+        raise OptionError("groups", f"one group per impression ({o.size})", f"shape {groups.shape}")
+    _, code = np.unique(groups, return_inverse=True)
+    code = code.ravel()
+    sums = np.column_stack((np.bincount(code, weights=o), np.bincount(code))).astype(np.float64)
+    drawn = bootstrap_sums(sums, n_resamples=b, seed=seed)
+    out: NDArray[np.float64] = drawn[:, 0] / drawn[:, 1] / 2.0
+    return out
+
+
+def pairwise_preferences(credit: ArrayLike) -> NDArray[np.float64]:
+    """``(m, m)`` preferences of a multileaving: entry ``[i, j]`` is Δ of ranking ``i`` over
+    ``j``, ``mean(sign(c_i - c_j)) / 2`` over impressions (antisymmetric, 0 on the diagonal).
+
+    ``credit`` is ``(impressions, m)`` clicks credited to each ranking
+    (:meth:`cranfield.logs.interleaving.TeamDraft.credit`).
+
+    Examples
+    --------
+    >>> pairwise_preferences([[1, 0, 0], [1, 1, 0]]).tolist()
+    [[0.0, 0.25, 0.5], [-0.25, 0.0, 0.25], [-0.5, -0.25, 0.0]]
+    """
+    c = np.asarray(credit, dtype=np.float64)
+    if c.ndim != 2 or c.shape[0] == 0:
+        raise OptionError("credit", "a non-empty (impressions, rankings) array", f"shape {c.shape}")
+    signs = np.sign(c[:, :, None] - c[:, None, :])
+    out: NDArray[np.float64] = signs.mean(axis=0) / 2.0
+    return out
