@@ -38,6 +38,7 @@ COMMANDS: Final = (
     Command("lab", "cranfield.cli.lab", "experiments, efficiency, pooling, folds, cv"),
     Command("check", "cranfield.cli.check", "lint runs and qrels without evaluating them"),
     Command("convert", "cranfield.cli.convert", "rewrite a run or qrels in another format"),
+    Command("logs", "cranfield.cli.logs", "click logs: metrics, click models, online tests"),
 )
 
 _USAGE: Final = "usage: cranfield [-h] [--version] COMMAND ...\n"

@@ -184,7 +184,7 @@ def _bucket(
     return Bucket(name, n, int(values.size), float(mean), variance)
 
 
-def ab_test(
+def ab_test(  # noqa: PLR0913 -- the data, its source for errors, then settings
     values: ArrayLike,
     buckets: Sequence[str] | ArrayLike,
     *,
@@ -193,6 +193,8 @@ def ab_test(
     control: str | None = None,
     alpha: float = 0.05,
     unit_name: str | None = None,
+    source: str = "<data>",
+    lines: Sequence[int] | None = None,
 ) -> ABTest:
     """The difference of a metric between two buckets, its interval and p-value.
 
@@ -216,11 +218,14 @@ def ab_test(
     unit_name:
         What the unit is called in the result (default ``"row"`` without ``units``, else
         ``"unit"``).
+    source, lines:
+        How errors about rows name them: the file and the line of each row (default
+        ``<data>`` and the 1-based row).
 
     Raises
     ------
     InputError
-        If a unit is in both buckets (``source`` ``<data>``, the first row that moves it).
+        If a unit is in both buckets (naming the first row that moves it).
 
     Examples
     --------
@@ -244,7 +249,7 @@ def ab_test(
     if names.size != 2:
         raise OptionError("buckets", "exactly two distinct buckets", names.tolist()[:5])
     first = 0 if control is None else _index(names, control)
-    unit = _units(units, v.size, bucket_code.ravel())
+    unit = _units(units, v.size, bucket_code.ravel(), source, lines)
     w = np.ones_like(v) if denominators is None else np.asarray(denominators, dtype=np.float64)
     if w.shape != v.shape or not np.isfinite(w).all() or (w < 0).any():
         raise OptionError("denominators", f"{v.size} finite numbers >= 0", f"shape {w.shape}")
@@ -263,7 +268,13 @@ def _index(names: NDArray[np.str_], control: str) -> int:
     return int(hits[0])
 
 
-def _units(units: ArrayLike | None, n: int, bucket: NDArray[np.intp]) -> NDArray[np.int64]:
+def _units(
+    units: ArrayLike | None,
+    n: int,
+    bucket: NDArray[np.intp],
+    source: str,
+    lines: Sequence[int] | None,
+) -> NDArray[np.int64]:
     """Unit codes of the rows; a unit in two buckets is an error naming its first move."""
     if units is None:
         return np.arange(n, dtype=np.int64)
@@ -277,11 +288,12 @@ def _units(units: ArrayLike | None, n: int, bucket: NDArray[np.intp]) -> NDArray
     moved = np.flatnonzero(home[code] != bucket)
     if moved.size:
         row = int(moved[0])
+        where = "" if lines is not None else f"row {row + 1}: "
         raise InputError(
-            "<data>",
-            None,
-            f"row {row + 1}: unit {str(u[row])!r} is in two buckets, the unit of "
-            "randomisation must stay in one",
+            source,
+            None if lines is None else int(lines[row]),
+            f"{where}unit {str(u[row])!r} is in two buckets, the unit of randomisation must "
+            "stay in one",
         )
     return code
 

@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 
 __all__ = ["LOGS_COMMANDS", "main"]
 
-LOGS_COMMANDS: Final[tuple[Command, ...]] = ()
+LOGS_COMMANDS: Final[tuple[Command, ...]] = (
+    Command("ab", "cranfield.cli.logs.ab", "A/B test of a metric per session, by unit"),
+)
 
 
 def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
