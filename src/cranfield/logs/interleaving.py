@@ -31,10 +31,13 @@ team of the clicked document; the ranking with more credited clicks wins the imp
 With two rankings this is Radlinski et al.'s rule (the team with fewer picks goes next, a coin
 on equal picks): both rules pick one document per ranking per round. Multileaving is the same
 with ``m`` rankings and a random permutation per round; its credit is a click count per ranking.
+When a ranking has no document left, the others go on filling the list (Radlinski et al. stop
+the list there); the documents it then lacks are never credited to it.
 
 *Balanced.* One coin decides which ranking leads. Pointers ``k_a, k_b`` walk down both
 rankings; the ranking with the smaller pointer (the leader on equal pointers) offers its next
-document, which is shown unless already shown. Credit: let ``d`` be the lowest clicked
+document, which is shown unless already shown (after the shorter ranking ends, the longer
+one goes on; Joachims stops there). Credit: let ``d`` be the lowest clicked
 document and ``k = min(rank_A(d), rank_B(d))``; ``h_A`` (``h_B``) counts the clicked documents
 in A's (B's) top ``k``; A wins if ``h_A > h_B``. Only two lists are possible, one per coin.
 

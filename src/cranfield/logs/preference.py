@@ -15,12 +15,15 @@ out (:func:`cranfield.stats.paired.sign_pairs`, equal to :func:`scipy.stats.bino
 expected outcome counts as a win for the side it leans to.
 
 The interval is a bootstrap percentile interval of Δ_AB. Over impressions (no ``groups``):
-resampling ``n`` impressions with replacement is drawing the counts of the distinct outcome
-values from a multinomial, which is what is drawn (``B`` draws of a few counts, not ``B x n``
-indices). Over groups (``groups``: the query of each impression, the usual unit when the
-impressions of one query are not independent): the groups are resampled with replacement
-with :func:`cranfield.stats.resampling.bootstrap_sums`, and Δ* is the resampled outcome sum
-over the resampled impression count, halved.
+``n`` impressions resampled with replacement; with few distinct outcomes (team draft and
+balanced interleaving have three) that is drawing the counts of each outcome from a
+multinomial, which is what is drawn (``B`` draws of three counts, not ``B x n`` indices).
+Over groups (``groups``: the query of each impression, the usual unit when the impressions of
+one query are not independent): the groups are resampled with replacement and Δ* is the
+resampled outcome sum over the resampled impression count, halved. Draws come from the
+bootstrap stream of :mod:`cranfield.stats.resampling` (``seed``, spawn key 2), in blocks of
+bounded size, so a million impressions or a hundred thousand queries cost seconds and bounded
+memory (:func:`cranfield.stats.resampling.bootstrap_sums` draws ``1024 x n`` indices at once).
 
 References
 ----------
@@ -41,7 +44,7 @@ import numpy as np
 from cranfield._validate import check_float, check_int
 from cranfield.errors import OptionError
 from cranfield.stats.paired import sign_pairs
-from cranfield.stats.resampling import RngLike, bootstrap_sums, resolve_seed, stream
+from cranfield.stats.resampling import RngLike, resolve_seed, stream
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -49,7 +52,9 @@ if TYPE_CHECKING:
 __all__ = ["Preference", "pairwise_preferences", "preference"]
 
 _BLOCK: Final = 1 << 22
-"""Most counts drawn at once by the multinomial bootstrap (memory, not the stream)."""
+"""Most indices (or counts) drawn at once by the bootstrap (memory; part of the stream)."""
+_FEW_VALUES: Final = 64
+"""Up to this many distinct outcomes, impressions are resampled as multinomial counts."""
 
 
 @dataclass(frozen=True)
@@ -173,17 +178,21 @@ def preference(
 
 
 def _impression_bootstrap(o: NDArray[np.float64], b: int, seed: int) -> NDArray[np.float64]:
-    """``b`` bootstrap values of Δ over impressions, by multinomial counts of distinct outcomes."""
-    values, counts = np.unique(o, return_counts=True)
-    share = counts / o.size
+    """``b`` bootstrap values of Δ over impressions."""
     gen = stream(seed, "bootstrap")
-    out = np.empty(b)
+    values, counts = np.unique(o, return_counts=True)
+    if values.size > _FEW_VALUES:
+        sums = _resampled_sums(o[:, None], b, gen)[:, 0]
+        out: NDArray[np.float64] = sums / (2.0 * o.size)
+        return out
+    share = counts / o.size
+    drawn = np.empty(b)
     block = max(1, _BLOCK // values.size)
     for start in range(0, b, block):
         size = min(block, b - start)
-        drawn = gen.multinomial(o.size, share, size=size).astype(np.float64)
-        out[start : start + size] = drawn @ values / (2.0 * o.size)
-    return out
+        taken = gen.multinomial(o.size, share, size=size).astype(np.float64)
+        drawn[start : start + size] = taken @ values / (2.0 * o.size)
+    return drawn
 
 
 def _group_bootstrap(
@@ -195,8 +204,25 @@ def _group_bootstrap(
     _, code = np.unique(groups, return_inverse=True)
     code = code.ravel()
     sums = np.column_stack((np.bincount(code, weights=o), np.bincount(code))).astype(np.float64)
-    drawn = bootstrap_sums(sums, n_resamples=b, seed=seed)
+    drawn = _resampled_sums(sums, b, stream(seed, "bootstrap"))
     out: NDArray[np.float64] = drawn[:, 0] / drawn[:, 1] / 2.0
+    return out
+
+
+def _resampled_sums(
+    rows: NDArray[np.float64], b: int, gen: np.random.Generator
+) -> NDArray[np.float64]:
+    """``(b, columns)`` column sums of ``b`` resamples of the rows with replacement, drawn in
+    blocks of about ``_BLOCK`` indices (memory stays bounded however many rows)."""
+    m = rows.shape[0]
+    columns = [np.ascontiguousarray(rows[:, j]) for j in range(rows.shape[1])]
+    out = np.empty((b, rows.shape[1]))
+    block = max(1, _BLOCK // m)
+    for start in range(0, b, block):
+        size = min(block, b - start)
+        index = gen.integers(0, m, size=(size, m), dtype=np.int32 if m < 2**31 else np.int64)
+        for j in range(rows.shape[1]):
+            out[start : start + size, j] = columns[j][index].sum(axis=1)
     return out
 
 

@@ -88,3 +88,13 @@ def test_pairwise_preferences_by_hand() -> None:
     assert np.allclose(pairwise_preferences(credit), expected)
     with pytest.raises(OptionError):
         pairwise_preferences([1, 2])
+
+
+def test_many_distinct_outcomes_resample_impressions_with_the_normal_width() -> None:
+    """Marginalised outcomes take many values: impressions are resampled one by one; the
+    interval's width is about the normal one, 2 * 1.96 * sd / sqrt(n) / 2."""
+    o = np.random.default_rng(5).uniform(-1.0, 1.0, size=4000)
+    p = preference(o, seed=2, n_resamples=2000)
+    width = p.interval[1] - p.interval[0]
+    assert width == pytest.approx(1.96 * o.std() / np.sqrt(o.size), rel=0.1)
+    assert p.interval[0] < p.delta < p.interval[1]
