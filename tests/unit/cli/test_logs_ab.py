@@ -116,3 +116,15 @@ def test_a_missing_table_is_a_data_error(
     assert code == 2
     assert "none.csv" in err
     assert "Traceback" not in err
+
+
+def test_a_table_on_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    text = Path(EXAMPLE).read_bytes().replace(b",", b"\t")  # TSV, told by its header
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text)))
+    code, out, err = cli(capsys, "-", "--metric", "clicks", "--unit", "user", "-f", "json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["control"]["units"] == 20

@@ -19,6 +19,7 @@ from cranfield.logs.interleaving import (
     probabilistic,
     team_draft,
 )
+from cranfield.logs.preference import pairwise_preferences
 
 # --------------------------------------------------------------------------- by hand
 
@@ -282,3 +283,21 @@ def test_known_exception_team_draft_lets_a_dominating_ranking_lose_impressions()
     assert (bl.outcomes(_relevant_clicks(bl, relevant)) == 1).all()
     pi = probabilistic(a, b, impressions=4000, seed=0)
     assert pi.outcomes(_relevant_clicks(pi, relevant)).mean() > 0.05
+
+
+def test_multileaving_never_prefers_a_dominated_ranking_in_expectation() -> None:
+    """Three rankings: the best (relevant documents on top), a middle one, the reverse of the
+    best. A user clicking the relevant documents: the pairwise preferences follow the order
+    (best takes r1 in round one; r2 goes to best or middle by the order of round two; the
+    reverse gets none: 1/4, 1/4 and 1/2 by hand)."""
+    best = ["r1", "r2", "n1", "n2", "n3", "n4"]
+    middle = ["n1", "r1", "r2", "n2", "n3", "n4"]
+    worst = best[::-1]
+    n = 4000
+    t = multileave([best, middle, worst], impressions=n, seed=6)
+    credit = t.credit(_relevant_clicks(t, {"r1", "r2"}))
+    p = pairwise_preferences(credit)
+    assert p[0, 1] == pytest.approx(0.25, abs=0.03)
+    assert p[1, 2] == pytest.approx(0.25, abs=0.03)
+    assert p[0, 2] == 0.5
+    assert np.allclose(p, -p.T)
