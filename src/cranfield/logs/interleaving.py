@@ -481,7 +481,7 @@ class Probabilistic(_Interleaved):
         a_more = 2 * count[None, :] > clicks[:, None]
         b_more = 2 * count[None, :] < clicks[:, None]
         out: NDArray[np.float64] = (dist * a_more).sum(axis=1) - (dist * b_more).sum(axis=1)
-        return out
+        return np.clip(out, -1.0, 1.0, out=out)  # the distribution's sum may round past 1
 
 
 def probabilistic(

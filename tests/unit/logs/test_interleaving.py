@@ -301,3 +301,16 @@ def test_multileaving_never_prefers_a_dominated_ranking_in_expectation() -> None
     assert p[1, 2] == pytest.approx(0.25, abs=0.03)
     assert p[0, 2] == 0.5
     assert np.allclose(p, -p.T)
+
+
+def test_marginalised_outcomes_stay_within_minus_one_and_one() -> None:
+    """Rankings of different lengths (q = 1 for a document only A holds) and many clicks: the
+    count's distribution can sum to 1 + 2**-52 after rounding; the outcome must not leave
+    [-1, 1] (the preference refuses outcomes that do)."""
+    rng = np.random.default_rng(0)
+    docs = [f"d{i}" for i in range(13)]
+    a, b = list(rng.permutation(docs)), list(rng.permutation(docs))[:4]
+    t = probabilistic(a, b, impressions=500, depth=10, seed=0)
+    clicked = (rng.random(t.shown.shape) < 0.7) & (t.shown >= 0)
+    o = t.outcomes(clicked)
+    assert np.abs(o).max() <= 1.0
