@@ -10,9 +10,13 @@ An outcome is one number per impression in ``[-1, 1]``: ``1`` A won, ``-1`` B wo
 the two sides equal for outcomes in ``{-1, 0, 1}``; it lies in ``[-1/2, 1/2]``, positive when A
 is preferred, ``0`` when neither is.
 
-The test is the two-sided sign (binomial) test of ``wins_A`` against ``wins_B`` with ties left
-out (:func:`cranfield.stats.paired.sign_pairs`, equal to :func:`scipy.stats.binomtest`); an
-expected outcome counts as a win for the side it leans to.
+The test is the two-sided sign (binomial) test of wins against losses with ties left out
+(:func:`cranfield.stats.paired.sign_pairs`, equal to :func:`scipy.stats.binomtest`); an
+expected outcome counts as a win for the side it leans to. It counts the unit the interval
+resamples: impressions, or with ``groups`` each group (query) won or lost by its mean
+outcome, as Chapelle et al. aggregate per query, since the impressions of one query are not
+independent (thousands of impressions of a few queries would otherwise make any preference
+"significant").
 
 The interval is a bootstrap percentile interval of Δ_AB. Over impressions (no ``groups``):
 ``n`` impressions resampled with replacement; with few distinct outcomes (team draft and
@@ -74,7 +78,11 @@ class Preference:
     alpha, n_resamples, seed:
         The interval's level, resamples and the seed that reproduces it.
     unit:
-        What the bootstrap resampled: ``"impression"`` or ``"group"``.
+        What the sign test counted and the bootstrap resampled: ``"impression"`` or
+        ``"group"``.
+    unit_wins, unit_losses:
+        The units (impressions, or groups by their mean outcome) A won and lost: the sign
+        test's counts.
     """
 
     impressions: int
@@ -88,6 +96,8 @@ class Preference:
     n_resamples: int
     seed: int
     unit: str
+    unit_wins: int
+    unit_losses: int
 
     def to_dict(self) -> dict[str, Any]:
         """The preference as plain JSON-ready values."""
@@ -103,6 +113,8 @@ class Preference:
             "n_resamples": self.n_resamples,
             "seed": self.seed,
             "unit": self.unit,
+            "unit_wins": self.unit_wins,
+            "unit_losses": self.unit_losses,
         }
 
 
@@ -154,13 +166,17 @@ def preference(
     a = check_float("alpha", alpha, minimum=0.0, maximum=1.0, above=True, below=True)
     b = check_int("n_resamples", n_resamples, minimum=1)
     used = resolve_seed(seed)
-    _, p = sign_pairs(np.column_stack((o, np.zeros_like(o))), np.array([0]), np.array([1]))
     if groups is None:
+        tested = o
         deltas = _impression_bootstrap(o, b, used)
-        unit = "impression"
     else:
-        deltas = _group_bootstrap(o, np.asarray(groups), b, used)
-        unit = "group"
+        sums = _group_sums(o, np.asarray(groups))
+        tested = sums[:, 0] / sums[:, 1]
+        drawn = _resampled_sums(sums, b, stream(used, "bootstrap"))
+        deltas = drawn[:, 0] / drawn[:, 1] / 2.0
+    _, p = sign_pairs(
+        np.column_stack((tested, np.zeros_like(tested))), np.array([0]), np.array([1])
+    )
     lo, hi = np.quantile(deltas, [a / 2.0, 1.0 - a / 2.0])
     return Preference(
         impressions=o.size,
@@ -173,7 +189,9 @@ def preference(
         alpha=a,
         n_resamples=b,
         seed=used,
-        unit=unit,
+        unit="impression" if groups is None else "group",
+        unit_wins=int((tested > 0).sum()),
+        unit_losses=int((tested < 0).sum()),
     )
 
 
@@ -195,17 +213,15 @@ def _impression_bootstrap(o: NDArray[np.float64], b: int, seed: int) -> NDArray[
     return drawn
 
 
-def _group_bootstrap(
-    o: NDArray[np.float64], groups: NDArray[Any], b: int, seed: int
-) -> NDArray[np.float64]:
-    """``b`` bootstrap values of Δ over groups of impressions (cluster bootstrap)."""
+def _group_sums(o: NDArray[np.float64], groups: NDArray[Any]) -> NDArray[np.float64]:
+    """``(groups, 2)`` outcome sums and impression counts per group, in sorted group order."""
     if groups.shape != o.shape:
         raise OptionError("groups", f"one group per impression ({o.size})", f"shape {groups.shape}")
     _, code = np.unique(groups, return_inverse=True)
     code = code.ravel()
-    sums = np.column_stack((np.bincount(code, weights=o), np.bincount(code))).astype(np.float64)
-    drawn = _resampled_sums(sums, b, stream(seed, "bootstrap"))
-    out: NDArray[np.float64] = drawn[:, 0] / drawn[:, 1] / 2.0
+    out: NDArray[np.float64] = np.column_stack(
+        (np.bincount(code, weights=o), np.bincount(code))
+    ).astype(np.float64)
     return out
 
 

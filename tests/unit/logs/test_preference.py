@@ -56,6 +56,20 @@ def test_the_group_bootstrap_is_wider_when_queries_differ() -> None:
     assert by_query.interval[0] < 0 < by_query.interval[1]
 
 
+def test_with_groups_the_sign_test_counts_groups_by_their_mean_outcome() -> None:
+    """Three queries: A wins 90 of 100 impressions of each of two, B wins all 100 of the third.
+    Over impressions 180 against 100 is 'significant'; over queries 2 against 1 is not."""
+    o = np.array([1.0] * 90 + [-1.0] * 10 + [1.0] * 90 + [-1.0] * 10 + [-1.0] * 100)
+    groups = np.repeat(["q1", "q2", "q3"], 100)
+    by_impression = preference(o, seed=0, n_resamples=100)
+    by_query = preference(o, groups=groups, seed=0, n_resamples=100)
+    assert (by_impression.unit_wins, by_impression.unit_losses) == (180, 120)
+    assert by_impression.p_value < 0.001
+    assert (by_query.unit_wins, by_query.unit_losses) == (2, 1)
+    assert by_query.p_value == pytest.approx(binomtest(2, 3, 0.5).pvalue)
+    assert (by_query.wins, by_query.delta) == (by_impression.wins, by_impression.delta)
+
+
 def test_same_seed_same_interval_and_the_seed_is_kept() -> None:
     o = np.random.default_rng(3).choice([1.0, -1.0, 0.0], size=500)
     one, two = preference(o, seed=9), preference(o, seed=9)
