@@ -65,3 +65,23 @@ def test_a_click_function_of_the_wrong_shape_is_an_option_error() -> None:
         interleaving_experiment(GOOD, BAD, independent_clicks({}), method="x", seed=0)  # type: ignore[arg-type]
     with pytest.raises(OptionError):
         independent_clicks({("q", "d"): 1.5})
+
+
+def test_agreement_grows_with_the_number_of_impressions() -> None:
+    """Chapelle et al.'s curve: with one impression the share is P(win) + P(tie) / 2; with
+    many it goes to 1; the two signs share the draws, so their agreements add up to 1."""
+    e = interleaving_experiment(
+        GOOD, BAD, independent_clicks(RELEVANT), impressions=300, seed=4, depth=2
+    )
+    o = e.outcomes
+    curve = e.agreement(1, [1, 5, 50, 500], repetitions=4000, seed=1)
+    single = (o > 0).mean() + 0.5 * (o == 0).mean()
+    assert curve[0] == pytest.approx(single, abs=0.03)
+    assert list(curve) == sorted(curve)
+    assert curve[-1] == 1.0
+    other = e.agreement(-1, [1, 5, 50, 500], repetitions=4000, seed=1)
+    assert np.allclose(curve + other, 1.0)
+    with pytest.raises(OptionError):
+        e.agreement(0, [1])
+    with pytest.raises(OptionError):
+        e.agreement(1, [0])
