@@ -137,7 +137,7 @@ def click_matrix(click_ranks: Sequence[Sequence[int]], depth: int) -> NDArray[np
     out = np.zeros((len(click_ranks), size), dtype=bool)
     for i, ranks in enumerate(click_ranks):
         for rank in ranks:
-            check_int("click rank", rank, minimum=1, maximum=size)
+            check_int("click_ranks", rank, minimum=1, maximum=size)
             out[i, rank - 1] = True
     return out
 
@@ -184,7 +184,9 @@ class _Interleaved:
         if (out & (self.shown < 0)).any():
             i, r = np.argwhere(out & (self.shown < 0))[0]
             raise OptionError(
-                "clicked", "clicks on shown results only", f"a click at rank {r + 1} of {i}"
+                "clicked",
+                "clicks on shown results only",
+                f"a click at rank {r + 1} of impression {i}",
             )
         return out
 

@@ -156,7 +156,7 @@ def test_same_seed_same_lists_and_a_generator_works() -> None:
         (lambda: team_draft(["a"], ["b"]).outcomes(np.ones((1, 3), dtype=bool)), "clicked"),
         (lambda: team_draft(["a"], ["b"]).outcomes(np.ones((1, 2))), "clicked"),
         (lambda: multileave([["a"], ["b"], ["c"]]).outcomes(np.ones((1, 3), bool)), "rankings"),
-        (lambda: click_matrix([[4]], 3), "click rank"),
+        (lambda: click_matrix([[4]], 3), "click_ranks"),
     ],
 )
 def test_bad_options_are_option_errors(call: object, option: str) -> None:
