@@ -50,3 +50,18 @@ with open("examples/qrels-second.txt", "w") as q:
             rel = min(2, max(0, rel + second.choice([-1, 1])))
         q.write(f"{t} 0 {d} {rel}\n")
     q.write("105 0 D105-16 1\n")
+
+# Sessions of an A/B test for `cranfield logs ab`: 40 users randomised to bucket A (control)
+# or B; each user's sessions share the user's taste for clicking (so they are correlated),
+# and B's ranker draws a few more clicks. One row per session.
+ab = random.Random(20)
+with open("examples/sessions.csv", "w") as s:
+    s.write("session,user,bucket,clicks,shown\n")
+    number = 0
+    for u in range(1, 41):
+        bucket = "A" if u % 2 else "B"
+        taste = ab.uniform(0.05, 0.45) + (0.06 if bucket == "B" else 0.0)
+        for _ in range(ab.randint(1, 6)):
+            number += 1
+            clicks = sum(ab.random() < taste for _ in range(10))
+            s.write(f"s{number:03d},u{u:02d},{bucket},{clicks},10\n")

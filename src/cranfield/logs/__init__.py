@@ -4,7 +4,10 @@ The fourth part of evaluation next to laboratory experiments, measures and train
 sessions read from logs (:class:`Sessions`, :func:`read_sessions`; the formats in
 :mod:`cranfield.io.click_logs`), click metrics per query, per bucket and overall
 (:func:`click_metrics`, the definitions in :mod:`cranfield.logs.click_metrics`), click models
-fitted to sessions, interleaving and A/B tests, and users simulated over a run and its qrels.
+fitted to sessions, online experiments (team-draft, balanced and probabilistic interleaving
+and team-draft multileaving, :func:`preference`, :func:`interleaving_experiment`; A/B tests
+with intervals over the unit of randomisation, :func:`ab_test`, :func:`sample_size`), and users
+simulated over a run and its qrels.
 
 Examples
 --------
@@ -27,18 +30,55 @@ from cranfield._lazy import lazy_names as _lazy_names
 # numpy only, imported now: the function click_metrics must be bound after its module of the
 # same name, or importing the module later would leave the module in its place
 from cranfield.data.sessions import Sessions
+from cranfield.logs.ab_test import ABTest, Bucket, ab_test, sample_size
 from cranfield.logs.click_metrics import ClickMetrics, click_metrics, session_metrics
+from cranfield.logs.interleaving import (
+    Balanced,
+    Probabilistic,
+    TeamDraft,
+    balanced,
+    click_matrix,
+    multileave,
+    probabilistic,
+    team_draft,
+)
+from cranfield.logs.interleaving_experiment import (
+    ClickFunction,
+    InterleavingExperiment,
+    independent_clicks,
+    interleaving_experiment,
+)
+from cranfield.logs.preference import Preference, pairwise_preferences, preference
 
 if typing.TYPE_CHECKING:
     from cranfield.io.click_logs import read_sessions, sessions_from_frame, write_sessions
 
 __all__ = [
+    "ABTest",
+    "Balanced",
+    "Bucket",
+    "ClickFunction",
     "ClickMetrics",
+    "InterleavingExperiment",
+    "Preference",
+    "Probabilistic",
     "Sessions",
+    "TeamDraft",
+    "ab_test",
+    "balanced",
+    "click_matrix",
     "click_metrics",
+    "independent_clicks",
+    "interleaving_experiment",
+    "multileave",
+    "pairwise_preferences",
+    "preference",
+    "probabilistic",
     "read_sessions",
+    "sample_size",
     "session_metrics",
     "sessions_from_frame",
+    "team_draft",
     "write_sessions",
 ]
 
