@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,3 +34,17 @@ def one_sentence(exc: pytest.ExceptionInfo[BaseException]) -> None:
     assert "\n" not in msg
     assert msg[0].isupper()
     assert msg.endswith(".")
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh copy of the clone's examples, with ``../shared`` and ``.venv/bin/``."""
+    root = tmp_path_factory.mktemp("readme")
+    (root / "shared").symlink_to(require(SHARED).resolve(), target_is_directory=True)
+    copy = root / "clone"
+    shutil.copytree(REPO / "examples", copy / "examples")
+    # the whole virtualenv, not only its bin/: .venv/bin/python finds its packages through
+    # the pyvenv.cfg beside bin/
+    (copy / ".venv").symlink_to(sys.prefix, target_is_directory=True)
+    assert (copy / ".venv" / "bin").resolve() == Path(sys.executable).parent.resolve()
+    return copy

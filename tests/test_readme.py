@@ -24,15 +24,13 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SHARED, require
+from tests.conftest import REPO
 
 README = REPO / "README.md"
 _BLOCK = re.compile(r"^```bash\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -118,20 +116,6 @@ def test_the_readme_has_commands_and_ci_installs_as_it_says() -> None:
 def test_a_command_that_would_fail_when_pasted_is_caught(bad: str, why: str) -> None:
     with pytest.raises(AssertionError, match=why):
         runnable(bad)
-
-
-@pytest.fixture(scope="module")
-def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh copy of the clone's examples, with ``../shared`` and ``.venv/bin/``."""
-    root = tmp_path_factory.mktemp("readme")
-    (root / "shared").symlink_to(require(SHARED).resolve(), target_is_directory=True)
-    copy = root / "clone"
-    shutil.copytree(REPO / "examples", copy / "examples")
-    # the whole virtualenv, not only its bin/: .venv/bin/python finds its packages through
-    # the pyvenv.cfg beside bin/
-    (copy / ".venv").symlink_to(sys.prefix, target_is_directory=True)
-    assert (copy / ".venv" / "bin").resolve() == Path(sys.executable).parent.resolve()
-    return copy
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=[f"{i}:{c[:40]}" for i, c in enumerate(COMMANDS)])
