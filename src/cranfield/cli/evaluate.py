@@ -57,7 +57,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="read each run in blocks of whole queries, in bounded memory (runs must be grouped "
         "by query)",
     )
-    add_parallel_options(p)
+    add_parallel_options(p, store=True)
     p.add_argument(
         "--quiet",
         action="store_true",

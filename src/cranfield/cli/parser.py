@@ -498,10 +498,19 @@ def eval_options(args: argparse.Namespace) -> EvalOptions:
     return EvalOptions(**given)
 
 
-def add_parallel_options(p: Parser) -> None:
+def add_parallel_options(p: Parser, *, store: bool = False) -> None:
     """``--jobs`` and ``--scheduler``: where the runs are scored
-    (:mod:`cranfield.evaluation.engines`), read back by :func:`parallel_options`."""
+    (:mod:`cranfield.evaluation.engines`), and with ``store`` ``--store``: where their results
+    are kept (:mod:`cranfield.evaluation.store`); read back by :func:`parallel_options`."""
     import os
+
+    if store:
+        p.add_argument(
+            "--store",
+            metavar="DIR",
+            help="keep each run file's results in DIR and read them back next time, while the "
+            "run, the qrels, the options and cranfield are the same",
+        )
 
     p.add_argument(
         "-j",
@@ -520,8 +529,12 @@ def add_parallel_options(p: Parser) -> None:
 
 
 def parallel_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``jobs`` and ``scheduler`` keywords given on the command line."""
-    return {"jobs": args.jobs, "scheduler": args.scheduler}
+    """The ``jobs`` and ``scheduler`` keywords given on the command line (and ``store``, for a
+    command that has it)."""
+    given = {"jobs": args.jobs, "scheduler": args.scheduler}
+    if "store" in args:
+        given["store"] = args.store
+    return given
 
 
 def add_extra_judgments(p: Parser) -> None:

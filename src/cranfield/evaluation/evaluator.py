@@ -13,6 +13,7 @@ every run, and a large run file starts loading next to them.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,7 @@ from cranfield._types import FileFormat, RunNaming
 from cranfield._validate import check_int
 from cranfield.data.columns import names
 from cranfield.data.ranking import Ranking, rank, rank_columns
-from cranfield.errors import MeasureError, MissingTopicError, OptionError
+from cranfield.errors import EvaluationError, MeasureError, MissingTopicError, OptionError
 from cranfield.evaluation.aggregate import How
 from cranfield.evaluation.options import AggregateOption, EvalKwargs, EvalOptions, options_from
 from cranfield.evaluation.overlap import check_overlap
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
     from cranfield.data.columns import QrelsColumns
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
+    from cranfield.evaluation.engines import Engine
+    from cranfield.evaluation.store import ResultStore, Stored
     from cranfield.io.load import QrelsLike, RunLike
     from cranfield.io.runset import RunSet
 
@@ -432,6 +435,7 @@ class Evaluator:
         jobs: int = 1,
         scheduler: Any = None,
         progress: bool | None = False,
+        store: str | Path | ResultStore | None = None,
     ) -> Iterator[Results]:
         """The results of each run in turn, in the order given, named by the rule of
         :mod:`cranfield.io.run_names`.
@@ -441,17 +445,25 @@ class Evaluator:
         engine_for` picks (worker processes, or a Dask cluster), which is sent this evaluator
         once, with its qrels already read. ``progress``: a bar on standard error (runs done
         of the total, rate, time left; a Dask cluster's dashboard) once the work has taken a
-        second; ``None`` shows it when standard error is a terminal.
+        second; ``None`` shows it when standard error is a terminal. ``store``: a folder
+        (or :class:`~cranfield.evaluation.store.ResultStore`) where each run file's results
+        are kept, per measure, and read back instead of computed again while the run, the
+        qrels, the options and cranfield's version are the same.
         """
         from cranfield.evaluation.engines import InProcess, engine_for
+        from cranfield.evaluation.store import ResultStore
         from cranfield.io.runset import RunSet
 
         check_int("block_bytes", block_bytes, minimum=1)  # refused even when not streaming
         engine = engine_for(jobs, scheduler)
+        kept = store if isinstance(store, ResultStore) or store is None else ResultStore(store)
         run_set = RunSet.of(runs, names)
         tasks = [RunTask(name, source, stream, block_bytes) for name, source in run_set]
         shown = progress_enabled(progress) and len(tasks) > 1
         with Tracker(f"scoring {len(tasks)} runs", len(tasks), enabled=shown) as bar:
+            if kept is not None:
+                yield from self._through_store(tasks, engine, kept, bar)
+                return
             if isinstance(engine, InProcess):
                 for results in engine.map(score_task, self, tasks):
                     bar.advance()
@@ -463,6 +475,121 @@ class Evaluator:
                     bar.description += f" (Dask dashboard {engine.dashboard})"
                 bar.advance()
                 yield results.noted(f"Scored by {engine.describe()}.")
+
+    def _through_store(
+        self, tasks: list[RunTask], engine: Engine, store: ResultStore, bar: Tracker
+    ) -> Iterator[Results]:
+        """:meth:`each` with a store: the measures stored for a run are read back, the others
+        computed (by ``engine``, grouped by the measures they miss) and stored; the results
+        come in the order of ``tasks``, each with the warnings its evaluation raised."""
+        from cranfield.evaluation.engines import InProcess
+
+        inputs = {"qrels": source_path(self._qrels_source)}
+        if self._known_source is not None:
+            inputs["known"] = source_path(self._known_source)
+        if self._intents_source is not None:
+            inputs["intents"] = source_path(self._intents_source)
+        keys = [
+            store.run_key(t.source, inputs, self.options)  # type: ignore[arg-type]
+            if isinstance(t.source, (str, Path))
+            else None
+            for t in tasks
+        ]
+        found = [
+            {m: store.get(key, m) for m in self.measures} if key is not None else {} for key in keys
+        ]
+        groups: dict[tuple[Measure, ...], list[int]] = {}
+        for i, stored in enumerate(found):
+            missing = tuple(m for m in self.measures if stored.get(m) is None)
+            if missing:
+                groups.setdefault(missing, []).append(i)
+        computed: dict[int, tuple[Results, tuple[tuple[str, str], ...]]] = {}
+        for missing, indices in groups.items():
+            twin = self if list(missing) == self.measures else self.with_measures(missing)
+            if not isinstance(engine, InProcess):
+                twin.prepare()
+            scored = engine.map(score_task, twin, [tasks[i] for i in indices])
+            for i in indices:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    results = next(scored)
+                said = tuple((w.category.__name__, str(w.message)) for w in caught)
+                computed[i] = (results, said)
+                bar.advance()
+        for i, task in enumerate(tasks):
+            yield self._assembled(task, keys[i], found[i], computed.get(i), store, engine)
+
+    def _assembled(
+        self,
+        task: RunTask,
+        key: str | None,
+        stored: dict[Measure, Stored | None],
+        computed: tuple[Results, tuple[tuple[str, str], ...]] | None,
+        store: ResultStore,
+        engine: Engine,
+    ) -> Results:
+        """One run's results from what the store held and what was computed (stored now)."""
+        from cranfield.evaluation.engines import InProcess
+        from cranfield.evaluation.store import Stored
+
+        parts: dict[Measure, Stored] = {m: v for m, v in stored.items() if v is not None}
+        if computed is not None:
+            results, said = computed
+            for m in results.measures:
+                part = Stored(
+                    topics=tuple(results.topics),
+                    values=tuple(results.values[m].tolist()),
+                    missing_topics=tuple(results.missing_topics),
+                    micro=results.micro.get(m),
+                    notes=results.notes,
+                    warnings=said,
+                )
+                parts[m] = part
+                if key is not None:
+                    store.put(key, m, part)
+                    store.computed += 1
+        first = parts[self.measures[0]]
+        if any(p.topics != first.topics for p in parts.values()):
+            raise EvaluationError(
+                f"the results stored in {store.folder} for run {task.name!r} disagree on "
+                f"its queries; remove the folder and evaluate again."
+            )
+        reused = len(self.measures) - (0 if computed is None else len(computed[0].measures))
+        store.hits += reused
+        notes = first.notes
+        if reused:
+            notes += (f"{reused} of {len(self.measures)} measures read from {store.folder}.",)
+        if computed is not None and not isinstance(engine, InProcess):
+            notes += (f"Scored by {engine.describe()}.",)
+        for said in dict.fromkeys(p.warnings for p in parts.values()):
+            Stored((), (), (), None, (), said).replay()
+        return Results(
+            run_name=task.name,
+            topics=list(first.topics),
+            values={m: np.array(parts[m].values, dtype=np.float64) for m in self.measures},
+            missing_policy=self.options.missing,
+            missing_topics=list(first.missing_topics),
+            aggregation=self.aggregation,
+            micro={m: parts[m].micro for m in self.measures if parts[m].micro is not None},  # type: ignore[misc]
+            epsilon=self.options.epsilon,
+            options=self.options,
+            sources=self.sources(task.source),
+            notes=notes,
+        )
+
+    def with_measures(self, measures: Sequence[Measure]) -> Evaluator:
+        """The same bound inputs (those already loaded shared, not read again) scoring only
+        ``measures``; per-query values only (the aggregate option is left to the caller)."""
+        twin = Evaluator(
+            self._qrels_source,
+            list(measures),
+            self.options.replace(aggregate=None),
+            known=self._known_source,
+            intents=self._intents_source,
+        )
+        twin._qrels, twin._columns, twin._judged = self._qrels, self._columns, self._judged
+        twin._extras = self._extras
+        return twin
 
     def prepare(self) -> Evaluator:
         """Read and index the qrels and the extra judgments now, not on first use: what an
@@ -484,6 +611,7 @@ class Evaluator:
         jobs: int = 1,
         scheduler: Any = None,
         progress: bool | None = False,
+        store: str | Path | ResultStore | None = None,
     ) -> ScoreTable:
         """Score several runs into one table aligned by query (runs × queries × measures).
 
@@ -505,6 +633,8 @@ class Evaluator:
             runs are scored on that cluster's workers (the ``dask`` extra).
         progress:
             A progress bar on standard error (see :meth:`each`).
+        store:
+            A folder where each run file's results are kept and read back (see :meth:`each`).
         """
         results = tuple(
             self.each(
@@ -515,6 +645,7 @@ class Evaluator:
                 jobs=jobs,
                 scheduler=scheduler,
                 progress=progress,
+                store=store,
             )
         )
         return ScoreTable(results, tuple(self.measures), self.options, tuple(self.judged_topics()))

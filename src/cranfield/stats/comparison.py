@@ -813,6 +813,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
     intents: Any = None,
     jobs: int = 1,
     scheduler: Any = None,
+    store: str | Path | None = None,
     **kwargs: Unpack[CompareKwargs],
 ) -> Comparison:
     """Evaluate several runs on the same queries and test their differences pairwise.
@@ -849,6 +850,9 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
         Where the runs are scored: ``jobs`` worker processes (0: every core) or the Dask
         cluster ``scheduler`` (:meth:`Evaluator.many
         <cranfield.evaluation.evaluator.Evaluator.many>`); the numbers are the same.
+    store:
+        A folder where each run file's results are kept and read back instead of computed
+        again (:mod:`cranfield.evaluation.store`).
 
     Returns
     -------
@@ -914,7 +918,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
         raise OptionError("runs", "at least 2 runs", len(run_set))
     if isinstance(baseline, (str, Path)):
         baseline = run_set.names[run_set.find(baseline)]
-    table = evaluator.many(run_set, jobs=jobs, scheduler=scheduler)
+    table = evaluator.many(run_set, jobs=jobs, scheduler=scheduler, store=store)
     topics = table.topics
     run_names = table.names
     cubes = [table.matrix(m) for m in wanted]
