@@ -181,16 +181,18 @@ class _Groups:
     """The sessions of a log grouped by (ranking, last clicked rank), rank-major.
 
     What the E-step does not know from the clicks alone depends only on the ranks from the last
-    click down, so sessions with the same ranking and the same last click share it.
+    click down, so sessions with the same ranking and the same last click share it. The masks
+    are floats (0 or 1) so that the E-step multiplies instead of selecting.
 
     Attributes
     ----------
     cell:
         ``(depth, groups)``: the pair number of each cell (``pairs`` where no result).
-    last:
-        ``(groups,)``: the last clicked rank (-1: no click).
     weight:
         ``(groups,)``: the number of sessions.
+    at, below:
+        ``(depth, groups)``: the rank is the last clicked one; below it (every rank of a
+        group without clicks).
     has_next:
         ``(depth, groups)``: a result is shown at the next rank.
     pairs:
@@ -198,9 +200,10 @@ class _Groups:
     """
 
     cell: NDArray[np.int64]
-    last: NDArray[np.int64]
     weight: NDArray[np.float64]
-    has_next: NDArray[np.bool_]
+    at: NDArray[np.float64]
+    below: NDArray[np.float64]
+    has_next: NDArray[np.float64]
     pairs: int
 
     @classmethod
@@ -209,9 +212,12 @@ class _Groups:
         found, count = np.unique(key, return_counts=True)
         ranking, last = np.divmod(found, log.depth + 1)
         cell = np.ascontiguousarray(index.ranking_cell[ranking].T)
-        has_next = np.zeros(cell.shape, dtype=np.bool_)
+        ranks = np.arange(log.depth)[:, None]
+        has_next = np.zeros(cell.shape)
         has_next[:-1] = cell[1:] < index.pairs
-        return cls(cell, last - 1, count.astype(np.float64), has_next, index.pairs)
+        at = (ranks == last[None, :] - 1).astype(np.float64)
+        below = (ranks > last[None, :] - 1).astype(np.float64)
+        return cls(cell, count.astype(np.float64), at, below, has_next, index.pairs)
 
     def expectation(
         self, alpha: NDArray[np.float64], sigma: NDArray[np.float64], gamma: float
@@ -226,34 +232,30 @@ class _Groups:
         a = np.append(alpha, 0.0)[self.cell]
         s = np.append(sigma, 0.0)[self.cell]
         # backward: go_on[r] = γ Z_{r+1}, stay_or_go[r] = 1 - γ + γ Z_{r+1}; 0 and 1 at the end
-        go_on = np.zeros((depth, groups))
-        stay_or_go = np.ones((depth, groups))
+        go_on = np.empty((depth, groups))
+        stay_or_go = np.empty((depth, groups))
         z_next = np.ones(groups)
         for r in range(depth - 1, -1, -1):
-            np.multiply(gamma, z_next, out=go_on[r], where=self.has_next[r])
-            stay_or_go[r] = np.where(self.has_next[r], 1.0 - gamma + go_on[r], 1.0)
+            np.multiply(gamma * z_next, self.has_next[r], out=go_on[r])
+            stay_or_go[r] = 1.0 - gamma * self.has_next[r] + go_on[r]
             z_next = (1.0 - a[r]) * stay_or_go[r]
-        post_a = np.zeros((depth, groups))
-        post_s = np.zeros((depth, groups))
+        tiny = np.finfo(np.float64).tiny
+        post_a = np.empty((depth, groups))
+        post_s = np.empty((depth, groups))
         moves = np.zeros(groups)
         stays = np.zeros(groups)
-        exam = (self.last < 0).astype(np.float64)  # P(E_r = 1 | C) below the last click
+        exam = self.below[0].copy()  # P(E_r = 1 | C) below the last click: 1 at rank 1 if none
         for r in range(depth):
-            at, below = self.last == r, self.last < r
-            with np.errstate(invalid="ignore", divide="ignore"):
-                denominator = s[r] + (1.0 - s[r]) * stay_or_go[r]
-                satisfied = np.where(at, s[r] / denominator, 0.0)
-                onward = np.where(
-                    at,
-                    (1.0 - s[r]) * go_on[r] / denominator,
-                    np.where(stay_or_go[r] > 0, exam * go_on[r] / stay_or_go[r], 0.0),
-                )
-            post_a[r] = np.where(below, (1.0 - exam) * a[r], 0.0)
-            post_s[r] = satisfied
-            counted = (at | below) & self.has_next[r]
-            moves += np.where(counted, onward, 0.0)
-            stays += np.where(counted, np.where(at, 1.0 - satisfied, exam), 0.0)
-            exam = np.where(at | below, onward, 0.0)
+            at, below, s_r = self.at[r], self.below[r], s[r]
+            denominator = np.maximum(s_r + (1.0 - s_r) * stay_or_go[r], tiny)
+            post_s[r] = at * s_r / denominator
+            onward = go_on[r] * (
+                at * (1.0 - s_r) / denominator + below * exam / np.maximum(stay_or_go[r], tiny)
+            )
+            post_a[r] = below * (1.0 - exam) * a[r]
+            moves += self.has_next[r] * onward
+            stays += self.has_next[r] * (at * (1.0 - post_s[r]) + below * exam)
+            exam = onward
         w = self.weight
         bins = self.pairs + 1
         total_a = np.bincount(self.cell.ravel(), (post_a * w).ravel(), minlength=bins)
@@ -261,8 +263,8 @@ class _Groups:
         return (
             total_a[: self.pairs].astype(np.float64),
             total_s[: self.pairs].astype(np.float64),
-            float((moves * w).sum()),
-            float((stays * w).sum()),
+            float(moves @ w),
+            float(stays @ w),
         )
 
 

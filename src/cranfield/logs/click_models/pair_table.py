@@ -132,6 +132,35 @@ def rankings(
     return inverse.astype(np.int64), first.astype(np.int64)
 
 
+DENSE_PAIRS: Final = 1 << 26
+"""Largest ``queries × documents`` code space numbered with a dense table instead of a sort."""
+
+
+def _number_pairs(
+    query: NDArray[np.int64], doc: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """The distinct pairs, sorted by ``(query, doc)``, and the number of each given pair.
+
+    A code space of at most ``DENSE_PAIRS`` (or four times the pairs given) is numbered with a
+    table over it in linear time; a larger one with a sort (``numpy.unique``).
+    """
+    if query.size == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    width = int(doc.max()) + 1
+    span = (int(query.max()) + 1) * width
+    if span <= max(DENSE_PAIRS, 4 * query.size):
+        key = query * width + doc
+        seen = np.zeros(span, dtype=np.bool_)
+        seen[key] = True
+        present = np.flatnonzero(seen)
+        number = np.cumsum(seen, dtype=np.int64) - 1
+        pair_query, pair_doc = np.divmod(present, width)
+        return pair_query, pair_doc, number[key]
+    unique, inverse = np.unique(pair_keys(query, doc), return_inverse=True)
+    return unique >> 32, unique & 0xFFFFFFFF, inverse.reshape(-1).astype(np.int64)
+
+
 @dataclass(frozen=True, eq=False)
 class PairIndex:
     """The pairs of one log numbered ``0 .. pairs - 1``, and its distinct rankings, for fitting.
@@ -169,14 +198,15 @@ class PairIndex:
         ranking, first = rankings(log.query, log.shown)
         query, shown = log.query[first], log.shown[first]
         valid = shown >= 0
-        keys = pair_keys(query[:, None], shown)
-        unique, inverse = np.unique(keys[valid], return_inverse=True)
-        ranking_cell = np.full(shown.shape, unique.size, dtype=np.int64)
-        ranking_cell[valid] = inverse.reshape(-1)
+        pair_query, pair_doc, number = _number_pairs(
+            np.broadcast_to(query[:, None], shown.shape)[valid], shown[valid]
+        )
+        ranking_cell = np.full(shown.shape, pair_query.size, dtype=np.int64)
+        ranking_cell[valid] = number
         sessions = np.bincount(ranking, minlength=first.size).astype(np.int64)
         return cls(
-            unique >> 32,
-            unique & 0xFFFFFFFF,
+            pair_query,
+            pair_doc,
             ranking_cell[ranking],
             ranking,
             ranking_cell,
