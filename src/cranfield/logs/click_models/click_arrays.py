@@ -34,7 +34,7 @@ MAX_CODE: Final = 2**31 - 1
 """Largest query or document code (a (query, document) pair is one 64-bit key)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ClickArrays:
     """A checked click log (see the module's docstring for the meaning of each array).
 

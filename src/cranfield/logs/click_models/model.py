@@ -59,7 +59,7 @@ PROBABILITY_FLOOR: Final = 1e-6
 """Smallest probability (and distance from 1) a score takes the logarithm of."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ModelScore:
     """How well a click model predicts the clicks of some sessions (definitions: module doc).
 
