@@ -66,7 +66,7 @@ class ClickArrays:
 
 def _bad_row(name: str, bad: NDArray[np.bool_], problem: str) -> None:
     """Raise naming the first session (1-based row) where ``bad`` holds."""
-    rows = np.flatnonzero(bad.reshape(bad.shape[0], -1).any(axis=1))
+    rows = np.flatnonzero(bad if bad.ndim == 1 else bad.any(axis=1))
     if rows.size:
         raise InputError(name, int(rows[0]) + 1, problem)
 

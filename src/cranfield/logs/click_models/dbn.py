@@ -161,7 +161,9 @@ class DBN(_DBNFamily):
             new_alpha = (clicks + post_a) / impressions
             with np.errstate(invalid="ignore", divide="ignore"):
                 new_sigma = np.where(clicks > 0, post_s / clicks, p)
-            new_cont = cont if fixed is not None else (above_last + moves) / (above_last + stays)
+            occasions = above_last + stays  # none in a log of one-result sessions
+            learn = fixed is None and occasions > 0
+            new_cont = (above_last + moves) / occasions if learn else cont
             moved = max(
                 largest_move(alpha, new_alpha), largest_move(sigma, new_sigma), abs(new_cont - cont)
             )

@@ -144,7 +144,8 @@ class UBM(ClickModel):
 
     def _conditional(self, log: ClickArrays) -> NDArray[np.float64]:
         alpha = np.where(log.valid, self.attractiveness.lookup(log.query, log.shown), 0.0)
-        return alpha * self._gamma(log.depth).ravel()[_cell(log)]
+        gamma: NDArray[np.float64] = np.append(self._gamma(log.depth).ravel(), 0.0)
+        return alpha * gamma[_cell(log)]
 
     def _simulate(
         self, query: NDArray[np.int64], shown: NDArray[np.int64], rng: np.random.Generator

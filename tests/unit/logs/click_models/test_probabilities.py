@@ -161,3 +161,30 @@ def test_simulation_is_seeded_and_never_clicks_a_missing_result(name: str) -> No
     assert np.array_equal(first, MODELS[name].simulate(query, shown, seed=3))
     assert not first[:, 2].any()
     assert first.any()
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_sessions_with_fewer_results_are_scored_on_the_shown_ranks(name: str) -> None:
+    model = MODELS[name]
+    shown = [[3, 0, 4], [2, 4, -1], [1, -1, -1]]
+    clicked = [[1, 0, 1], [0, 1, 0], [0, 0, 0]]
+    score = model.score([0, 1, 0], shown, clicked)
+    conditional = model.click_probabilities([0, 1, 0], shown, clicked)
+    marginal = model.click_probabilities([0, 1, 0], shown)
+    assert conditional[2, 1:].tolist() == marginal[2, 1:].tolist() == [0.0, 0.0]
+    full = model.score([0], [[3, 0, 4]], [[1, 0, 1]])
+    short = model.score([1, 0], [[2, 4, -1], [1, -1, -1]], [[0, 1, 0], [0, 0, 0]])
+    assert score.log_likelihood == pytest.approx(full.log_likelihood + short.log_likelihood)
+    assert np.isfinite(score.perplexity_at_rank).all()
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_an_empty_log_fits_to_the_prior_and_scores_nothing(name: str) -> None:
+    query, shown = np.zeros(0, dtype=np.int64), np.zeros((0, 3), dtype=np.int64)
+    clicked = np.zeros((0, 3), dtype=bool)
+    model = type(MODELS[name]).fit(query, shown, clicked)  # type: ignore[attr-defined]
+    assert model.click_probabilities([0], [[1, 2, 3]]).shape == (1, 3)
+    score = model.score(query, shown, clicked)
+    assert score.sessions == 0
+    assert np.isnan(score.perplexity)
+    assert score.log_likelihood == 0.0
