@@ -98,8 +98,9 @@ def test_dbn_recovery() -> None:
         PBM(ALPHA, np.array([1.0, 0.75, 0.55, 0.4, 0.3])),
         Cascade(ALPHA),
         DBN(ALPHA, SIGMA, 0.7),
+        UBM(ALPHA, np.tril(np.linspace(1.0, 0.3, DEPTH)[:, None] + np.zeros(DEPTH))),
     ],
-    ids=["PBM", "Cascade", "DBN"],
+    ids=["PBM", "Cascade", "DBN", "UBM"],
 )
 def test_the_true_model_and_its_fit_beat_rank_ctr_on_held_out_sessions(model: ClickModel) -> None:
     train = model.simulate(QUERY, SHOWN, seed=21)
