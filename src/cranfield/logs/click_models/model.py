@@ -145,7 +145,11 @@ class ClickModel(ABC):
         return self._conditional(click_arrays(query, shown, clicked))
 
     def score(self, query: ArrayLike, shown: ArrayLike, clicked: ArrayLike) -> ModelScore:
-        """Log-likelihood and perplexity of the model on the given sessions (module doc)."""
+        """Log-likelihood and perplexity of the model on the given sessions (module doc).
+
+        Held-out sessions must be coded with the vocabularies of the training sessions (the
+        same query and document codes); a pair the model has not seen gets its prior.
+        """
         log = click_arrays(query, shown, clicked)
         conditional = _log_probability(self._conditional(log), log.clicked)
         marginal = _log_probability(self._marginal(log.query, log.shown), log.clicked)

@@ -188,3 +188,16 @@ def test_an_empty_log_fits_to_the_prior_and_scores_nothing(name: str) -> None:
     assert score.sessions == 0
     assert np.isnan(score.perplexity)
     assert score.log_likelihood == 0.0
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_a_fit_is_deterministic(name: str) -> None:
+    query = np.repeat([0, 1], 300)
+    shown = np.tile([[3, 0, 4], [0, 4, 3]], (300, 1))
+    clicked = MODELS[name].simulate(query, shown, seed=5)
+    cls = type(MODELS[name])
+    first, second = cls.fit(query, shown, clicked), cls.fit(query, shown, clicked)  # type: ignore[attr-defined]
+    assert np.array_equal(
+        first.click_probabilities(query, shown, clicked),
+        second.click_probabilities(query, shown, clicked),
+    )
