@@ -4,10 +4,12 @@ The fourth part of evaluation next to laboratory experiments, measures and train
 sessions read from logs (:class:`Sessions`, :func:`read_sessions`; the formats in
 :mod:`cranfield.io.click_logs`), click metrics per query, per bucket and overall
 (:func:`click_metrics`, the definitions in :mod:`cranfield.logs.click_metrics`), click models
-fitted to sessions, online experiments (team-draft, balanced and probabilistic interleaving
-and team-draft multileaving, :func:`preference`, :func:`interleaving_experiment`; A/B tests
-with intervals over the unit of randomisation, :func:`ab_test`, :func:`sample_size`), and users
-simulated over a run and its qrels.
+fitted to sessions (:mod:`cranfield.logs.click_models`: the CTR baselines, :class:`PBM`,
+:class:`Cascade`, :class:`DCM`, :class:`UBM`, :class:`DBN`, :class:`SDBN`), online
+experiments (team-draft, balanced and probabilistic interleaving and team-draft
+multileaving, :func:`preference`, :func:`interleaving_experiment`; A/B tests with intervals
+over the unit of randomisation, :func:`ab_test`, :func:`sample_size`), and users simulated
+over a run and its qrels.
 
 Examples
 --------
@@ -32,6 +34,20 @@ from cranfield._lazy import lazy_names as _lazy_names
 from cranfield.data.sessions import Sessions
 from cranfield.logs.ab_test import ABTest, Bucket, ab_test, sample_size
 from cranfield.logs.click_metrics import ClickMetrics, click_metrics, session_metrics
+from cranfield.logs.click_models import (
+    DBN,
+    DCM,
+    PBM,
+    SDBN,
+    UBM,
+    Cascade,
+    ClickModel,
+    DocumentCTR,
+    GlobalCTR,
+    ModelScore,
+    RankCTR,
+    simulate,
+)
 from cranfield.logs.interleaving import (
     Balanced,
     Probabilistic,
@@ -54,14 +70,25 @@ if typing.TYPE_CHECKING:
     from cranfield.io.click_logs import read_sessions, sessions_from_frame, write_sessions
 
 __all__ = [
+    "DBN",
+    "DCM",
+    "PBM",
+    "SDBN",
+    "UBM",
     "ABTest",
     "Balanced",
     "Bucket",
+    "Cascade",
     "ClickFunction",
     "ClickMetrics",
+    "ClickModel",
+    "DocumentCTR",
+    "GlobalCTR",
     "InterleavingExperiment",
+    "ModelScore",
     "Preference",
     "Probabilistic",
+    "RankCTR",
     "Sessions",
     "TeamDraft",
     "ab_test",
@@ -78,6 +105,7 @@ __all__ = [
     "sample_size",
     "session_metrics",
     "sessions_from_frame",
+    "simulate",
     "team_draft",
     "write_sessions",
 ]

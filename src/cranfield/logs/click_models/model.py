@@ -1,0 +1,231 @@
+"""What every click model does once fitted: click probabilities, scores, simulated clicks.
+
+A click model is a frozen dataclass of its parameters (fitted by the model's ``fit`` class
+method or given by hand), a subclass of :class:`ClickModel`. Every model gives
+
+* :meth:`ClickModel.click_probabilities`: ``P(C_r = 1)`` per rank of given sessions, either
+  *marginal* (no clicks given) or *conditional* on the clicks observed above rank ``r``
+  (``P(C_r = 1 | C_1 .. C_{r-1})``, the factor of the session's likelihood);
+* :meth:`ClickModel.score`: log-likelihood and perplexity on (held-out) sessions
+  (:class:`ModelScore`, definitions below);
+* :meth:`ClickModel.simulate` (and :func:`simulate`): clicks drawn from the model.
+
+Definitions (Chuklin, Markov & de Rijke 2015, §5; perplexity after Dupret & Piwowarski 2008)
+-------------------------------------------------------------------------------------------
+For sessions ``s`` with clicks ``c_r^s`` and a model ``M``:
+
+* log-likelihood ``LL = Σ_s log P_M(C_1 = c_1^s, …, C_n = c_n^s)
+  = Σ_s Σ_r log P_M(C_r = c_r^s | C_1 .. C_{r-1})`` (natural logarithm);
+  ``mean_log_likelihood`` divides it by the number of (session, rank) cells, the
+  normalisation of PyClick and of the ``clickmodels`` package;
+* perplexity at rank ``r``: ``p_r = 2 ** (-(1/|S_r|) Σ_s log2 P_M(C_r = c_r^s))`` with the
+  model's *marginal* click probability (not conditioned on the session's other clicks), over
+  the ``|S_r|`` sessions that show a result at rank ``r``; the perplexity is the mean of the
+  ``p_r``. 1 is a perfect prediction, 2 a coin flip; lower is better. The *conditional*
+  perplexity uses the conditional probabilities instead.
+
+A probability is clipped to ``[PROBABILITY_FLOOR, 1 - PROBABILITY_FLOOR]`` before its logarithm
+is taken, so a session a model calls impossible (a second click under the cascade model)
+costs ``log(1e-6)`` instead of ``-inf``. Cells where no result is shown (``-1``) are left out.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+import numpy as np
+
+from cranfield._validate import check_float, check_int
+from cranfield.logs.click_models.click_arrays import ClickArrays, click_arrays, shown_arrays
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+__all__ = [
+    "DEFAULT_PRIOR",
+    "PROBABILITY_FLOOR",
+    "ClickModel",
+    "ModelScore",
+    "check_em",
+    "check_prior",
+    "largest_move",
+    "per_rank",
+    "simulate",
+]
+
+PROBABILITY_FLOOR: Final = 1e-6
+"""Smallest probability (and distance from 1) a score takes the logarithm of."""
+
+
+@dataclass(frozen=True, eq=False)
+class ModelScore:
+    """How well a click model predicts the clicks of some sessions (definitions: module doc).
+
+    Attributes
+    ----------
+    sessions:
+        Number of sessions scored.
+    log_likelihood:
+        ``Σ_s log P(clicks of s)``, natural logarithm.
+    mean_log_likelihood:
+        ``log_likelihood`` per (session, rank) cell with a result.
+    perplexity, perplexity_at_rank:
+        Mean over ranks and per rank (``(depth,)``; NaN at a rank no session reaches), from
+        the marginal click probabilities.
+    conditional_perplexity, conditional_perplexity_at_rank:
+        The same from the probabilities conditional on the clicks above.
+    """
+
+    sessions: int
+    log_likelihood: float
+    mean_log_likelihood: float
+    perplexity: float
+    perplexity_at_rank: NDArray[np.float64]
+    conditional_perplexity: float
+    conditional_perplexity_at_rank: NDArray[np.float64]
+
+
+def _log_probability(
+    probability: NDArray[np.float64], clicked: NDArray[np.bool_]
+) -> NDArray[np.float64]:
+    """``log P(C = c)`` per cell from ``P(C = 1)``, clipped (natural logarithm)."""
+    p = np.clip(probability, PROBABILITY_FLOOR, 1.0 - PROBABILITY_FLOOR)
+    return np.log(np.where(clicked, p, 1.0 - p))
+
+
+def _perplexity_at_rank(
+    log_p: NDArray[np.float64], valid: NDArray[np.bool_]
+) -> NDArray[np.float64]:
+    counts = valid.sum(axis=0)
+    bits = np.where(valid, log_p, 0.0).sum(axis=0) / np.log(2.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, 2.0 ** (-bits / np.maximum(counts, 1)), np.nan)
+
+
+class ClickModel(ABC):
+    """Base of the click models: a model is its parameters (see the module's docstring)."""
+
+    @abstractmethod
+    def _marginal(self, query: NDArray[np.int64], shown: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``P(C_r = 1)`` per cell (0 where no result is shown)."""
+
+    @abstractmethod
+    def _conditional(self, log: ClickArrays) -> NDArray[np.float64]:
+        """``P(C_r = 1 | clicks above r)`` per cell (0 where no result is shown)."""
+
+    @abstractmethod
+    def _simulate(
+        self, query: NDArray[np.int64], shown: NDArray[np.int64], rng: np.random.Generator
+    ) -> NDArray[np.bool_]:
+        """Clicks drawn from the model, ``(n, depth)``."""
+
+    def click_probabilities(
+        self, query: ArrayLike, shown: ArrayLike, clicked: ArrayLike | None = None
+    ) -> NDArray[np.float64]:
+        """``P(C_r = 1)`` for each rank of the given sessions.
+
+        Parameters
+        ----------
+        query, shown:
+            The sessions (codes as in training; see :mod:`.click_arrays`).
+        clicked:
+            The observed clicks: the probabilities are then conditional on the clicks above
+            each rank (what the log-likelihood multiplies). ``None``: marginal probabilities.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(n, depth)`` floats, 0 where no result is shown.
+        """
+        if clicked is None:
+            q, s = shown_arrays(query, shown)
+            return self._marginal(q, s)
+        return self._conditional(click_arrays(query, shown, clicked))
+
+    def score(self, query: ArrayLike, shown: ArrayLike, clicked: ArrayLike) -> ModelScore:
+        """Log-likelihood and perplexity of the model on the given sessions (module doc).
+
+        Held-out sessions must be coded with the vocabularies of the training sessions (the
+        same query and document codes); a pair the model has not seen gets its prior.
+        """
+        log = click_arrays(query, shown, clicked)
+        conditional = _log_probability(self._conditional(log), log.clicked)
+        marginal = _log_probability(self._marginal(log.query, log.shown), log.clicked)
+        total = float(np.where(log.valid, conditional, 0.0).sum())
+        cells = int(log.valid.sum())
+        at_rank = _perplexity_at_rank(marginal, log.valid)
+        conditional_at_rank = _perplexity_at_rank(conditional, log.valid)
+        return ModelScore(
+            sessions=int(log.query.size),
+            log_likelihood=total,
+            mean_log_likelihood=total / cells if cells else float("nan"),
+            perplexity=float(np.nanmean(at_rank)) if cells else float("nan"),
+            perplexity_at_rank=at_rank,
+            conditional_perplexity=float(np.nanmean(conditional_at_rank))
+            if cells
+            else float("nan"),
+            conditional_perplexity_at_rank=conditional_at_rank,
+        )
+
+    def simulate(
+        self, query: ArrayLike, shown: ArrayLike, *, seed: int | np.random.Generator | None = None
+    ) -> NDArray[np.bool_]:
+        """Clicks of simulated users on the given sessions, drawn from the model.
+
+        The same ``seed`` gives the same clicks. Returns ``(n, depth)`` bool, False where no
+        result is shown.
+        """
+        q, s = shown_arrays(query, shown)
+        return self._simulate(q, s, np.random.default_rng(seed)) & (s >= 0)
+
+
+def simulate(
+    model: ClickModel,
+    query: ArrayLike,
+    shown: ArrayLike,
+    *,
+    seed: int | np.random.Generator | None = None,
+) -> NDArray[np.bool_]:
+    """Clicks drawn from ``model`` (fitted or built from known parameters) on given sessions.
+
+    Examples
+    --------
+    >>> from cranfield.logs.click_models import PBM, PairTable
+    >>> model = PBM(PairTable.from_matrix([[1.0, 0.0]], prior=0.5), np.array([1.0, 1.0]))
+    >>> simulate(model, [0, 0], [[0, 1], [1, 0]], seed=1).tolist()
+    [[True, False], [False, True]]
+    """
+    return model.simulate(query, shown, seed=seed)
+
+
+DEFAULT_PRIOR: Final = 0.5
+"""The default value of a parameter with no data (and the starting point of EM)."""
+
+
+def check_prior(prior: object, option: str = "prior") -> float:
+    """A prior probability, strictly between 0 and 1."""
+    return check_float(option, prior, minimum=0.0, maximum=1.0, above=True, below=True)
+
+
+def check_em(max_iterations: object, tolerance: object) -> tuple[int, float]:
+    """EM's stopping rule: at most ``max_iterations``, or once no parameter moves more than
+    ``tolerance``."""
+    return (
+        check_int("max_iterations", max_iterations, minimum=1),
+        check_float("tolerance", tolerance, minimum=0.0),
+    )
+
+
+def per_rank(values: NDArray[np.float64], depth: int, prior: float) -> NDArray[np.float64]:
+    """``values`` (one per rank) cut or extended with ``prior`` to ``depth`` ranks."""
+    out = np.full(depth, prior)
+    k = min(depth, values.size)
+    out[:k] = values[:k]
+    return out
+
+
+def largest_move(old: NDArray[np.float64], new: NDArray[np.float64]) -> float:
+    """The largest change of a parameter in one EM iteration (the stopping rule)."""
+    return float(np.max(np.abs(new - old), initial=0.0))
