@@ -80,9 +80,10 @@ def _pooled_top(depth: int, item: tuple[str, Any]) -> pl.DataFrame:
 
 def _top(run: Run, depth: int, name: str) -> pl.DataFrame:
     """Each topic's first ``depth`` documents in trec_eval order, with their rank."""
+    from cranfield.data.ranking import trec_eval_order  # THE ranking rule, not a re-statement
+
     return (
-        run.frame.select("query_id", "doc_id", "score")
-        .sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+        run.frame.select("query_id", "doc_id")[trec_eval_order(run)]
         .with_columns((pl.int_range(pl.len()).over("query_id") + 1).alias("rank"))
         .filter(pl.col("rank") <= depth)
         .select("query_id", "doc_id", "rank", pl.lit(name).alias("run"))
