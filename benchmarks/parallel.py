@@ -21,8 +21,9 @@ session:
     each a fresh process, as a user runs it: start-up, reading, scoring and output included.
 ``dask``
     In one Python process: ``Evaluator.many(runs)`` against ``Evaluator.many(runs,
-    scheduler=client)`` on a ``LocalCluster`` of 2 single-threaded worker processes started
-    once before timing (a cluster is started once and used for many evaluations).
+    scheduler=client)`` on a ``LocalCluster`` of 2 single-threaded worker processes (polars
+    on one thread each, ``POLARS_MAX_THREADS=1``) started once before timing (a cluster is
+    started once and used for many evaluations).
 
 Every timed output is checked: the ``--jobs`` tables are byte-identical to ``--jobs 1``
 (notes aside, which say where the runs were scored), the Dask tables equal the one-process
@@ -108,7 +109,12 @@ def time_dask(qrels: Path, runs: list[Path], warmup: int, repeat: int) -> dict[s
     times: dict[str, list[float]] = {"one process": [], "LocalCluster, 2 workers": []}
     tables = {}
     with (
-        LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            dashboard_address=None,
+            env={"POLARS_MAX_THREADS": "1"},  # a core each, as --jobs gives its workers
+        ) as cluster,
         Client(cluster) as client,
     ):
         for round_ in range(warmup + repeat):

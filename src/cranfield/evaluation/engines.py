@@ -128,8 +128,13 @@ class InProcess(Engine):
 _WORKER: list[Any] = []  # in a worker process: [function, shared] it was sent
 
 
-def _install(function: Callable[[Any, Any], Any], shared: Any) -> None:
-    _WORKER[:] = [function, shared]
+def _install(function: Callable[[Any, Any], Any], shared: bytes, threads: int) -> None:
+    """A worker's start: its share of the cores for polars' thread pool (set before polars is
+    imported, which unpickling ``shared`` does), then what every task shares."""
+    import pickle
+
+    os.environ.setdefault("POLARS_MAX_THREADS", str(threads))
+    _WORKER[:] = [function, pickle.loads(shared)]
 
 
 def _in_worker(item: Any) -> tuple[Any, Caught]:
@@ -140,7 +145,9 @@ class Processes(Engine):
     """``jobs`` worker processes of this machine, each sent the shared object once.
 
     Workers are started by *spawn* (a fresh interpreter), never by *fork*: a forked copy of a
-    process that runs polars' or numpy's thread pools can deadlock.
+    process that runs polars' or numpy's thread pools can deadlock. Each worker's polars uses
+    its share of the cores (``POLARS_MAX_THREADS``, unless set already), so that ``jobs``
+    workers do not each start a thread per core.
     """
 
     def __init__(self, jobs: int) -> None:
@@ -148,6 +155,7 @@ class Processes(Engine):
 
     def map(self, function: Callable[[S, T], R], shared: S, items: Sequence[T]) -> Iterator[R]:
         import multiprocessing
+        import pickle
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
@@ -156,7 +164,7 @@ class Processes(Engine):
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_install,
-            initargs=(function, shared),
+            initargs=(function, pickle.dumps(shared), max(1, all_cores() // workers)),
         ) as pool:
             futures = [pool.submit(_in_worker, item) for item in items]
             try:

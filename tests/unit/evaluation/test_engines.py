@@ -251,3 +251,17 @@ def test_progress_counts_the_runs_and_shows_only_when_asked_or_on_a_terminal(
     shown = [(bar.enabled, bar.total, bar.done) for bar in _Bar.made]
     assert shown == [(True, 4, 4), (False, 4, 4), (False, 1, 1), (False, 4, 4), (True, 4, 4)]
     assert _Bar.made[0].description == "scoring 4 runs"
+
+
+def _polars_threads(_: object, __: object) -> int:
+    import polars
+
+    return int(polars.thread_pool_size())
+
+
+def test_each_worker_process_gets_its_share_of_the_cores(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("POLARS_MAX_THREADS", raising=False)
+    share = max(1, len(os.sched_getaffinity(0)) // 2)
+    assert list(Processes(2).map(_polars_threads, None, [1, 2])) == [share, share]
