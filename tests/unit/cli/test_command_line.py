@@ -434,3 +434,28 @@ def test_ctrl_c_stops_at_once_with_130_and_no_traceback(tmp_path: Path) -> None:
     assert time.monotonic() - start < 3
     assert b"Traceback" not in err
     assert out == b""
+
+
+def test_a_command_with_sub_commands_answers_as_cranfield_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from cranfield.cli.logs import LOGS_COMMANDS
+
+    code, out, _ = cli(capsys, "logs", "--help")
+    assert code == 0
+    assert out.startswith("usage: cranfield logs [-h] COMMAND ...\n")
+    for command in LOGS_COMMANDS:
+        assert f"  {command.name} " in out
+        code, out_h, _ = cli(capsys, "logs", command.name, "-h")
+        assert code == 0
+        assert out_h.startswith(f"usage: cranfield logs {command.name} ")
+    names = ", ".join(c.name for c in LOGS_COMMANDS)
+    assert cli(capsys, "logs") == (
+        1,
+        "",
+        f"usage: cranfield logs [-h] COMMAND ...\ncranfield logs: error: give a command: {names}.\n",
+    )
+    code, _, err = cli(capsys, "logs", "fly")
+    assert code == 1
+    assert "cranfield logs: error: unknown command 'fly'; give a command first:" in err
+    assert cli(capsys, "logs", "--version")[0] == 1  # only cranfield itself has a version
