@@ -112,7 +112,7 @@ def time_dask(qrels: Path, runs: list[Path], warmup: int, repeat: int) -> dict[s
         LocalCluster(
             n_workers=2,
             threads_per_worker=1,
-            dashboard_address=None,
+            dashboard_address=":0",
             env={"POLARS_MAX_THREADS": "1"},  # a core each, as --jobs gives its workers
         ) as cluster,
         Client(cluster) as client,
