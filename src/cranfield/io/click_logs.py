@@ -85,6 +85,7 @@ from cranfield._types import LOG_FORMATS, LogFormat
 from cranfield._validate import check_choice
 from cranfield.data.sessions import Sessions
 from cranfield.errors import InputError
+from cranfield.io.formats import table_format_of_name
 from cranfield.io.limits import LINE_BYTES_VARIABLE, max_line_bytes, size_in_words
 from cranfield.io.sink import write_bytes
 from cranfield.io.source import (
@@ -123,15 +124,6 @@ _REQUIRED: Final = ("query_id", "shown", "clicks")
 _ID_LISTS: Final = ("shown", "clicks")
 _TIME_LISTS: Final = ("click_times", "dwell_times")
 _CHUNK: Final = 1 << 20
-_SUFFIXES: Final[dict[str, LogFormat]] = {
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-}
-_COMPRESSED: Final = (".gz", ".bz2", ".xz", ".zst")
 _WSCD_START: Final = re.compile(rb"\s*[^\s;]+\t[^\n:;]*:")
 _HEAD: Final = 1 << 16
 
@@ -178,10 +170,7 @@ def detect_log_format(source: str | Path) -> LogFormat:
         since looking at its head would lose it).
     """
     name = source_name(source)
-    path = str(source)
-    for suffix in _COMPRESSED:
-        path = path.removesuffix(suffix)
-    found = _SUFFIXES.get(Path(path).suffix.lower())
+    found = table_format_of_name(source)
     if found is not None:
         return found
     if str(source) == "-" or (os.path.exists(source) and not regular_file(source)):
@@ -736,9 +725,7 @@ def write_sessions(
     OptionError
         If ``format`` is not ``"jsonl"`` or ``"parquet"``.
     """
-    chosen = format or (
-        "parquet" if _SUFFIXES.get(Path(str(path)).suffix.lower()) == "parquet" else "jsonl"
-    )
+    chosen = format or ("parquet" if table_format_of_name(path) == "parquet" else "jsonl")
     check_choice("format", chosen, ("jsonl", "parquet"))
     frame = sessions.to_polars()
     buffer = io.BytesIO()

@@ -44,7 +44,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Final, Literal, cast
 
 import polars as pl
 
@@ -804,6 +804,35 @@ _SUFFIXES: dict[str, FileFormat] = {
     ".res": "trec",
 }
 """The format a target file's suffix names (``cranfield convert`` without ``--to``)."""
+
+
+TableFormat = Literal["csv", "tsv", "jsonl", "parquet"]
+"""The table formats every kind of table shares (runs and qrels, click logs, metric tables)."""
+
+TABLE_SUFFIXES: Final[dict[str, TableFormat]] = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+COMPRESSION_SUFFIXES: Final = (".gz", ".bz2", ".xz", ".zst", ".zstd")
+
+
+def table_format_of_name(source: str | Path) -> TableFormat | None:
+    """The table format a file's name says (``.csv``, ``.tsv``/``.tab``,
+    ``.jsonl``/``.ndjson``, ``.parquet``/``.pq``), a compression suffix looked through
+    (``log.csv.gz`` is CSV); ``None`` when it says none.
+
+    >>> table_format_of_name("clicks.TSV.gz"), table_format_of_name("run.txt")
+    ('tsv', None)
+    """
+    name = str(source).lower()
+    for ending in COMPRESSION_SUFFIXES:
+        name = name.removesuffix(ending)
+    return TABLE_SUFFIXES.get(Path(name).suffix)
 
 
 def format_of_suffix(path: str | Path) -> FileFormat | None:

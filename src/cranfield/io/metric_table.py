@@ -20,12 +20,13 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import polars as pl
 
 from cranfield.errors import InputError
+from cranfield.io.formats import TableFormat, table_format_of_name
 from cranfield.io.source import is_parquet, read_bytes, source_name
 
 if TYPE_CHECKING:
@@ -33,18 +34,6 @@ if TYPE_CHECKING:
 
 __all__ = ["MetricTable", "TableFormat", "read_metric_table"]
 
-TableFormat = Literal["csv", "tsv", "jsonl", "parquet"]
-
-_SUFFIXES: Final[dict[str, TableFormat]] = {
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".tab": "tsv",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-}
-_COMPRESSED: Final = (".gz", ".bz2", ".xz", ".zst")
 _POLARS_ERRORS: Final = (pl.exceptions.PolarsError, pl.exceptions.PanicException, ValueError)
 
 
@@ -75,14 +64,6 @@ class MetricTable:
     denominators: NDArray[np.float64] | None = None
     source: str = "<data>"
     lines: tuple[int, ...] | None = None
-
-
-def table_format(source: str | Path) -> TableFormat | None:
-    """The format the suffix of ``source`` names, a compression suffix looked through."""
-    name = str(source).lower()
-    for ending in _COMPRESSED:
-        name = name.removesuffix(ending)
-    return _SUFFIXES.get(Path(name).suffix)
 
 
 @dataclass(frozen=True)
@@ -151,7 +132,7 @@ def read_metric_table(
 
 
 def _read(source: str | Path, label: str) -> _Frame:
-    fmt = table_format(source)
+    fmt = table_format_of_name(source)
     if fmt == "parquet" or (fmt is None and is_parquet(source)):
         return _parquet(source, label)
     text = read_bytes(source)

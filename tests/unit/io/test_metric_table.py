@@ -10,7 +10,8 @@ import polars as pl
 import pytest
 
 from cranfield.errors import InputError
-from cranfield.io.metric_table import read_metric_table, table_format
+from cranfield.io.formats import table_format_of_name
+from cranfield.io.metric_table import read_metric_table
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -57,7 +58,7 @@ def test_compressed_and_unsuffixed_files_are_recognised(tmp_path: Path) -> None:
     plain = _write(tmp_path / "s.tsv", "tsv")
     packed = tmp_path / "s.tsv.gz"
     packed.write_bytes(gzip.compress(plain.read_bytes()))
-    assert table_format(packed) == "tsv"
+    assert table_format_of_name(packed) == "tsv"
     assert read_metric_table(packed, metric="clicks", bucket="bucket").values.tolist()[0] == 2.0
     bare = tmp_path / "sessions"
     bare.write_bytes(_write(tmp_path / "x.jsonl", "jsonl").read_bytes())
