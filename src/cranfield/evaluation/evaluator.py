@@ -412,16 +412,28 @@ class Evaluator:
         )
 
     def stream(
-        self, run: str | Path, *, name: str | None = None, block_bytes: int = DEFAULT_BLOCK_BYTES
+        self,
+        run: str | Path,
+        *,
+        name: str | None = None,
+        block_bytes: int = DEFAULT_BLOCK_BYTES,
+        progress: bool | None = False,
     ) -> Results:
         """Score a run file of any size in bounded memory: same numbers as :meth:`evaluate`.
 
         The run is read in blocks of about ``block_bytes`` bytes holding whole queries
         (:func:`cranfield.evaluate_stream` states what streaming requires: each query's lines
         contiguous). ``aggregate="micro"``, which needs every query's counts at once, is
-        refused.
+        refused. ``progress``: the lines scored so far and their rate on standard error, once
+        the work has taken a second (``None``: when standard error is a terminal).
         """
-        return _stream_results(self, run, name=name or default_name(run), block_bytes=block_bytes)
+        return _stream_results(
+            self,
+            run,
+            name=name or default_name(run),
+            block_bytes=block_bytes,
+            progress=progress_enabled(progress),
+        )
 
     # ----------------------------------------------------------------- many runs
 
@@ -458,7 +470,9 @@ class Evaluator:
         engine = engine_for(jobs, scheduler)
         kept = store if isinstance(store, ResultStore) or store is None else ResultStore(store)
         run_set = RunSet.of(runs, names)
-        tasks = [RunTask(name, source, stream, block_bytes) for name, source in run_set]
+        here = isinstance(engine, InProcess)
+        lines = stream and here and len(run_set) == 1 and progress_enabled(progress)
+        tasks = [RunTask(name, source, stream, block_bytes, lines) for name, source in run_set]
         shown = progress_enabled(progress) and len(tasks) > 1
         with Tracker(f"scoring {len(tasks)} runs", len(tasks), enabled=shown) as bar:
             if kept is not None:
@@ -660,6 +674,7 @@ class RunTask:
     source: Any
     stream: bool = False
     block_bytes: int = DEFAULT_BLOCK_BYTES
+    progress: bool = False  # a streamed run's lines on a bar (scored here only, never a worker)
 
     def __str__(self) -> str:
         return f"run {self.name!r}"
@@ -669,12 +684,14 @@ def score_task(evaluator: Evaluator, task: RunTask) -> Results:
     """What an engine maps over the runs of an evaluation: ``task``'s run scored by
     ``evaluator`` (a module-level function, so that a worker process can be sent it)."""
     if task.stream:
-        return evaluator.stream(task.source, name=task.name, block_bytes=task.block_bytes)
+        return evaluator.stream(
+            task.source, name=task.name, block_bytes=task.block_bytes, progress=task.progress
+        )
     return evaluator.evaluate(task.source, name=task.name)
 
 
 def _stream_results(
-    evaluator: Evaluator, run: str | Path, *, name: str, block_bytes: int
+    evaluator: Evaluator, run: str | Path, *, name: str, block_bytes: int, progress: bool
 ) -> Results:
     """:meth:`Evaluator.stream <cranfield.evaluation.evaluator.Evaluator.stream>`: ``run``
     read in blocks of whole queries, each block scored with the evaluator's qrels, measures
@@ -707,14 +724,16 @@ def _stream_results(
     parts: dict[Measure, list[NDArray[np.float64]]] = {m: [] for m in wanted}
     tag = name
     dropped = 0
-    for frame, tag in query_blocks(run, block_bytes):  # the next block read while one is scored
-        if options.ignore_self:
-            dropped += frame.filter(pl.col("query_id") == pl.col("doc_id")).height
-        piece = Run(frame, name=name, tag=tag)  # no overlap check per block: once, below
-        block = blockwise._results(blockwise.ranking(piece, name=name), piece)
-        topics.extend(block.topics)
-        for m in wanted:
-            parts[m].append(block.values[m])
+    with Tracker(f"streaming {name} (lines)", None, enabled=progress) as bar:
+        for frame, tag in query_blocks(run, block_bytes):  # the next block read while one is scored
+            if options.ignore_self:
+                dropped += frame.filter(pl.col("query_id") == pl.col("doc_id")).height
+            piece = Run(frame, name=name, tag=tag)  # no overlap check per block: once, below
+            block = blockwise._results(blockwise.ranking(piece, name=name), piece)
+            topics.extend(block.topics)
+            for m in wanted:
+                parts[m].append(block.values[m])
+            bar.advance(frame.height)
 
     seen = set(topics)
     absent = [t for t in judgments.topics if t not in seen]

@@ -265,3 +265,20 @@ def test_each_worker_process_gets_its_share_of_the_cores(
     monkeypatch.delenv("POLARS_MAX_THREADS", raising=False)
     share = max(1, len(os.sched_getaffinity(0)) // 2)
     assert list(Processes(2).map(_polars_threads, None, [1, 2])) == [share, share]
+
+
+def test_a_streamed_run_counts_its_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("cranfield.evaluation.evaluator.Tracker", _Bar)
+    qrels, runs = _adversarial(tmp_path, seed=29, runs=1)
+    run = tmp_path / "sorted.txt"  # streaming wants each query's lines together
+    run.write_text("".join(sorted(runs[0].read_text().splitlines(keepends=True))))
+    lines = len(run.read_text().splitlines())
+    _Bar.made.clear()
+    streamed = Evaluator(qrels, ["AP"]).stream(run, progress=True, block_bytes=4096)
+    assert [(b.description, b.total, b.done, b.enabled) for b in _Bar.made] == [
+        ("streaming sorted (lines)", None, lines, True)
+    ]
+    assert streamed.means() == Evaluator(qrels, ["AP"]).evaluate(run).means()
+    _Bar.made.clear()
+    list(Evaluator(qrels, ["AP"]).each([run], stream=True, progress=True))
+    assert [(b.total, b.enabled) for b in _Bar.made] == [(1, False), (None, True)]
