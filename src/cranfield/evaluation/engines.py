@@ -160,6 +160,7 @@ class Processes(Engine):
         from concurrent.futures.process import BrokenProcessPool
 
         workers = min(self.workers, len(items)) or 1
+        self._started = workers  # no more processes than items
         with ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
@@ -184,7 +185,8 @@ class Processes(Engine):
                     future.cancel()
 
     def describe(self) -> str:
-        return f"{self.workers} worker processes"
+        started = getattr(self, "_started", self.workers)
+        return f"{started} worker process{'' if started == 1 else 'es'}"
 
 
 class DaskCluster(Engine):

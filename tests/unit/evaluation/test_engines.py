@@ -282,3 +282,10 @@ def test_a_streamed_run_counts_its_lines(tmp_path: Path, monkeypatch: pytest.Mon
     _Bar.made.clear()
     list(Evaluator(qrels, ["AP"]).each([run], stream=True, progress=True))
     assert [(b.total, b.enabled) for b in _Bar.made] == [(1, False), (None, True)]
+
+
+@QUIET
+def test_the_notes_count_the_processes_that_were_started(tmp_path: Path) -> None:
+    qrels, runs = _adversarial(tmp_path, seed=31, runs=1)
+    table = Evaluator(qrels, ["AP"]).many(runs[:2], jobs=8)  # two runs: two processes
+    assert table.results[0].notes[-1] == "Scored by 2 worker processes."
