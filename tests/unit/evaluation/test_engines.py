@@ -201,6 +201,21 @@ def test_a_dask_worker_error_and_warning_come_back(tmp_path: Path, cluster: Any)
         Evaluator(qrels, ["AP"]).many([runs[0], bad], scheduler=cluster.scheduler_address)
 
 
+def _pair(shared: str, item: int) -> tuple[str, int]:
+    return shared, item
+
+
+def test_two_maps_at_once_on_one_cluster_keep_their_own_results(cluster: Any) -> None:
+    from distributed import Client
+
+    with Client(cluster) as client:
+        engine = DaskCluster(client)
+        first = engine.map(_pair, "A", [1, 2])
+        assert next(first) == ("A", 1)  # its tasks are still held while a second map runs
+        assert list(engine.map(_pair, "B", [1, 2])) == [("B", 1), ("B", 2)]
+        assert list(first) == [("A", 2)]
+
+
 @QUIET
 def test_an_unreachable_scheduler_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
