@@ -4,7 +4,7 @@ Sub-commands::
 
     cranfield lab init [PATH]
     cranfield lab run CONFIG [--workdir DIR] [--fresh] [--[no-]efficiency] [--markdown]
-                      [--jobs N | --scheduler ADDRESS]
+                      [--jobs N | --scheduler ADDRESS] [--ship-index]
     cranfield lab pool RUN [RUN ...] [--depth 100] [--qrels QRELS] [--measure AP]
                        [--judged-k 10] [--export FILE --seed N] [--json]
     cranfield lab merge QRELS NEW -o OUT [--on-conflict error|new|old]
@@ -107,6 +107,12 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     run.add_argument("--markdown", action="store_true", help="print Markdown tables")
     run.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     add_parallel_options(run)
+    run.add_argument(
+        "--ship-index",
+        action="store_true",
+        help="with --jobs or --scheduler: send each index's files to the workers instead of its "
+        "path (for workers that do not share the work directory's storage)",
+    )
 
     pool = add("pool", "Depth-k pool of runs: sizes, unique contributions, judged@k, bias.")
     pool.add_argument("runs", nargs="+", metavar="RUN", help="run files")
@@ -184,6 +190,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         log=log,
         **given,
         **parallel_options(args),
+        ship_index=args.ship_index,
     )
     result = exp.run()
     out.write(to_markdown(result) if args.markdown else to_text(result))

@@ -142,6 +142,14 @@ def _some(ids: Iterable[str]) -> str:
     return ", ".join(items[:3]) + (f" and {len(items) - 3} more" if len(items) > 3 else "")
 
 
+def _workers(jobs: int, scheduler: Any) -> Engine | None:
+    """The engine whose workers search the topics, ``None`` to search in this process."""
+    from cranfield.evaluation.engines import InProcess, engine_for
+
+    engine = engine_for(jobs, scheduler)
+    return None if isinstance(engine, InProcess) else engine
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -208,6 +216,10 @@ class Experiment:
         worker by its path (:mod:`cranfield.lab.search`), so the work directory must be on
         storage the workers share. The runs are the same, byte for byte; latency is timed
         on the worker that answered each topic, throughput for the workers as a whole.
+    ship_index:
+        With ``jobs`` or ``scheduler``: send each index's files to the workers (read into
+        memory here, written to a temporary folder on each worker) instead of its path, for
+        workers that do not share the work directory's storage.
 
     Examples
     --------
@@ -254,6 +266,7 @@ class Experiment:
         config_file: str | Path | None = None,
         jobs: int = 1,
         scheduler: Any = None,
+        ship_index: bool = False,
     ) -> None:
         from cranfield.evaluation.evaluator import resolve_measures
         from cranfield.evaluation.options import options_from
@@ -314,11 +327,13 @@ class Experiment:
         self.progress = progress_enabled(progress)
         self._log = log or (lambda line: None)
         self.config_file = Path(config_file) if config_file is not None else None
-        from cranfield.evaluation.engines import InProcess, engine_for
-
-        engine = engine_for(jobs, scheduler)
         self.jobs = jobs
-        self.engine: Engine | None = None if isinstance(engine, InProcess) else engine
+        self.engine = _workers(jobs, scheduler)
+        self.ship_index = check_bool("ship_index", ship_index)
+        if self.ship_index and self.engine is None:
+            raise OptionError(
+                "ship_index", "false when no jobs or scheduler send the search to workers", True
+            )
 
     def __repr__(self) -> str:
         return (
@@ -552,6 +567,7 @@ class Experiment:
                 timed=measure,
                 warmup=self.warmup,
                 repetitions=self.repetitions,
+                ship=self.ship_index,
                 progress=self.progress,
             )
             searched_on = found.searched_on

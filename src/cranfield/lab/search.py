@@ -8,10 +8,12 @@ cluster, an :class:`~cranfield.evaluation.engines.Engine`):
 
 1. each worker is sent, once, a :class:`Searcher`: the system without an open index (the
    adapters pickle as their parameters), the path of the index built here, the depth, the
-   warm-up and the repetitions. The index is opened **by its path**, so the work directory
-   must be on storage every worker can read (always so for worker processes or a
+   warm-up and the repetitions. By default the index is opened **by its path**, so the work
+   directory must be on storage every worker can read (always so for worker processes or a
    ``LocalCluster`` of this machine; on a cluster of several machines, a shared file
-   system); a worker that cannot see it says so;
+   system); a worker that cannot see it says so. With ``ship=True`` the index's files are
+   sent instead, in memory, with the searcher, and each worker opens its own copy in a
+   temporary folder of its machine (removed when the worker lets the searcher go);
 2. the topics are mapped in batches (:class:`Batch`, :func:`search_batch`): the first batch
    a worker gets opens the index (``system.load``) and runs the untimed warm-up; every later
    batch on that worker searches with the same open engine;
@@ -30,11 +32,15 @@ import contextlib
 import math
 import os
 import pickle
+import shutil
 import socket
+import tempfile
 import threading
 import time
 import uuid
+import weakref
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -48,7 +54,6 @@ from cranfield.lab.efficiency import LatencyStats, Machine, ThroughputStats
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
-    from pathlib import Path
 
     from cranfield.evaluation.engines import Engine
     from cranfield.lab.systems import Hits, System
@@ -189,13 +194,24 @@ class Searcher:
         first batch, cycled).
     repetitions:
         Timed searches of each topic.
+    ship:
+        Send the files of ``directory`` (read now, whole, into memory) rather than its path;
+        each worker writes them to a temporary folder and opens that.
     """
 
     def __init__(
-        self, system: System, directory: Path | None, k: int, warmup: int, repetitions: int
+        self,
+        system: System,
+        directory: Path | None,
+        k: int,
+        warmup: int,
+        repetitions: int,
+        *,
+        ship: bool = False,
     ) -> None:
         self.system = system
         self.directory = directory
+        self.files = _packed(directory) if ship and directory is not None else None
         self.k = k
         self.warmup = warmup
         self.repetitions = repetitions
@@ -219,15 +235,20 @@ class Searcher:
             if self._machine is not None:
                 return self._machine
             name = self.system.name
-            if self.directory is not None:
-                if not self.directory.is_dir():
+            directory = self.directory
+            if self.files is not None:
+                directory = _unpacked(self.files, name, owner=self)
+                self.files = None  # opened: the copy on disk is all this worker needs
+            if directory is not None:
+                if not directory.is_dir():
                     raise EngineError(
-                        f"system {name!r}: the index directory {self.directory} is not on "
-                        f"worker {socket.gethostname()}; on a cluster of several machines the "
-                        f"lab's work directory must be on storage every worker shares."
+                        f"system {name!r}: the index directory {directory} is not on worker "
+                        f"{socket.gethostname()}; on a cluster of several machines the lab's "
+                        f"work directory must be on storage every worker shares, or the "
+                        f"index sent to the workers (--ship-index)."
                     )
-                with its_own_failure(f"system {name!r} failed to load its index {self.directory}"):
-                    self.system.load(self.directory)
+                with its_own_failure(f"system {name!r} failed to load its index {directory}"):
+                    self.system.load(directory)
             for i in range(self.warmup):
                 with its_own_failure(f"system {name!r} failed while warming up", OSError):
                     self.system.search(texts[i % len(texts)], self.k)
@@ -254,6 +275,26 @@ class Searcher:
             process=os.getpid(),
             machine=machine,
         )
+
+
+def _packed(directory: Path) -> dict[str, bytes]:
+    """The regular files under ``directory``, ``{relative POSIX path: bytes}``."""
+    files: dict[str, bytes] = {}
+    for path in sorted(directory.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            files[path.relative_to(directory).as_posix()] = path.read_bytes()
+    return files
+
+
+def _unpacked(files: Mapping[str, bytes], name: str, *, owner: object) -> Path:
+    """``files`` written to a new temporary folder, removed when ``owner`` is collected."""
+    folder = Path(tempfile.mkdtemp(prefix=f"cranfield-index-{name}-"))
+    weakref.finalize(owner, shutil.rmtree, folder, ignore_errors=True)
+    for relative, data in files.items():
+        target = folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return folder
 
 
 def search_batch(searcher: Searcher, batch: Batch) -> Answers:
@@ -358,6 +399,7 @@ def search_on(  # noqa: PLR0913 -- the search and its timing, all keyword-only
     timed: bool,
     warmup: int = 0,
     repetitions: int = 1,
+    ship: bool = False,
     progress: bool = False,
 ) -> WorkerSearch:
     """The run of ``system`` on ``queries``, searched in batches by ``engine``'s workers.
@@ -370,8 +412,8 @@ def search_on(  # noqa: PLR0913 -- the search and its timing, all keyword-only
         The system; it must pickle (the adapters do; a :class:`~cranfield.lab.CallableSystem`
         of a lambda does not).
     directory:
-        Its index directory, opened by each worker by this path; ``None`` for a system that
-        builds no index.
+        Its index directory, opened by each worker by this path (or, with ``ship``, sent
+        whole to each worker); ``None`` for a system that builds no index.
     queries:
         ``{topic: text}``.
     k:
@@ -390,7 +432,7 @@ def search_on(  # noqa: PLR0913 -- the search and its timing, all keyword-only
     """
     if not timed:
         warmup, repetitions = 0, 1
-    searcher = Searcher(system, directory, k, warmup, repetitions)
+    searcher = Searcher(system, directory, k, warmup, repetitions, ship=ship)
     try:
         pickle.dumps(searcher)
     except Exception as exc:

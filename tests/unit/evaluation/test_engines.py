@@ -161,18 +161,19 @@ def test_a_worker_that_dies_ends_the_evaluation_with_a_clear_error(tmp_path: Pat
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
     distributed = pytest.importorskip("distributed")
-    with (
-        warnings.catch_warnings(),
-        distributed.LocalCluster(
+    with warnings.catch_warnings():
+        # another cluster of this machine may hold the default port of the scheduler's HTTP
+        # server: Dask then says it takes another (a UserWarning) and goes on
+        warnings.simplefilter("ignore", UserWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        with distributed.LocalCluster(
             n_workers=2,
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
             silence_logs=50,
-        ) as local,
-    ):
-        warnings.simplefilter("ignore", DeprecationWarning)
-        yield local
+        ) as local:
+            yield local
 
 
 @QUIET

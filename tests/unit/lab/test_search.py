@@ -3,10 +3,13 @@ one engine per worker kept across batches, latency per topic, the same errors.""
 
 from __future__ import annotations
 
+import gc
 import io
 import os
+import pickle
 import shutil
 import socket
+import tempfile
 import uuid
 import warnings
 from pathlib import Path
@@ -15,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from cranfield.cli.lab import main
-from cranfield.errors import EngineError
+from cranfield.errors import EngineError, OptionError
 from cranfield.lab import BM25S, CallableSystem, Experiment, SQLiteFTS5, Tantivy
 from cranfield.lab.report import to_html, to_text
 from cranfield.lab.search import Batch, Searcher, search_on
@@ -31,18 +34,19 @@ if TYPE_CHECKING:
 def cluster() -> Iterator[Any]:
     """A 2-worker Dask cluster of worker processes on this machine."""
     distributed = pytest.importorskip("distributed")
-    with (
-        warnings.catch_warnings(),
-        distributed.LocalCluster(
+    with warnings.catch_warnings():
+        # another cluster of this machine may hold the default port of the scheduler's HTTP
+        # server: Dask then says it takes another (a UserWarning) and goes on
+        warnings.simplefilter("ignore", UserWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        with distributed.LocalCluster(
             n_workers=2,
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
             silence_logs=50,
-        ) as local,
-    ):
-        warnings.simplefilter("ignore", DeprecationWarning)
-        yield local
+        ) as local:
+            yield local
 
 
 def _settings(tmp_path: Path, name: str, **given: Any) -> dict[str, Any]:
@@ -99,6 +103,9 @@ def test_lab_run_with_scheduler_writes_the_runs_of_lab_run_byte_for_byte(
     code = main([*common, str(tmp_path / "dask"), "--scheduler", address], stdout=out)
     assert code == 0
     assert _runs(tmp_path / "dask") == _runs(tmp_path / "here")
+    shipped = [*common, str(tmp_path / "shipped"), "--scheduler", address, "--ship-index"]
+    assert main(shipped, stdout=io.StringIO()) == 0
+    assert _runs(tmp_path / "shipped") == _runs(tmp_path / "here")
     text = out.getvalue()
     assert "- fts: topics searched in 2 batches by " in text
     assert f"of 2 Dask workers on 1 machine ({address})." in text
@@ -228,3 +235,33 @@ def test_search_on_in_this_process_gives_the_same_run(tmp_path: Path, toy: Colle
     assert found.searched_on.engine == "this process"
     assert found.efficiency is None
     assert found.run.topics == ["q1", "q2", "q3", "q4"]
+
+
+# ------------------------------------------------------------------ the index sent
+
+
+def test_a_shipped_index_is_opened_from_its_own_copy_and_removed_after(
+    tmp_path: Path, toy: Collection
+) -> None:
+    index = tmp_path / "index"
+    SQLiteFTS5("fts5").index(toy.iter_documents(), index)
+    local = SQLiteFTS5("fts5")
+    local.load(index)
+    expected = local.search("boundary layer transition", 10)
+    local.close()
+    searcher = Searcher(SQLiteFTS5("fts5"), index, 10, 0, 1, ship=True)
+    worker = pickle.loads(pickle.dumps(searcher))  # what a worker receives
+    shutil.rmtree(index)  # a worker of another machine does not see the work directory
+    answers = worker.search(Batch("fts5", ("q1",), ("boundary layer transition",)))
+    assert answers.hits == (expected,)
+    copies = list(Path(tempfile.gettempdir()).glob("cranfield-index-fts5-*"))
+    assert len(copies) == 1
+    worker.system.close()
+    del worker
+    gc.collect()
+    assert not copies[0].exists()
+
+
+def test_ship_index_without_workers_is_refused(tmp_path: Path, toy: Collection) -> None:
+    with pytest.raises(OptionError, match="'ship_index' option must be false when no jobs"):
+        Experiment(toy, [SQLiteFTS5("fts5")], ship_index=True, **_settings(tmp_path, "w"))
