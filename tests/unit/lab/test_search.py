@@ -19,10 +19,11 @@ import pytest
 
 from cranfield.cli.lab import main
 from cranfield.errors import EngineError, OptionError
-from cranfield.lab import BM25S, CallableSystem, Experiment, SQLiteFTS5, Tantivy
+from cranfield.lab import BM25S, CallableSystem, Experiment, HTTPSystem, SQLiteFTS5, Tantivy
 from cranfield.lab.report import to_html, to_text
 from cranfield.lab.search import Batch, Searcher, search_on
 from tests.unit.cli.test_lab import _small
+from tests.unit.lab._server import EngineServer
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -118,6 +119,21 @@ def test_lab_run_with_jobs_writes_the_same_runs(tmp_path: Path, toy: Collection)
     assert _runs(tmp_path / "jobs") == _runs(tmp_path / "here")
     assert result.systems[0].searched_on is not None
     assert result.systems[0].searched_on.engine == "2 worker processes"
+
+
+def test_an_http_system_searched_by_the_workers_gives_the_same_run(
+    tmp_path: Path, toy: Collection, cluster: Any
+) -> None:
+    engine = SQLiteFTS5("behind-http")
+    engine.index(toy.iter_documents(), tmp_path / "served")
+    with EngineServer(engine, max_requests=100, lifetime=60) as server:
+        system = HTTPSystem("http", server.url + "/search?q={query}&k={k}")
+        Experiment(toy, [system], **_settings(tmp_path, "here")).run(report=False)
+        address = cluster.scheduler_address
+        Experiment(toy, [system], scheduler=address, **_settings(tmp_path, "dask")).run(
+            report=False
+        )
+    assert _runs(tmp_path / "dask") == _runs(tmp_path / "here")
 
 
 # ------------------------------------------------------------------ one engine per worker
