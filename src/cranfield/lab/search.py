@@ -48,7 +48,7 @@ import polars as pl
 
 from cranfield._progress import Tracker
 from cranfield.data.run import Run
-from cranfield.errors import CranfieldError, EngineError, InputError
+from cranfield.errors import CranfieldError, EngineError, InputError, OptionError
 from cranfield.io.load import load_run
 from cranfield.lab.efficiency import LatencyStats, Machine, ThroughputStats
 
@@ -426,10 +426,14 @@ def search_on(  # noqa: PLR0913 -- the search and its timing, all keyword-only
 
     Raises
     ------
+    OptionError
+        No topics.
     EngineError
         The system cannot be sent to the workers, or it failed on one (with the message it
         has in this process).
     """
+    if not queries:
+        raise OptionError("queries", "at least one topic to search", dict(queries))
     if not timed:
         warmup, repetitions = 0, 1
     searcher = Searcher(system, directory, k, warmup, repetitions, ship=ship)

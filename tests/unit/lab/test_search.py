@@ -281,3 +281,10 @@ def test_a_shipped_index_is_opened_from_its_own_copy_and_removed_after(
 def test_ship_index_without_workers_is_refused(tmp_path: Path, toy: Collection) -> None:
     with pytest.raises(OptionError, match="'ship_index' option must be false when no jobs"):
         Experiment(toy, [SQLiteFTS5("fts5")], ship_index=True, **_settings(tmp_path, "w"))
+
+
+def test_search_on_needs_a_topic() -> None:
+    from cranfield.evaluation.engines import InProcess
+
+    with pytest.raises(OptionError, match="'queries' option must be at least one topic"):
+        search_on(InProcess(), CallableSystem("echo", _echo), None, {}, k=5, timed=False)
