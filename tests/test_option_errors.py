@@ -503,6 +503,7 @@ ROWS: list[Row] = [
     ),
     Row(lab_api.Experiment, "baseline", "zz", lambda v: _experiment(baseline=v)),
     Row(lab_api.Experiment, "tests", "z-test", lambda v: _experiment(tests=v)),
+    Row(lab_api.Experiment, "jobs", -1, lambda v: _experiment(jobs=v)),
     Row(lab_api.Pool.to_qrels, "relevance", 0.5, lambda v: _pool().to_qrels(v)),
     Row(lab_api.Pool.export, "seed", -1, lambda v: _pool().export(_folder() / "pool.txt", seed=v)),
     Row(

@@ -4,6 +4,7 @@ Sub-commands::
 
     cranfield lab init [PATH]
     cranfield lab run CONFIG [--workdir DIR] [--fresh] [--[no-]efficiency] [--markdown]
+                      [--jobs N | --scheduler ADDRESS] [--ship-index]
     cranfield lab pool RUN [RUN ...] [--depth 100] [--qrels QRELS] [--measure AP]
                        [--judged-k 10] [--export FILE --seed N] [--json]
     cranfield lab merge QRELS NEW -o OUT [--on-conflict error|new|old]
@@ -105,6 +106,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     run.add_argument("--markdown", action="store_true", help="print Markdown tables")
     run.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    add_parallel_options(run)
+    run.add_argument(
+        "--ship-index",
+        action="store_true",
+        help="with --jobs or --scheduler: send each index's files to the workers instead of its "
+        "path (for workers that do not share the work directory's storage)",
+    )
 
     pool = add("pool", "Depth-k pool of runs: sizes, unique contributions, judged@k, bias.")
     pool.add_argument("runs", nargs="+", metavar="RUN", help="run files")
@@ -175,7 +183,15 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.flush()
 
     given = {} if args.efficiency is None else {"efficiency": args.efficiency}
-    exp = load_config(args.config, workdir=args.workdir, reuse=not args.fresh, log=log, **given)
+    exp = load_config(
+        args.config,
+        workdir=args.workdir,
+        reuse=not args.fresh,
+        log=log,
+        **given,
+        **parallel_options(args),
+        ship_index=args.ship_index,
+    )
     result = exp.run()
     out.write(to_markdown(result) if args.markdown else to_text(result))
     out.write(f"report: {result.report_path}\nfinished in {result.seconds:.1f} s\n")

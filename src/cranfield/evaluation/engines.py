@@ -35,6 +35,7 @@ or a ``distributed.Client``            cluster (the ``dask`` extra)
 from __future__ import annotations
 
 import os
+import uuid
 import warnings
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -225,13 +226,16 @@ class DaskCluster(Engine):
             self._hosts = {w.get("host", "?") for w in workers.values()}
             self.dashboard = getattr(client, "dashboard_link", None)
             sent = client.scatter(shared, broadcast=True)
+            # keys of this map alone: a key an earlier map used may still hold its result
+            # on the cluster, which Dask would hand back as this task's
+            token = uuid.uuid4().hex
             futures = client.map(
                 _recording,
                 [function] * len(items),
                 [sent] * len(items),
                 list(items),
                 pure=False,
-                key=[f"cranfield-{i}" for i in range(len(items))],
+                key=[f"cranfield-{token}-{i}" for i in range(len(items))],
             )
             for item, future in zip(items, futures, strict=True):
                 try:

@@ -10,12 +10,11 @@ figures while, in addition, the measurement options are and the machine is the s
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import shutil
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,10 +22,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
-from cranfield._progress import Tracker, progress_enabled
+from cranfield._progress import progress_enabled
 from cranfield._validate import check_bool, check_choice, check_float, check_int
 from cranfield.data.run import RUN_SCHEMA, Run
-from cranfield.errors import CranfieldError, EvaluationError, InputError, OptionError
+from cranfield.errors import EvaluationError, InputError, OptionError
 from cranfield.evaluation.provenance import file_sha256
 from cranfield.io.load import load_run
 from cranfield.io.sink import write_text, writing
@@ -45,10 +44,18 @@ from cranfield.lab.efficiency import (
 from cranfield.lab.folds import cross_validation_settings
 from cranfield.lab.report import to_html
 from cranfield.lab.result import ExperimentResult, SystemResult
-from cranfield.lab.systems import EngineError, PrecomputedRun, System
+from cranfield.lab.search import (
+    SearchedOn,
+    WorkerSearch,
+    its_own_failure,
+    search_here,
+    search_on,
+)
+from cranfield.lab.systems import PrecomputedRun, System
 from cranfield.lab.workdir import SystemFiles, check_system_names, locked
 
 if TYPE_CHECKING:
+    from cranfield.evaluation.engines import Engine
     from cranfield.evaluation.evaluator import MeasureLike
     from cranfield.evaluation.options import EvalOptions
     from cranfield.evaluation.provenance import Provenance
@@ -129,24 +136,18 @@ def _systems(
     return chosen
 
 
-@contextlib.contextmanager
-def _its_own_failure(what: str, *wrapped: type[Exception]) -> Iterator[None]:
-    """A failure of a system's own code (a user's function, an engine) as an
-    :class:`EngineError` ``WHAT: TYPE: MESSAGE``; the errors of cranfield itself, of a file
-    (``OSError``, unless ``wrapped``) and of a missing package pass unchanged."""
-    passed = tuple(t for t in (CranfieldError, OSError, ImportError) if t not in wrapped)
-    try:
-        yield
-    except passed:
-        raise
-    except Exception as exc:
-        raise EngineError(f"{what}: {type(exc).__name__}: {exc}") from exc
-
-
 def _some(ids: Iterable[str]) -> str:
     """The first few of ``ids``, for a message."""
     items = list(ids)
     return ", ".join(items[:3]) + (f" and {len(items) - 3} more" if len(items) > 3 else "")
+
+
+def _workers(jobs: int, scheduler: Any) -> Engine | None:
+    """The engine whose workers search the topics, ``None`` to search in this process."""
+    from cranfield.evaluation.engines import InProcess, engine_for
+
+    engine = engine_for(jobs, scheduler)
+    return None if isinstance(engine, InProcess) else engine
 
 
 def _now() -> str:
@@ -207,6 +208,18 @@ class Experiment:
     config_file:
         The configuration file the experiment was described in (set by
         :func:`~cranfield.lab.load_config`); its SHA-256 goes into the provenance.
+    jobs, scheduler:
+        Search the topics on ``jobs`` worker processes of this machine (``0``: every core)
+        or on the workers of the Dask cluster ``scheduler`` (an address or a
+        ``distributed.Client``; :func:`~cranfield.evaluation.engines.engine_for`) instead of
+        in this process (the default): each index is built here once and opened by each
+        worker by its path (:mod:`cranfield.lab.search`), so the work directory must be on
+        storage the workers share. The runs are the same, byte for byte; latency is timed
+        on the worker that answered each topic, throughput for the workers as a whole.
+    ship_index:
+        With ``jobs`` or ``scheduler``: send each index's files to the workers (read into
+        memory here, written to a temporary folder on each worker) instead of its path, for
+        workers that do not share the work directory's storage.
 
     Examples
     --------
@@ -251,6 +264,9 @@ class Experiment:
         log: Callable[[str], None] | None = None,
         options: EvalOptions | None = None,
         config_file: str | Path | None = None,
+        jobs: int = 1,
+        scheduler: Any = None,
+        ship_index: bool = False,
     ) -> None:
         from cranfield.evaluation.evaluator import resolve_measures
         from cranfield.evaluation.options import options_from
@@ -311,6 +327,13 @@ class Experiment:
         self.progress = progress_enabled(progress)
         self._log = log or (lambda line: None)
         self.config_file = Path(config_file) if config_file is not None else None
+        self.jobs = jobs
+        self.engine = _workers(jobs, scheduler)
+        self.ship_index = check_bool("ship_index", ship_index)
+        if self.ship_index and self.engine is None:
+            raise OptionError(
+                "ship_index", "false when no jobs or scheduler send the search to workers", True
+            )
 
     def __repr__(self) -> str:
         return (
@@ -366,7 +389,7 @@ class Experiment:
         An ``OSError`` that names no file (a full disk while the engine writes) is worded
         with the index directory."""
         try:
-            with _its_own_failure(f"system {system.name!r} failed to index {self.collection.name}"):
+            with its_own_failure(f"system {system.name!r} failed to index {self.collection.name}"):
                 stats = None
                 if self.isolate:
                     stats = _isolated_indexing(system, self.collection, directory, self.progress)
@@ -380,35 +403,91 @@ class Experiment:
             ) from exc
         return stats
 
-    def _search_all(self, system: System) -> tuple[Run, float]:
-        rows_q: list[str] = []
-        rows_d: list[str] = []
-        rows_s: list[float] = []
-        with Tracker(f"searching {system.name}", len(self.queries), enabled=self.progress) as bar:
-            start = time.perf_counter_ns()
-            for qid, text in self.queries.items():
-                with _its_own_failure(f"system {system.name!r} failed on topic {qid}", OSError):
-                    for doc, score in list(system.search(text, self.k))[: self.k]:
-                        rows_q.append(qid)
-                        rows_d.append(str(doc))
-                        rows_s.append(float(score))
-                bar.advance()
-            seconds = (time.perf_counter_ns() - start) / 1e9
-        frame = pl.DataFrame(
-            {"query_id": rows_q, "doc_id": rows_d, "score": rows_s},
-            schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64},
-        )
-        try:
-            run = load_run(frame, name=system.name)
-        except InputError as exc:  # a score the run format refuses (NaN): the system's fault
-            row = (exc.line or 1) - 1
-            raise EngineError(
-                f"system {system.name!r} answered topic {rows_q[row]} with document "
-                f"{rows_d[row]!r} and an unusable score ({exc.problem})."
-            ) from None
-        return Run(frame=run.frame, name=system.name, tag=system.name), seconds
+    @staticmethod
+    def _searched_on(*records: Mapping[str, Any] | None) -> SearchedOn | None:
+        """Where the reused run or efficiency figures were searched, if on workers."""
+        for record in records:
+            if record and record.get("searched_on"):
+                return SearchedOn.from_dict(record["searched_on"])
+        return None
 
-    def _system(  # noqa: PLR0915 -- one system's steps (index, run, efficiency) in order
+    def _keep_run(
+        self,
+        run: Run,
+        files: SystemFiles,
+        key: str,
+        seconds: float,
+        searched_on: SearchedOn | None,
+    ) -> None:
+        """Write a run searched now and its manifest, and say so."""
+        _write_run(run, files.run, run.name)
+        _write_json(
+            files.run_manifest,
+            {
+                "key": key,
+                "search_seconds": seconds,
+                "written": _now(),
+                "lines": len(run),
+                "sha256": file_sha256(files.run),
+                **({"searched_on": searched_on.to_dict()} if searched_on else {}),
+            },
+        )
+        where = f" ({searched_on.describe()})" if searched_on else ""
+        self._log(f"{run.name}: searched {len(self.queries)} topics in {seconds:.2f} s{where}")
+
+    def _keep_efficiency(
+        self,
+        name: str,
+        files: SystemFiles,
+        key: str,
+        latency: LatencyStats,
+        throughput: ThroughputStats,
+        machine: Machine,
+        searched_on: SearchedOn | None,
+    ) -> None:
+        """Write efficiency figures measured now, and say so."""
+        _mkdir(files.efficiency.parent)
+        _write_json(
+            files.efficiency,
+            {
+                "key": key,
+                "machine": machine.to_dict(),
+                "latency": latency.to_dict(),
+                "throughput": throughput.to_dict(),
+                "measured": _now(),
+                **({"searched_on": searched_on.to_dict()} if searched_on else {}),
+            },
+        )
+        self._log(
+            f"{name}: latency p50 {latency.p50 * 1e3:.2f} ms, p99 {latency.p99 * 1e3:.2f} ms; "
+            + ", ".join(
+                f"{q:.0f} q/s at {c}"
+                for c, q in zip(throughput.levels, throughput.qps, strict=True)
+            )
+        )
+
+    def _measure_here(self, system: System) -> tuple[LatencyStats, ThroughputStats]:
+        """Latency and throughput of ``system`` (its index open) in this process."""
+        latency = measure_latency(
+            system,
+            self.queries,
+            k=self.k,
+            warmup=self.warmup,
+            repetitions=self.repetitions,
+            progress=self.progress,
+        )
+        throughput = measure_throughput(
+            system,
+            self.queries,
+            k=self.k,
+            concurrency=self.concurrency,
+            passes=self.throughput_passes,
+            min_seconds=self.throughput_seconds,
+            progress=self.progress,
+        )
+        return latency, throughput
+
+    def _system(  # noqa: PLR0912, PLR0915 -- one system's steps (index, run, efficiency) in order
         self, system: System | PrecomputedRun, machine: Machine
     ) -> tuple[SystemResult, Run]:
         files = SystemFiles.of(self.workdir, system.name)
@@ -455,6 +534,7 @@ class Experiment:
             list(self.concurrency),
             self.throughput_passes,
             self.throughput_seconds,
+            *([] if self.engine is None else [type(self.engine).__name__, self.jobs]),
         )
         eff_path = files.efficiency
         eff_old = _read_json(eff_path) if (self.reuse and self.efficiency) else None
@@ -472,63 +552,47 @@ class Experiment:
             measured_on = Machine.from_dict(eff_old["machine"])
             eff_reused = True
             self._log(f"{system.name}: efficiency figures up to date, reused ({eff_path})")
-        needs_search = run is None or (self.efficiency and not eff_reused)
-        if needs_search:
-            with _its_own_failure(f"system {system.name!r} failed to load its index {directory}"):
-                system.load(directory)
-        if run is None:
-            run, search_seconds = self._search_all(system)
-            _write_run(run, run_path, system.name)
-            _write_json(
-                run_manifest,
-                {
-                    "key": run_key,
-                    "search_seconds": search_seconds,
-                    "written": _now(),
-                    "lines": len(run),
-                    "sha256": file_sha256(run_path),
-                },
-            )
-            self._log(
-                f"{system.name}: searched {len(self.queries)} topics in {search_seconds:.2f} s"
-            )
-        if self.efficiency and not eff_reused:
-            latency = measure_latency(
+        measure = self.efficiency and not eff_reused
+        searched_on = self._searched_on(
+            old if run_reused else None, eff_old if eff_reused else None
+        )
+        found: WorkerSearch | None = None
+        if (run is None or measure) and self.engine is not None:
+            found = search_on(
+                self.engine,
                 system,
+                directory,
                 self.queries,
                 k=self.k,
+                timed=measure,
                 warmup=self.warmup,
                 repetitions=self.repetitions,
+                ship=self.ship_index,
                 progress=self.progress,
             )
-            throughput = measure_throughput(
-                system,
-                self.queries,
-                k=self.k,
-                concurrency=self.concurrency,
-                passes=self.throughput_passes,
-                min_seconds=self.throughput_seconds,
-                progress=self.progress,
-            )
-            measured_on = Machine.current()
-            _mkdir(eff_path.parent)
-            _write_json(
-                eff_path,
-                {
-                    "key": eff_key,
-                    "machine": measured_on.to_dict(),
-                    "latency": latency.to_dict(),
-                    "throughput": throughput.to_dict(),
-                    "measured": _now(),
-                },
-            )
-            self._log(
-                f"{system.name}: latency p50 {latency.p50 * 1e3:.2f} ms, p99 "
-                f"{latency.p99 * 1e3:.2f} ms; "
-                + ", ".join(
-                    f"{q:.0f} q/s at {c}"
-                    for c, q in zip(throughput.levels, throughput.qps, strict=True)
+            searched_on = found.searched_on
+        elif run is None or measure:
+            with its_own_failure(f"system {system.name!r} failed to load its index {directory}"):
+                system.load(directory)
+        if run is None:
+            if found is not None:
+                run, search_seconds = found.run, found.seconds
+            else:
+                run, search_seconds = search_here(
+                    system, self.queries, self.k, progress=self.progress
                 )
+            self._keep_run(run, files, run_key, search_seconds, searched_on)
+        if found is not None and found.efficiency is not None:
+            latency, throughput = found.efficiency
+            measured_on = found.machine
+            self._keep_efficiency(
+                system.name, files, eff_key, latency, throughput, measured_on, searched_on
+            )
+        elif found is None and measure:
+            latency, throughput = self._measure_here(system)
+            measured_on = Machine.current()
+            self._keep_efficiency(
+                system.name, files, eff_key, latency, throughput, measured_on, None
             )
         close = getattr(system, "close", None)
         if callable(close):
@@ -544,6 +608,7 @@ class Experiment:
                 search_seconds=search_seconds,
                 reused={"index": index_reused, "run": run_reused, "efficiency": eff_reused},
                 measured_on=measured_on,
+                searched_on=searched_on,
             ),
             run,
         )

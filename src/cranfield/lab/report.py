@@ -129,20 +129,39 @@ def efficiency_rows(result: ExperimentResult) -> tuple[list[str], list[list[str]
     return header, rows
 
 
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
 def _notes(result: ExperimentResult) -> list[str]:
     notes: list[str] = []
     if result.comparison is not None:
         notes.extend(comparison_notes(result.comparison))
         notes.append(f"In brackets: the adjusted p-value against the baseline {result.baseline!r}.")
+    searched = [(s.name, s.searched_on) for s in result.systems if s.searched_on is not None]
+    notes.extend(f"{name}: topics searched in {on.describe()}." for name, on in searched)
     lat = next((s.latency for s in result.systems if s.latency), None)
-    if lat is not None:
+    if lat is not None and searched:
+        notes.append(
+            f"Latency: on each worker {lat.warmup} untimed warm-up queries, then each topic "
+            f"searched {_times(lat.repetitions)} in a row, timed on the worker that answered "
+            f"it, one query at a time, depth {lat.k}; a topic's latency is the median of its "
+            "searches; mean and percentiles over topics."
+        )
+    elif lat is not None:
         notes.append(
             f"Latency: {lat.warmup} untimed warm-up queries, then {lat.repetitions} timed passes "
             f"over the {len(lat.query_ids)} topics, one query at a time, depth {lat.k}; a "
             "topic's latency is the median of its passes; mean and percentiles over topics."
         )
     tp = next((s.throughput for s in result.systems if s.throughput), None)
-    if tp is not None:
+    if tp is not None and searched:
+        notes.append(
+            "Throughput of the workers as a whole (q/s @N: N workers searching at once): every "
+            "timed search of the pass / the wall-clock time here from sending the first batch "
+            "to receiving the last (loading the index and the warm-up on each worker included)."
+        )
+    elif tp is not None:
         notes.append(
             f"Throughput: the topics, cycled for at least one pass and a minimum time, answered by "
             f"{', '.join(map(str, tp.levels))} concurrent client threads of one process sharing "

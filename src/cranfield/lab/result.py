@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from cranfield.evaluation.provenance import Provenance
     from cranfield.lab.efficiency import IndexStats, LatencyStats, Machine, ThroughputStats
     from cranfield.lab.folds import CrossValidation
+    from cranfield.lab.search import SearchedOn
     from cranfield.stats.comparison import Comparison
 
 __all__ = ["ExperimentResult", "SystemResult"]
@@ -46,6 +47,9 @@ class SystemResult:
         ``{"index": bool, "run": bool, "efficiency": bool}``: what came from the cache.
     measured_on:
         Machine of the efficiency figures (``None`` when there are none).
+    searched_on:
+        The workers that searched the topics (``--jobs``, ``--scheduler``); ``None`` when
+        they were searched in this process.
     """
 
     name: str
@@ -57,6 +61,7 @@ class SystemResult:
     search_seconds: float | None
     reused: dict[str, bool]
     measured_on: Machine | None = None
+    searched_on: SearchedOn | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data."""
@@ -70,6 +75,7 @@ class SystemResult:
             "search_seconds": self.search_seconds,
             "reused": dict(self.reused),
             "measured_on": self.measured_on.to_dict() if self.measured_on else None,
+            "searched_on": self.searched_on.to_dict() if self.searched_on else None,
         }
 
 

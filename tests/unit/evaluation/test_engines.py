@@ -161,18 +161,19 @@ def test_a_worker_that_dies_ends_the_evaluation_with_a_clear_error(tmp_path: Pat
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
     distributed = pytest.importorskip("distributed")
-    with (
-        warnings.catch_warnings(),
-        distributed.LocalCluster(
+    with warnings.catch_warnings():
+        # another cluster of this machine may hold the default port of the scheduler's HTTP
+        # server: Dask then says it takes another (a UserWarning) and goes on
+        warnings.simplefilter("ignore", UserWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        with distributed.LocalCluster(
             n_workers=2,
             threads_per_worker=1,
             processes=True,
             dashboard_address=":0",
             silence_logs=50,
-        ) as local,
-    ):
-        warnings.simplefilter("ignore", DeprecationWarning)
-        yield local
+        ) as local:
+            yield local
 
 
 @QUIET
@@ -199,6 +200,21 @@ def test_a_dask_worker_error_and_warning_come_back(tmp_path: Path, cluster: Any)
     bad.write_text("q1 Q0 d1 0 one tag\n")
     with pytest.raises(InputError, match=r"bad\.txt:1: "):
         Evaluator(qrels, ["AP"]).many([runs[0], bad], scheduler=cluster.scheduler_address)
+
+
+def _pair(shared: str, item: int) -> tuple[str, int]:
+    return shared, item
+
+
+def test_two_maps_at_once_on_one_cluster_keep_their_own_results(cluster: Any) -> None:
+    from distributed import Client
+
+    with Client(cluster) as client:
+        engine = DaskCluster(client)
+        first = engine.map(_pair, "A", [1, 2])
+        assert next(first) == ("A", 1)  # its tasks are still held while a second map runs
+        assert list(engine.map(_pair, "B", [1, 2])) == [("B", 1), ("B", 2)]
+        assert list(first) == [("A", 2)]
 
 
 @QUIET
