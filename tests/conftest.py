@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,3 +50,22 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (copy / ".venv").symlink_to(sys.prefix, target_is_directory=True)
     assert (copy / ".venv" / "bin").resolve() == Path(sys.executable).parent.resolve()
     return copy
+
+
+@pytest.fixture(scope="session")
+def dask_cluster() -> Iterator[Any]:
+    """A Dask cluster of 2 single-threaded worker processes on this machine, started once for
+    the tests that score or search on one (its dashboard on a free port)."""
+    distributed = pytest.importorskip("distributed")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        with distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=50,
+        ) as local:
+            yield local

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import pickle
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -158,58 +157,42 @@ def test_a_worker_that_dies_ends_the_evaluation_with_a_clear_error(tmp_path: Pat
 # --------------------------------------------------------------------------- Dask
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    distributed = pytest.importorskip("distributed")
-    with warnings.catch_warnings():
-        # another cluster of this machine may hold the default port of the scheduler's HTTP
-        # server: Dask then says it takes another (a UserWarning) and goes on
-        warnings.simplefilter("ignore", UserWarning)
-        warnings.simplefilter("ignore", DeprecationWarning)
-        with distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            silence_logs=50,
-        ) as local:
-            yield local
-
-
 @QUIET
-def test_a_dask_cluster_gives_the_numbers_of_this_process(tmp_path: Path, cluster: Any) -> None:
+def test_a_dask_cluster_gives_the_numbers_of_this_process(
+    tmp_path: Path, dask_cluster: Any
+) -> None:
     qrels, runs = _adversarial(tmp_path, seed=13)
     here = Evaluator(qrels, MEASURES).many(runs)
-    by_address = Evaluator(qrels, MEASURES).many(runs, scheduler=cluster.scheduler_address)
+    by_address = Evaluator(qrels, MEASURES).many(runs, scheduler=dask_cluster.scheduler_address)
     _same(here, by_address)
     note = by_address.results[0].notes[-1]
     assert note.startswith("Scored by 2 Dask workers on 1 machine (tcp://"), note
     from distributed import Client
 
-    with Client(cluster) as client:
+    with Client(dask_cluster) as client:
         by_client = Evaluator(qrels, MEASURES).many(runs, scheduler=client)
         assert client.status == "running"  # a client given is the caller's: left open
     _same(here, by_client)
 
 
-def test_a_dask_worker_error_and_warning_come_back(tmp_path: Path, cluster: Any) -> None:
+def test_a_dask_worker_error_and_warning_come_back(tmp_path: Path, dask_cluster: Any) -> None:
     qrels, runs = _adversarial(tmp_path, seed=17, runs=1)
     with pytest.warns(QueryOverlapWarning):
-        Evaluator(qrels, ["AP"]).many(runs, scheduler=cluster.scheduler_address)
+        Evaluator(qrels, ["AP"]).many(runs, scheduler=dask_cluster.scheduler_address)
     bad = tmp_path / "bad.txt"
     bad.write_text("q1 Q0 d1 0 one tag\n")
     with pytest.raises(InputError, match=r"bad\.txt:1: "):
-        Evaluator(qrels, ["AP"]).many([runs[0], bad], scheduler=cluster.scheduler_address)
+        Evaluator(qrels, ["AP"]).many([runs[0], bad], scheduler=dask_cluster.scheduler_address)
 
 
 def _pair(shared: str, item: int) -> tuple[str, int]:
     return shared, item
 
 
-def test_two_maps_at_once_on_one_cluster_keep_their_own_results(cluster: Any) -> None:
+def test_two_maps_at_once_on_one_cluster_keep_their_own_results(dask_cluster: Any) -> None:
     from distributed import Client
 
-    with Client(cluster) as client:
+    with Client(dask_cluster) as client:
         engine = DaskCluster(client)
         first = engine.map(_pair, "A", [1, 2])
         assert next(first) == ("A", 1)  # its tasks are still held while a second map runs

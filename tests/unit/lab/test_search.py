@@ -11,7 +11,6 @@ import shutil
 import socket
 import tempfile
 import uuid
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,28 +25,7 @@ from tests.unit.cli.test_lab import _small
 from tests.unit.lab._server import EngineServer
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from cranfield.lab import Collection
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    """A 2-worker Dask cluster of worker processes on this machine."""
-    distributed = pytest.importorskip("distributed")
-    with warnings.catch_warnings():
-        # another cluster of this machine may hold the default port of the scheduler's HTTP
-        # server: Dask then says it takes another (a UserWarning) and goes on
-        warnings.simplefilter("ignore", UserWarning)
-        warnings.simplefilter("ignore", DeprecationWarning)
-        with distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=50,
-        ) as local:
-            yield local
 
 
 def _settings(tmp_path: Path, name: str, **given: Any) -> dict[str, Any]:
@@ -69,7 +47,7 @@ def _runs(workdir: Path) -> dict[str, bytes]:
 
 
 def test_the_cranfield_runs_searched_on_a_dask_cluster_are_the_runs_searched_here(
-    tmp_path: Path, cranfield: Collection, cluster: Any
+    tmp_path: Path, cranfield: Collection, dask_cluster: Any
 ) -> None:
     systems = [
         BM25S("bm25s", stemmer="english"),
@@ -82,9 +60,9 @@ def test_the_cranfield_runs_searched_on_a_dask_cluster_are_the_runs_searched_her
     assert len(here) == 3
     assert all(here.values())
     shutil.rmtree(tmp_path / "cranfield" / "runs")  # the indexes stay: searched again only
-    result = Experiment(cranfield, systems, scheduler=cluster.scheduler_address, **settings).run(
-        report=False
-    )
+    result = Experiment(
+        cranfield, systems, scheduler=dask_cluster.scheduler_address, **settings
+    ).run(report=False)
     assert _runs(tmp_path / "cranfield") == here
     for s in result.systems:
         assert s.reused == {"index": True, "run": False, "efficiency": False}
@@ -94,13 +72,13 @@ def test_the_cranfield_runs_searched_on_a_dask_cluster_are_the_runs_searched_her
 
 
 def test_lab_run_with_scheduler_writes_the_runs_of_lab_run_byte_for_byte(
-    tmp_path: Path, cluster: Any
+    tmp_path: Path, dask_cluster: Any
 ) -> None:
     cfg = _small(tmp_path)
     out = io.StringIO()
     common = ["run", str(cfg), "--quiet", "--no-efficiency", "--workdir"]
     assert main([*common, str(tmp_path / "here")], stdout=out) == 0
-    address = cluster.scheduler_address
+    address = dask_cluster.scheduler_address
     code = main([*common, str(tmp_path / "dask"), "--scheduler", address], stdout=out)
     assert code == 0
     assert _runs(tmp_path / "dask") == _runs(tmp_path / "here")
@@ -122,14 +100,14 @@ def test_lab_run_with_jobs_writes_the_same_runs(tmp_path: Path, toy: Collection)
 
 
 def test_an_http_system_searched_by_the_workers_gives_the_same_run(
-    tmp_path: Path, toy: Collection, cluster: Any
+    tmp_path: Path, toy: Collection, dask_cluster: Any
 ) -> None:
     engine = SQLiteFTS5("behind-http")
     engine.index(toy.iter_documents(), tmp_path / "served")
     with EngineServer(engine, max_requests=100, lifetime=60) as server:
         system = HTTPSystem("http", server.url + "/search?q={query}&k={k}")
         Experiment(toy, [system], **_settings(tmp_path, "here")).run(report=False)
-        address = cluster.scheduler_address
+        address = dask_cluster.scheduler_address
         Experiment(toy, [system], scheduler=address, **_settings(tmp_path, "dask")).run(
             report=False
         )
@@ -149,10 +127,12 @@ def _record_load(directory: Path) -> None:
 
 
 def test_each_worker_opens_the_engine_once_and_keeps_it_across_batches(
-    tmp_path: Path, toy: Collection, cluster: Any
+    tmp_path: Path, toy: Collection, dask_cluster: Any
 ) -> None:
     system = CallableSystem("echo", _echo, load=_record_load)
-    exp = Experiment(toy, [system], scheduler=cluster.scheduler_address, **_settings(tmp_path, "w"))
+    exp = Experiment(
+        toy, [system], scheduler=dask_cluster.scheduler_address, **_settings(tmp_path, "w")
+    )
     searched = exp.run(report=False).systems[0].searched_on
     assert searched is not None
     assert searched.batches == 4  # one topic a batch: more batches than workers
@@ -165,12 +145,12 @@ def test_each_worker_opens_the_engine_once_and_keeps_it_across_batches(
 
 
 def test_latency_is_timed_per_topic_on_the_workers_and_the_report_says_where(
-    tmp_path: Path, toy: Collection, cluster: Any
+    tmp_path: Path, toy: Collection, dask_cluster: Any
 ) -> None:
     exp = Experiment(
         toy,
         [SQLiteFTS5("fts5")],
-        scheduler=cluster.scheduler_address,
+        scheduler=dask_cluster.scheduler_address,
         **_settings(tmp_path, "eff", efficiency=True, warmup=1, repetitions=2),
     )
     result = exp.run(report=False)
@@ -193,7 +173,7 @@ def test_latency_is_timed_per_topic_on_the_workers_and_the_report_says_where(
     again = Experiment(
         toy,
         [SQLiteFTS5("fts5")],
-        scheduler=cluster.scheduler_address,
+        scheduler=dask_cluster.scheduler_address,
         **_settings(tmp_path, "eff", efficiency=True, warmup=1, repetitions=2),
     ).run(report=False)
     assert again.systems[0].reused == {"index": True, "run": True, "efficiency": True}
@@ -210,14 +190,14 @@ def _fails_on_shells(query: str, k: int) -> list[tuple[str, float]]:
 
 
 def test_an_engine_that_fails_on_a_worker_fails_as_it_does_here(
-    tmp_path: Path, toy: Collection, cluster: Any
+    tmp_path: Path, toy: Collection, dask_cluster: Any
 ) -> None:
     system = CallableSystem("shy", _fails_on_shells)
     with pytest.raises(EngineError) as here:
         Experiment(toy, [system], **_settings(tmp_path, "here")).run(report=False)
     with pytest.raises(EngineError) as there:
         Experiment(
-            toy, [system], scheduler=cluster.scheduler_address, **_settings(tmp_path, "dask")
+            toy, [system], scheduler=dask_cluster.scheduler_address, **_settings(tmp_path, "dask")
         ).run(report=False)
     assert str(there.value) == str(here.value)
     assert str(here.value) == "system 'shy' failed on topic q4: ValueError: no shells here"
