@@ -35,7 +35,8 @@ Examples
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -62,9 +63,13 @@ if TYPE_CHECKING:
     from cranfield.data.sessions import Sessions
 
 __all__ = [
+    "DEFINITIONS",
     "MODELS",
+    "ClickModelComparison",
+    "ClickModelFit",
     "FittedClickModel",
     "click_model_class",
+    "compare_click_models",
     "fit_click_model",
     "ignored_clicks",
     "model_options",
@@ -234,3 +239,131 @@ def ignored_clicks(sessions: Sessions) -> tuple[int, int]:
     on_shown = int(np.count_nonzero(sessions.click_rank >= 0))
     unshown = sessions.num_clicks - on_shown
     return unshown, on_shown - int(np.count_nonzero(sessions.clicked))
+
+
+DEFINITIONS: Final = (
+    "log-likelihood: the sum over sessions of log P(the session's clicks) (natural "
+    "logarithm); higher is better",
+    "perplexity at rank r: 2 ** -(mean over sessions of log2 P(C_r = c_r)), from the model's "
+    "click probability at r given no clicks; perplexity: its mean over ranks; 1 is a perfect "
+    "prediction, 2 a coin flip, lower is better",
+    "conditional perplexity: the same from P(C_r = c_r | the clicks above r)",
+    "a result clicked more than once counts once; a click on a document not shown is left out",
+    "a query or document the training log lacks gets the prior (0.5 unless given)",
+)
+"""What the figures of a :class:`ClickModelComparison` mean, one sentence each."""
+
+
+@dataclass(frozen=True, eq=False)
+class ClickModelFit:
+    """One model of a comparison: the fitted model and its score on the scored log."""
+
+    fitted: FittedClickModel
+    score: ModelScore
+
+
+def _described(sessions: Sessions) -> dict[str, object]:
+    return {
+        "source": sessions.source,
+        "sessions": len(sessions),
+        "queries": sessions.num_queries,
+        "depth": sessions.depth,
+        "clicks": sessions.num_clicks,
+    }
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+@dataclass(frozen=True, eq=False)
+class ClickModelComparison:
+    """Click models fitted on one log and scored on another (or on the same).
+
+    Attributes
+    ----------
+    train, test:
+        The training sessions and the scored ones; ``test`` is None when the models were
+        scored on the training sessions (which flatters the models with more parameters).
+    fits:
+        One per model, the lowest perplexity first (ties in the order asked).
+    """
+
+    train: Sessions
+    test: Sessions | None
+    fits: tuple[ClickModelFit, ...]
+
+    @property
+    def scored(self) -> Sessions:
+        """The sessions the models were scored on."""
+        return self.train if self.test is None else self.test
+
+    def to_dict(self) -> dict[str, object]:
+        """Every figure, JSON-ready (NaN, a rank no session reaches, as None)."""
+        unshown, repeated = ignored_clicks(self.scored)
+        return {
+            "train": _described(self.train),
+            "test": None if self.test is None else _described(self.test),
+            "scored_on": "train" if self.test is None else "test",
+            "ignored_clicks": {"unshown": unshown, "repeated": repeated},
+            "models": [
+                {
+                    "model": f.fitted.name,
+                    "parameters": f.fitted.parameters(),
+                    "sessions": f.score.sessions,
+                    "log_likelihood": _finite(f.score.log_likelihood),
+                    "mean_log_likelihood": _finite(f.score.mean_log_likelihood),
+                    "perplexity": _finite(f.score.perplexity),
+                    "perplexity_at_rank": [_finite(v) for v in f.score.perplexity_at_rank],
+                    "conditional_perplexity": _finite(f.score.conditional_perplexity),
+                    "conditional_perplexity_at_rank": [
+                        _finite(v) for v in f.score.conditional_perplexity_at_rank
+                    ],
+                }
+                for f in self.fits
+            ],
+            "definitions": list(DEFINITIONS),
+        }
+
+
+def compare_click_models(
+    train: Sessions,
+    test: Sessions | None = None,
+    models: Sequence[str | type[ClickModel]] | None = None,
+    **options: object,
+) -> ClickModelComparison:
+    """Fit each model on ``train`` and score it on ``test`` (on ``train`` when None).
+
+    Parameters
+    ----------
+    train, test:
+        The logs; ``test`` may code its ids differently (it is put on the training codes).
+    models:
+        Names or classes (default: every model of :data:`MODELS`), each at most once.
+    **options:
+        Fit options; each goes to every model that takes it (:func:`model_options`).
+
+    Raises
+    ------
+    OptionError
+        If a model is unknown or asked twice, or an option is one no asked model takes.
+    """
+    classes = [click_model_class(m) for m in (list(MODELS) if models is None else models)]
+    if not classes or len(set(classes)) != len(classes):
+        raise OptionError("models", "distinct model names, at least one", models)
+    takes = {cls: model_options(cls) for cls in classes}
+    for option in options:
+        if not any(option in t for t in takes.values()):
+            every = sorted({o for t in takes.values() for o in t})
+            raise OptionError("options", f"one the models take ({', '.join(every)})", option)
+    fits = []
+    for cls in classes:
+        fitted = fit_click_model(
+            cls, train, **{k: v for k, v in options.items() if k in takes[cls]}
+        )
+        fits.append(ClickModelFit(fitted, fitted.score(train if test is None else test)))
+    order = sorted(
+        range(len(fits)),
+        key=lambda i: (math.isnan(fits[i].score.perplexity), fits[i].score.perplexity, i),
+    )
+    return ClickModelComparison(train, test, tuple(fits[i] for i in order))
