@@ -88,6 +88,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="DBN's continuation, fixed instead of fitted",
     )
     p.add_argument(
+        "--max-iterations",
+        type=int,
+        metavar="N",
+        help="the most EM iterations of PBM, UBM and DBN (100; they stop sooner once no "
+        "parameter moves by more than 1e-6)",
+    )
+    p.add_argument(
         "--qrels",
         metavar="OUT",
         help="write the estimated relevance of the one model given with -m as qrels (the "
@@ -112,6 +119,8 @@ def _options(args: argparse.Namespace) -> dict[str, object]:
         options["prior"] = args.prior
     if args.gamma is not None:
         options["gamma"] = args.gamma
+    if args.max_iterations is not None:
+        options["max_iterations"] = args.max_iterations
     return options
 
 
@@ -120,7 +129,12 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     from cranfield.io.click_logs import read_sessions
     from cranfield.logs.click_judgments import check_levels, click_judgments
-    from cranfield.logs.fitted_click_model import click_model_class, compare_click_models
+    from cranfield.logs.fitted_click_model import (
+        MODELS,
+        click_model_class,
+        compare_click_models,
+        model_options,
+    )
     from cranfield.report.click_logs import click_models_text
 
     models = [click_model_class(m) for m in args.model] if args.model else None
@@ -138,11 +152,17 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         refuse_overwriting(args.qrels, [args.train, args.test], option="qrels")
         if args.levels is not None:
             check_levels(args.levels)
-    if args.gamma is not None and models is not None and all(m.__name__ != "DBN" for m in models):
-        raise OptionError("gamma", "given with the model DBN", args.gamma)
+    options = _options(args)
+    asked = list(MODELS.values()) if models is None else models
+    for option, value in options.items():
+        if not any(option in model_options(m) for m in asked):
+            takers = [name for name, m in MODELS.items() if option in model_options(m)]
+            raise OptionError(
+                option, f"given with a model that takes it ({', '.join(takers)})", value
+            )
     train = read_sessions(args.train, format=args.log_format)
     test = None if args.test is None else read_sessions(args.test, format=args.log_format)
-    comparison = compare_click_models(train, test, models, **_options(args))
+    comparison = compare_click_models(train, test, models, **options)
     if args.qrels is not None:
         from cranfield.io.formats import format_of_suffix, write
 

@@ -80,6 +80,22 @@ def test_json_has_every_figure_of_the_library(
     assert set(parameters["PBM"]) == {"iterations"}
 
 
+def test_options_reach_the_models_that_take_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    train = write(tmp_path, "train.txt", TRAIN)
+    argv = ["logs", "fit", train, "-m", "dbn,pbm,sdbn", "--gamma", "0.5", "--max-iterations", "2"]
+    assert main([*argv, "-f", "json"]) == 0
+    parameters = {
+        m["model"]: m["parameters"] for m in json.loads(capsys.readouterr().out)["models"]
+    }
+    assert parameters == {
+        "DBN": {"continuation": 0.5, "iterations": 2},
+        "PBM": {"iterations": 2},
+        "SDBN": {"continuation": 1.0},
+    }
+
+
 def test_gains_qrels_feed_ndcg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Clicks → judgments → nDCG: DocumentCTR's relevance of a, b, c is 1/4, 3/4, 1/2 (the
     repeated click on b counts once, the click on x not at all); as gains, the nDCG of a run
@@ -122,9 +138,11 @@ def test_graded_qrels_feed_every_measure(
         (["-m", "pbm,dbn", "--qrels", "out.qrels"], "--qrels option must be given with one"),
         (["--levels", "0.5"], "The --levels option must be given with --qrels"),
         (["-m", "pbm", "--qrels", "o.qrels", "--levels", "0.5,0.2"], "--levels option must be"),
-        (["-m", "pbm", "--gamma", "0.5"], "The --gamma option must be given with the model DBN"),
+        (["-m", "pbm", "--gamma", "0.5"], "The --gamma option must be given with a model that"),
         (["-m", "rankctr", "--qrels", "o.qrels"], "a model with a relevance per"),
         (["--prior", "2"], "The --prior option must be"),
+        (["--max-iterations", "0"], "The --max-iterations option must be an integer >= 1"),
+        (["-m", "dcm", "--max-iterations", "5"], "takes it (PBM, UBM, DBN), got 5"),
     ],
 )
 def test_usage_errors(
