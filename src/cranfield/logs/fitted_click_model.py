@@ -60,6 +60,8 @@ from cranfield.logs.click_models import (
 )
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from cranfield.data.sessions import Sessions
 
 __all__ = [
@@ -73,6 +75,7 @@ __all__ = [
     "fit_click_model",
     "ignored_clicks",
     "model_options",
+    "unseen_pairs",
 ]
 
 MODELS: Final[dict[str, type[ClickModel]]] = {
@@ -241,6 +244,44 @@ def ignored_clicks(sessions: Sessions) -> tuple[int, int]:
     return unshown, on_shown - int(np.count_nonzero(sessions.clicked))
 
 
+def _pair_keys(sessions: Sessions) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """The (query, document) key of every shown result, and which cells show one."""
+    shown = sessions.shown >= 0
+    keys = (sessions.query[:, None] << 32) | np.maximum(sessions.shown, 0)
+    return keys, shown
+
+
+def unseen_pairs(train: Sessions, test: Sessions) -> dict[str, int]:
+    """How much of ``test`` a model fitted on ``train`` has not seen, so gives the prior:
+    the distinct (query, document) pairs of ``test`` that ``train`` never showed
+    (``pairs`` of ``of_pairs``), and the results shown that are such a pair (``results`` of
+    ``of_results``); ``test`` is put on the training codes first.
+
+    Examples
+    --------
+    >>> from cranfield.data.sessions import Sessions
+    >>> train = Sessions.from_clicked(query_ids=("q",), doc_ids=("a", "b"), query=[0],
+    ...     shown=[[0, 1]], clicked=[[True, False]])
+    >>> test = Sessions.from_clicked(query_ids=("q",), doc_ids=("c", "a"), query=[0, 0],
+    ...     shown=[[1, 0], [0, -1]], clicked=[[False, False], [False, False]])
+    >>> unseen_pairs(train, test)
+    {'pairs': 1, 'of_pairs': 2, 'results': 2, 'of_results': 3}
+    """
+    if test.query_ids != train.query_ids or test.doc_ids != train.doc_ids:
+        test = test.recoded(train.query_ids, train.doc_ids)
+    train_keys, train_shown = _pair_keys(train)
+    known = np.unique(train_keys[train_shown])
+    keys, shown = _pair_keys(test)
+    cells = keys[shown]
+    new = ~np.isin(cells, known)
+    return {
+        "pairs": int(np.unique(cells[new]).size),
+        "of_pairs": int(np.unique(cells).size),
+        "results": int(new.sum()),
+        "of_results": int(cells.size),
+    }
+
+
 DEFINITIONS: Final = (
     "log-likelihood: the sum over sessions of log P(the session's clicks) (natural "
     "logarithm); higher is better",
@@ -306,6 +347,7 @@ class ClickModelComparison:
             "test": None if self.test is None else _described(self.test),
             "scored_on": "train" if self.test is None else "test",
             "ignored_clicks": {"unshown": unshown, "repeated": repeated},
+            "unseen": None if self.test is None else unseen_pairs(self.train, self.test),
             "models": [
                 {
                     "model": f.fitted.name,

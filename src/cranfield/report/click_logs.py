@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from cranfield.logs.fitted_click_model import DEFINITIONS
 from cranfield.logs.fitted_click_model import ignored_clicks as _ignored_clicks
+from cranfield.logs.fitted_click_model import unseen_pairs as _unseen_pairs
 from cranfield.report.agreement import _grid
 
 if TYPE_CHECKING:
@@ -132,6 +133,13 @@ def click_models_text(c: ClickModelComparison) -> str:
         )
     else:
         lines.append(_log_line("scored on", c.test))
+        u = _unseen_pairs(c.train, c.test)
+        if u["pairs"]:
+            lines.append(
+                f"not in the training log, so given the prior: {u['pairs']} of its "
+                f"{u['of_pairs']} (query, document) pairs, {u['results']} of its "
+                f"{u['of_results']} results shown"
+            )
     unshown, repeated = _ignored_clicks(c.scored)
     if unshown or repeated:
         lines.append(

@@ -80,9 +80,11 @@ def test_perplexities_as_in_the_readme(comparison: ClickModelComparison) -> None
 
 def test_what_the_models_do_not_see(comparison: ClickModelComparison) -> None:
     """The test log's clicks on documents not shown (133 sessions) and its repeated clicks
-    (2,262 sessions) are counted, not silently dropped."""
+    (2,262 sessions) are counted, not silently dropped; so are its pairs the training log never
+    showed, which get the prior."""
     data = comparison.to_dict()
     assert data["ignored_clicks"] == {"unshown": 276, "repeated": 4334}
+    assert data["unseen"] == {"pairs": 322, "of_pairs": 1031, "results": 2057, "of_results": 214130}
     models = data["models"]
     assert isinstance(models, list)
     assert all(m["sessions"] == 21413 for m in models)

@@ -66,6 +66,8 @@ def test_json_has_every_figure_of_the_library(
     assert data["scored_on"] == "test"
     assert data["test"]["sessions"] == 3
     assert data["ignored_clicks"] == {"unshown": 0, "repeated": 0}
+    # (r, d) and (r, a) are new: 2 of 5 pairs, 2 of 8 results shown
+    assert data["unseen"] == {"pairs": 2, "of_pairs": 5, "results": 2, "of_results": 8}
     assert {m["model"] for m in data["models"]} == {"PBM", "DocumentCTR"}
     for row in data["models"]:
         score = fit_click_model(row["model"], read_sessions(train)).score(read_sessions(test))
@@ -94,6 +96,20 @@ def test_options_reach_the_models_that_take_them(
         "PBM": {"iterations": 2},
         "SDBN": {"continuation": 1.0},
     }
+
+
+def test_text_with_a_test_log_says_what_gets_the_prior(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    train, test = write(tmp_path, "train.txt", TRAIN), write(tmp_path, "test.txt", TEST)
+    assert main(["logs", "fit", train, "--test", test, "-m", "ubm"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].endswith("test.txt: 3 sessions, 2 queries, depth 3, 2 clicks")
+    assert out[2] == (
+        "not in the training log, so given the prior: 2 of its 5 (query, document) pairs, "
+        "2 of its 8 results shown"
+    )
+    assert out[3] == ""
 
 
 def test_gains_qrels_feed_ndcg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
