@@ -24,6 +24,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Final
 
+import numpy as np
 import polars as pl
 
 from cranfield.errors import QrelsNoteWarning
@@ -40,6 +41,7 @@ __all__ = [
     "LABEL_TEXT",
     "decimal_note",
     "integer_parts",
+    "label_text",
     "merge_repeats",
     "noted",
     "with_gains",
@@ -56,6 +58,20 @@ DECIMAL_NOTE_TAIL: Final = (
 )
 """What a decimal label does, as every note on decimal labels ends (the measures that read
 the ``gain`` column: the kernels of ``graded.gain_view`` and ``ranked_variants.err``)."""
+
+
+def label_text(labels: pl.Series) -> pl.Series:
+    """Labels (integers or floats) as :data:`LABEL_TEXT` reads them back: the shortest text of
+    each float that reads back the same float, never with an exponent (``1.6e-06`` is
+    written ``0.0000016``), so that a file written is a file read."""
+    text = labels.cast(pl.String)
+    if not labels.dtype.is_float():
+        return text
+    exponent = text.str.contains("e", literal=True)
+    if not exponent.any():
+        return text
+    fixed = [np.format_float_positional(v, unique=True, trim="0") for v in labels.filter(exponent)]
+    return text.scatter(exponent.arg_true(), fixed)
 
 
 def integer_parts(text: pl.Series) -> pl.Series:

@@ -416,6 +416,50 @@ class Sessions:
             source=self.source,
         )
 
+    def recoded(self, query_ids: Sequence[str] = (), doc_ids: Sequence[str] = ()) -> Sessions:
+        """The same sessions over vocabularies that begin with ``query_ids`` and ``doc_ids``.
+
+        Two logs read from two files code their ids each in its own order, so a code means
+        one thing in the training log and another in the test log. ``test.recoded(
+        train.query_ids, train.doc_ids)`` codes the test sessions as the training ones: an id
+        both know gets its training code, an id only the test log has (an unseen query or
+        document) a code past the training vocabulary, in order of its code here, which a
+        model fitted on the training codes gives its prior. Users and buckets keep their
+        codes.
+
+        Raises
+        ------
+        InputError
+            If ``query_ids`` or ``doc_ids`` repeats an id.
+
+        Examples
+        --------
+        >>> s = Sessions(query_ids=("q2",), doc_ids=("c", "a"), query=[0], shown=[[0, 1]],
+        ...              click_session=[0], click_doc=[1])
+        >>> r = s.recoded(["q1", "q2"], ["a", "b"])
+        >>> r.query.tolist(), r.shown.tolist(), r.doc_ids, r.click_doc.tolist()
+        ([1], [[2, 0]], ('a', 'b', 'c'), [0])
+        """
+        queries, query_code = _extended(self.query_ids, query_ids)
+        docs, doc_code = _extended(self.doc_ids, doc_ids)
+        shown = np.where(self.shown >= 0, np.append(doc_code, -1)[self.shown], -1)
+        return Sessions(
+            query_ids=queries,
+            doc_ids=docs,
+            query=query_code[self.query],
+            shown=shown,
+            click_session=self.click_session,
+            click_doc=doc_code[self.click_doc],
+            click_time=self.click_time,
+            dwell=self.dwell,
+            time=self.time,
+            user=self.user,
+            user_ids=self.user_ids,
+            bucket=self.bucket,
+            bucket_ids=self.bucket_ids,
+            source=self.source,
+        )
+
     def for_queries(self, query_ids: str | Iterable[str]) -> Sessions:
         """The sessions of the given queries (one id or several; ids not in the log select
         nothing), in their order in the log."""
@@ -497,6 +541,20 @@ class Sessions:
         if self.dwell is not None:
             out["dwell"] = self.dwell
         return out
+
+
+def _extended(
+    own: tuple[str, ...], first: Sequence[str]
+) -> tuple[tuple[str, ...], NDArray[np.int64]]:
+    """``first`` followed by the ids of ``own`` it lacks, and the new code of each old code."""
+    codes: dict[str, int] = {}
+    for value in first:
+        if codes.setdefault(str(value), len(codes)) != len(codes) - 1:
+            raise InputError("<vocabulary>", None, f"the vocabulary repeats the id {value!r}")
+    new = np.fromiter(
+        (codes.setdefault(v, len(codes)) for v in own), dtype=np.int64, count=len(own)
+    )
+    return tuple(codes), new
 
 
 def vocabulary(values: Sequence[str]) -> tuple[tuple[str, ...], NDArray[np.int64]]:

@@ -50,6 +50,7 @@ import polars as pl
 
 from cranfield._types import FILE_FORMATS, INPUT_KINDS, DuplicatePolicy, FileFormat, InputKind
 from cranfield._validate import check_choice
+from cranfield.data.judgments import label_text
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import trec_eval_order
 from cranfield.data.run import Run
@@ -722,6 +723,9 @@ def write(data: Qrels | Run, path: str | Path, format: FileFormat = "trec") -> N
             write_text(path, "".join(json.dumps(row) + "\n" for row in table.iter_rows(named=True)))
         else:
             text = table.with_columns(pl.all().cast(pl.String))
+            if isinstance(data, Qrels):  # a decimal label without an exponent, as read back
+                value = "score" if format == "beir" else "relevance"
+                text = text.with_columns(label_text(table.get_column(value)).alias(value))
             with replacing(path) as tmp:
                 text.write_csv(tmp, separator="," if format == "csv" else "\t")
 

@@ -56,6 +56,7 @@ from cranfield.data.judgments import (
     LABEL_TEXT,
     decimal_note,
     integer_parts,
+    label_text,
     merge_repeats,
     noted,
     with_gains,
@@ -863,8 +864,8 @@ def write_qrels(qrels: Qrels, path: str | Path) -> None:
         :func:`write_run`); nothing is written then.
     """
     label = "gain" if "gain" in qrels.frame.columns else "relevance"  # decimal labels kept
-    frame = qrels.frame.select(
-        "query_id", "iteration", "doc_id", pl.col(label).cast(pl.String).alias("relevance")
+    frame = qrels.frame.select("query_id", "iteration", "doc_id").with_columns(
+        label_text(qrels.frame.get_column(label)).alias("relevance")
     )
     _check_writable(frame.drop("relevance"), path, f"qrels {qrels.name!r}")
     _write_lines(frame, path)

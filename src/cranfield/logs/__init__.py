@@ -4,8 +4,9 @@ The fourth part of evaluation next to laboratory experiments, measures and train
 sessions read from logs (:class:`Sessions`, :func:`read_sessions`; the formats in
 :mod:`cranfield.io.click_logs`), click metrics per query, per bucket and overall
 (:func:`click_metrics`, the definitions in :mod:`cranfield.logs.click_metrics`), click models
-fitted to sessions (:mod:`cranfield.logs.click_models`: the CTR baselines, :class:`PBM`,
-:class:`Cascade`, :class:`DCM`, :class:`UBM`, :class:`DBN`, :class:`SDBN`), online
+fitted to sessions (:func:`fit_click_model`; the models in :mod:`cranfield.logs.click_models`:
+the CTR baselines, :class:`PBM`, :class:`Cascade`, :class:`DCM`, :class:`UBM`, :class:`DBN`,
+:class:`SDBN`) and their estimated relevance as qrels (:func:`click_judgments`), online
 experiments (team-draft, balanced and probabilistic interleaving and team-draft
 multileaving, :func:`preference`, :func:`interleaving_experiment`; A/B tests with intervals
 over the unit of randomisation, :func:`ab_test`, :func:`sample_size`), and users simulated
@@ -33,6 +34,7 @@ from cranfield._lazy import lazy_names as _lazy_names
 # same name, or importing the module later would leave the module in its place
 from cranfield.data.sessions import Sessions
 from cranfield.logs.ab_test import ABTest, Bucket, ab_test, sample_size
+from cranfield.logs.click_judgments import click_judgments
 from cranfield.logs.click_metrics import ClickMetrics, click_metrics, session_metrics
 from cranfield.logs.click_models import (
     DBN,
@@ -48,6 +50,7 @@ from cranfield.logs.click_models import (
     RankCTR,
     simulate,
 )
+from cranfield.logs.fitted_click_model import FittedClickModel, fit_click_model
 from cranfield.logs.interleaving import (
     Balanced,
     Probabilistic,
@@ -83,6 +86,7 @@ __all__ = [
     "ClickMetrics",
     "ClickModel",
     "DocumentCTR",
+    "FittedClickModel",
     "GlobalCTR",
     "InterleavingExperiment",
     "ModelScore",
@@ -93,8 +97,10 @@ __all__ = [
     "TeamDraft",
     "ab_test",
     "balanced",
+    "click_judgments",
     "click_matrix",
     "click_metrics",
+    "fit_click_model",
     "independent_clicks",
     "interleaving_experiment",
     "multileave",

@@ -178,3 +178,32 @@ def test_from_clicked_refuses(clicked: Any, message: str) -> None:
         Sessions.from_clicked(
             query_ids=("q",), doc_ids=("a",), query=[0], shown=np.array([[0, -1]]), clicked=clicked
         )
+
+
+def test_recoded_puts_a_second_log_on_the_first_ones_codes() -> None:
+    """A test log coded as the training log: shared ids get the training codes, new ids come
+    after the training vocabulary, and the sessions (ids, clicks, times) are unchanged."""
+    train = small()
+    test = Sessions(
+        query_ids=("q3", "q1"),
+        doc_ids=("e", "b", "a"),
+        query=np.array([1, 0]),
+        shown=np.array([[2, 1, 0], [0, -1, -1]]),
+        click_session=np.array([0, 0, 1]),
+        click_doc=np.array([0, 2, 0]),
+        click_time=np.array([1.0, 2.0, 3.0]),
+    )
+    r = test.recoded(train.query_ids, train.doc_ids)
+    assert r.query_ids == ("q1", "q2", "q3")
+    assert r.doc_ids == ("a", "b", "c", "d", "e")
+    assert r.query.tolist() == [0, 2]
+    assert r.shown.tolist() == [[0, 1, 4], [4, -1, -1]]
+    assert r.click_doc.tolist() == [4, 0, 4]
+    assert r.clicked.tolist() == test.clicked.tolist()
+    assert r.to_polars().equals(test.to_polars())
+    assert test.recoded().doc_ids == test.doc_ids
+
+
+def test_recoded_refuses_a_repeated_id() -> None:
+    with pytest.raises(InputError, match="repeats the id 'a'"):
+        small().recoded(doc_ids=["a", "b", "a"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from typing import TYPE_CHECKING
 
 import pytest
@@ -172,3 +173,20 @@ def test_trec_eval_truncates_as_atol_with_one_warning(tmp_path: Path, measures: 
         f"cranfield trec-eval: warning: {qrels}:2: relevance '1.7' read as 1, as trec_eval's "
         "atol reads it (decimal labels are truncated)\n"
     )
+
+
+@pytest.mark.parametrize("suffix", [".qrels", ".csv", ".tsv"])
+def test_small_and_large_labels_are_written_as_they_read_back(tmp_path: Path, suffix: str) -> None:
+    """A label the writer would spell with an exponent (1.6e-06, 1e+16), which the label
+    grammar refuses, is written as a plain decimal with every digit: the file reads back."""
+    from cranfield.io.formats import format_of_suffix, write
+    from cranfield.io.formats import read_qrels as read_any
+
+    text = b"1 0 a 0.0000016202680442309699\n1 0 b 10000000000000000.5\n1 0 c .25\n"
+    path = put(tmp_path, text, "in.qrels")
+    qrels = read_qrels(path)
+    out = tmp_path / f"out{suffix}"
+    write(qrels, out, format_of_suffix(out) or "trec")
+    assert re.search("[0-9.][eE]", out.read_text()) is None
+    again = read_any(out)
+    assert again.frame.get_column("gain").to_list() == qrels.frame.get_column("gain").to_list()

@@ -18,6 +18,7 @@ __all__ = ["LOGS_COMMANDS", "main"]
 LOGS_COMMANDS: Final[tuple[Command, ...]] = (
     Command("metrics", "cranfield.cli.logs.metrics", "CTR, CTR@k, abandonment, clicked ranks"),
     Command("ab", "cranfield.cli.logs.ab", "A/B test of a metric per session, by unit"),
+    Command("fit", "cranfield.cli.logs.fit", "click models fitted and scored, qrels from clicks"),
 )
 
 

@@ -12,7 +12,6 @@ two buckets).
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.exits import run_command
@@ -21,8 +20,6 @@ from cranfield.cli.parser import Parser, add_format
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
-
-    from cranfield.logs.ab_test import ABTest
 
 PROG: Final = "cranfield logs ab"
 FORMATS: Final = ("text", "json")
@@ -93,6 +90,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     from cranfield.io.metric_table import read_metric_table
     from cranfield.logs.ab_test import ab_test, sample_size
+    from cranfield.report.click_logs import ab_test_text
 
     mdes = list(args.mde or [])
     for mde in [1.0, *mdes]:  # the design's options are checked before the table is read
@@ -122,41 +120,5 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         data["units_needed"] = [{"mde": m, "units_per_bucket": n} for m, n in needed.items()]
         out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
     else:
-        out.write(_text(args.values, test, needed, args.power))
+        out.write(ab_test_text(args.values, test, needed, args.power))
     return 0
-
-
-def _text(metric: str, t: ABTest, needed: dict[float, int], power: float) -> str:
-    """The test as a few aligned lines."""
-    unit = "each row (no --unit)" if t.unit == "row" else t.unit
-    lines = [
-        f"A/B test of {metric}: {t.treatment.name} against {t.control.name}",
-        f"unit of randomisation: {unit}",
-        "",
-    ]
-    rows = [("bucket", "units", "rows", "mean", "std. error")]
-    for b, role in ((t.control, "control"), (t.treatment, "treatment")):
-        se = math.sqrt(b.variance)
-        rows.append((f"{b.name} ({role})", str(b.units), str(b.rows), f"{b.mean:.6g}", f"{se:.4g}"))
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    for r in rows:
-        cells = [r[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)
-        ]
-        lines.append("  ".join(cells).rstrip())
-    relative = t.relative_difference
-    rel = "" if math.isnan(relative) else f" ({relative:+.2%})"
-    lo, hi = t.interval
-    df = f"df {t.df:.1f}" if math.isfinite(t.df) else "no variance"
-    lines += [
-        "",
-        f"difference {t.difference:+.6g}{rel}, {1 - t.alpha:.0%} interval [{lo:.6g}, {hi:.6g}]",
-        f"p = {t.p_value:.4g} (Welch's t, {df}; delta-method variance over units)",
-    ]
-    if needed:
-        lines += [
-            "",
-            f"units per bucket to detect a difference (alpha {t.alpha:g}, power {power:g}):",
-        ]
-        lines += [f"  {mde:g}: {n}" for mde, n in needed.items()]
-    return "\n".join(lines) + "\n"

@@ -14,7 +14,6 @@ malformed session).
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield._types import LOG_FORMATS
@@ -27,7 +26,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from cranfield.data.sessions import Sessions
-    from cranfield.logs.click_metrics import ClickMetrics
 
 PROG: Final = "cranfield logs metrics"
 FORMATS: Final = ("text", "json")
@@ -103,6 +101,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     from cranfield.io.click_logs import read_sessions
     from cranfield.logs.click_metrics import DEFAULT_K, check_options, click_metrics
+    from cranfield.report.click_logs import click_metrics_text
 
     cutoffs = _cutoffs(args.k)
     k, _ = check_options(k=DEFAULT_K if cutoffs is None else cutoffs, dwell=args.dwell)
@@ -112,7 +111,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         data = {"log": _described(sessions), **metrics.to_dict()}
         out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
     else:
-        out.write(_text(sessions, metrics))
+        out.write(click_metrics_text(sessions, metrics))
     return 0
 
 
@@ -127,42 +126,3 @@ def _described(sessions: Sessions) -> dict[str, object]:
         "dwell_times": sessions.dwell is not None,
         "buckets": len(sessions.bucket_ids) if sessions.bucket is not None else 0,
     }
-
-
-def _number(value: float) -> str:
-    return "-" if math.isnan(value) else f"{value:.4f}"
-
-
-def _text(sessions: Sessions, metrics: ClickMetrics) -> str:
-    """The metrics as text: the log, the overall values, CTR by rank, the groups' table, the
-    definitions."""
-    lines = [
-        f"log {sessions.source}: {len(sessions)} sessions, {sessions.num_queries} queries, "
-        f"depth {sessions.depth}, {sessions.num_clicks} clicks",
-        "",
-    ]
-    names = list(metrics.overall)
-    width = max(len(n) for n in names)
-    lines += [f"{name:<{width}}  {_number(metrics.overall[name])}" for name in names]
-    lines += ["", "CTR by rank:"]
-    lines += [f"  {rank:>3}  {_number(v)}" for rank, v in enumerate(metrics.rank_ctr.tolist(), 1)]
-    if metrics.by is not None:
-        header = [metrics.by, "sessions", *metrics.values]
-        rows = [
-            [
-                group,
-                str(int(metrics.sessions[i])),
-                *(_number(v[i]) for v in metrics.values.values()),
-            ]
-            for i, group in enumerate(metrics.groups)
-        ]
-        widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
-        lines.append("")
-        for row in [header, *rows]:
-            cells = [row[0].ljust(widths[0])] + [
-                cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)
-            ]
-            lines.append("  ".join(cells).rstrip())
-    lines += ["", "Definitions:"]
-    lines += [f"  {note}" for note in metrics.notes]
-    return "\n".join(lines) + "\n"

@@ -1,0 +1,175 @@
+"""``cranfield logs fit TRAIN [--test TEST] [-m MODEL ...]``: click models fitted on one log
+and scored on another.
+
+Fits each model asked (default: all nine of :data:`cranfield.logs.fitted_click_model.MODELS`)
+on TRAIN and prints, for TEST (for TRAIN itself, with a note, when no test log is given), the
+log-likelihood, the perplexity, the conditional perplexity and the perplexity at each rank,
+one row per model, the lowest perplexity first (:func:`cranfield.report.click_logs.
+click_models_text`; ``--format json`` for every figure). TEST is put on TRAIN's codes, so its
+unseen queries and documents get the prior. ``--qrels OUT`` writes one model's estimated
+relevance as qrels (:func:`cranfield.logs.click_judgments.click_judgments`): graded by
+``--levels``, or as gains.
+
+Exit codes: 0 success, 1 usage error (a bad option, an unknown model), 2 bad input data (an
+unreadable log, a malformed session).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, TextIO
+
+from cranfield._types import LOG_FORMATS
+from cranfield.cli.exits import run_command
+from cranfield.cli.parser import LIST_RULE, Parser, add_format
+from cranfield.errors import OptionError
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+PROG: Final = "cranfield logs fit"
+FORMATS: Final = ("table", "json")
+MODEL_NAMES: Final = "GlobalCTR, RankCTR, DocumentCTR, PBM, Cascade, DCM, UBM, DBN, SDBN"
+
+
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield logs fit`` with ``argv`` (the arguments after ``logs fit``)."""
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    p = Parser(
+        prog=PROG,
+        description=(
+            "Click models fitted on a training log and scored on a test log: log-likelihood, "
+            "perplexity, conditional perplexity and perplexity per rank, one row per model, "
+            "the lowest perplexity first. A result clicked twice counts once; a click on a "
+            "document not shown is left out. --qrels writes a model's estimated relevance "
+            "as judgments."
+        ),
+        epilog=LIST_RULE,
+        out=out,
+        err=err,
+    )
+    p.add_argument(
+        "train",
+        metavar="TRAIN",
+        help="the training log (WSCD text, JSONL, CSV, TSV, Parquet; - for stdin)",
+    )
+    p.add_argument(
+        "--test",
+        metavar="TEST",
+        help="the log to score the models on (default: TRAIN itself, which flatters the "
+        "models with more parameters)",
+    )
+    p.add_list_option(
+        "-m",
+        "--model",
+        dest="model",
+        metavar="MODEL",
+        help=f"the models, a list (default: all: {MODEL_NAMES}; any case)",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        metavar="FORMAT",
+        help=f"the logs' format: {', '.join(LOG_FORMATS)} (default: detected)",
+    )
+    p.add_argument(
+        "--prior",
+        type=float,
+        metavar="P",
+        help="the value of a parameter with no data, and EM's start (0.5)",
+    )
+    p.add_argument(
+        "--gamma",
+        type=float,
+        metavar="G",
+        help="DBN's continuation, fixed instead of fitted",
+    )
+    p.add_argument(
+        "--max-iterations",
+        type=int,
+        metavar="N",
+        help="the most EM iterations of PBM, UBM and DBN (100; they stop sooner once no "
+        "parameter moves by more than 1e-6)",
+    )
+    p.add_argument(
+        "--qrels",
+        metavar="OUT",
+        help="write the estimated relevance of the one model given with -m as qrels (the "
+        "format by the suffix, TREC otherwise)",
+    )
+    p.add_list_option(
+        "--levels",
+        dest="levels",
+        item=float,
+        metavar="T",
+        help="with --qrels: grade thresholds, increasing in [0, 1]: a relevance >= the g-th "
+        "is graded g (0.2,0.5,0.8 gives 0..3); default: the relevance as a decimal gain, "
+        "which nDCG and its kin use as it is and binary measures see as level 0",
+    )
+    add_format(p, FORMATS)
+    return p
+
+
+def _options(args: argparse.Namespace) -> dict[str, object]:
+    options: dict[str, object] = {}
+    if args.prior is not None:
+        options["prior"] = args.prior
+    if args.gamma is not None:
+        options["gamma"] = args.gamma
+    if args.max_iterations is not None:
+        options["max_iterations"] = args.max_iterations
+    return options
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json
+
+    from cranfield.io.click_logs import read_sessions
+    from cranfield.logs.click_judgments import check_levels, click_judgments
+    from cranfield.logs.fitted_click_model import (
+        MODELS,
+        click_model_class,
+        compare_click_models,
+        model_options,
+    )
+    from cranfield.report.click_logs import click_models_text
+
+    models = [click_model_class(m) for m in args.model] if args.model else None
+    if args.levels is not None and args.qrels is None:
+        raise OptionError("levels", "given with --qrels", args.levels)
+    if args.qrels is not None:
+        from cranfield.io.sink import refuse_overwriting
+
+        if models is None or len(models) != 1:
+            raise OptionError(
+                "qrels",
+                "given with one model (-m), whose estimated relevance it holds",
+                args.qrels,
+            )
+        refuse_overwriting(args.qrels, [args.train, args.test], option="qrels")
+        if args.levels is not None:
+            check_levels(args.levels)
+    options = _options(args)
+    asked = list(MODELS.values()) if models is None else models
+    for option, value in options.items():
+        if not any(option in model_options(m) for m in asked):
+            takers = [name for name, m in MODELS.items() if option in model_options(m)]
+            raise OptionError(
+                option, f"given with a model that takes it ({', '.join(takers)})", value
+            )
+    train = read_sessions(args.train, format=args.log_format)
+    test = None if args.test is None else read_sessions(args.test, format=args.log_format)
+    comparison = compare_click_models(train, test, models, **options)
+    if args.qrels is not None:
+        from cranfield.io.formats import format_of_suffix, write
+
+        qrels = click_judgments(comparison.fits[0].fitted, levels=args.levels)
+        write(qrels, args.qrels, format_of_suffix(args.qrels) or "trec")
+    if args.format == "json":
+        out.write(json.dumps(comparison.to_dict(), indent=2, allow_nan=False) + "\n")
+    else:
+        out.write(click_models_text(comparison))
+    return 0

@@ -1,0 +1,411 @@
+"""Click models fitted to :class:`~cranfield.data.sessions.Sessions`: the front door over the
+array API of :mod:`cranfield.logs.click_models`.
+
+:func:`fit_click_model` fits a model, named (``"dbn"``) or given as a class (:class:`DBN`), to
+sessions and returns a :class:`FittedClickModel`: the model with the vocabularies it was fitted
+on, so that it scores another log (:meth:`FittedClickModel.score`, a test log read from its
+own file is put on the training codes with :meth:`Sessions.recoded`) and names its estimated
+relevance by query and document ids (:meth:`FittedClickModel.relevance`).
+
+What of a log's clicks a model sees
+-----------------------------------
+Every model takes ``clicked (n, depth)``: whether each shown result was clicked at least once.
+So a result clicked twice in a session counts once (the models explain whether a result is
+clicked, not how often), and a click on a document the session did not show (``click_rank``
+-1: something else on the page, 191 train and 133 test sessions of the Yandex sample) is left
+out, since no model has a rank to put it at. The order of the clicks is not used either: the
+*last click* of DCM, DBN and SDBN is the lowest clicked rank, as in the models' definitions.
+:func:`ignored_clicks` counts what is left out.
+
+A query or document of the scored log that the training log lacks gets the model's prior
+(``prior``, 0.5 by default): its attractiveness and satisfaction are not known.
+
+Examples
+--------
+>>> from cranfield.data.sessions import Sessions
+>>> train = Sessions.from_clicked(query_ids=("q",), doc_ids=("a", "b"), query=[0, 0],
+...     shown=[[0, 1], [1, 0]], clicked=[[True, False], [False, True]])
+>>> fitted = fit_click_model("DocumentCTR", train)
+>>> fitted.relevance().rows()
+[('q', 'a', 1.0), ('q', 'b', 0.0)]
+>>> round(fitted.score(train).perplexity, 3)
+1.0
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+import numpy as np
+import polars as pl
+
+from cranfield.errors import OptionError
+from cranfield.logs.click_models import (
+    DBN,
+    DCM,
+    PBM,
+    SDBN,
+    UBM,
+    Cascade,
+    ClickModel,
+    DocumentCTR,
+    GlobalCTR,
+    ModelScore,
+    PairTable,
+    RankCTR,
+)
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from cranfield.data.sessions import Sessions
+
+__all__ = [
+    "DEFINITIONS",
+    "MODELS",
+    "ClickModelComparison",
+    "ClickModelFit",
+    "FittedClickModel",
+    "click_model_class",
+    "compare_click_models",
+    "fit_click_model",
+    "ignored_clicks",
+    "model_options",
+    "unseen_pairs",
+]
+
+MODELS: Final[dict[str, type[ClickModel]]] = {
+    cls.__name__: cls
+    for cls in (GlobalCTR, RankCTR, DocumentCTR, PBM, Cascade, DCM, UBM, DBN, SDBN)
+}
+"""The click models by name, in the order of the literature (baselines first); a name is
+matched without regard to case."""
+
+
+def click_model_class(model: str | type[ClickModel]) -> type[ClickModel]:
+    """The class of a model named (any case) or given.
+
+    Raises
+    ------
+    OptionError
+        If ``model`` names no model of :data:`MODELS`.
+    """
+    if isinstance(model, type) and issubclass(model, ClickModel):
+        return model
+    by_lower = {name.lower(): cls for name, cls in MODELS.items()}
+    found = by_lower.get(str(model).lower())
+    if found is None:
+        raise OptionError("model", f"one of {', '.join(MODELS)}", model)
+    return found
+
+
+def _fit_method(cls: type[ClickModel]) -> Callable[..., ClickModel]:
+    fit: Callable[..., ClickModel] = getattr(cls, "fit")  # noqa: B009 (not on the base class)
+    return fit
+
+
+def model_options(model: str | type[ClickModel]) -> tuple[str, ...]:
+    """The options a model's fit takes (``prior``; ``gamma``, ``max_iterations``,
+    ``tolerance`` for the EM fits).
+
+    Examples
+    --------
+    >>> model_options("dbn")
+    ('prior', 'gamma', 'max_iterations', 'tolerance')
+    """
+    parameters = inspect.signature(_fit_method(click_model_class(model))).parameters.values()
+    return tuple(p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY)
+
+
+@dataclass(frozen=True, eq=False)
+class FittedClickModel:
+    """A click model fitted to sessions, with the vocabularies of its codes.
+
+    Attributes
+    ----------
+    name:
+        The model's name (:data:`MODELS`).
+    model:
+        The fitted model (:mod:`cranfield.logs.click_models`), over the codes below.
+    query_ids, doc_ids:
+        The vocabularies of the training sessions.
+    sessions:
+        The number of training sessions.
+    """
+
+    name: str
+    model: ClickModel
+    query_ids: tuple[str, ...]
+    doc_ids: tuple[str, ...]
+    sessions: int
+
+    def score(self, sessions: Sessions) -> ModelScore:
+        """Log-likelihood and perplexity (per rank) of the model on ``sessions``
+        (:class:`~cranfield.logs.click_models.ModelScore`), put on the training codes first;
+        unseen queries and documents get the prior."""
+        if sessions.query_ids != self.query_ids or sessions.doc_ids != self.doc_ids:
+            sessions = sessions.recoded(self.query_ids, self.doc_ids)
+        return self.model.score(sessions.query, sessions.shown, sessions.clicked)
+
+    @property
+    def has_relevance(self) -> bool:
+        """Whether the model estimates a relevance per (query, document) (not the global and
+        the rank CTR)."""
+        return callable(getattr(self.model, "relevance", None))
+
+    def relevance(self) -> pl.DataFrame:
+        """The estimated relevance of every (query, document) pair of the training sessions.
+
+        Columns ``query_id``, ``doc_id`` (strings) and ``relevance`` (a probability), sorted
+        by query then document code; what the relevance is depends on the model (the pair's
+        CTR, its attractiveness, or ``α σ`` for DBN and SDBN: see each model).
+
+        Raises
+        ------
+        OptionError
+            If the model has no relevance per pair (:class:`GlobalCTR`, :class:`RankCTR`).
+        """
+        if not self.has_relevance:
+            with_relevance = [n for n, c in MODELS.items() if callable(getattr(c, "relevance", 0))]
+            raise OptionError(
+                "model",
+                f"a model with a relevance per (query, document): {', '.join(with_relevance)}",
+                self.name,
+            )
+        table: PairTable = getattr(self.model, "relevance")()  # noqa: B009 (not on the base)
+        return pl.DataFrame(
+            {
+                "query_id": pl.Series(self.query_ids, dtype=pl.String).gather(table.query),
+                "doc_id": pl.Series(self.doc_ids, dtype=pl.String).gather(table.doc),
+                "relevance": pl.Series(table.value, dtype=pl.Float64),
+            }
+        )
+
+    def parameters(self) -> dict[str, float | int]:
+        """The model's scalar parameters worth reporting: the continuation ``γ`` of DBN and
+        SDBN, the EM iterations run (PBM, UBM, DBN)."""
+        out: dict[str, float | int] = {}
+        for name in ("continuation", "iterations"):
+            value = getattr(self.model, name, None)
+            if isinstance(value, float | int) and not isinstance(value, bool):
+                out[name] = value
+        return out
+
+
+def fit_click_model(
+    model: str | type[ClickModel], sessions: Sessions, **options: object
+) -> FittedClickModel:
+    """Fit a click model to sessions (module doc: which clicks it sees).
+
+    Parameters
+    ----------
+    model:
+        A name of :data:`MODELS` (any case) or a model class.
+    sessions:
+        The training sessions.
+    **options:
+        The model's fit options (:func:`model_options`: ``prior``, and for the EM fits
+        ``max_iterations``, ``tolerance``; ``gamma`` fixes DBN's continuation).
+
+    Raises
+    ------
+    OptionError
+        If ``model`` is unknown, an option is not one the model takes, or has a bad value.
+    """
+    cls = click_model_class(model)
+    takes = model_options(cls)
+    for option in options:
+        if option not in takes:
+            raise OptionError("options", f"one of {cls.__name__}'s ({', '.join(takes)})", option)
+    fitted = _fit_method(cls)(sessions.query, sessions.shown, sessions.clicked, **options)
+    return FittedClickModel(
+        cls.__name__, fitted, sessions.query_ids, sessions.doc_ids, len(sessions)
+    )
+
+
+def ignored_clicks(sessions: Sessions) -> tuple[int, int]:
+    """What the models do not see of the clicks of ``sessions``: the clicks on documents not
+    shown, and the repeated clicks on a shown result (every click after its first).
+
+    Examples
+    --------
+    >>> from cranfield.data.sessions import Sessions
+    >>> s = Sessions(query_ids=("q",), doc_ids=("a", "b", "x"), query=[0], shown=[[0, 1]],
+    ...              click_session=[0, 0, 0], click_doc=[1, 2, 1])
+    >>> ignored_clicks(s)
+    (1, 1)
+    """
+    on_shown = int(np.count_nonzero(sessions.click_rank >= 0))
+    unshown = sessions.num_clicks - on_shown
+    return unshown, on_shown - int(np.count_nonzero(sessions.clicked))
+
+
+def _pair_keys(sessions: Sessions) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """The (query, document) key of every shown result, and which cells show one."""
+    shown = sessions.shown >= 0
+    keys = (sessions.query[:, None] << 32) | np.maximum(sessions.shown, 0)
+    return keys, shown
+
+
+def unseen_pairs(train: Sessions, test: Sessions) -> dict[str, int]:
+    """How much of ``test`` a model fitted on ``train`` has not seen, so gives the prior:
+    the distinct (query, document) pairs of ``test`` that ``train`` never showed
+    (``pairs`` of ``of_pairs``), and the results shown that are such a pair (``results`` of
+    ``of_results``); ``test`` is put on the training codes first.
+
+    Examples
+    --------
+    >>> from cranfield.data.sessions import Sessions
+    >>> train = Sessions.from_clicked(query_ids=("q",), doc_ids=("a", "b"), query=[0],
+    ...     shown=[[0, 1]], clicked=[[True, False]])
+    >>> test = Sessions.from_clicked(query_ids=("q",), doc_ids=("c", "a"), query=[0, 0],
+    ...     shown=[[1, 0], [0, -1]], clicked=[[False, False], [False, False]])
+    >>> unseen_pairs(train, test)
+    {'pairs': 1, 'of_pairs': 2, 'results': 2, 'of_results': 3}
+    """
+    if test.query_ids != train.query_ids or test.doc_ids != train.doc_ids:
+        test = test.recoded(train.query_ids, train.doc_ids)
+    train_keys, train_shown = _pair_keys(train)
+    known = np.unique(train_keys[train_shown])
+    keys, shown = _pair_keys(test)
+    cells = keys[shown]
+    new = ~np.isin(cells, known)
+    return {
+        "pairs": int(np.unique(cells[new]).size),
+        "of_pairs": int(np.unique(cells).size),
+        "results": int(new.sum()),
+        "of_results": int(cells.size),
+    }
+
+
+DEFINITIONS: Final = (
+    "log-likelihood: the sum over sessions of log P(the session's clicks) (natural "
+    "logarithm); higher is better",
+    "perplexity at rank r: 2 ** -(mean over sessions of log2 P(C_r = c_r)), from the model's "
+    "click probability at r given no clicks; perplexity: its mean over ranks; 1 is a perfect "
+    "prediction, 2 a coin flip, lower is better",
+    "conditional perplexity: the same from P(C_r = c_r | the clicks above r)",
+    "a result clicked more than once counts once; a click on a document not shown is left out",
+    "a query or document the training log lacks gets the prior (0.5 unless given)",
+)
+"""What the figures of a :class:`ClickModelComparison` mean, one sentence each."""
+
+
+@dataclass(frozen=True, eq=False)
+class ClickModelFit:
+    """One model of a comparison: the fitted model and its score on the scored log."""
+
+    fitted: FittedClickModel
+    score: ModelScore
+
+
+def _described(sessions: Sessions) -> dict[str, object]:
+    return {
+        "source": sessions.source,
+        "sessions": len(sessions),
+        "queries": sessions.num_queries,
+        "depth": sessions.depth,
+        "clicks": sessions.num_clicks,
+    }
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+@dataclass(frozen=True, eq=False)
+class ClickModelComparison:
+    """Click models fitted on one log and scored on another (or on the same).
+
+    Attributes
+    ----------
+    train, test:
+        The training sessions and the scored ones; ``test`` is None when the models were
+        scored on the training sessions (which flatters the models with more parameters).
+    fits:
+        One per model, the lowest perplexity first (ties in the order asked).
+    """
+
+    train: Sessions
+    test: Sessions | None
+    fits: tuple[ClickModelFit, ...]
+
+    @property
+    def scored(self) -> Sessions:
+        """The sessions the models were scored on."""
+        return self.train if self.test is None else self.test
+
+    def to_dict(self) -> dict[str, object]:
+        """Every figure, JSON-ready (NaN, a rank no session reaches, as None)."""
+        unshown, repeated = ignored_clicks(self.scored)
+        return {
+            "train": _described(self.train),
+            "test": None if self.test is None else _described(self.test),
+            "scored_on": "train" if self.test is None else "test",
+            "ignored_clicks": {"unshown": unshown, "repeated": repeated},
+            "unseen": None if self.test is None else unseen_pairs(self.train, self.test),
+            "models": [
+                {
+                    "model": f.fitted.name,
+                    "parameters": f.fitted.parameters(),
+                    "sessions": f.score.sessions,
+                    "log_likelihood": _finite(f.score.log_likelihood),
+                    "mean_log_likelihood": _finite(f.score.mean_log_likelihood),
+                    "perplexity": _finite(f.score.perplexity),
+                    "perplexity_at_rank": [_finite(v) for v in f.score.perplexity_at_rank],
+                    "conditional_perplexity": _finite(f.score.conditional_perplexity),
+                    "conditional_perplexity_at_rank": [
+                        _finite(v) for v in f.score.conditional_perplexity_at_rank
+                    ],
+                }
+                for f in self.fits
+            ],
+            "definitions": list(DEFINITIONS),
+        }
+
+
+def compare_click_models(
+    train: Sessions,
+    test: Sessions | None = None,
+    models: Sequence[str | type[ClickModel]] | None = None,
+    **options: object,
+) -> ClickModelComparison:
+    """Fit each model on ``train`` and score it on ``test`` (on ``train`` when None).
+
+    Parameters
+    ----------
+    train, test:
+        The logs; ``test`` may code its ids differently (it is put on the training codes).
+    models:
+        Names or classes (default: every model of :data:`MODELS`), each at most once.
+    **options:
+        Fit options; each goes to every model that takes it (:func:`model_options`).
+
+    Raises
+    ------
+    OptionError
+        If a model is unknown or asked twice, or an option is one no asked model takes.
+    """
+    classes = [click_model_class(m) for m in (list(MODELS) if models is None else models)]
+    if not classes or len(set(classes)) != len(classes):
+        raise OptionError("models", "distinct model names, at least one", models)
+    takes = {cls: model_options(cls) for cls in classes}
+    for option in options:
+        if not any(option in t for t in takes.values()):
+            every = sorted({o for t in takes.values() for o in t})
+            raise OptionError("options", f"one the models take ({', '.join(every)})", option)
+    fits = []
+    for cls in classes:
+        fitted = fit_click_model(
+            cls, train, **{k: v for k, v in options.items() if k in takes[cls]}
+        )
+        fits.append(ClickModelFit(fitted, fitted.score(train if test is None else test)))
+    order = sorted(
+        range(len(fits)),
+        key=lambda i: (math.isnan(fits[i].score.perplexity), fits[i].score.perplexity, i),
+    )
+    return ClickModelComparison(train, test, tuple(fits[i] for i in order))

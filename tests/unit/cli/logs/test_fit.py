@@ -1,0 +1,178 @@
+"""``cranfield logs fit``: the table and JSON of click models fitted and scored, the test log
+on the training codes, qrels from clicks fed to ``cranfield evaluate``, and its errors."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import TYPE_CHECKING
+
+import pytest
+
+from cranfield.cli.main import main
+from cranfield.io.click_logs import read_sessions
+from cranfield.logs import fit_click_model
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# q: a clicked in 1 of 4 sessions, b in 3 (twice in one), c in 2; x is not shown
+TRAIN = b"q\ta,b,c : a , b , c;q\ta,b,c : b , c , b;q\ta,b,c : b , x;q\ta,b,c :;\n"
+# codes in another order, a new query r and a new document d
+TEST = b"r\td,a : d;q\tc,b,a : b;q\tb,a,c :;\n"
+RUN = b"q Q0 a 1 3 t\nq Q0 b 2 2 t\nq Q0 c 3 1 t\n"
+LOG2_3 = math.log2(3)
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> str:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def test_table_best_first_on_the_training_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    train = write(tmp_path, "train.txt", TRAIN)
+    assert main(["logs", "fit", train]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith("train.txt: 4 sessions, 1 queries, depth 3, 8 clicks")
+    assert out[1].startswith("scored on the training sessions (no test log)")
+    assert out[2] == (
+        "clicks of the scored log not seen by the models: 1 on documents not shown, "
+        "1 repeated (a result clicked again counts once)"
+    )
+    header = out[4].split()
+    assert header[:4] == ["model", "log-likelihood", "perplexity", "conditional"]
+    assert header[4:] == ["@1", "@2", "@3"]
+    rows = [line.split() for line in out[5:14]]
+    assert sorted(r[0] for r in rows) == sorted(
+        ["GlobalCTR", "RankCTR", "DocumentCTR", "PBM", "Cascade", "DCM", "UBM", "DBN", "SDBN"]
+    )
+    perplexities = [float(r[2]) for r in rows]
+    assert perplexities == sorted(perplexities)
+    assert "Definitions:" in out
+
+
+def test_json_has_every_figure_of_the_library(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The test log codes its ids in its own order and has a query and a document the training
+    log lacks: the figures are those of the model scored on the test sessions put on the
+    training codes."""
+    train, test = write(tmp_path, "train.txt", TRAIN), write(tmp_path, "test.txt", TEST)
+    assert main(["logs", "fit", train, "--test", test, "-m", "pbm,DocumentCTR", "-f", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["scored_on"] == "test"
+    assert data["test"]["sessions"] == 3
+    assert data["ignored_clicks"] == {"unshown": 0, "repeated": 0}
+    # (r, d) and (r, a) are new: 2 of 5 pairs, 2 of 8 results shown
+    assert data["unseen"] == {"pairs": 2, "of_pairs": 5, "results": 2, "of_results": 8}
+    assert {m["model"] for m in data["models"]} == {"PBM", "DocumentCTR"}
+    for row in data["models"]:
+        score = fit_click_model(row["model"], read_sessions(train)).score(read_sessions(test))
+        assert row["log_likelihood"] == score.log_likelihood
+        assert row["perplexity"] == score.perplexity
+        assert row["conditional_perplexity"] == score.conditional_perplexity
+        assert row["perplexity_at_rank"] == score.perplexity_at_rank.tolist()
+        assert len(row["conditional_perplexity_at_rank"]) == 3
+    assert data["models"][0]["perplexity"] <= data["models"][1]["perplexity"]
+    parameters = {m["model"]: m["parameters"] for m in data["models"]}
+    assert parameters["DocumentCTR"] == {}
+    assert set(parameters["PBM"]) == {"iterations"}
+
+
+def test_options_reach_the_models_that_take_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    train = write(tmp_path, "train.txt", TRAIN)
+    argv = ["logs", "fit", train, "-m", "dbn,pbm,sdbn", "--gamma", "0.5", "--max-iterations", "2"]
+    assert main([*argv, "-f", "json"]) == 0
+    parameters = {
+        m["model"]: m["parameters"] for m in json.loads(capsys.readouterr().out)["models"]
+    }
+    assert parameters == {
+        "DBN": {"continuation": 0.5, "iterations": 2},
+        "PBM": {"iterations": 2},
+        "SDBN": {"continuation": 1.0},
+    }
+
+
+def test_text_with_a_test_log_says_what_gets_the_prior(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    train, test = write(tmp_path, "train.txt", TRAIN), write(tmp_path, "test.txt", TEST)
+    assert main(["logs", "fit", train, "--test", test, "-m", "ubm"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].endswith("test.txt: 3 sessions, 2 queries, depth 3, 2 clicks")
+    assert out[2] == (
+        "not in the training log, so given the prior: 2 of its 5 (query, document) pairs, "
+        "2 of its 8 results shown"
+    )
+    assert out[3] == ""
+
+
+def test_gains_qrels_feed_ndcg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Clicks → judgments → nDCG: DocumentCTR's relevance of a, b, c is 1/4, 3/4, 1/2 (the
+    repeated click on b counts once, the click on x not at all); as gains, the nDCG of a run
+    ranking a, b, c is DCG / ideal DCG with those gains."""
+    train = write(tmp_path, "train.txt", TRAIN)
+    qrels = str(tmp_path / "clicks.qrels")
+    assert main(["logs", "fit", train, "-m", "DocumentCTR", "--qrels", qrels]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "clicks.qrels").read_text() == "q 0 a 0.25\nq 0 b 0.75\nq 0 c 0.5\n"
+    run = write(tmp_path, "a.run", RUN)
+    assert main(["evaluate", qrels, run, "-m", "nDCG", "-f", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["results"]
+    dcg = 0.25 + 0.75 / LOG2_3 + 0.5 / 2
+    ideal = 0.75 + 0.5 / LOG2_3 + 0.25 / 2
+    assert row["nDCG"] == pytest.approx(dcg / ideal, abs=1e-4)
+
+
+def test_graded_qrels_feed_every_measure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--levels 0.3,0.6 grades a (1/4) 0, c (1/2) 1 and b (3/4) 2."""
+    train = write(tmp_path, "train.txt", TRAIN)
+    qrels = str(tmp_path / "clicks.qrels")
+    argv = ["logs", "fit", train, "-m", "documentctr", "--qrels", qrels, "--levels", "0.3,0.6"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert (tmp_path / "clicks.qrels").read_text() == "q 0 a 0\nq 0 b 2\nq 0 c 1\n"
+    run = write(tmp_path, "a.run", RUN)
+    assert main(["evaluate", qrels, run, "-m", "nDCG", "P@1", "-f", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["results"]
+    assert row["nDCG"] == pytest.approx((2 / LOG2_3 + 1 / 2) / (2 + 1 / LOG2_3), abs=1e-4)
+    assert row["P@1"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["-m", "ctr"], "The --model option must be one of GlobalCTR, RankCTR"),
+        (["--qrels", "out.qrels"], "The --qrels option must be given with one model (-m)"),
+        (["-m", "pbm,dbn", "--qrels", "out.qrels"], "--qrels option must be given with one"),
+        (["--levels", "0.5"], "The --levels option must be given with --qrels"),
+        (["-m", "pbm", "--qrels", "o.qrels", "--levels", "0.5,0.2"], "--levels option must be"),
+        (["-m", "pbm", "--gamma", "0.5"], "The --gamma option must be given with a model that"),
+        (["-m", "rankctr", "--qrels", "o.qrels"], "a model with a relevance per"),
+        (["--prior", "2"], "The --prior option must be"),
+        (["--max-iterations", "0"], "The --max-iterations option must be an integer >= 1"),
+        (["-m", "dcm", "--max-iterations", "5"], "takes it (PBM, UBM, DBN), got 5"),
+    ],
+)
+def test_usage_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    train = write(tmp_path, "train.txt", TRAIN)
+    assert main(["logs", "fit", train, *extra]) == 1
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_bad_log_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    train = write(tmp_path, "train.txt", TRAIN)
+    test = write(tmp_path, "test.txt", b"q\ta,a : a;\n")
+    assert main(["logs", "fit", train, "--test", test]) == 2
+    assert "test.txt" in capsys.readouterr().err
