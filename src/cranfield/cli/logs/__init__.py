@@ -18,6 +18,11 @@ __all__ = ["LOGS_COMMANDS", "main"]
 LOGS_COMMANDS: Final[tuple[Command, ...]] = (
     Command("metrics", "cranfield.cli.logs.metrics", "CTR, CTR@k, abandonment, clicked ranks"),
     Command("ab", "cranfield.cli.logs.ab", "A/B test of a metric per session, by unit"),
+    Command(
+        "simulate",
+        "cranfield.cli.logs.simulate",
+        "simulated users interleave two runs: agreement with nDCG@10 by impressions",
+    ),
 )
 
 
