@@ -390,8 +390,8 @@ def simulate_log(
     >>> from cranfield.logs.interleaving_experiment import independent_clicks
     >>> log = simulate_log({"q": ["a", "b"]}, independent_clicks({("q", "a"): 1.0}),
     ...     impressions=3, seed=0)
-    >>> len(log), log.clicked[:, 0].all(), log.clicked[:, 1].any()
-    (3, True, False)
+    >>> len(log), log.clicked.sum(axis=0).tolist()
+    (3, [3, 0])
     """
     n = check_int("impressions", impressions, minimum=1)
     used = resolve_seed(seed)

@@ -48,8 +48,12 @@ def agreement_text(a: Agreement, *, users: str, per_query: bool = True) -> str:
         f"B {four_places(float(a.offline[:, 1].mean()))}, A - B {signed(diff)}: {side} is better",
         f"interleaving over all impressions: Δ_AB {signed(e.preference.delta)} "
         f"(A wins {e.preference.wins}, B wins {e.preference.losses}, ties {e.preference.ties})",
-        "",
     ]
+    if e.left_out:
+        shown = ", ".join(e.left_out[:10]) + (", ..." if len(e.left_out) > 10 else "")
+        count = f"{len(e.left_out)} {'query' if len(e.left_out) == 1 else 'queries'}"
+        lines.append(f"left out, ranked by one run only: {count} ({shown})")
+    lines.append("")
     judged = ~np.isnan(a.per_query).all(axis=1)  # queries where A and B differ offline
     if sign:
         lines.append(
