@@ -23,6 +23,7 @@ LOGS_COMMANDS: Final[tuple[Command, ...]] = (
         "cranfield.cli.logs.simulate",
         "simulated users interleave two runs: agreement with nDCG@10 by impressions",
     ),
+    Command("report", "cranfield.cli.logs.report", "the HTML page of a click log"),
 )
 
 
