@@ -164,3 +164,23 @@ def test_bad_options_are_option_errors() -> None:
         simulate_interleaving(_evaluator(), BEST, WORST, sizes=(0,))
     with pytest.raises(OptionError, match="runs"):
         simulate_interleaving(_evaluator(), {"zz": {"d": 1.0}}, BEST)
+
+
+def test_a_model_fitted_on_a_simulated_log_simulates_it_again() -> None:
+    from cranfield.logs.click_models import PBM
+
+    graded = run_rankings(_evaluator(), {"best": BEST, "worst": WORST}, depth=10)
+    users = graded_model(graded, model="pbm", user="navigational")
+    # both runs' rankings are shown, so each document appears at two ranks (PBM is identified)
+    best = simulate_log(graded.of("best"), users, impressions=3000, seed=1)
+    worst = simulate_log(graded.of("worst"), users, impressions=3000, seed=2)
+    assert best.query_ids == worst.query_ids
+    docs = np.array([best.doc_ids.index(d) for d in worst.doc_ids])
+    fitted = PBM.fit(
+        np.concatenate([best.query, worst.query]),
+        np.concatenate([best.shown, docs[worst.shown]]),
+        np.concatenate([best.clicked, worst.clicked]),
+    )
+    clicks = ModelClicks(fitted, best.query_ids, best.doc_ids)
+    again = simulate_log(graded.of("worst"), clicks, impressions=3000, seed=3)
+    assert np.abs(click_metrics(again).rank_ctr - click_metrics(worst).rank_ctr).max() < 0.03

@@ -19,7 +19,7 @@ import json
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.exits import run_command
-from cranfield.cli.parser import LIST_RULE, Parser, add_format
+from cranfield.cli.parser import LIST_RULE, Parser, add_evaluation_options, add_format, eval_options
 
 if TYPE_CHECKING:
     import argparse
@@ -100,6 +100,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         metavar="MEASURE",
         help="the offline measure (nDCG@10)",
     )
+    add_evaluation_options(p, ("relevance_level",))
     p.add_argument("--overall-only", action="store_true", help="leave out the table per query")
     p.add_argument(
         "-o",
@@ -128,7 +129,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             file_names([args.run_b])[0],
         )
     )
-    evaluator = Evaluator(args.qrels, [args.measure])
+    evaluator = Evaluator(args.qrels, [args.measure], eval_options(args))
     result, log = simulate_interleaving(
         evaluator,
         args.run_a,

@@ -60,6 +60,15 @@ def test_json_and_the_same_bytes_for_a_seed(capsys: pytest.CaptureFixture[str]) 
     assert doc["overall"][-1] >= doc["overall"][0] or sign == 0
 
 
+def test_a_binary_measure_takes_the_relevance_level(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [QRELS, BM25, NEURAL, *SMALL, "-m", "P@10", "-f", "json"]
+    one = json.loads(cli(capsys, *argv)[1])
+    two = json.loads(cli(capsys, *argv, "-l", "2")[1])
+    assert one["measure"] == "P@10"
+    assert two["offline"]["mean_a"] < one["offline"]["mean_a"]
+    assert two["overall"] == one["overall"]  # the users see the grades, not the level
+
+
 def test_output_writes_the_simulated_impressions_as_a_log(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
