@@ -595,7 +595,7 @@ def simulate_interleaving(  # noqa: PLR0913 -- two runs, the users, then keyword
     rows = np.full((len(queries), len(chosen_sizes)), np.nan)
     for i in range(len(queries)):
         q_sign = int(np.sign(round(float(offline[i, 0] - offline[i, 1]), 12)))
-        if q_sign:
+        if q_sign:  # the query's impressions alone (agreement reads only the outcomes)
             one = dataclasses.replace(
                 experiment,
                 query=np.zeros(per_query, dtype=np.int64),
