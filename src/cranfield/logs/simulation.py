@@ -557,7 +557,7 @@ def simulate_interleaving(  # noqa: PLR0913 -- two runs, the users, then keyword
     """
     if not sizes:
         raise OptionError("sizes", "at least one number of impressions", sizes)
-    chosen_sizes = tuple(check_int("size", s, minimum=1) for s in sizes)
+    chosen_sizes = tuple(check_int("sizes", s, minimum=1) for s in sizes)
     reps = check_int("repetitions", repetitions, minimum=1)
     per_query = check_int(
         "impressions", 10 * max(chosen_sizes) if impressions is None else impressions, minimum=1

@@ -160,7 +160,7 @@ def test_bad_options_are_option_errors() -> None:
         simulate_log(graded.of("best"), graded_model(graded), impressions=0)
     with pytest.raises(OptionError, match="sizes"):
         simulate_interleaving(_evaluator(), BEST, WORST, sizes=())
-    with pytest.raises(OptionError, match="size"):
+    with pytest.raises(OptionError, match="sizes"):
         simulate_interleaving(_evaluator(), BEST, WORST, sizes=(0,))
     with pytest.raises(OptionError, match="runs"):
         simulate_interleaving(_evaluator(), {"zz": {"d": 1.0}}, BEST)

@@ -62,7 +62,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         dest="models",
         choices=MODEL_NAMES,
         metavar="MODEL",
-        help=f"the click models to fit: {', '.join(MODEL_NAMES)}, or none (default: all)",
+        help=f"the click models to fit: {', '.join(MODEL_NAMES)} (default: all)",
     )
     p.add_argument("--no-models", action="store_true", help="fit no click model")
     p.add_argument(

@@ -76,6 +76,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     p.add_argument(
         "--per-query",
+        dest="impressions",
         type=int,
         metavar="M",
         help="impressions per query simulated, that the experiments of N are drawn from "
@@ -87,6 +88,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument("--depth", type=int, default=10, help="results shown per impression (10)")
     p.add_argument(
         "--trials",
+        dest="repetitions",
         type=int,
         default=1000,
         metavar="T",
@@ -139,9 +141,9 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         user=args.user,
         method=args.method,
         sizes=args.sizes or (10, 100, 1000),
-        impressions=args.per_query,
+        impressions=args.impressions,
         depth=args.depth,
-        repetitions=args.trials,
+        repetitions=args.repetitions,
         seed=args.seed,
         record=args.output is not None,
     )

@@ -92,10 +92,10 @@ def test_the_same_run_twice_ties_offline(capsys: pytest.CaptureFixture[str]) -> 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--impressions", "0"], "size"),
-        (["--trials", "0"], "repetitions"),
-        (["--per-query", "0"], "impressions"),
-        (["--depth", "0"], "depth"),
+        (["--impressions", "0"], "The --impressions option must be an integer >= 1, got 0."),
+        (["--trials", "0"], "The --trials option must be an integer >= 1, got 0."),
+        (["--per-query", "0"], "The --per-query option must be an integer >= 1, got 0."),
+        (["--depth", "0"], "The --depth option must be an integer >= 1, got 0."),
         (["--model", "ubm"], "--model"),
         (["--user", "lazy"], "--user"),
         (["-m", "nonsense@@"], "nonsense"),
