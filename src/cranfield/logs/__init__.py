@@ -68,6 +68,15 @@ from cranfield.logs.interleaving_experiment import (
     interleaving_experiment,
 )
 from cranfield.logs.preference import Preference, pairwise_preferences, preference
+from cranfield.logs.simulation import (
+    Agreement,
+    ModelClicks,
+    RecordedClicks,
+    graded_model,
+    run_rankings,
+    simulate_interleaving,
+    simulate_log,
+)
 
 if typing.TYPE_CHECKING:
     from cranfield.io.click_logs import read_sessions, sessions_from_frame, write_sessions
@@ -79,6 +88,7 @@ __all__ = [
     "SDBN",
     "UBM",
     "ABTest",
+    "Agreement",
     "Balanced",
     "Bucket",
     "Cascade",
@@ -89,10 +99,12 @@ __all__ = [
     "FittedClickModel",
     "GlobalCTR",
     "InterleavingExperiment",
+    "ModelClicks",
     "ModelScore",
     "Preference",
     "Probabilistic",
     "RankCTR",
+    "RecordedClicks",
     "Sessions",
     "TeamDraft",
     "ab_test",
@@ -101,6 +113,7 @@ __all__ = [
     "click_matrix",
     "click_metrics",
     "fit_click_model",
+    "graded_model",
     "independent_clicks",
     "interleaving_experiment",
     "multileave",
@@ -108,10 +121,13 @@ __all__ = [
     "preference",
     "probabilistic",
     "read_sessions",
+    "run_rankings",
     "sample_size",
     "session_metrics",
     "sessions_from_frame",
     "simulate",
+    "simulate_interleaving",
+    "simulate_log",
     "team_draft",
     "write_sessions",
 ]

@@ -151,6 +151,18 @@ class FittedClickModel:
             sessions = sessions.recoded(self.query_ids, self.doc_ids)
         return self.model.score(sessions.query, sessions.shown, sessions.clicked)
 
+    def predicted_ctr(self, sessions: Sessions) -> NDArray[np.float64]:
+        """The model's click probability at each rank, averaged over the sessions that show a
+        result there (its CTR by rank, to set beside the observed one); ``sessions`` put on
+        the training codes first; NaN at a rank no session reaches."""
+        if sessions.query_ids != self.query_ids or sessions.doc_ids != self.doc_ids:
+            sessions = sessions.recoded(self.query_ids, self.doc_ids)
+        shown = sessions.shown >= 0
+        p = self.model.click_probabilities(sessions.query, sessions.shown)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean: NDArray[np.float64] = np.where(shown, p, 0.0).sum(axis=0) / shown.sum(axis=0)
+        return mean
+
     @property
     def has_relevance(self) -> bool:
         """Whether the model estimates a relevance per (query, document) (not the global and

@@ -264,7 +264,8 @@ class LineSeries:
 
 @dataclass(frozen=True)
 class LineChart:
-    """A line chart of values in [0, 1] (y) over a fixed x range with the given ticks."""
+    """A line chart over a fixed x range with the given ticks; y in [0, 1] unless ``y_range``
+    says otherwise (its ticks then from :func:`nice_ticks`)."""
 
     key: str
     title: str
@@ -275,6 +276,7 @@ class LineChart:
     x_ticks: Sequence[float]
     series: Sequence[LineSeries]
     x_format: str = "{:g}"
+    y_range: tuple[float, float] = (0.0, 1.0)
 
 
 def line_chart(chart: LineChart) -> str:
@@ -289,8 +291,14 @@ def line_chart(chart: LineChart) -> str:
     def px(x: float) -> float:
         return left + (x - x0) / (x1 - x0) * plot_w
 
+    y0, y1 = chart.y_range
+    unit = (y0, y1) == (0.0, 1.0)
+    if not y1 > y0:
+        raise ValueError(f"a line chart's y range must grow, got {chart.y_range}")
+
     def py(y: float) -> float:
-        return top + (1.0 - min(max(y, 0.0), 1.0)) * plot_h
+        share = y if unit else (y - y0) / (y1 - y0)
+        return top + (1.0 - min(max(share, 0.0), 1.0)) * plot_h
 
     key = _e(chart.key)
     tid = f"{key}-title"
@@ -301,12 +309,16 @@ def line_chart(chart: LineChart) -> str:
         f'<title id="{tid}">{_e(chart.title)}</title>',
         f'<text x="{left:.0f}" y="18" font-size="14" font-weight="600">{_e(chart.title)}</text>',
     ]
-    for y in (0.0, 0.2, 0.4, 0.6, 0.8, 1.0):
+    y_ticks = (
+        (0.0, 0.2, 0.4, 0.6, 0.8, 1.0) if unit else [t for t in nice_ticks(y0, y1) if y0 <= t <= y1]
+    )
+    for y in y_ticks:
         yy = py(y)
+        tick = f"{y:.1f}" if unit else _tick_text(y)
         out.append(
             f'<line x1="{left:.1f}" y1="{yy:.1f}" x2="{left + plot_w:.1f}" y2="{yy:.1f}" '
             f'stroke="#e5e8eb"/>'
-            f'<text x="{left - 6:.1f}" y="{yy + 4:.1f}" text-anchor="end">{y:.1f}</text>'
+            f'<text x="{left - 6:.1f}" y="{yy + 4:.1f}" text-anchor="end">{_e(tick)}</text>'
         )
     for x in chart.x_ticks:
         xx = px(x)

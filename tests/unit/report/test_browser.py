@@ -296,3 +296,27 @@ def test_the_run_diff_section_opens_offline(
     assert page.locator("script").count() == 2
     page.screenshot(path=str(artifacts / "dl19-run-diff.png"), full_page=True)
     watched.check()
+
+
+def test_the_logs_page_draws_its_charts_offline(
+    watched: Watched, artifacts: Path, tmp_path: Path
+) -> None:
+    from cranfield.report.logs_page import logs_html
+    from tests.unit.report.test_logs_page import _log, _simulation
+
+    hostile = "<img src=x onerror=window.__pwned=1>"
+    path = tmp_path / "logs page.html"
+    page_html = logs_html(_log(query_ids=(hostile, "q2")), simulation=_simulation((hostile, "b")))
+    path.write_text(page_html, encoding="utf-8")
+    page = watched.page
+    page.goto(path.resolve().as_uri(), wait_until="load")
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert page.locator("script, img").count() == 0
+    for key in ("ctr-by-rank", "perplexity-by-rank", "agreement-by-n"):
+        box = page.locator(f"#{key} svg").bounding_box()
+        assert box is not None
+        assert box["width"] > 300
+        assert box["height"] > 100
+    assert hostile in page.locator("#interleaving p").first.inner_text()
+    page.locator("#ctr").screenshot(path=str(artifacts / "logs-ctr.png"))
+    watched.check()

@@ -255,3 +255,24 @@ def test_hostile_names_are_text_and_output_is_deterministic() -> None:
         )
         == boxes
     )
+
+
+def test_a_line_chart_with_a_y_range_scales_into_it_with_its_own_ticks() -> None:
+    series = [LineSeries("ppl", [1.0, 2.0], [1.0, 2.5], "#000", None)]
+    common = {"key": "p", "title": "t", "caption": "c", "x_label": "x", "y_label": "y"}
+    svg = line_chart(
+        LineChart(
+            **common, x_range=(1.0, 2.0), x_ticks=[1.0, 2.0], series=series, y_range=(1.0, 2.5)
+        )
+    )
+    ET.fromstring(svg)
+    # the points sit at the bottom (1.0) and the top (2.5) of the plot, 30..330 px
+    assert 'points="58.00,330.00 518.00,30.00"' in svg
+    ticks = re.findall(r'text-anchor="end">([^<]*)</text>', svg)
+    assert ticks == ["1", "1.5", "2", "2.5"]  # nice_ticks(1.0, 2.5)
+    with pytest.raises(ValueError, match="y range"):
+        line_chart(
+            LineChart(
+                **common, x_range=(1.0, 2.0), x_ticks=[1.0], series=series, y_range=(2.0, 2.0)
+            )
+        )

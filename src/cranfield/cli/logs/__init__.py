@@ -19,6 +19,12 @@ LOGS_COMMANDS: Final[tuple[Command, ...]] = (
     Command("metrics", "cranfield.cli.logs.metrics", "CTR, CTR@k, abandonment, clicked ranks"),
     Command("ab", "cranfield.cli.logs.ab", "A/B test of a metric per session, by unit"),
     Command("fit", "cranfield.cli.logs.fit", "click models fitted and scored, qrels from clicks"),
+    Command(
+        "simulate",
+        "cranfield.cli.logs.simulate",
+        "simulated users interleave two runs: agreement with nDCG@10 by impressions",
+    ),
+    Command("report", "cranfield.cli.logs.report", "the HTML page of a click log"),
 )
 
 

@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 
 PROG: Final = "cranfield logs fit"
 FORMATS: Final = ("table", "json")
-MODEL_NAMES: Final = "GlobalCTR, RankCTR, DocumentCTR, PBM, Cascade, DCM, UBM, DBN, SDBN"
 
 
 def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -38,6 +37,8 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
 
 
 def _parser(out: TextIO, err: TextIO) -> Parser:
+    from cranfield.logs.fitted_click_model import MODELS
+
     p = Parser(
         prog=PROG,
         description=(
@@ -67,7 +68,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "--model",
         dest="model",
         metavar="MODEL",
-        help=f"the models, a list (default: all: {MODEL_NAMES}; any case)",
+        help=f"the models, a list (default: all: {', '.join(MODELS)}; any case)",
     )
     p.add_argument(
         "--log-format",

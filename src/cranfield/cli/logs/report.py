@@ -1,0 +1,119 @@
+"""``cranfield logs report LOG -o logs.html``: the HTML page of a click log.
+
+CTR by rank, the click metrics, the click models fitted on the log (scored on ``--test`` when
+given) with their perplexity per rank, and with ``--simulate QRELS RUN_A RUN_B`` a simulated
+interleaving experiment of two runs (:mod:`cranfield.report.logs_page`). One offline file, no
+script; it is never written over one of its inputs.
+
+Exit codes: 0 success, 1 usage error (a bad option, an output that is an input), 2 bad input
+(an unreadable or malformed log, qrels or run).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, TextIO
+
+from cranfield._types import LOG_FORMATS
+from cranfield.cli.exits import run_command
+from cranfield.cli.parser import LIST_RULE, Parser
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+PROG: Final = "cranfield logs report"
+
+
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield logs report`` with ``argv`` (the arguments after ``report``)."""
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    from cranfield.report.logs_page import MODEL_NAMES
+
+    p = Parser(
+        prog=PROG,
+        description=(
+            "The HTML page of a click log: click metrics, CTR by rank, the click models' fit "
+            "(perplexity per rank), and a simulated interleaving experiment of two runs."
+        ),
+        epilog=LIST_RULE,
+        out=out,
+        err=err,
+    )
+    p.add_argument(
+        "log", metavar="LOG", help="the interaction log (WSCD text, JSONL, CSV, TSV, Parquet)"
+    )
+    p.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="the HTML file to write ('-': stdout)"
+    )
+    p.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        metavar="FORMAT",
+        help=f"the logs' format: {', '.join(LOG_FORMATS)} (default: detected)",
+    )
+    p.add_argument(
+        "--test", metavar="TEST", help="held-out sessions to score the models on (default: LOG)"
+    )
+    p.add_list_option(
+        "--models",
+        dest="models",
+        metavar="MODEL",
+        help=f"the click models to fit: {', '.join(MODEL_NAMES)} (any case; default: all)",
+    )
+    p.add_argument("--no-models", action="store_true", help="fit no click model")
+    p.add_argument(
+        "--simulate",
+        nargs=3,
+        metavar=("QRELS", "RUN_A", "RUN_B"),
+        help="add a simulated interleaving experiment of RUN_A and RUN_B (as 'cranfield logs "
+        "simulate' with its defaults)",
+    )
+    p.add_argument("-s", "--seed", type=int, default=0, help="seed of the simulation (0)")
+    p.add_argument("--title", help="heading of the page")
+    return p
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from cranfield.io.click_logs import read_sessions
+    from cranfield.io.sink import refuse_overwriting, write_text, writing
+    from cranfield.report.logs_page import MODEL_NAMES, logs_html
+
+    inputs = [args.log, *([args.test] if args.test else []), *(args.simulate or [])]
+    refuse_overwriting(args.output, inputs, option="output")
+    sessions = read_sessions(args.log, format=args.log_format)
+    test = read_sessions(args.test, format=args.log_format) if args.test else None
+    roles = [("log", args.log)] + ([("test", args.test)] if args.test else [])
+    simulation = None
+    users = "DBN, navigational user"
+    if args.simulate:
+        from cranfield.evaluation.evaluator import Evaluator
+        from cranfield.io.run_names import file_names
+        from cranfield.logs.simulation import simulate_interleaving
+
+        qrels, run_a, run_b = args.simulate
+        names = file_names([run_a, run_b]) if run_a != run_b else (file_names([run_a])[0],) * 2
+        simulation, _ = simulate_interleaving(
+            Evaluator(qrels, ["nDCG@10"]), run_a, run_b, names=(names[0], names[1]), seed=args.seed
+        )
+        roles += [("qrels", qrels), ("run A", run_a), ("run B", run_b)]
+    models = () if args.no_models else tuple(args.models or MODEL_NAMES)
+    page = logs_html(
+        sessions,
+        test=test,
+        models=models,
+        simulation=simulation,
+        users=users,
+        inputs=[(role, path) for role, path in roles if path != "-"],
+        title=args.title,
+    )
+    if args.output == "-":
+        out.write(page)
+        return 0
+    with writing(args.output):
+        write_text(args.output, page)
+    size = len(page.encode("utf-8"))
+    out.write(f"wrote {args.output} ({size / 1024:,.0f} KiB)\n")
+    return 0

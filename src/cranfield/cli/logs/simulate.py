@@ -1,0 +1,163 @@
+"""``cranfield logs simulate QRELS RUN_A RUN_B``: simulated users interleave two runs; how
+often does an experiment of N impressions agree with the offline measure?
+
+Chapelle, Joachims, Radlinski & Yue's experiment (TOIS 2012, §5) on our data: users simulated
+from the qrels grades (:mod:`cranfield.logs.simulation`: a DBN, cascade or PBM user, perfect,
+navigational or informational) click on interleavings of the two runs' top 10; for each
+experiment size N the share of experiments of N impressions that prefer the run the offline
+measure (nDCG@10) prefers, overall and per query. ``-o LOG`` writes the simulated impressions
+and their clicks as a log (JSON Lines, or Parquet by the suffix) that every ``cranfield logs``
+command reads.
+
+Exit codes: 0 success, 1 usage error (a bad option, an output that is an input), 2 bad input
+(an unreadable qrels or run file).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Final, TextIO
+
+from cranfield.cli.exits import run_command
+from cranfield.cli.parser import LIST_RULE, Parser, add_evaluation_options, add_format, eval_options
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+PROG: Final = "cranfield logs simulate"
+FORMATS: Final = ("table", "json")
+MODEL_NAMES: Final = {"dbn": "DBN", "cascade": "cascade", "pbm": "PBM"}
+
+
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield logs simulate`` with ``argv`` (the arguments after ``simulate``)."""
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    from cranfield.logs.interleaving_experiment import METHODS
+    from cranfield.logs.simulation import MODELS, USERS
+
+    p = Parser(
+        prog=PROG,
+        description=(
+            "Simulated interleaving of two runs by users whose clicks follow the qrels grades: "
+            "for each number of impressions N, how often the interleaving experiment prefers "
+            "the run the offline measure prefers (Chapelle et al. 2012), overall and per query."
+        ),
+        epilog=LIST_RULE,
+        out=out,
+        err=err,
+    )
+    p.add_argument("qrels", metavar="QRELS", help="the qrels (graded labels give the clicks)")
+    p.add_argument("run_a", metavar="RUN_A", help="run A")
+    p.add_argument("run_b", metavar="RUN_B", help="run B")
+    p.add_argument(
+        "--model",
+        choices=MODELS,
+        default="dbn",
+        help="how users go down the list: dbn (Hofmann et al.'s user: stop after a click with "
+        "P(stop | grade)), cascade (stop at the first click), pbm (examine rank r with 1/r); "
+        "default dbn",
+    )
+    p.add_argument(
+        "--user",
+        choices=tuple(USERS),
+        default="navigational",
+        help="click and stop probabilities per grade (Hofmann et al. 2013); default navigational",
+    )
+    p.add_list_option(
+        "--impressions",
+        dest="sizes",
+        item=int,
+        metavar="N",
+        help="experiment sizes N, in impressions (default 10,100,1000)",
+    )
+    p.add_argument(
+        "--per-query",
+        dest="impressions",
+        type=int,
+        metavar="M",
+        help="impressions per query simulated, that the experiments of N are drawn from "
+        "with replacement (default: ten times the largest N)",
+    )
+    p.add_argument(
+        "--method", choices=METHODS, default="team-draft", help="interleaving (team-draft)"
+    )
+    p.add_argument("--depth", type=int, default=10, help="results shown per impression (10)")
+    p.add_argument(
+        "--trials",
+        dest="repetitions",
+        type=int,
+        default=1000,
+        metavar="T",
+        help="experiments of N impressions drawn per N (1000)",
+    )
+    p.add_argument("-s", "--seed", type=int, default=0, help="seed of the simulation (0)")
+    p.add_argument(
+        "-m",
+        "--measure",
+        default="nDCG@10",
+        metavar="MEASURE",
+        help="the offline measure (nDCG@10)",
+    )
+    add_evaluation_options(p, ("relevance_level",))
+    p.add_argument("--overall-only", action="store_true", help="leave out the table per query")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="LOG",
+        help="write the simulated impressions and clicks as a log (.jsonl, or .parquet)",
+    )
+    add_format(p, FORMATS)
+    return p
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.io.run_names import file_names
+    from cranfield.io.sink import refuse_overwriting, writing
+    from cranfield.logs.simulation import simulate_interleaving
+    from cranfield.report.simulation import agreement_text
+
+    if args.output is not None:
+        refuse_overwriting(args.output, [args.qrels, args.run_a, args.run_b], option="output")
+    name_a, name_b = (
+        file_names([args.run_a, args.run_b])
+        if args.run_a != args.run_b
+        else (
+            file_names([args.run_a])[0],
+            file_names([args.run_b])[0],
+        )
+    )
+    evaluator = Evaluator(args.qrels, [args.measure], eval_options(args))
+    result, log = simulate_interleaving(
+        evaluator,
+        args.run_a,
+        args.run_b,
+        names=(name_a, name_b),
+        model=args.model,
+        user=args.user,
+        method=args.method,
+        sizes=args.sizes or (10, 100, 1000),
+        impressions=args.impressions,
+        depth=args.depth,
+        repetitions=args.repetitions,
+        seed=args.seed,
+        record=args.output is not None,
+    )
+    if log is not None:
+        from cranfield.io.click_logs import write_sessions
+
+        with writing(args.output):
+            write_sessions(log, args.output)
+    users = f"{MODEL_NAMES[args.model]}, {args.user} user"
+    if args.format == "json":
+        data = {"model": args.model, "user": args.user, **result.to_dict()}
+        out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
+    else:
+        out.write(agreement_text(result, users=users, per_query=not args.overall_only))
+    if log is not None:
+        err.write(f"wrote {args.output} ({len(log):,} simulated sessions)\n")
+    return 0
