@@ -85,18 +85,23 @@ if TYPE_CHECKING:
     from cranfield.data.run import Run
     from cranfield.evaluation.evaluator import Evaluator
     from cranfield.io.load import RunLike
+    from cranfield.logs.ab_test import ABTest
 
 __all__ = [
     "MODELS",
+    "SESSION_METRICS",
     "USERS",
     "Agreement",
     "GradedRankings",
     "ModelClicks",
     "RecordedClicks",
+    "SessionMetric",
+    "SimulatedABTest",
     "SimulatedModel",
     "User",
     "graded_model",
     "run_rankings",
+    "simulate_ab_test",
     "simulate_interleaving",
     "simulate_log",
     "user_probabilities",
@@ -617,3 +622,143 @@ def simulate_interleaving(  # noqa: PLR0913 -- two runs, the users, then keyword
     )
     log = recorder.sessions(source="<simulated interleaving>") if recorder is not None else None
     return result, log
+
+
+SessionMetric = Literal["ctr", "rr"]
+SESSION_METRICS: Final[tuple[str, ...]] = get_args(SessionMetric)
+_AB_STREAM: Final = 25  # the spawn key of the simulated A/B test's draws
+
+
+@dataclass(frozen=True, eq=False)
+class SimulatedABTest:
+    """A simulated A/B test of two runs next to their offline difference.
+
+    Attributes
+    ----------
+    test:
+        The A/B test (:func:`~cranfield.logs.ab_test.ab_test`; bucket A the control, over
+        users, the unit of randomisation).
+    metric:
+        The session metric: ``"ctr"`` (1 when a session has a click) or ``"rr"`` (1/rank of
+        its first click, 0 without).
+    measure:
+        The offline measure (the evaluator's first).
+    offline:
+        Its mean over the queries both runs rank, B minus A (the sign the test should find).
+    users, sessions:
+        Users per bucket, and sessions per user.
+    seed:
+        The integer seed that reproduces the simulation.
+    """
+
+    test: ABTest
+    metric: str
+    measure: str
+    offline: float
+    users: int
+    sessions: int
+    seed: int
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the test's difference has the sign of the offline difference."""
+        return bool(np.sign(self.test.difference) == np.sign(self.offline))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The simulation as plain JSON-ready values."""
+        return {
+            "experiment": "ab",
+            "metric": self.metric,
+            "users": self.users,
+            "sessions": self.sessions,
+            "seed": self.seed,
+            "measure": self.measure,
+            "offline_difference": self.offline,
+            "agrees": self.agrees,
+            "test": self.test.to_dict(),
+        }
+
+
+def _session_metric(clicked: NDArray[np.bool_], metric: str) -> NDArray[np.float64]:
+    any_click = np.asarray(clicked.any(axis=1), dtype=np.bool_)
+    if metric == "ctr":
+        ctr: NDArray[np.float64] = any_click.astype(np.float64)
+        return ctr
+    first = np.argmax(clicked, axis=1)
+    rr: NDArray[np.float64] = np.where(any_click, 1.0 / (first + 1.0), 0.0)
+    return rr
+
+
+def simulate_ab_test(  # noqa: PLR0913 -- two runs, the users, then keyword-only settings
+    evaluator: Evaluator,
+    run_a: RunLike | Run,
+    run_b: RunLike | Run,
+    clicks: ClickFunction | None = None,
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    model: SimulatedModel = "dbn",
+    user: User = "navigational",
+    users: int = 1000,
+    sessions: int = 5,
+    metric: SessionMetric = "rr",
+    depth: int = 10,
+    alpha: float = 0.05,
+    seed: RngLike = None,
+) -> SimulatedABTest:
+    """An A/B test of two runs with simulated users, beside the runs' offline difference.
+
+    Each bucket has ``users`` users; each user issues ``sessions`` queries drawn uniformly
+    (with replacement) from the queries both runs rank, is shown its bucket's run's top
+    ``depth`` documents (THE ranking rule, :func:`run_rankings`) and clicks as ``clicks`` says
+    (default :func:`graded_model` of ``model`` and ``user``). Each session's ``metric`` is a
+    row of :func:`~cranfield.logs.ab_test.ab_test`, the users the unit of randomisation.
+
+    Raises
+    ------
+    OptionError
+        A bad count, metric or depth, or runs that rank no judged query both.
+
+    Examples
+    --------
+    >>> from cranfield.evaluation.evaluator import Evaluator
+    >>> qrels = {"q1": {"d1": 3, "d2": 0}, "q2": {"d3": 3}}
+    >>> good = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 1.0, "d9": 0.5}}
+    >>> bad = {"q1": {"d2": 2.0, "d1": 1.0}, "q2": {"d9": 1.0, "d3": 0.5}}
+    >>> r = simulate_ab_test(Evaluator(qrels, "nDCG@10"), bad, good, users=300, seed=1)
+    >>> r.offline > 0, r.test.difference > 0, r.agrees
+    (True, True, True)
+    """
+    from cranfield.logs.ab_test import ab_test
+
+    n_users = check_int("users", users, minimum=2)
+    per_user = check_int("sessions", sessions, minimum=1)
+    check_choice("metric", metric, SESSION_METRICS)
+    used = resolve_seed(seed)
+    a_name, b_name = names if names[0] != names[1] else (f"{names[0]} (A)", f"{names[1]} (B)")
+    graded = run_rankings(evaluator, {a_name: run_a, b_name: run_b}, depth=depth)
+    both = [q for q, r in graded.rankings.items() if len(r) == 2]
+    if not both:
+        raise OptionError("runs", "two runs that rank at least one judged query both", names)
+    simulated = graded_model(graded, model=model, user=user) if clicks is None else clicks
+    values = np.zeros(2 * n_users * per_user, dtype=np.float64)
+    for b, name in enumerate((a_name, b_name)):
+        gen = np.random.default_rng(np.random.SeedSequence(used, spawn_key=(_AB_STREAM, b)))
+        asked = gen.integers(len(both), size=n_users * per_user)
+        for i in np.unique(asked).tolist():
+            rows = np.flatnonzero(asked == i)
+            docs = graded.rankings[both[i]][name]
+            shown = np.tile(np.arange(len(docs), dtype=np.int64), (rows.size, 1))
+            clicked = np.asarray(simulated(both[i], docs, shown, gen), dtype=np.bool_)
+            values[b * n_users * per_user + rows] = _session_metric(clicked, metric)
+    buckets = np.repeat(np.array([a_name, b_name]), n_users * per_user)
+    units = np.repeat(np.arange(2 * n_users), per_user)
+    test = ab_test(
+        values, buckets.tolist(), units=units, control=a_name, alpha=alpha, unit_name="user"
+    )
+    measure = evaluator.measures[0]
+    scores = [
+        evaluator.evaluate(run, name=n).per_query(measure)
+        for run, n in ((run_a, a_name), (run_b, b_name))
+    ]
+    offline = float(np.mean([scores[1].get(q, 0.0) - scores[0].get(q, 0.0) for q in both]))
+    return SimulatedABTest(test, metric, str(measure), offline, n_users, per_user, used)

@@ -17,9 +17,9 @@ from cranfield.report.numbers import four_places
 from cranfield.report.run_diff import signed
 
 if TYPE_CHECKING:
-    from cranfield.logs.simulation import Agreement
+    from cranfield.logs.simulation import Agreement, SimulatedABTest
 
-__all__ = ["agreement_text"]
+__all__ = ["ab_simulation_text", "agreement_text"]
 
 
 def _share(v: float) -> str:
@@ -96,4 +96,24 @@ def agreement_text(a: Agreement, *, users: str, per_query: bool = True) -> str:
                 ]
             )
         lines += _grid(head, body)
+    return "\n".join(lines) + "\n"
+
+
+def ab_simulation_text(r: SimulatedABTest, *, users: str) -> str:
+    """A simulated A/B test (``cranfield logs simulate --ab``): the test, then the offline
+    difference it should have found."""
+    from cranfield.report.click_logs import ab_test_text
+
+    what = (
+        "1/rank of the first click (0 without)" if r.metric == "rr" else "a click (1) or none (0)"
+    )
+    lines = [
+        f"Simulated A/B test: {r.users:,} users a bucket, {r.sessions} sessions each, on queries "
+        f"both runs rank ({users}); the metric of a session: {what}; seed {r.seed}.",
+        "",
+        ab_test_text(r.metric, r.test, {}, 0.8).rstrip("\n"),
+        "",
+        f"offline {r.measure}, {r.test.treatment.name} minus {r.test.control.name}: "
+        f"{r.offline:+.4f}; the A/B difference has its sign: {'yes' if r.agrees else 'no'}.",
+    ]
     return "\n".join(lines) + "\n"

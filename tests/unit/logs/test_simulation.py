@@ -17,6 +17,7 @@ from cranfield.logs.simulation import (
     RecordedClicks,
     graded_model,
     run_rankings,
+    simulate_ab_test,
     simulate_interleaving,
     simulate_log,
     user_probabilities,
@@ -184,3 +185,27 @@ def test_a_model_fitted_on_a_simulated_log_simulates_it_again() -> None:
     clicks = ModelClicks(fitted, best.query_ids, best.doc_ids)
     again = simulate_log(graded.of("worst"), clicks, impressions=3000, seed=3)
     assert np.abs(click_metrics(again).rank_ctr - click_metrics(worst).rank_ctr).max() < 0.03
+
+
+def test_a_simulated_ab_test_finds_a_large_difference_and_none_between_twins() -> None:
+    r = simulate_ab_test(_evaluator(), WORST, BEST, names=("worst", "best"), users=300, seed=2)
+    assert r.offline > 0.3
+    assert r.test.interval[0] > 0  # far from 0: the best run's first clicks come earlier
+    assert r.agrees
+    assert (r.test.control.name, r.test.treatment.name) == ("worst", "best")
+    assert (r.test.control.units, r.test.control.rows, r.test.unit) == (300, 1500, "user")
+    twins = [
+        simulate_ab_test(_evaluator(), BEST, BEST, users=200, seed=s, metric="ctr").test
+        for s in range(20)
+    ]
+    covered = sum(t.interval[0] <= 0 <= t.interval[1] for t in twins)
+    assert covered >= 17  # 95% intervals of no difference: about 19 of 20 cover 0
+    again = simulate_ab_test(_evaluator(), WORST, BEST, names=("worst", "best"), users=300, seed=2)
+    assert again.test.difference == r.test.difference
+    assert again.to_dict()["test"] == r.to_dict()["test"]
+
+
+def test_a_simulated_ab_test_refuses_bad_settings() -> None:
+    for bad in ({"users": 1}, {"sessions": 0}, {"metric": "dwell"}, {"depth": 0}):
+        with pytest.raises(OptionError):
+            simulate_ab_test(_evaluator(), WORST, BEST, **bad)  # type: ignore[arg-type]

@@ -19,11 +19,20 @@ import json
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.exits import run_command
-from cranfield.cli.parser import LIST_RULE, Parser, add_evaluation_options, add_format, eval_options
+from cranfield.cli.parser import (
+    LIST_RULE,
+    Parser,
+    UsageError,
+    add_evaluation_options,
+    add_format,
+    eval_options,
+)
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+
+    from cranfield.evaluation.evaluator import Evaluator
 
 PROG: Final = "cranfield logs simulate"
 FORMATS: Final = ("table", "json")
@@ -102,6 +111,22 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         metavar="MEASURE",
         help="the offline measure (nDCG@10)",
     )
+    p.add_argument(
+        "--ab",
+        dest="ab_users",
+        type=int,
+        metavar="USERS",
+        help="simulate an A/B test instead: USERS users a bucket (A the control), each with "
+        "--sessions queries; the difference over users beside the offline one",
+    )
+    p.add_argument("--sessions", type=int, default=5, help="with --ab: sessions per user (5)")
+    p.add_argument(
+        "--metric",
+        choices=("rr", "ctr"),
+        default="rr",
+        help="with --ab: a session's metric, rr (1/rank of the first click) or ctr (a click "
+        "or none); default rr",
+    )
     add_evaluation_options(p, ("relevance_level",))
     p.add_argument("--overall-only", action="store_true", help="leave out the table per query")
     p.add_argument(
@@ -132,6 +157,9 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
     )
     evaluator = Evaluator(args.qrels, [args.measure], eval_options(args))
+    users = f"{MODEL_NAMES[args.model]}, {args.user} user"
+    if args.ab_users is not None:
+        return _ab(args, evaluator, (name_a, name_b), users, out)
     result, log = simulate_interleaving(
         evaluator,
         args.run_a,
@@ -152,7 +180,6 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         with writing(args.output):
             write_sessions(log, args.output)
-    users = f"{MODEL_NAMES[args.model]}, {args.user} user"
     if args.format == "json":
         data = {"model": args.model, "user": args.user, **result.to_dict()}
         out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
@@ -160,4 +187,33 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(agreement_text(result, users=users, per_query=not args.overall_only))
     if log is not None:
         err.write(f"wrote {args.output} ({len(log):,} simulated sessions)\n")
+    return 0
+
+
+def _ab(
+    args: argparse.Namespace, evaluator: Evaluator, names: tuple[str, str], users: str, out: TextIO
+) -> int:
+    from cranfield.logs.simulation import simulate_ab_test
+    from cranfield.report.simulation import ab_simulation_text
+
+    if args.output is not None:
+        raise UsageError(1, "--output writes the log of an interleaving experiment, not of --ab.")
+    result = simulate_ab_test(
+        evaluator,
+        args.run_a,
+        args.run_b,
+        names=names,
+        model=args.model,
+        user=args.user,
+        users=args.ab_users,
+        sessions=args.sessions,
+        metric=args.metric,
+        depth=args.depth,
+        seed=args.seed,
+    )
+    if args.format == "json":
+        data = {"model": args.model, "user": args.user, **result.to_dict()}
+        out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
+    else:
+        out.write(ab_simulation_text(result, users=users))
     return 0

@@ -129,3 +129,22 @@ def test_bad_inputs_exit_2_naming_the_file(
     assert code == 2
     assert "bad.run" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_ab_simulates_an_ab_test_of_the_two_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, QRELS, BM25, NEURAL, "--ab", "200", "--sessions", "3")
+    assert (code, err) == (0, "")
+    assert out.startswith("Simulated A/B test: 200 users a bucket, 3 sessions each")
+    assert "A/B test of rr: neural against bm25" in out
+    assert "unit of randomisation: user" in out
+    assert "offline nDCG@10, neural minus bm25: " in out
+    code, doc, _ = cli(capsys, QRELS, BM25, NEURAL, "--ab", "200", "--metric", "ctr", "-f", "json")
+    data = json.loads(doc)
+    assert (code, data["experiment"], data["metric"], data["users"]) == (0, "ab", "ctr", 200)
+    assert data["test"]["control"]["units"] == 200
+    code, _, err = cli(capsys, QRELS, BM25, NEURAL, "--ab", "1")
+    assert code == 1
+    assert "--ab" in err or "users" in err
+    code, _, err = cli(capsys, QRELS, BM25, NEURAL, "--ab", "50", "-o", "log.jsonl")
+    assert code == 1
+    assert "--output writes the log of an interleaving experiment" in err
