@@ -531,6 +531,8 @@ class Evaluator:
                 computed[i] = (results, said)
                 bar.advance()
         for i, task in enumerate(tasks):
+            if i not in computed:
+                bar.advance()  # read back: done now
             yield self._assembled(task, keys[i], found[i], computed.get(i), store, engine)
 
     def _assembled(

@@ -98,14 +98,18 @@ class ResultStore:
 
     def run_key(self, run: Path | str, inputs: dict[str, str], options: EvalOptions) -> str | None:
         """The key of ``run``'s results but for the measure: ``None`` when an input is not a
-        file (in memory, or standard input), which is then never stored."""
+        file (in memory, or standard input) or cannot be read, which is then never stored."""
         if str(run) == "-" or any(v in (None, "-") for v in inputs.values()):
+            return None
+        try:
+            hashes = {"run": self._hash(run)}
+            hashes.update({role: self._hash(path) for role, path in sorted(inputs.items())})
+        except OSError:  # unreadable: evaluating it says so, in the readers' words
             return None
         parts = {
             "format": FORMAT,
             "cranfield": __version__,
-            "run": self._hash(run),
-            **{role: self._hash(path) for role, path in sorted(inputs.items())},
+            **hashes,
             "options": json.dumps(options.to_dict(), sort_keys=True, default=str),
         }
         return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()

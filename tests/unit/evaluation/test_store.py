@@ -148,3 +148,11 @@ def test_a_store_must_be_a_folder(tmp_path: Path) -> None:
     afile.write_text("x")
     with pytest.raises(OptionError, match=r"a folder \(not a file\)"):
         ResultStore(afile)
+
+
+def test_an_unreadable_run_is_the_readers_error_not_the_stores(tmp_path: Path) -> None:
+    from cranfield.errors import InputError
+
+    qrels, _ = _files(tmp_path, runs=0)
+    with pytest.raises(InputError, match="absent.txt: cannot read file"):
+        Evaluator(qrels, ["AP"]).many([tmp_path / "absent.txt"], store=tmp_path / "store")
