@@ -346,3 +346,45 @@ def test_a_worker_that_dies_ends_the_evaluation_with_a_clear_error(
         EvaluationError, match=r"died repeatedly \(KilledWorker\); no result is given from part"
     ):
         Evaluator(qrels, ["AP"]).evaluate_dataset(doomed, scheduler=cluster.scheduler_address)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _command(*argv: str) -> tuple[int, str, str]:
+    import io
+
+    from cranfield.cli.evaluate import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@QUIET
+def test_the_command_scores_a_folder_as_the_same_rows_in_trec_text(
+    tmp_path: Path, cluster: Any
+) -> None:
+    qrels, frame = _qrels_and_rows(tmp_path, seed=16)
+    lake = _files(tmp_path / "lake", frame, files=4)
+    text = tmp_path / "text.run"
+    text.write_text("".join(f"{q} Q0 {d} 0 {s!r} t\n" for q, d, s in frame.itertuples(index=False)))
+    wanted = ["-m", "AP", "-m", "nDCG@10", "-m", "SetP", "-q", "-f", "tsv", "--names", "file"]
+    code, expected, _ = _command(str(qrels), str(text), *wanted)
+    assert code == 0
+    for more in ([], ["--scheduler", cluster.scheduler_address]):
+        code, out, err = _command(str(qrels), str(lake), *wanted, *more)
+        assert code == 0, err
+        assert out.replace("lake\t", "text\t") == expected
+        assert "query-complete partitions of 4 files (shuffled on query_id) by" in err
+
+
+def test_the_command_names_a_bad_dataset_and_exits_2(tmp_path: Path) -> None:
+    qrels, frame = _qrels_and_rows(tmp_path, seed=17)
+    lake = _files(tmp_path / "lake", frame.rename(columns={"doc_id": "title"}), files=2)
+    code, _, err = _command(str(qrels), str(lake))
+    assert code == 2
+    assert err == (
+        f"cranfield evaluate: {lake / 'part.0.parquet'}: has no document id column (looked for "
+        "doc_id, docno, docid, doc, pid, corpus-id; found query_id, title, score)\n"
+    )
