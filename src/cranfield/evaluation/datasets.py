@@ -7,8 +7,11 @@ as if it were the whole query, a plausible wrong number. So, in order:
 
 1. **Query-complete partitions.** The data's own partitions are kept when they are by query
    (hive-partitioned by the query column, one partition per file; or sorted by a query index
-   with known divisions); otherwise the rows are shuffled on the query id
-   (``DataFrame.shuffle``), which sends every row of a query to one partition.
+   with known divisions). Otherwise the query column alone is read first, and the query ids
+   found in two partitions decide: none, the partitions are kept; a few (at most one per
+   partition, as in a run written in query order and cut into files), the rows of those
+   queries are gathered into one more partition; more, the rows are shuffled on the query id
+   (``DataFrame.shuffle``, which sends every row of a query to one partition).
 2. **Scored where they lie.** A module-level function is mapped over the partitions with
    one shared object sent to each worker once (for an evaluation,
    :func:`~cranfield.evaluation.evaluator.score_partition` and the evaluator, its qrels read
@@ -17,10 +20,11 @@ as if it were the whole query, a plausible wrong number. So, in order:
    ``missing="skip"``; only what it holds comes back (:class:`~cranfield.evaluation.
    evaluator.PartitionScores`: every query id it had, judged or not, the per-query values
    of the judged ones, and the set measures' contingency counts pooled over its queries).
-3. **Verified, not assumed.** A query id that came back from two partitions means the
-   partitioning was not by query after all: the data's own partitions are then shuffled and
-   scored again (said in the notes); after a shuffle it is an
-   :class:`~cranfield.errors.EvaluationError`. Never a result from split queries.
+3. **Verified, not assumed.** Each scored partition says which query ids it held; one held
+   by two means the partitioning was not by query after all: partitions taken to be by
+   query are then shuffled and scored again (said in the notes); after a shuffle or a
+   gathering it is an :class:`~cranfield.errors.EvaluationError`. Never a result from split
+   queries.
 4. **Assembled as one run** (by :meth:`Evaluator.evaluate_dataset
    <cranfield.evaluation.evaluator.Evaluator.evaluate_dataset>`). Queries in bytewise
    order; the missing-query policy applied over the whole run as ``evaluate`` does (under
@@ -102,54 +106,45 @@ def _client(engine: Engine) -> Iterator[tuple[Any, str]]:
             yield client, f"a local Dask cluster of {engine.workers} worker processes"
 
 
-def _query_complete(dataset: ParquetDataset, *, shuffle: bool, client: Any) -> Any:
-    """The dataset's frame with partitions that hold whole queries: its own when they are by
-    query (and ``shuffle`` is not asked), else shuffled on the query id."""
-    frame = dataset.frame
-    if dataset.by_query is not None and not shuffle:
-        return frame
-    query = dataset.query_column
-    if frame.index.name == query:
-        frame = frame.reset_index()
-    # Tasks with the synchronous scheduler; Dask's default (peer to peer) on a cluster.
-    return frame.shuffle(on=query, method="tasks" if client is None else None)
+def _queries_of(rows: Any, query: str) -> list[Any]:
+    """The distinct query ids of one partition (a pandas DataFrame)."""
+    return list(rows[query].drop_duplicates())
 
 
-def _score_all(
-    frame: Any,
-    function: Callable[[S, Partition], R],
-    shared: S,
-    client: Any,
-    label: str,
-    name: str,
-) -> list[R]:
-    """``function(shared, partition)`` of every partition of ``frame`` where it lies, in
-    partition order, the workers' warnings raised here.
-
-    ``shared`` is one node of the graph, sent to the scheduler once and from worker to worker
-    as the partitions need it (not scattered: a scattered object lost with its workers cannot
-    be made again, a node of the graph can).
-    """
-    import uuid
-
-    from dask.base import compute
+def _shared_queries(
+    dataset: ParquetDataset, frame: Any, compute: Callable[[list[Any], str], list[Any]]
+) -> set[Any]:
+    """The query ids found in more than one partition of ``frame``. The partitions are read
+    whole, as they will be scored: dask fuses the partitions of a Parquet read into fewer
+    when fewer columns are read, so the query column alone would be cut otherwise."""
     from dask.delayed import delayed
 
-    parts = frame.to_delayed()
-    sent = delayed(shared, name=f"cranfield-shared-{uuid.uuid4().hex}", traverse=False)
-    tasks = [
-        delayed(_recording, pure=False)(function, sent, (part, i, len(parts), label, name))
-        for i, part in enumerate(parts)
-    ]
-    if client is None:
-        with warnings.catch_warnings():
-            # dask's Parquet reader calls pandas' reset_index(inplace=True), deprecated in
-            # pandas 3.1: dask's to change, nothing a user of cranfield can.
-            warnings.filterwarnings("ignore", "The inplace keyword", module=r"dask\.")
-            done: list[tuple[R, Caught]] = list(
-                compute(*tasks, scheduler="synchronous")  # type: ignore[no-untyped-call]
-            )
-    else:
+    query = dataset.query_column
+    held = compute(
+        [delayed(_queries_of, pure=False)(p, query) for p in frame.to_delayed()],
+        "reading the query ids",
+    )
+    seen: set[Any] = set()
+    shared: set[Any] = set()
+    for ids in held:
+        shared.update(seen.intersection(ids))
+        seen.update(ids)
+    return shared
+
+
+def _computer(client: Any, label: str) -> Callable[[list[Any], str], list[Any]]:
+    """``compute(tasks, what)``: the values of delayed ``tasks`` with dask's synchronous
+    scheduler (``client`` ``None``) or on the cluster, a worker that died repeatedly an
+    :class:`~cranfield.errors.EvaluationError`."""
+    from dask.base import compute as dask_compute
+
+    def compute(tasks: list[Any], what: str) -> list[Any]:
+        if client is None:
+            with warnings.catch_warnings():
+                # dask's Parquet reader calls pandas' reset_index(inplace=True), deprecated
+                # in pandas 3.1: dask's to change, nothing a user of cranfield can.
+                warnings.filterwarnings("ignore", "The inplace keyword", module=r"dask\.")
+                return list(dask_compute(*tasks, scheduler="synchronous"))  # type: ignore[no-untyped-call]
         done = []
         for i, future in enumerate(client.compute(tasks)):
             try:
@@ -157,11 +152,41 @@ def _score_all(
             except Exception as exc:
                 if type(exc).__name__ in ("KilledWorker", "FutureCancelledError"):
                     raise EvaluationError(
-                        f"the Dask workers given partition {i + 1} of {len(parts)} of {label} "
-                        f"died repeatedly ({type(exc).__name__}); no result is given from "
-                        f"part of the dataset."
+                        f"the Dask workers {what} of partition {i + 1} of {len(tasks)} of "
+                        f"{label} died repeatedly ({type(exc).__name__}); no result is given "
+                        f"from part of the dataset."
                     ) from exc
                 raise
+        return done
+
+    return compute
+
+
+def _score_all(
+    parts: list[Any],
+    function: Callable[[S, Partition], R],
+    shared: S,
+    compute: Callable[[list[Any], str], list[Any]],
+    label: str,
+    name: str,
+) -> list[R]:
+    """``function(shared, partition)`` of every delayed partition of ``parts`` where it
+    lies, in order, the workers' warnings raised here.
+
+    ``shared`` is one node of the graph, sent to the scheduler once and from worker to worker
+    as the partitions need it (not scattered: a scattered object lost with its workers cannot
+    be made again, a node of the graph can).
+    """
+    import uuid
+
+    from dask.delayed import delayed
+
+    sent = delayed(shared, name=f"cranfield-shared-{uuid.uuid4().hex}", traverse=False)
+    tasks = [
+        delayed(_recording, pure=False)(function, sent, (part, i, len(parts), label, name))
+        for i, part in enumerate(parts)
+    ]
+    done: list[tuple[R, Caught]] = compute(tasks, "scoring")
     said: dict[tuple[str, type[Warning]], None] = {}
     for _, caught in done:
         said.update(dict.fromkeys(caught))
@@ -178,6 +203,33 @@ def _split_query(parts: list[R]) -> tuple[str, int, int] | None:
             if first != index:
                 return query, first, index
     return None
+
+
+def _arranged(
+    dataset: ParquetDataset, compute: Callable[[list[Any], str], list[Any]], method: str
+) -> tuple[list[Any], str]:
+    """The dataset's partitions arranged to hold whole queries (delayed pandas frames), and
+    how, for the notes: its own partitions when they are by query, or when the query ids
+    found in two of them (a pass over the query column) are none; the rows of those queries
+    gathered into one more partition when they are few (a dataset written in query order,
+    cut into files: at most one query per cut); a shuffle on the query id otherwise."""
+    frame = dataset.frame
+    query = dataset.query_column
+    if dataset.by_query is not None:
+        return list(frame.to_delayed()), dataset.by_query
+    if frame.index.name == query:
+        frame = frame.reset_index()
+    split = _shared_queries(dataset, frame, compute)
+    if not split:
+        return list(frame.to_delayed()), "each query in one partition, checked"
+    if len(split) <= frame.npartitions:
+        ids = sorted(split, key=str)
+        whole = frame[~frame[query].isin(ids)]
+        gathered = frame[frame[query].isin(ids)].repartition(npartitions=1)
+        how = f"the {len(ids)} queries found in two partitions gathered into one more"
+        return [*whole.to_delayed(), *gathered.to_delayed()], how
+    shuffled = frame.shuffle(on=query, shuffle_method=method)
+    return list(shuffled.to_delayed()), f"shuffled on {query}"
 
 
 def score_partitions(
@@ -199,28 +251,34 @@ def score_partitions(
     from cranfield.io.parquet_dataset import read_dataset
 
     dataset = read_dataset(source)
-    how = dataset.by_query
+    label = dataset.label
     with _client(engine) as (client, who):
-        frame = _query_complete(dataset, shuffle=False, client=client)
-        parts = _score_all(frame, function, shared, client, dataset.label, name)
-        split = _split_query(parts)
-        if split is not None and how is not None:
+        compute = _computer(client, label)
+        # A shuffle by tasks in one process; peer to peer on a cluster (on disk, in bounded
+        # memory per worker).
+        method = "tasks" if client is None else "p2p"
+        parts, how = _arranged(dataset, compute, method)
+        scored = _score_all(parts, function, shared, compute, label, name)
+        split = _split_query(scored)
+        if split is not None and not how.startswith("shuffled"):
             query, a, b = split
+            frame = dataset.frame
+            if frame.index.name == dataset.query_column:
+                frame = frame.reset_index()
+            shuffled = frame.shuffle(on=dataset.query_column, shuffle_method=method)
             how = (
                 f"shuffled on {dataset.query_column}: the query {query!r} was in partitions "
-                f"{a + 1} and {b + 1} although the dataset is {how}"
+                f"{a + 1} and {b + 1} although {how}"
             )
-            frame = _query_complete(dataset, shuffle=True, client=client)
-            parts = _score_all(frame, function, shared, client, dataset.label, name)
-            split = _split_query(parts)
+            parts = list(shuffled.to_delayed())
+            scored = _score_all(parts, function, shared, compute, label, name)
+            split = _split_query(scored)
         if split is not None:
             query, a, b = split
             raise EvaluationError(
-                f"the query {query!r} of {dataset.label} is in partitions {a + 1} and {b + 1} "
-                f"after a shuffle on {dataset.query_column}; no result is given from split "
-                f"queries."
+                f"the query {query!r} of {label} is in partitions {a + 1} and {b + 1} after "
+                f"they were arranged by query ({how}); no result is given from split queries."
             )
-    how = how or f"shuffled on {dataset.query_column}"
     files = f" of {dataset.files} files" if dataset.files else ""
-    note = f"Scored as {len(parts)} query-complete partitions{files} ({how}) by {who}."
-    return dataset, parts, note
+    note = f"Scored as {len(scored)} query-complete partitions{files} ({how}) by {who}."
+    return dataset, scored, note

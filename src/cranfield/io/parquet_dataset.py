@@ -20,7 +20,8 @@ partition, where they are scored (:mod:`cranfield.evaluation.datasets`).
 
 :func:`read_dataset` says whether the partitions already hold whole queries (the dataset is
 hive-partitioned by its query column, or sorted by a query index with known divisions);
-whether they do is verified when they are scored, not assumed.
+whether they do is verified when they are scored, not assumed. A file is never cut into
+several partitions (dask may read several small files as one).
 
 Local paths (or shared storage mounted on every worker) only; pyarrow decodes the pages
 (the per-file checks of :func:`~cranfield.io.columnar.read_parquet_run` beyond the footer's
@@ -238,7 +239,7 @@ def _read(
     import pyarrow.dataset as ds
 
     query = columns["query_id"]
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {"split_row_groups": False}  # a file is never cut
     by_query = None
     if keys:
         schema = pa.schema([(k, pa.string()) for k in keys])
@@ -246,7 +247,6 @@ def _read(
         target: Any = label
         if query in keys:
             by_query = f"hive-partitioned by {query}"
-            options["split_row_groups"] = False  # a partition per file: one query's rows
     else:
         target = [str(p) for p in files]
     if index == query:

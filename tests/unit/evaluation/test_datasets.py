@@ -115,6 +115,31 @@ def test_files_split_queries_across_files_and_row_groups_same_numbers(
 
 
 @QUIET
+def test_a_run_written_in_query_order_moves_only_the_queries_cut_between_files(
+    tmp_path: Path, cluster: Any
+) -> None:
+    qrels, frame = _qrels_and_rows(tmp_path, seed=18)
+    ordered = frame.sort_values("query_id", kind="stable").reset_index(drop=True)
+    lake = _files(tmp_path / "lake", ordered, files=5)  # cut by row: queries across two files
+    evaluator = Evaluator(qrels, MEASURES, aggregate=MICRO)
+    here = evaluator.evaluate(frame)
+    for where in ({}, {"scheduler": cluster.scheduler_address}):
+        there = evaluator.evaluate_dataset(lake, **where)
+        _same(here, there)
+        assert there.notes[-1].startswith(
+            "Scored as 6 query-complete partitions of 5 files (the 4 queries found in two "
+            "partitions gathered into one more) by"
+        ), there.notes[-1]
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    for i, (_, rows) in enumerate(ordered.groupby("query_id", sort=True)):
+        rows.to_parquet(whole / f"{i:03d}.parquet", index=False)  # one query per file
+    there = evaluator.evaluate(whole)
+    _same(here, there)
+    assert "files (each query in one partition, checked) by dask's" in there.notes[-1]
+
+
+@QUIET
 def test_a_hive_partitioned_dataset_keeps_its_partitions(tmp_path: Path) -> None:
     qrels, frame = _qrels_and_rows(tmp_path, seed=2)
     hive = tmp_path / "hive"
@@ -146,7 +171,7 @@ def test_a_hive_dataset_with_two_files_for_a_query_is_shuffled_not_scored_twice(
     there = evaluator.evaluate(hive)
     _same(evaluator.evaluate(frame), there)
     assert "shuffled on query_id: the query " in there.notes[-1]
-    assert "although the dataset is hive-partitioned by query_id" in there.notes[-1]
+    assert "although hive-partitioned by query_id" in there.notes[-1]
 
 
 @QUIET
@@ -317,7 +342,7 @@ def test_a_bad_row_names_the_dataset_and_partition(tmp_path: Path) -> None:
     qrels, frame = _qrels_and_rows(tmp_path, seed=13)
     frame = pd.concat([frame, frame.iloc[:1]])  # a (query, document) pair twice
     lake = _files(tmp_path / "lake", frame, files=2)
-    with pytest.raises(InputError, match=r"lake \(partition \d of 2\):\d+: duplicate document"):
+    with pytest.raises(InputError, match=r"lake \(partition \d of \d\):\d+: duplicate document"):
         Evaluator(qrels, ["AP"]).evaluate(lake)
 
 
