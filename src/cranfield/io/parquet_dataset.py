@@ -120,9 +120,9 @@ def read_dataset(source: Any) -> ParquetDataset:
         keys = []
         if not files:
             raise InputError(label, None, "matches no Parquet file")
-    names, index = _footers(files, keys)
+    names, index, in_files = _footers(files, keys)
     columns = run_columns(names, str(files[0]))
-    return _read(label, files, keys, columns, index)
+    return _read(label, files, keys, columns, index, in_files=in_files)
 
 
 def _given(frame: Any) -> ParquetDataset:
@@ -187,9 +187,10 @@ def _hive_keys(files: list[Path], folder: Path) -> list[str]:
     return first
 
 
-def _footers(files: list[Path], keys: list[str]) -> tuple[list[str], str | None]:
+def _footers(files: list[Path], keys: list[str]) -> tuple[list[str], str | None, bool]:
     """The columns of the files (the same in each, with the same types) and the hive keys;
-    the pandas index column the files were written with, if exactly one."""
+    the pandas index column the files were written with, if exactly one; whether the files
+    hold the hive keys' columns too (as polars writes them)."""
     import pyarrow.parquet as pq
 
     first: Any = None
@@ -218,22 +219,30 @@ def _footers(files: list[Path], keys: list[str]) -> tuple[list[str], str | None]
                     f"type {other}: the files of a dataset have the same column types",
                 )
     overlap = [k for k in keys if k in first.names]
-    if overlap:
+    if overlap and overlap != keys:
         raise InputError(
             str(files[0]),
             None,
-            f"holds the column {overlap[0]} that its folders are partitioned by",
+            f"holds the column {overlap[0]} that its folders are partitioned by, but not "
+            f"{next(k for k in keys if k not in overlap)}",
         )
     meta = first.pandas_metadata or {}
     index = meta.get("index_columns") or []
     named = index[0] if len(index) == 1 and isinstance(index[0], str) else None
-    return [*first.names, *keys], named
+    return [*first.names, *(k for k in keys if k not in overlap)], named, bool(overlap)
 
 
 def _read(
-    label: str, files: list[Path], keys: list[str], columns: dict[str, str], index: str | None
+    label: str,
+    files: list[Path],
+    keys: list[str],
+    columns: dict[str, str],
+    index: str | None,
+    *,
+    in_files: bool,
 ) -> ParquetDataset:
-    """The lazy frame of the run columns; hive keys read as strings."""
+    """The lazy frame of the run columns; hive keys read as strings from the folder names,
+    or from the files when they hold them (``in_files``)."""
     import dask.dataframe as dd
     import pyarrow as pa
     import pyarrow.dataset as ds
@@ -243,7 +252,8 @@ def _read(
     by_query = None
     if keys:
         schema = pa.schema([(k, pa.string()) for k in keys])
-        options["dataset"] = {"partitioning": ds.partitioning(schema, flavor="hive")}
+        partitioning = None if in_files else ds.partitioning(schema, flavor="hive")
+        options["dataset"] = {"partitioning": partitioning}
         target: Any = label
         if query in keys:
             by_query = f"hive-partitioned by {query}"

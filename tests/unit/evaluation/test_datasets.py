@@ -158,6 +158,18 @@ def test_a_hive_partitioned_dataset_keeps_its_partitions(tmp_path: Path) -> None
 
 
 @QUIET
+def test_a_hive_dataset_whose_files_hold_the_key_too_as_polars_writes_it(tmp_path: Path) -> None:
+    pl = pytest.importorskip("polars")
+    qrels, frame = _qrels_and_rows(tmp_path, seed=19)
+    hive = tmp_path / "hive"
+    pl.from_pandas(frame).write_parquet(hive, partition_by="query_id")
+    evaluator = Evaluator(qrels, MEASURES)
+    there = evaluator.evaluate(hive)
+    _same(evaluator.evaluate(frame), there)
+    assert "(hive-partitioned by query_id) by" in there.notes[-1]
+
+
+@QUIET
 def test_a_hive_dataset_with_two_files_for_a_query_is_shuffled_not_scored_twice(
     tmp_path: Path,
 ) -> None:
