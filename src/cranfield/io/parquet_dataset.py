@@ -38,7 +38,9 @@ from typing import Any
 
 from cranfield._lazy import require
 from cranfield.errors import InputError
-from cranfield.io.columnar import _unreadable, run_columns
+
+# cranfield.io.columnar (and with it polars) is imported when a dataset is read, not to tell
+# whether a run is one: `cranfield evaluate` on small clean files never imports polars.
 
 __all__ = ["ParquetDataset", "is_dataset", "read_dataset"]
 
@@ -109,6 +111,8 @@ def read_dataset(source: Any) -> ParquetDataset:
         Without the ``dask`` extra.
     """
     require(("dask.dataframe", "pyarrow"), "dask", "a Parquet dataset run")
+    from cranfield.io.columnar import run_columns
+
     if is_dask_frame(source):
         return _given(source)
     label = str(source)
@@ -128,6 +132,8 @@ def read_dataset(source: Any) -> ParquetDataset:
 def _given(frame: Any) -> ParquetDataset:
     """A ``dask.dataframe.DataFrame`` given in Python: its run columns (a named index
     counts as a column)."""
+    from cranfield.io.columnar import run_columns
+
     label = "<dask DataFrame>"
     index = frame.index.name
     names = [*map(str, frame.columns), *([str(index)] if index is not None else [])]
@@ -193,6 +199,8 @@ def _footers(files: list[Path], keys: list[str]) -> tuple[list[str], str | None,
     hold the hive keys' columns too (as polars writes them)."""
     import pyarrow.parquet as pq
 
+    from cranfield.io.columnar import _unreadable
+
     first: Any = None
     for path in files:
         try:
@@ -246,6 +254,8 @@ def _read(
     import dask.dataframe as dd
     import pyarrow as pa
     import pyarrow.dataset as ds
+
+    from cranfield.io.columnar import _unreadable
 
     query = columns["query_id"]
     options: dict[str, Any] = {"split_row_groups": False}  # a file is never cut
