@@ -766,8 +766,6 @@ class PartitionScores:
 
     Attributes
     ----------
-    index:
-        The partition's position.
     held:
         Every query id the partition had rows of, judged or not (to verify that no other
         partition had rows of them).
@@ -782,7 +780,6 @@ class PartitionScores:
         (``ignore_self``).
     """
 
-    index: int
     held: tuple[str, ...]
     topics: tuple[str, ...]
     values: dict[Measure, NDArray[np.float64]]
@@ -791,8 +788,9 @@ class PartitionScores:
 
 
 def _scores(
-    evaluator: Evaluator, prep: Prepared, index: int, held: tuple[str, ...], dropped: int = 0
+    evaluator: Evaluator, prep: Prepared, held: tuple[str, ...], dropped: int = 0
 ) -> PartitionScores:
+    """The per-query values of ``prep``'s queries and the set measures' pooled counts."""
     level = evaluator.options.relevance_level
     values = {m: compute(prep.ctx, m, relevance_level=level) for m in evaluator.measures}
     counts: dict[Measure, Contingency] = {}
@@ -803,7 +801,7 @@ def _scores(
         if not isinstance(micro, SetMicro):
             raise EvaluationError(f"{m}'s micro average cannot be pooled across partitions.")
         counts[m] = micro.counts(prep.ctx, **measure_kwargs(m, relevance_level=level))
-    return PartitionScores(index, held, tuple(prep.ranking.topics), values, counts, dropped)
+    return PartitionScores(held, tuple(prep.ranking.topics), values, counts, dropped)
 
 
 def score_partition(evaluator: Evaluator, item: Partition) -> PartitionScores:
@@ -823,7 +821,7 @@ def score_partition(evaluator: Evaluator, item: Partition) -> PartitionScores:
         import polars as pl
 
         dropped = frame.filter(pl.col("query_id") == pl.col("doc_id")).height
-    return _scores(evaluator, evaluator.ranking(run, name=name), index, held, dropped)
+    return _scores(evaluator, evaluator.ranking(run, name=name), held, dropped)
 
 
 def _dataset_results(
@@ -852,7 +850,7 @@ def _dataset_results(
         raise MissingTopicError(absent)
     if absent and options.missing == "zero":
         prep = evaluator.absent_ranking(absent, name=name)
-        parts = [*parts, _scores(evaluator, prep, len(parts), ())]
+        parts = [*parts, _scores(evaluator, prep, ())]
     topics = [t for p in parts for t in p.topics]
     order = sorted(range(len(topics)), key=topics.__getitem__)
     measures = evaluator.measures
