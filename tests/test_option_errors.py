@@ -217,6 +217,12 @@ ROWS: list[Row] = [
         "",
         lambda v: cranfield.Evaluator(QRELS, "AP").many([RUN], scheduler=v),
     ),
+    Row(
+        cranfield.Evaluator.evaluate_dataset,
+        "jobs",
+        -1,
+        lambda v: cranfield.Evaluator(QRELS, "AP").evaluate_dataset("lake/*.parquet", jobs=v),
+    ),
     Row(cranfield.compare, "jobs", -1, lambda v: cranfield.compare(QRELS, [RUN, RUN2], jobs=v)),
     Row(
         html_report,

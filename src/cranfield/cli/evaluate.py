@@ -1,5 +1,11 @@
 """``cranfield evaluate QRELS RUN [RUN ...]``: measures of runs, as a table or as data.
 
+A run that is a folder of Parquet files is a dataset (:mod:`cranfield.evaluation.datasets`):
+without ``--jobs`` or ``--scheduler`` its partitions are scored here by dask's synchronous
+scheduler (one partition in memory at a time, nothing to start), with ``--jobs N`` by a local
+Dask cluster of ``N`` worker processes started for the command, with ``--scheduler`` by that
+cluster's workers.
+
 Exit codes: 0 success, 1 usage error (bad option, unknown measure), 2 bad input data.
 """
 
@@ -44,7 +50,12 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         out=out,
         err=err,
     )
-    add_inputs(p, runs_help="run files", runs_metavar=None)
+    add_inputs(
+        p,
+        runs_help="run files, or folders of Parquet files: a dataset, scored in partitions of "
+        "whole queries on Dask (here; --jobs N: a local cluster of N workers; --scheduler)",
+        runs_metavar=None,
+    )
     add_measures(p, DEFAULT_MEASURES)
     p.add_argument("-q", "--per-query", action="store_true", help="one row per run and query")
     add_format(p, FORMATS)

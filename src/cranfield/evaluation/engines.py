@@ -38,6 +38,7 @@ import os
 import uuid
 import warnings
 from abc import ABC, abstractmethod
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from cranfield._lazy import require
@@ -217,7 +218,10 @@ class DaskCluster(Engine):
                 f"cannot reach the Dask scheduler at {self._scheduler}: {exc}"
             ) from exc
 
-    def map(self, function: Callable[[S, T], R], shared: S, items: Sequence[T]) -> Iterator[R]:
+    @contextmanager
+    def connected(self) -> Iterator[Any]:
+        """The ``distributed.Client`` of the cluster (closed after, unless it was given), its
+        workers, machines and dashboard noted for :meth:`describe`."""
         client, own = self._connect()
         try:
             workers = client.scheduler_info().get("workers", {})
@@ -225,6 +229,13 @@ class DaskCluster(Engine):
             self._address = str(client.scheduler.address)
             self._hosts = {w.get("host", "?") for w in workers.values()}
             self.dashboard = getattr(client, "dashboard_link", None)
+            yield client
+        finally:
+            if own:
+                client.close()
+
+    def map(self, function: Callable[[S, T], R], shared: S, items: Sequence[T]) -> Iterator[R]:
+        with self.connected() as client:
             sent = client.scatter(shared, broadcast=True)
             # keys of this map alone: a key an earlier map used may still hold its result
             # on the cluster, which Dask would hand back as this task's
@@ -249,9 +260,6 @@ class DaskCluster(Engine):
                     raise
                 _replay(caught)
                 yield result
-        finally:
-            if own:
-                client.close()
 
     def describe(self) -> str:
         hosts = len(getattr(self, "_hosts", ())) or 1

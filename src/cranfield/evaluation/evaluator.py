@@ -35,6 +35,7 @@ from cranfield.evaluation.results import Results, ScoreTable
 from cranfield.io.run_names import default_name
 from cranfield.io.source import is_parquet, source_name
 from cranfield.kernels.context import EvalContext
+from cranfield.kernels.contingency import Contingency, SetMicro
 from cranfield.kernels.extras import ExtendedContext
 from cranfield.measures import Measure, parse_measures
 
@@ -44,9 +45,11 @@ if TYPE_CHECKING:
     from cranfield.data.columns import QrelsColumns
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
+    from cranfield.evaluation.datasets import Partition
     from cranfield.evaluation.engines import Engine
     from cranfield.evaluation.store import ResultStore, Stored
     from cranfield.io.load import QrelsLike, RunLike
+    from cranfield.io.parquet_dataset import ParquetDataset
     from cranfield.io.runset import RunSet
 
 # cranfield.io.load (and with it polars) is imported only when the inputs are not two small
@@ -345,11 +348,17 @@ class Evaluator:
         ----------
         run:
             A path (TREC text, compressed or not, or Parquet), ``Run``, DataFrame, Arrow
-            table or dict ``{query_id: {doc_id: score}}``. Never mutated.
+            table or dict ``{query_id: {doc_id: score}}``. Never mutated. A Parquet dataset
+            (a folder, a glob, a ``dask.dataframe.DataFrame``) is scored by
+            :meth:`evaluate_dataset` with dask's synchronous scheduler, here.
         name:
             The run's name in the results (default: by the rule of
             :mod:`cranfield.io.run_names`).
         """
+        from cranfield.io.parquet_dataset import is_dataset  # no polars
+
+        if is_dataset(run):
+            return self.evaluate_dataset(run, name=name)
         try:
             prep = self.ranking(run, name=name)  # first: a large run is read beside the qrels
         except MissingTopicError as missing:  # none shared: say so rather than list them all
@@ -435,6 +444,57 @@ class Evaluator:
             progress=progress_enabled(progress),
         )
 
+    def evaluate_dataset(
+        self, dataset: Any, *, name: str | None = None, jobs: int = 1, scheduler: Any = None
+    ) -> Results:
+        """Score a run that is a Parquet dataset: same numbers, bit for bit, as
+        :meth:`evaluate` of all its rows in one table.
+
+        Its partitions are made query-complete and scored where they lie; only per-query
+        values come back (:mod:`cranfield.evaluation.datasets` says how, and what is checked).
+
+        Parameters
+        ----------
+        dataset:
+            A folder of Parquet files (hive-partitioned or not), a glob of Parquet files, or a
+            ``dask.dataframe.DataFrame`` (:mod:`cranfield.io.parquet_dataset`).
+        name:
+            The run's name (default: by the rule of :mod:`cranfield.io.run_names`).
+        jobs:
+            1 (default): dask's synchronous scheduler, in this process; ``N``: a local Dask
+            cluster of ``N`` worker processes, started for this run; 0: one per core.
+        scheduler:
+            A Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``.
+        """
+        from cranfield.evaluation.engines import engine_for
+
+        engine = engine_for(jobs, scheduler)
+        return self._dataset(dataset, name=name or default_name(dataset), engine=engine)
+
+    def _dataset(self, source: Any, *, name: str, engine: Engine) -> Results:
+        from cranfield.evaluation.datasets import score_partitions
+
+        blockwise = self.with_options(missing="skip", aggregate=None).prepare()
+        dataset, parts, note = score_partitions(
+            source, score_partition, blockwise, name=name, engine=engine
+        )
+        return _dataset_results(self, dataset, parts, name, note)
+
+    def absent_ranking(self, absent: Sequence[str], *, name: str) -> Prepared:
+        """The judged queries ``absent`` from a run, ranked as empty rankings against their
+        judgments alone: what ``missing="zero"`` scores them as. :meth:`evaluate` ranks them
+        so among the others; a run scored in parts (streamed, or a dataset's partitions)
+        asks here for the queries no part held."""
+        import polars as pl
+
+        from cranfield.data.qrels import Qrels
+        from cranfield.data.run import RUN_SCHEMA, Run
+
+        judgments = self.qrels
+        only = Qrels(judgments.frame.filter(pl.col("query_id").is_in(list(absent))), judgments.name)
+        empty = Run(pl.DataFrame(schema=RUN_SCHEMA), name=name, tag=name)
+        return self.with_options(qrels=only, aggregate=None).ranking(empty, name=name)
+
     # ----------------------------------------------------------------- many runs
 
     def each(
@@ -474,7 +534,15 @@ class Evaluator:
         lines = stream and here and len(run_set) == 1 and progress_enabled(progress)
         tasks = [RunTask(name, source, stream, block_bytes, lines) for name, source in run_set]
         shown = progress_enabled(progress) and len(tasks) > 1
+        datasets = _datasets(tasks)
+        if datasets and kept is not None:
+            raise OptionError(
+                "store", "None when a run is a Parquet dataset (its results are not stored)", store
+            )
         with Tracker(f"scoring {len(tasks)} runs", len(tasks), enabled=shown) as bar:
+            if datasets:
+                yield from self._each_with_datasets(tasks, datasets, engine, bar)
+                return
             if kept is not None:
                 yield from self._through_store(tasks, engine, kept, bar)
                 return
@@ -489,6 +557,25 @@ class Evaluator:
                     bar.description += f" (Dask dashboard {engine.dashboard})"
                 bar.advance()
                 yield results.noted(f"Scored by {engine.describe()}.")
+
+    def _each_with_datasets(
+        self, tasks: list[RunTask], datasets: list[bool], engine: Engine, bar: Tracker
+    ) -> Iterator[Results]:
+        """:meth:`each` when some runs are Parquet datasets: in turn, a dataset scored by all
+        the engine's workers (:meth:`evaluate_dataset`), a run file by one of them."""
+        from cranfield.evaluation.engines import InProcess
+
+        if not isinstance(engine, InProcess):
+            self.prepare()
+        for task, dataset in zip(tasks, datasets, strict=True):
+            if dataset:
+                results = self._dataset(task.source, name=task.name, engine=engine)
+            else:
+                (results,) = engine.map(score_task, self, [task])
+                if not isinstance(engine, InProcess):
+                    results = results.noted(f"Scored by {engine.describe()}.")
+            bar.advance()
+            yield results
 
     def _through_store(
         self, tasks: list[RunTask], engine: Engine, store: ResultStore, bar: Tracker
@@ -692,6 +779,133 @@ def score_task(evaluator: Evaluator, task: RunTask) -> Results:
     return evaluator.evaluate(task.source, name=task.name)
 
 
+@dataclass(frozen=True)
+class PartitionScores:
+    """What one partition sends back: only per-query values and counts.
+
+    Attributes
+    ----------
+    held:
+        Every query id the partition had rows of, judged or not (to verify that no other
+        partition had rows of them).
+    topics:
+        The judged queries it scored, bytewise order.
+    values:
+        ``{measure: per-query values}`` aligned with ``topics``.
+    counts:
+        ``{set measure: its contingency counts pooled over topics}``, for the micro average.
+    dropped:
+        How many rows were left out because their document id is their query id
+        (``ignore_self``).
+    """
+
+    held: tuple[str, ...]
+    topics: tuple[str, ...]
+    values: dict[Measure, NDArray[np.float64]]
+    counts: dict[Measure, Contingency]
+    dropped: int = 0
+
+
+def _scores(
+    evaluator: Evaluator, prep: Prepared, held: tuple[str, ...], dropped: int = 0
+) -> PartitionScores:
+    """The per-query values of ``prep``'s queries and the set measures' pooled counts."""
+    level = evaluator.options.relevance_level
+    values = {m: compute(prep.ctx, m, relevance_level=level) for m in evaluator.measures}
+    counts: dict[Measure, Contingency] = {}
+    for m in evaluator.measures:
+        micro = m.spec.micro
+        if micro is None:
+            continue
+        if not isinstance(micro, SetMicro):
+            raise EvaluationError(f"{m}'s micro average cannot be pooled across partitions.")
+        counts[m] = micro.counts(prep.ctx, **measure_kwargs(m, relevance_level=level))
+    return PartitionScores(held, tuple(prep.ranking.topics), values, counts, dropped)
+
+
+def score_partition(evaluator: Evaluator, item: Partition) -> PartitionScores:
+    """What :meth:`Evaluator.evaluate_dataset` maps over a dataset's partitions
+    (:mod:`cranfield.evaluation.datasets`): one partition (``item``: its rows, position,
+    count, the dataset's label and the run's name) scored on its worker by ``evaluator``,
+    which has ``missing="skip"`` (the policy is applied over the whole run, once)."""
+    from cranfield.io.columnar import run_from_frame, to_polars_frame
+
+    rows, index, count, label, name = item
+    where = f"{label} (partition {index + 1} of {count})"
+    run = run_from_frame(to_polars_frame(rows, label=where), source_label=where, name=name)
+    frame = run.frame
+    held = tuple(frame.get_column("query_id").unique().sort().to_list())
+    dropped = 0
+    if evaluator.options.ignore_self:
+        import polars as pl
+
+        dropped = frame.filter(pl.col("query_id") == pl.col("doc_id")).height
+    return _scores(evaluator, evaluator.ranking(run, name=name), held, dropped)
+
+
+def _dataset_results(
+    evaluator: Evaluator,
+    dataset: ParquetDataset,
+    parts: list[PartitionScores],
+    name: str,
+    note: str,
+) -> Results:
+    """One run's results from its partitions' scores (:meth:`Evaluator.evaluate_dataset`):
+    bytewise query order, the missing policy and the overlap check over the whole run, the
+    micro averages of the summed counts."""
+    options = evaluator.options
+    judged = evaluator.judged_topics()
+    scored = {t for p in parts for t in p.topics}
+    absent = [t for t in judged if t not in scored]
+    if not (scored and options.missing == "skip"):
+        check_overlap(
+            judged,
+            len(judged) - len(absent),
+            run=dataset.label,
+            qrels=evaluator.qrels_label,
+            run_ids=lambda: sorted({t for p in parts for t in p.held}),
+        )
+    if absent and options.missing == "error":
+        raise MissingTopicError(absent)
+    if absent and options.missing == "zero":
+        prep = evaluator.absent_ranking(absent, name=name)
+        parts = [*parts, _scores(evaluator, prep, ())]
+    topics = [t for p in parts for t in p.topics]
+    order = sorted(range(len(topics)), key=topics.__getitem__)
+    measures = evaluator.measures
+    values = {
+        m: np.concatenate([p.values[m] for p in parts])[order] if parts else np.zeros(0)
+        for m in measures
+    }
+    level = options.relevance_level
+    micro: dict[Measure, float] = {}
+    for m in measures:
+        if m.spec.micro is None:
+            continue
+        pooled = Contingency(
+            *(np.array([sum(float(getattr(p.counts[m], c)[0]) for p in parts)]) for c in "abcd")
+        )
+        micro[m] = cast("SetMicro", m.spec.micro).of(
+            pooled, **measure_kwargs(m, relevance_level=level)
+        )
+    notes = evaluator.qrels.notes
+    if options.ignore_self:
+        notes += (_self_note(sum(p.dropped for p in parts)),)
+    return Results(
+        run_name=name,
+        topics=[topics[i] for i in order],
+        values=values,
+        missing_policy=options.missing,
+        missing_topics=sorted(absent),
+        aggregation=evaluator.aggregation,
+        micro=micro,
+        epsilon=options.epsilon,
+        options=options,
+        sources=evaluator.sources(None),
+        notes=(*notes, note),
+    )
+
+
 def _stream_results(
     evaluator: Evaluator, run: str | Path, *, name: str, block_bytes: int, progress: bool
 ) -> Results:
@@ -700,8 +914,7 @@ def _stream_results(
     and options, the per-query values joined in bytewise query order."""
     import polars as pl
 
-    from cranfield.data.qrels import Qrels
-    from cranfield.data.run import RUN_SCHEMA, Run
+    from cranfield.data.run import Run
     from cranfield.io.trec_blocks import query_blocks
 
     check_int("block_bytes", block_bytes, minimum=1)
@@ -724,7 +937,6 @@ def _stream_results(
     blockwise = evaluator.with_options(missing="skip", aggregate=None)
     topics: list[str] = []
     parts: dict[Measure, list[NDArray[np.float64]]] = {m: [] for m in wanted}
-    tag = name
     dropped = 0
     with Tracker(f"streaming {name} (lines)", None, enabled=progress) as bar:
         for frame, tag in query_blocks(run, block_bytes):  # the next block read while one is scored
@@ -743,13 +955,7 @@ def _stream_results(
     if absent and options.missing == "error":
         raise MissingTopicError(absent)
     if absent and options.missing == "zero":
-        # The placeholder ranking of Evaluator.evaluate, for the judged queries never seen.
-        only_absent = Qrels(
-            judgments.frame.filter(pl.col("query_id").is_in(absent)), judgments.name
-        )
-        empty = Run(pl.DataFrame(schema=RUN_SCHEMA), name=name, tag=tag)
-        placeholder = evaluator.with_options(qrels=only_absent, aggregate=None)
-        block = placeholder._results(placeholder.ranking(empty, name=name), empty)
+        block = blockwise._results(evaluator.absent_ranking(absent, name=name), None)
         topics.extend(block.topics)
         for m in wanted:
             parts[m].append(block.values[m])
@@ -768,6 +974,14 @@ def _stream_results(
         sources=evaluator.sources(run),
         notes=judgments.notes + ((_self_note(dropped),) if options.ignore_self else ()),
     )
+
+
+def _datasets(tasks: list[RunTask]) -> list[bool]:
+    """Which runs of ``tasks`` are Parquet datasets (none: an empty list)."""
+    from cranfield.io.parquet_dataset import is_dataset  # no polars
+
+    found = [is_dataset(t.source) for t in tasks]
+    return found if any(found) else []
 
 
 def _run_topics(run: object, format: FileFormat | None) -> list[str] | None:

@@ -88,6 +88,7 @@ __all__ = [
     "qrels_from_mapping",
     "read_parquet_qrels",
     "read_parquet_run",
+    "run_columns",
     "run_from_frame",
     "run_from_mapping",
     "to_polars_frame",
@@ -214,6 +215,31 @@ def kind_of_columns(names: Sequence[str]) -> _Kind | None:
     if labels == scores:
         return None
     return "qrels" if labels else "run"
+
+
+def run_columns(names: Sequence[str], label: str) -> dict[str, str]:
+    """``{field: column}`` of a run table with the columns ``names``: ``query_id``,
+    ``doc_id``, and ``score`` or ``rank`` (a run ranked by its ranks), by the spellings above.
+
+    Raises
+    ------
+    InputError
+        Naming ``label`` when a required field has no column or its column occurs twice.
+
+    Examples
+    --------
+    >>> run_columns(["qid", "pid", "rank"], "run.parquet")
+    {'query_id': 'qid', 'doc_id': 'pid', 'rank': 'rank'}
+    """
+    listed = list(names)
+    rank = next((n for n in _RANK.names if n in listed), None)
+    ranked = rank is not None and not any(n in listed for n in _SCORE.names)
+    found = _columns([*listed, "score"] if ranked else listed, "run", label)
+    out = {field.role: column for field, column in found.items() if field is not _TAG}
+    if ranked:
+        del out["score"]
+        out["rank"] = rank  # type: ignore[assignment]  # not None when ranked
+    return out
 
 
 def _columns(names: list[str], kind: _Kind, label: str) -> dict[_Field, str]:

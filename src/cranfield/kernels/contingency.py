@@ -191,12 +191,39 @@ def set_kernel(
     return kernel
 
 
-def set_micro(formula: SetFormula, *, universe: bool = False) -> Callable[..., float]:
+@dataclass(frozen=True)
+class SetMicro:
+    """The micro average of a set measure: ``formula`` of the contingency counts pooled over
+    topics. Called as ``micro(ctx, *, rel, cutoff=None, **params)``; :meth:`counts` and
+    :meth:`of` split it in two, so that counts pooled apart (a dataset's partitions) can be
+    summed first (they are whole numbers: the sum is exact in any order)."""
+
+    formula: SetFormula
+    universe: bool = False
+
+    def counts(
+        self, ctx: EvalContext, *, rel: int, cutoff: int | None = None, **params: Any
+    ) -> Contingency:
+        """The counts of ``ctx``'s topics pooled (one entry); ``params`` are the formula's."""
+        return contingency(ctx, rel=rel, cutoff=cutoff, universe=self.universe).pooled()
+
+    def of(
+        self,
+        pooled: Contingency,
+        *,
+        rel: int | None = None,
+        cutoff: int | None = None,
+        **params: Any,
+    ) -> float:
+        """The formula of pooled counts (``rel`` and ``cutoff`` were used by :meth:`counts`)."""
+        return float(self.formula(pooled, **params)[0])
+
+    def __call__(
+        self, ctx: EvalContext, *, rel: int, cutoff: int | None = None, **params: Any
+    ) -> float:
+        return self.of(self.counts(ctx, rel=rel, cutoff=cutoff), **params)
+
+
+def set_micro(formula: SetFormula, *, universe: bool = False) -> SetMicro:
     """The micro-average ``micro(ctx, *, rel, cutoff=None, **params)``: counts pooled first."""
-
-    def micro(ctx: EvalContext, *, rel: int, cutoff: int | None = None, **params: Any) -> float:
-        pooled = contingency(ctx, rel=rel, cutoff=cutoff, universe=universe).pooled()
-        return float(formula(pooled, **params)[0])
-
-    micro.__doc__ = f"``{formula.__name__}`` of the contingency counts summed over topics."
-    return micro
+    return SetMicro(formula, universe)

@@ -296,8 +296,8 @@ def _loop(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize(
     "where",
-    [lambda tmp: tmp / "absent.run", lambda tmp: tmp, _loop],
-    ids=["missing", "directory", "symlink loop"],
+    [lambda tmp: tmp / "absent.run", _loop],
+    ids=["missing", "symlink loop"],
 )
 def test_an_unreadable_run_is_an_input_error(tmp_path: Path, where: Callable[[Path], Path]) -> None:
     path = where(tmp_path)
@@ -307,6 +307,14 @@ def test_an_unreadable_run_is_an_input_error(tmp_path: Path, where: Callable[[Pa
         cranfield.evaluate_stream(QRELS, path, ["AP"])
     assert str(streamed.value) == str(whole.value)
     assert streamed.value.problem.startswith("cannot read file (")
+
+
+def test_a_folder_is_streamed_never_and_evaluated_as_a_parquet_dataset(tmp_path: Path) -> None:
+    pytest.importorskip("dask.dataframe")
+    with pytest.raises(InputError, match=r"cannot read file \(Is a directory\)"):
+        cranfield.evaluate_stream(QRELS, tmp_path, ["AP"])
+    with pytest.raises(InputError, match="holds no Parquet files"):
+        cranfield.evaluate(QRELS, tmp_path, ["AP"])
 
 
 def _cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:

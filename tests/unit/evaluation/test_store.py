@@ -154,5 +154,5 @@ def test_an_unreadable_run_is_the_readers_error_not_the_stores(tmp_path: Path) -
     from cranfield.errors import InputError
 
     qrels, _ = _files(tmp_path, runs=0)
-    with pytest.raises(InputError, match="absent.txt: cannot read file"):
+    with pytest.raises(InputError, match=r"absent\.txt: cannot read file"):
         Evaluator(qrels, ["AP"]).many([tmp_path / "absent.txt"], store=tmp_path / "store")
