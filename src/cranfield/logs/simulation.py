@@ -506,6 +506,29 @@ class Agreement:
         }
 
 
+def _two_runs(
+    evaluator: Evaluator,
+    runs: tuple[RunLike | Run, RunLike | Run],
+    names: tuple[str, str],
+    *,
+    depth: int,
+    clicks: ClickFunction | None,
+    model: SimulatedModel,
+    user: User,
+) -> tuple[tuple[str, str], GradedRankings, list[str], ClickFunction]:
+    """What a simulated experiment of two runs starts from: their names (told apart when
+    equal), their top ``depth`` documents, the queries both rank, and the users (``clicks``,
+    or :func:`graded_model` of ``model`` and ``user``)."""
+    if names[0] == names[1]:
+        names = (f"{names[0]} (A)", f"{names[1]} (B)")
+    graded = run_rankings(evaluator, dict(zip(names, runs, strict=True)), depth=depth)
+    both = [q for q, r in graded.rankings.items() if len(r) == 2]
+    if not both:
+        raise OptionError("runs", "two runs that rank at least one judged query both", names)
+    users = graded_model(graded, model=model, user=user) if clicks is None else clicks
+    return names, graded, both, users
+
+
 def simulate_interleaving(  # noqa: PLR0913 -- two runs, the users, then keyword-only settings
     evaluator: Evaluator,
     run_a: RunLike | Run,
@@ -568,15 +591,10 @@ def simulate_interleaving(  # noqa: PLR0913 -- two runs, the users, then keyword
         "impressions", 10 * max(chosen_sizes) if impressions is None else impressions, minimum=1
     )
     used = resolve_seed(seed)
+    names, graded, _, users = _two_runs(
+        evaluator, (run_a, run_b), names, depth=depth, clicks=clicks, model=model, user=user
+    )
     a_name, b_name = names
-    if a_name == b_name:
-        names = (f"{a_name} (A)", f"{b_name} (B)")
-        a_name, b_name = names
-    graded = run_rankings(evaluator, {a_name: run_a, b_name: run_b}, depth=depth)
-    both = {q for q, r in graded.rankings.items() if len(r) == 2}
-    if not both:
-        raise OptionError("runs", "two runs that rank at least one judged query both", names)
-    users = graded_model(graded, model=model, user=user) if clicks is None else clicks
     recorder = RecordedClicks(users) if record else None
     experiment = interleaving_experiment(
         graded.of(a_name),
@@ -734,12 +752,9 @@ def simulate_ab_test(  # noqa: PLR0913 -- two runs, the users, then keyword-only
     per_user = check_int("sessions", sessions, minimum=1)
     check_choice("metric", metric, SESSION_METRICS)
     used = resolve_seed(seed)
-    a_name, b_name = names if names[0] != names[1] else (f"{names[0]} (A)", f"{names[1]} (B)")
-    graded = run_rankings(evaluator, {a_name: run_a, b_name: run_b}, depth=depth)
-    both = [q for q, r in graded.rankings.items() if len(r) == 2]
-    if not both:
-        raise OptionError("runs", "two runs that rank at least one judged query both", names)
-    simulated = graded_model(graded, model=model, user=user) if clicks is None else clicks
+    (a_name, b_name), graded, both, simulated = _two_runs(
+        evaluator, (run_a, run_b), names, depth=depth, clicks=clicks, model=model, user=user
+    )
     values = np.zeros(2 * n_users * per_user, dtype=np.float64)
     for b, name in enumerate((a_name, b_name)):
         gen = np.random.default_rng(np.random.SeedSequence(used, spawn_key=(_AB_STREAM, b)))
