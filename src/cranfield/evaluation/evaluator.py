@@ -539,6 +539,13 @@ class Evaluator:
             raise OptionError(
                 "store", "None when a run is a Parquet dataset (its results are not stored)", store
             )
+        if datasets and stream:
+            raise OptionError(
+                "stream",
+                "False when a run is a Parquet dataset (it is scored by query-complete "
+                "partitions, not read in blocks of text)",
+                stream,
+            )
         with Tracker(f"scoring {len(tasks)} runs", len(tasks), enabled=shown) as bar:
             if datasets:
                 yield from self._each_with_datasets(tasks, datasets, engine, bar)

@@ -358,11 +358,13 @@ def test_a_bad_row_names_the_dataset_and_partition(tmp_path: Path) -> None:
         Evaluator(qrels, ["AP"]).evaluate(lake)
 
 
-def test_a_dataset_is_not_stored(tmp_path: Path) -> None:
+def test_a_dataset_is_neither_stored_nor_streamed(tmp_path: Path) -> None:
     qrels, frame = _qrels_and_rows(tmp_path, seed=14)
     lake = _files(tmp_path / "lake", frame, files=2)
     with pytest.raises(OptionError, match="'store' option must be None when a run is a Parquet"):
         list(Evaluator(qrels, ["AP"]).each([lake], store=tmp_path / "store"))
+    with pytest.raises(OptionError, match="'stream' option must be False when a run is a Parq"):
+        list(Evaluator(qrels, ["AP"]).each([lake], stream=True))
 
 
 def _dies(rows: Any) -> Any:
