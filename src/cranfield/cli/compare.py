@@ -81,7 +81,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     add_run_names(p)
     add_evaluation_options(p)
     add_extra_judgments(p)
-    add_parallel_options(p, store=True)
+    add_parallel_options(p, store=True, progress=True)
     return p
 
 

@@ -68,12 +68,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="read each run in blocks of whole queries, in bounded memory (runs must be grouped "
         "by query)",
     )
-    add_parallel_options(p, store=True)
-    p.add_argument(
-        "--quiet",
-        action="store_true",
-        help="no progress bar on stderr (shown only on a terminal, once the runs take a second)",
-    )
+    add_parallel_options(p, store=True, progress=True)
     return p
 
 
@@ -93,7 +88,6 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             args.runs,
             names=args.names,
             stream=args.stream,
-            progress=False if args.quiet else None,
             **parallel_options(args),
         )
     )

@@ -498,11 +498,20 @@ def eval_options(args: argparse.Namespace) -> EvalOptions:
     return EvalOptions(**given)
 
 
-def add_parallel_options(p: Parser, *, store: bool = False) -> None:
+def add_parallel_options(p: Parser, *, store: bool = False, progress: bool = False) -> None:
     """``--jobs`` and ``--scheduler``: where the runs are scored
-    (:mod:`cranfield.evaluation.engines`), and with ``store`` ``--store``: where their results
-    are kept (:mod:`cranfield.evaluation.store`); read back by :func:`parallel_options`."""
+    (:mod:`cranfield.evaluation.engines`); with ``store`` ``--store``: where their results are
+    kept (:mod:`cranfield.evaluation.store`); with ``progress`` ``--quiet``: no progress bar
+    (shown on a terminal only); read back by :func:`parallel_options`."""
     import os
+
+    if progress:
+        p.add_argument(
+            "--quiet",
+            action="store_true",
+            help="no progress bar on stderr (shown only on a terminal, once the runs take a "
+            "second)",
+        )
 
     if store:
         p.add_argument(
@@ -529,11 +538,13 @@ def add_parallel_options(p: Parser, *, store: bool = False) -> None:
 
 
 def parallel_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``jobs`` and ``scheduler`` keywords given on the command line (and ``store``, for a
-    command that has it)."""
+    """The ``jobs`` and ``scheduler`` keywords given on the command line (and ``store`` and
+    ``progress``, for a command that has them)."""
     given = {"jobs": args.jobs, "scheduler": args.scheduler}
     if "store" in args:
         given["store"] = args.store
+    if "quiet" in args:
+        given["progress"] = False if args.quiet else None
     return given
 
 

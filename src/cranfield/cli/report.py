@@ -66,7 +66,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     add_run_names(p)
     add_evaluation_options(p)
     add_extra_judgments(p)
-    add_parallel_options(p, store=True)
+    add_parallel_options(p, store=True, progress=True)
     p.add_argument("--title", help="heading of the report")
     p.add_argument("--no-curves", action="store_true", help="leave out the curves")
     p.add_argument(

@@ -563,8 +563,9 @@ def comparison_html(
         Heading and window title (default: says how many runs and queries).
     page_size:
         Rows per page of the per-query table when the page opens.
-    jobs, scheduler, store:
-        Where the runs are scored and their results kept, as in :func:`cranfield.compare`.
+    jobs, scheduler, store, progress:
+        Where the runs are scored and their results kept, and a progress bar, as in
+        :func:`cranfield.compare`.
 
     Returns
     -------
@@ -656,6 +657,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
     jobs: int = 1,
     scheduler: Any = None,
     store: str | Path | None = None,
+    progress: bool | None = False,
     diff: Sequence[str | int | Path] | None = None,
     **kwargs: Unpack[CompareKwargs],
 ) -> str:
@@ -684,8 +686,9 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         Heading and window title.
     page_size:
         Rows per page of the per-query table when the page opens.
-    jobs, scheduler, store:
-        Where the runs are scored and their results kept, as in :func:`cranfield.compare`.
+    jobs, scheduler, store, progress:
+        Where the runs are scored and their results kept, and a progress bar, as in
+        :func:`cranfield.compare`.
     diff:
         Two of the runs, A then B (names, paths or positions): add a "run diff" section,
         how B differs from A query by query (:func:`cranfield.stats.diff_runs` with its
@@ -748,6 +751,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         jobs=jobs,
         scheduler=scheduler,
         store=store,
+        progress=progress,
     )
     relevance_level, judged_only, depth = opts.relevance_level, opts.judged_only, opts.depth
     charts: list[LineChart] = []

@@ -814,6 +814,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
     jobs: int = 1,
     scheduler: Any = None,
     store: str | Path | None = None,
+    progress: bool | None = False,
     **kwargs: Unpack[CompareKwargs],
 ) -> Comparison:
     """Evaluate several runs on the same queries and test their differences pairwise.
@@ -853,6 +854,8 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
     store:
         A folder where each run file's results are kept and read back instead of computed
         again (:mod:`cranfield.evaluation.store`).
+    progress:
+        A progress bar of the runs scored on standard error (``None``: when it is a terminal).
 
     Returns
     -------
@@ -918,7 +921,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
         raise OptionError("runs", "at least 2 runs", len(run_set))
     if isinstance(baseline, (str, Path)):
         baseline = run_set.names[run_set.find(baseline)]
-    table = evaluator.many(run_set, jobs=jobs, scheduler=scheduler, store=store)
+    table = evaluator.many(run_set, jobs=jobs, scheduler=scheduler, store=store, progress=progress)
     topics = table.topics
     run_names = table.names
     cubes = [table.matrix(m) for m in wanted]

@@ -288,3 +288,23 @@ def test_the_notes_count_the_processes_that_were_started(tmp_path: Path) -> None
     qrels, runs = _adversarial(tmp_path, seed=31, runs=1)
     table = Evaluator(qrels, ["AP"]).many(runs[:2], jobs=8)  # two runs: two processes
     assert table.results[0].notes[-1] == "Scored by 2 worker processes."
+
+
+@QUIET
+def test_compare_and_the_report_show_the_runs_scored_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cranfield.report.html import html_report
+    from cranfield.stats import compare
+
+    monkeypatch.setattr("cranfield.evaluation.evaluator.Tracker", _Bar)
+    qrels, runs = _adversarial(tmp_path, seed=37, runs=2)
+    _Bar.made.clear()
+    compare(qrels, runs[:2], ["AP"], progress=True)
+    compare(qrels, runs[:2], ["AP"])
+    html_report(qrels, runs[:2], ["AP"], curves=False, progress=True)
+    assert [(b.enabled, b.total, b.done) for b in _Bar.made] == [
+        (True, 2, 2),
+        (False, 2, 2),
+        (True, 2, 2),
+    ]
