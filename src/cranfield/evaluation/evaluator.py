@@ -592,13 +592,12 @@ class Evaluator:
         come in the order of ``tasks``, each with the warnings its evaluation raised."""
         from cranfield.evaluation.engines import InProcess
 
-        inputs = {"qrels": source_path(self._qrels_source)}
-        if self._known_source is not None:
-            inputs["known"] = source_path(self._known_source)
-        if self._intents_source is not None:
-            inputs["intents"] = source_path(self._intents_source)
         keys = [
-            store.run_key(t.source, inputs, self.options)  # type: ignore[arg-type]
+            store.run_key(
+                t.source,
+                {role: p for role, p in self.sources(t.source).items() if role != "run"},
+                self.options,
+            )
             if isinstance(t.source, (str, Path))
             else None
             for t in tasks
@@ -640,7 +639,7 @@ class Evaluator:
     ) -> Results:
         """One run's results from what the store held and what was computed (stored now)."""
         from cranfield.evaluation.engines import InProcess
-        from cranfield.evaluation.store import Stored
+        from cranfield.evaluation.store import Stored, replay
 
         parts: dict[Measure, Stored] = {m: v for m, v in stored.items() if v is not None}
         if computed is not None:
@@ -672,7 +671,7 @@ class Evaluator:
         if computed is not None and not isinstance(engine, InProcess):
             notes += (f"Scored by {engine.describe()}.",)
         for said in dict.fromkeys(p.warnings for p in parts.values()):
-            Stored((), (), (), None, (), said).replay()
+            replay(said)
         return Results(
             run_name=task.name,
             topics=list(first.topics),

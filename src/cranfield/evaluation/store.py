@@ -37,10 +37,12 @@ from cranfield.errors import OptionError
 from cranfield.evaluation.provenance import file_sha256
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from cranfield.evaluation.options import EvalOptions
     from cranfield.measures import Measure
 
-__all__ = ["FORMAT", "ResultStore", "Stored"]
+__all__ = ["FORMAT", "ResultStore", "Stored", "replay"]
 
 FORMAT: Final = 1
 """The layout of an entry; another layout is never read (it is computed again)."""
@@ -57,12 +59,14 @@ class Stored:
     notes: tuple[str, ...]
     warnings: tuple[tuple[str, str], ...]
 
-    def replay(self) -> None:
-        """Raise again the warnings the evaluation raised (``--strict`` still refuses them)."""
-        for category, message in self.warnings:
-            found = getattr(errors, category, None)
-            kind = found if isinstance(found, type) and issubclass(found, Warning) else UserWarning
-            warnings.warn(message, kind, stacklevel=3)
+
+def replay(said: tuple[tuple[str, str], ...]) -> None:
+    """Raise again the warnings an evaluation raised, kept as ``(category name, message)``
+    (``--strict`` still refuses them); a category cranfield does not name is a UserWarning."""
+    for category, message in said:
+        found = getattr(errors, category, None)
+        kind = found if isinstance(found, type) and issubclass(found, Warning) else UserWarning
+        warnings.warn(message, kind, stacklevel=3)
 
 
 class ResultStore:
@@ -96,14 +100,17 @@ class ResultStore:
             self._hashes[key] = file_sha256(path)
         return self._hashes[key]
 
-    def run_key(self, run: Path | str, inputs: dict[str, str], options: EvalOptions) -> str | None:
+    def run_key(
+        self, run: Path | str, inputs: Mapping[str, str | None], options: EvalOptions
+    ) -> str | None:
         """The key of ``run``'s results but for the measure: ``None`` when an input is not a
         file (in memory, or standard input) or cannot be read, which is then never stored."""
-        if str(run) == "-" or any(v in (None, "-") for v in inputs.values()):
+        files = {role: path for role, path in inputs.items() if path not in (None, "-")}
+        if str(run) == "-" or len(files) != len(inputs):
             return None
         try:
             hashes = {"run": self._hash(run)}
-            hashes.update({role: self._hash(path) for role, path in sorted(inputs.items())})
+            hashes.update({role: self._hash(path) for role, path in sorted(files.items())})
         except OSError:  # unreadable: evaluating it says so, in the readers' words
             return None
         parts = {

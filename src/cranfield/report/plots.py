@@ -792,9 +792,9 @@ def topic_set_curves(  # noqa: PLR0913 -- a figure: data, the design's four sett
     >>> [line.get_label() for line in fig.axes[0].lines]
     ['AP', 'P@10']
     """
-    from cranfield.stats.topic_set_size import topic_set_size  # scipy: loaded with the data
+    from cranfield.stats.topic_set_size import DESIGNS, topic_set_size  # scipy: with the data
 
-    check_choice("design", design, ("paired_t", "anova", "interval"))
+    check_choice("design", design, DESIGNS)
     ds = [0.02 + 0.01 * i for i in range(19)] if differences is None else list(differences)
     if not ds:
         raise OptionError("differences", "at least one difference", "none")
