@@ -50,7 +50,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from cranfield.errors import EvaluationError
-from cranfield.evaluation.engines import DaskCluster, InProcess, _recording, _replay
+from cranfield.evaluation.engines import DaskCluster, InProcess, _on_dask_worker, _replay
 
 if TYPE_CHECKING:
     from cranfield.evaluation.engines import Caught, Engine
@@ -183,7 +183,7 @@ def _score_all(
 
     sent = delayed(shared, name=f"cranfield-shared-{uuid.uuid4().hex}", traverse=False)
     tasks = [
-        delayed(_recording, pure=False)(function, sent, (part, i, len(parts), label, name))
+        delayed(_on_dask_worker, pure=False)(function, sent, (part, i, len(parts), label, name))
         for i, part in enumerate(parts)
     ]
     done: list[tuple[R, Caught]] = compute(tasks, "scoring")

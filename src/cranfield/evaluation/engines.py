@@ -35,6 +35,8 @@ or a ``distributed.Client``            cluster (the ``dask`` extra)
 from __future__ import annotations
 
 import os
+import sys
+import threading
 import uuid
 import warnings
 from abc import ABC, abstractmethod
@@ -81,6 +83,77 @@ def _recording(function: Callable[[S, T], R], shared: S, item: T) -> tuple[R, Ca
 def _replay(caught: Caught) -> None:
     for message, category in caught:
         warnings.warn(message, category, stacklevel=3)
+
+
+# glibc's mallopt parameters, and what its own dynamic rule settles on for a process that
+# allocates and frees large arrays (malloc.c: DEFAULT_MMAP_THRESHOLD_MAX on 64-bit; the trim
+# threshold twice the mmap threshold)
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_STEADY_MMAP, _STEADY_TRIM = 32 << 20, 64 << 20
+_GLIBC_MMAP_DEFAULT = 128 << 10
+_heap_lock = threading.Lock()
+_heap_users = [0]
+
+
+def _glibc_with_fixed_thresholds() -> tuple[Any, int, int] | None:
+    """This process's glibc and the thresholds its environment fixed (``MALLOC_TRIM_
+    THRESHOLD_``, ``MALLOC_MMAP_THRESHOLD_``), or ``None`` where they were not fixed (glibc
+    then adapts them by itself) or this is not glibc."""
+    trim = os.environ.get("MALLOC_TRIM_THRESHOLD_")
+    if trim is None or not sys.platform.startswith("linux"):
+        return None
+    try:
+        if not os.confstr("CS_GNU_LIBC_VERSION"):
+            return None
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        fixed = int(trim), int(os.environ.get("MALLOC_MMAP_THRESHOLD_", _GLIBC_MMAP_DEFAULT))
+        return libc, *fixed
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+@contextmanager
+def _steady_heap() -> Iterator[None]:
+    """While a task scores on a Dask worker, glibc keeps the memory of freed arrays for the
+    next ones, as it does in any process that did not fix its thresholds.
+
+    Dask's nanny starts every worker with ``MALLOC_TRIM_THRESHOLD_=65536``
+    (``distributed.nanny.pre-spawn-environ``), so that a worker gives memory back to the
+    system. Fixing a threshold also stops glibc from raising the mmap threshold as arrays
+    are freed: every array over 128 KiB is then mapped and unmapped, its pages faulted in
+    anew each time, and scoring a run took about 1.5 times the CPU it takes elsewhere
+    (``BENCHMARKS.md``). Inside, the thresholds are those glibc's own rule settles on; when
+    the last task of the process leaves, they are set back to the environment's and the free
+    memory is given back (``malloc_trim``), as the worker was started to do.
+    """
+    glibc = _glibc_with_fixed_thresholds()
+    if glibc is None:
+        yield
+        return
+    libc, trim, mmap = glibc
+    with _heap_lock:
+        _heap_users[0] += 1
+        if _heap_users[0] == 1:
+            libc.mallopt(_M_MMAP_THRESHOLD, _STEADY_MMAP)
+            libc.mallopt(_M_TRIM_THRESHOLD, _STEADY_TRIM)
+    try:
+        yield
+    finally:
+        with _heap_lock:
+            _heap_users[0] -= 1
+            if _heap_users[0] == 0:
+                libc.mallopt(_M_MMAP_THRESHOLD, mmap)
+                libc.mallopt(_M_TRIM_THRESHOLD, trim)
+                libc.malloc_trim(0)
+
+
+def _on_dask_worker(function: Callable[[S, T], R], shared: S, item: T) -> tuple[R, Caught]:
+    """:func:`_recording` on a Dask worker: with the heap a scoring task needs
+    (:func:`_steady_heap`)."""
+    with _steady_heap():
+        return _recording(function, shared, item)
 
 
 def all_cores() -> int:
@@ -241,7 +314,7 @@ class DaskCluster(Engine):
             # on the cluster, which Dask would hand back as this task's
             token = uuid.uuid4().hex
             futures = client.map(
-                _recording,
+                _on_dask_worker,
                 [function] * len(items),
                 [sent] * len(items),
                 list(items),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import pickle
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any, ClassVar
@@ -26,6 +28,9 @@ from cranfield.evaluation.results import ScoreTable
 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "R@100", "Rprec"]
 QUIET = pytest.mark.filterwarnings("ignore::cranfield.errors.QueryOverlapWarning")  # small runs
+GLIBC = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="glibc's heap thresholds (Linux)"
+)
 
 
 def _adversarial(folder: Path, seed: int, runs: int = 5) -> tuple[Path, list[Any]]:
@@ -198,6 +203,56 @@ def test_two_maps_at_once_on_one_cluster_keep_their_own_results(dask_cluster: An
         assert next(first) == ("A", 1)  # its tasks are still held while a second map runs
         assert list(engine.map(_pair, "B", [1, 2])) == [("B", 1), ("B", 2)]
         assert list(first) == [("A", 2)]
+
+
+def _faults_allocating(_: object, arrays: int) -> tuple[str | None, int]:
+    """The worker's fixed trim threshold, and the page faults of making and freeing
+    ``arrays`` arrays of 8 MiB (after one made to warm the heap)."""
+    import resource
+
+    np.ones(1 << 20)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(arrays):
+        np.ones(1 << 20)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), faults
+
+
+@GLIBC
+def test_a_dask_task_reuses_the_memory_of_freed_arrays(dask_cluster: Any) -> None:
+    # Dask's nanny fixes glibc's trim threshold, which makes every large array a fresh
+    # mapping whose pages fault in anew (scoring then took 1.5x the CPU): the engine's tasks
+    # run with the thresholds glibc itself would settle on.
+    from distributed import Client
+
+    with Client(dask_cluster) as client:
+        [(trim, faults)] = DaskCluster(client).map(_faults_allocating, None, [20])
+        [(_, unsteady)] = client.gather(client.map(_faults_allocating, [None], [20], pure=False))
+    assert trim == "65536"  # what the nanny sets: the case this guards against
+    # each array faulted in anew (hundreds of faults each, the kernel's page sizes aside) ...
+    assert unsteady >= 20 * 100
+    assert faults * 20 < unsteady  # ... against reusing the memory of the one freed before
+
+
+@GLIBC
+def test_the_heap_is_steady_only_inside_and_given_back_after() -> None:
+    code = (
+        "from tests.unit.evaluation.test_engines import _faults_allocating as f\n"
+        "from cranfield.evaluation.engines import _steady_heap\n"
+        "before = f(None, 20)[1]\n"
+        "with _steady_heap():\n"
+        "    with _steady_heap():\n"  # nested, as two tasks of one worker at once
+        "        pass\n"
+        "    inside = f(None, 20)[1]\n"
+        "print(before, inside, f(None, 20)[1])\n"
+    )
+    env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    before, inside, after = map(int, done.stdout.split())
+    assert min(before, after) >= 20 * 100, done.stdout
+    assert inside * 20 < min(before, after), done.stdout
 
 
 @QUIET
