@@ -114,16 +114,21 @@ def _queries_of(rows: Any, query: str) -> list[Any]:
 def _shared_queries(
     dataset: ParquetDataset, frame: Any, compute: Callable[[list[Any], str], list[Any]]
 ) -> set[Any]:
-    """The query ids found in more than one partition of ``frame``. The partitions are read
-    whole, as they will be scored: dask fuses the partitions of a Parquet read into fewer
-    when fewer columns are read, so the query column alone would be cut otherwise."""
+    """The query ids found in more than one partition of ``frame``. Where each partition is
+    one file (``dataset.paths``), each file's query column alone is read; otherwise the
+    partitions are read whole, as they will be scored: dask fuses the partitions of a Parquet
+    read into fewer when fewer columns are read, so the query column alone would be cut."""
     from dask.delayed import delayed
 
+    from cranfield.io.parquet_dataset import query_ids
+
     query = dataset.query_column
-    held = compute(
-        [delayed(_queries_of, pure=False)(p, query) for p in frame.to_delayed()],
-        "reading the query ids",
+    tasks = (
+        [delayed(query_ids, pure=False)(path, query) for path in dataset.paths]
+        if dataset.paths
+        else [delayed(_queries_of, pure=False)(p, query) for p in frame.to_delayed()]
     )
+    held = compute(tasks, "reading the query ids")
     seen: set[Any] = set()
     shared: set[Any] = set()
     for ids in held:

@@ -42,7 +42,7 @@ from cranfield.errors import InputError
 # cranfield.io.columnar (and with it polars) is imported when a dataset is read, not to tell
 # whether a run is one: `cranfield evaluate` on small clean files never imports polars.
 
-__all__ = ["ParquetDataset", "is_dataset", "read_dataset"]
+__all__ = ["ParquetDataset", "is_dataset", "query_ids", "read_dataset"]
 
 SUFFIXES = (".parquet", ".pq")
 """The names of the Parquet files of a dataset folder."""
@@ -68,6 +68,9 @@ class ParquetDataset:
         or ``None``: they must be shuffled on the query id.
     files:
         How many Parquet files it has (0 for a DataFrame given in Python).
+    paths:
+        The files, in the order of the frame's partitions, when each partition is one of
+        them (no hive folders, one partition a file); empty otherwise.
     """
 
     label: str
@@ -75,6 +78,7 @@ class ParquetDataset:
     columns: dict[str, str]
     by_query: str | None
     files: int
+    paths: tuple[str, ...] = ()
 
     @property
     def query_column(self) -> str:
@@ -281,4 +285,20 @@ def _read(
         raise _unreadable(label, exc) from exc
     if index == query and frame.known_divisions:
         by_query = f"sorted by its {query} index (known divisions)"
-    return ParquetDataset(label, frame, columns, by_query, len(files))
+    paths = tuple(target) if isinstance(target, list) and frame.npartitions == len(files) else ()
+    return ParquetDataset(label, frame, columns, by_query, len(files), paths)
+
+
+def query_ids(path: str, column: str) -> list[Any]:
+    """The distinct values of the query column of the Parquet file ``path``, that column
+    alone read (a fraction of the file's bytes)."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    from cranfield.io.columnar import _unreadable
+
+    try:
+        values = pq.read_table(path, columns=[column]).column(0)
+    except (OSError, ValueError, TypeError) as exc:  # pyarrow's errors derive from these
+        raise _unreadable(path, exc) from exc
+    return list(pc.unique(values).to_pylist())

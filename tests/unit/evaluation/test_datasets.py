@@ -350,6 +350,17 @@ def test_files_with_other_columns_or_types_or_no_query_column_are_named(tmp_path
         Evaluator(qrels, ["AP"]).evaluate(broken)
 
 
+def test_a_file_damaged_past_its_footer_is_named(tmp_path: Path) -> None:
+    # the footers are sound, so the first read of the pages is the pass over the query column
+    qrels, frame = _qrels_and_rows(tmp_path, seed=14)
+    lake = _files(tmp_path / "lake", frame, files=2)
+    damaged = bytearray((lake / "part.1.parquet").read_bytes())
+    damaged[8:200] = b"\xab" * 192
+    (lake / "part.1.parquet").write_bytes(bytes(damaged))
+    with pytest.raises(InputError, match=r"part\.1\.parquet: cannot read Parquet file"):
+        Evaluator(qrels, ["AP"]).evaluate(lake)
+
+
 def test_a_bad_row_names_the_dataset_and_partition(tmp_path: Path) -> None:
     qrels, frame = _qrels_and_rows(tmp_path, seed=13)
     frame = pd.concat([frame, frame.iloc[:1]])  # a (query, document) pair twice
