@@ -8,17 +8,19 @@ Same flags, same measure names and nicknames, same output byte for byte, same ex
 from __future__ import annotations
 
 import getopt
+import os
 import sys
-from typing import TYPE_CHECKING, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from cranfield.errors import EvaluationError, InputError, MeasureError, OptionError
 
 if TYPE_CHECKING:
-    from cranfield.compat.trec_eval import TrecEvalOptions
+    from cranfield.compat.trec_eval import TrecEvalOptions, TrecEvalOutput
 
 USAGE = """Usage: cranfield trec-eval [-h] [-q] [-m measure[.params]] [-c] [-n] [-l <num>]
        [-M <num>] [-J] [-N <num>] [-R qrels_format] [-Z zscores_file] [-v]
-       [--compat 9|10] trec_rel_file trec_top_file
+       [--compat 9|10] [--jobs N] [--scheduler ADDRESS]
+       trec_rel_file trec_top_file [trec_top_file ...]
 
   -h, --help    print this help, then the documentation of every measure named with -m
                 (-h -m map, -h -m official)
@@ -37,6 +39,11 @@ USAGE = """Usage: cranfield trec-eval [-h] [-q] [-m measure[.params]] [-c] [-n] 
   -Z file       print z-scores against the means and sds of file (qid measure mean sd)
   --compat 9    trec_eval 9.0.8 semantics (float32 scores, trunc(p*R+0.9) recall
                 cutoffs, no rbp/unj/dcg, missing topics not printed with -c)
+  --jobs N      with several run files: N worker processes score them at once (0: every
+                core; default 1); each run's output is printed as trec_eval prints it for
+                that run alone, in the order the files are given, once every run is scored
+  --scheduler ADDRESS  score the run files on the Dask cluster at ADDRESS (tcp://host:8786;
+                default $CRANFIELD_SCHEDULER; needs the 'dask' extra)
 trec_eval's long options work too (--measure map, --query_eval_wanted, ...).
 Documents are ranked by score descending, ties by docno descending (bytewise); the rank
 column is ignored. '-' as a file name reads standard input.
@@ -78,6 +85,7 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
     err = stderr or sys.stderr
     try:
         compat, args = _compat(list(argv))
+        args, parallel = _parallel(args)
         try:
             opts, files = getopt.getopt(args, "hvqm:cl:nM:JN:R:T:Z:oD:", list(_LONG))
         except getopt.GetoptError as exc:
@@ -99,11 +107,11 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
         return _help(o.measures, compat, out, err)
     if "-v" in wanted:
         return 0  # as trec_eval: the version only, with or without files
-    if len(files) != 2:
+    if len(files) < 2:
         err.write(USAGE)
         return 1
-    o.qrels, o.run = files
-    return _evaluate(o, out, err)
+    o.qrels, o.run = files[:2]
+    return _evaluate(o, files[1:], parallel, out, err)
 
 
 _VERSIONS: Final = {10: "10.0-rc3", 9: "9.0.8"}
@@ -117,6 +125,34 @@ def _compat(args: list[str]) -> tuple[int, list[str]]:
     if i + 1 >= len(args) or args[i + 1] not in ("9", "10"):
         raise _Refused("cranfield trec-eval: --compat takes 9 or 10\n")
     return int(args[i + 1]), args[:i] + args[i + 2 :]
+
+
+def _parallel(args: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """``--jobs N`` and ``--scheduler ADDRESS`` (options of cranfield's, not trec_eval's:
+    taken out before trec_eval's own are read), as :func:`~cranfield.evaluation.engines.
+    engine_for` takes them."""
+    given: dict[str, Any] = {"jobs": 1, "scheduler": os.environ.get("CRANFIELD_SCHEDULER") or None}
+    rest: list[str] = []
+    words = iter(args)
+    for word in words:
+        flag, equals, value = word.partition("=")
+        if flag not in ("--jobs", "--scheduler"):
+            rest.append(word)
+            continue
+        if not equals:
+            value = next(words, "")
+            if not value:
+                raise _Refused(f"cranfield trec-eval: {flag} takes a value\n{USAGE}")
+        if flag == "--scheduler":
+            given["scheduler"] = value
+            continue
+        try:
+            given["jobs"] = int(value)
+        except ValueError:
+            raise _Refused(
+                f"cranfield trec-eval: bad numeric option (--jobs {value!r})\n"
+            ) from None
+    return rest, given
 
 
 def _apply(o: TrecEvalOptions, flag: str, value: str) -> None:
@@ -142,14 +178,21 @@ def _apply(o: TrecEvalOptions, flag: str, value: str) -> None:
     # -o (old output format) and -D (debug) are accepted and ignored.
 
 
-def _evaluate(o: TrecEvalOptions, out: TextIO, err: TextIO) -> int:
-    """Evaluate as trec_eval would; its exit codes for the errors it would meet."""
-    from cranfield.compat.trec_eval import run
-
+def _evaluate(
+    o: TrecEvalOptions, runs: list[str], parallel: dict[str, Any], out: TextIO, err: TextIO
+) -> int:
+    """Evaluate as trec_eval would, each run in turn; its exit codes for the errors it would
+    meet (the first run's to fail). Nothing is printed unless every run was scored."""
     try:
-        result = run(o)
+        results = _outputs(o, runs, parallel)
     except OptionError as exc:
-        flag = {"depth": "-M", "relevance_level": "-l", "num_docs": "-N"}.get(exc.option)
+        flag = {
+            "depth": "-M",
+            "relevance_level": "-l",
+            "num_docs": "-N",
+            "jobs": "--jobs",
+            "scheduler": "--scheduler",
+        }.get(exc.option)
         err.write(f"cranfield trec-eval: {exc.for_command_line(flag)}\n")
         return 1
     except MeasureError as exc:
@@ -161,10 +204,27 @@ def _evaluate(o: TrecEvalOptions, out: TextIO, err: TextIO) -> int:
     except EvaluationError as exc:
         err.write(f"{exc}\n")
         return 7 if "No queries" in str(exc) else 4
-    for w in result.warnings:
-        err.write(w + "\n")
-    out.write(result.text)
+    for result in results:
+        for w in result.warnings:
+            err.write(w + "\n")
+        out.write(result.text)
     return 0
+
+
+def _outputs(o: TrecEvalOptions, runs: list[str], parallel: dict[str, Any]) -> list[TrecEvalOutput]:
+    """Each run's output, in order: here, or by the engine ``--jobs`` and ``--scheduler`` pick
+    (sent the qrels read once); a run on standard input is scored here, a worker having a
+    standard input of its own."""
+    from cranfield.compat.trec_eval import TrecEval, output_of
+    from cranfield.evaluation.engines import InProcess, engine_for
+
+    engine = engine_for(**parallel)
+    bound = TrecEval(o)
+    files = [run for run in runs if run != "-"]
+    if isinstance(engine, InProcess) or not files:
+        return [bound.output(run) for run in runs]
+    scored = iter(engine.map(output_of, bound.prepare(), files))
+    return [bound.output(run) if run == "-" else next(scored) for run in runs]
 
 
 def _help(measures: list[str], compat: int, out: TextIO, err: TextIO) -> int:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from cranfield._types import Compat, MissingPolicy
+from cranfield._types import Compat
 from cranfield.data.ranking import (
     NOT_IN_POOL,
     UNJUDGED,
@@ -26,7 +26,8 @@ from cranfield.data.ranking import (
 )
 from cranfield.errors import EvaluationError, InputError, MeasureError, QrelsNoteWarning
 from cranfield.evaluation.aggregate import aggregate, sequential_sum
-from cranfield.evaluation.evaluator import compute
+from cranfield.evaluation.evaluator import Evaluator, compute
+from cranfield.evaluation.options import EvalOptions
 from cranfield.io.source import read_bytes, source_name
 from cranfield.io.trec_eval_text import format_line
 from cranfield.kernels.binary import log_clamped
@@ -92,62 +93,106 @@ def select(measure_args: list[str], *, compat: int) -> list[tuple[str, str | Non
     return sorted(chosen.items(), key=lambda kv: trec_names.ORDER[kv[0]])
 
 
+class TrecEval:
+    """trec_eval bound to its options, the qrels read once: what the runs of one command line
+    share (``cranfield trec-eval QRELS RUN...``, each run's output as ``trec_eval QRELS RUN``
+    prints it). ``opts.run`` is not read here.
+
+    The measures are checked first, as trec_eval does (an unknown one is an error before any
+    file is read); the qrels are read on the first run, or by :meth:`prepare`.
+    """
+
+    def __init__(self, opts: TrecEvalOptions) -> None:
+        self.opts = opts
+        self.rows: list[TrecOutput] = []
+        for name, raw in select(opts.measures, compat=opts.compat):
+            self.rows.extend(
+                trec_names.expand(name, raw, rel_level=opts.relevance_level, c_floats=True)
+            )
+        self.evaluator: Evaluator | None = None  # the grouped formats read their own qrels
+        if opts.qrels_format not in ("prefs", "qrels_prefs", "qrels_jg"):
+            grouped = next((r.trec for r in self.rows if r.family != "ranked"), None)
+            if grouped is not None:
+                raise EvaluationError(
+                    f"trec_eval: measure '{grouped}' needs -R prefs, qrels_prefs or qrels_jg"
+                )
+            options = EvalOptions(
+                missing="zero" if opts.complete else "skip",
+                depth=opts.depth,
+                judged_only=opts.judged_only,
+                float32=opts.compat == 9,
+                duplicates="error",  # trec_eval stops at a repeated judgment (exit 4)
+            )
+            self.evaluator = Evaluator(opts.qrels, [], options)
+        self._decimal: list[str] = []  # the decimal-label warning, once worked out
+
+    def prepare(self) -> TrecEval:
+        """Read the qrels now (before this object is sent to worker processes)."""
+        if self.evaluator is not None:
+            self.evaluator.prepare()
+        return self
+
+    def output(self, run: str) -> TrecEvalOutput:
+        """What trec_eval prints for the run file ``run``."""
+        if self.evaluator is None:
+            return _run_grouped(dataclasses.replace(self.opts, run=run), self.rows)
+        opts = self.opts
+        warnings: list[str] = []
+        ranking, qrels_topics, positives = _ranked(self.evaluator, run)
+        if ranking.judgments.gains is not None:
+            # trec_eval reads a label with atol: its integer part, the level already ranked.
+            plain = dataclasses.replace(ranking.judgments, gains=None, labels=None)
+            ranking = dataclasses.replace(ranking, judgments=plain)
+            if not self._decimal:
+                self._decimal.append(_decimal_label_warning(opts.qrels))
+            warnings.append(self._decimal[0])
+        if not opts.complete:
+            absent = sorted(set(qrels_topics) - set(ranking.topics))
+            if absent:
+                warnings.append(
+                    f"cranfield trec-eval: {len(absent)} judged topic(s) absent from the run "
+                    f"were skipped ({', '.join(absent[:5])}{' ...' if len(absent) > 5 else ''}); "
+                    "use -c to score them 0."
+                )
+        if ranking.num_topics == 0:
+            raise EvaluationError("trec_eval: No queries with both results and relevance info")
+
+        ctx = EvalContext(ranking, compat=opts.compat, num_docs=opts.num_docs)
+        topic_values: list[tuple[TrecOutput, NDArray[np.float64] | list[str]]] = []
+        for row in self.rows:
+            if row.measure is not None:
+                values = compute(ctx, row.measure, relevance_level=opts.relevance_level)
+                if row.summary == "gmean":
+                    values = log_clamped(values)
+                topic_values.append((row, values))
+            elif row.trec == "relstring":
+                topic_values.append((row, _relstrings(ctx, int(row.arg))))
+            else:  # runid: the run tag, printed by _emit
+                topic_values.append((row, []))
+
+        printable = (
+            ~ranking.missing if opts.compat == 9 else np.ones(ranking.num_topics, dtype=bool)
+        )
+        text = _emit(
+            opts,
+            ranking.topics,
+            topic_values,
+            printable,
+            ranking.run_tag,
+            num_rel_override=positives if opts.complete else None,
+        )
+        return TrecEvalOutput(text, warnings)
+
+
+def output_of(bound: TrecEval, run: str) -> TrecEvalOutput:
+    """:meth:`TrecEval.output` as the module-level function an engine maps over run files
+    (:mod:`cranfield.evaluation.engines`)."""
+    return bound.output(run)
+
+
 def run(opts: TrecEvalOptions) -> TrecEvalOutput:
     """Evaluate as trec_eval would and return its output text."""
-    selected = select(opts.measures, compat=opts.compat)
-    rows: list[TrecOutput] = []
-    for name, raw in selected:
-        rows.extend(trec_names.expand(name, raw, rel_level=opts.relevance_level, c_floats=True))
-    if opts.qrels_format in ("prefs", "qrels_prefs", "qrels_jg"):
-        return _run_grouped(opts, rows)
-    grouped = next((r.trec for r in rows if r.family != "ranked"), None)
-    if grouped is not None:
-        raise EvaluationError(
-            f"trec_eval: measure '{grouped}' needs -R prefs, qrels_prefs or qrels_jg"
-        )
-
-    warnings: list[str] = []
-    missing: MissingPolicy = "zero" if opts.complete else "skip"
-    ranking, qrels_topics, positives = _ranked(opts, missing)
-    if ranking.judgments.gains is not None:
-        # trec_eval reads a label with atol: its integer part, the level already ranked.
-        plain = dataclasses.replace(ranking.judgments, gains=None, labels=None)
-        ranking = dataclasses.replace(ranking, judgments=plain)
-        warnings.append(_decimal_label_warning(opts.qrels))
-    if not opts.complete:
-        absent = sorted(set(qrels_topics) - set(ranking.topics))
-        if absent:
-            warnings.append(
-                f"cranfield trec-eval: {len(absent)} judged topic(s) absent from the run were "
-                f"skipped ({', '.join(absent[:5])}{' ...' if len(absent) > 5 else ''}); "
-                "use -c to score them 0."
-            )
-    if ranking.num_topics == 0:
-        raise EvaluationError("trec_eval: No queries with both results and relevance info")
-
-    ctx = EvalContext(ranking, compat=opts.compat, num_docs=opts.num_docs)
-    topic_values: list[tuple[TrecOutput, NDArray[np.float64] | list[str]]] = []
-    for row in rows:
-        if row.measure is not None:
-            values = compute(ctx, row.measure, relevance_level=opts.relevance_level)
-            if row.summary == "gmean":
-                values = log_clamped(values)
-            topic_values.append((row, values))
-        elif row.trec == "relstring":
-            topic_values.append((row, _relstrings(ctx, int(row.arg))))
-        else:  # runid: the run tag, printed by _emit
-            topic_values.append((row, []))
-
-    printable = ~ranking.missing if opts.compat == 9 else np.ones(ranking.num_topics, dtype=bool)
-    text = _emit(
-        opts,
-        ranking.topics,
-        topic_values,
-        printable,
-        ranking.run_tag,
-        num_rel_override=positives if opts.complete else None,
-    )
-    return TrecEvalOutput(text, warnings)
+    return TrecEval(opts).output(opts.run)
 
 
 def _decimal_label_warning(qrels: str) -> str:
@@ -163,27 +208,17 @@ def _decimal_label_warning(qrels: str) -> str:
     )
 
 
-def _ranked(opts: TrecEvalOptions, missing: MissingPolicy) -> tuple[Ranking, list[str], int]:
-    """The ranking, the qrels topics and the number of judgments with relevance > 0.
+def _ranked(evaluator: Evaluator, run: str) -> tuple[Ranking, list[str], int]:
+    """The ranking of ``run``, the qrels topics and the number of judgments with relevance
+    > 0.
 
     Loaded and ranked by an :class:`~cranfield.evaluation.evaluator.Evaluator`, as every
     evaluation is: small clean files with numpy alone, any others with polars, to the same
     ranking; trec_eval 9 rounds scores to float32 first.
     """
-    from cranfield.evaluation.evaluator import Evaluator
-    from cranfield.evaluation.options import EvalOptions
-
-    options = EvalOptions(
-        missing=missing,
-        depth=opts.depth,
-        judged_only=opts.judged_only,
-        float32=opts.compat == 9,
-        duplicates="error",  # trec_eval stops at a repeated judgment (exit 4)
-    )
-    evaluator = Evaluator(opts.qrels, [], options)
-    with warnings.catch_warnings():  # trec_eval's own warning names a decimal label (run)
+    with warnings.catch_warnings():  # trec_eval's own warning names a decimal label (output)
         warnings.simplefilter("ignore", QrelsNoteWarning)
-        ranking = evaluator.ranking(opts.run).ranking
+        ranking = evaluator.ranking(run).ranking
         return ranking, evaluator.judged_topics(), evaluator.count_relevant()
 
 
@@ -376,4 +411,4 @@ def _run_grouped(opts: TrecEvalOptions, rows: list[TrecOutput]) -> TrecEvalOutpu
     )
 
 
-__all__ = ["TrecEvalOptions", "TrecEvalOutput", "run", "select"]
+__all__ = ["TrecEval", "TrecEvalOptions", "TrecEvalOutput", "output_of", "run", "select"]

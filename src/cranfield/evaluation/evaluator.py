@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack, cast, overload
 
@@ -533,6 +533,8 @@ class Evaluator:
         here = isinstance(engine, InProcess)
         lines = stream and here and len(run_set) == 1 and progress_enabled(progress)
         tasks = [RunTask(name, source, stream, block_bytes, lines) for name, source in run_set]
+        if not here:  # a worker has a standard input of its own: a run on ours is read here
+            tasks = [self._stdin_read_here(task) for task in tasks]
         shown = progress_enabled(progress) and len(tasks) > 1
         datasets = _datasets(tasks)
         if datasets and kept is not None:
@@ -564,6 +566,13 @@ class Evaluator:
                     bar.description += f" (Dask dashboard {engine.dashboard})"
                 bar.advance()
                 yield results.noted(f"Scored by {engine.describe()}.")
+
+    def _stdin_read_here(self, task: RunTask) -> RunTask:
+        """``task`` with its run read now when it is on standard input (``-``), to be sent to
+        a worker in memory; any other task as it is."""
+        if isinstance(task.source, (str, Path)) and str(task.source) == "-":
+            return replace(task, source=self._load_run("-", task.name), stream=False)
+        return task
 
     def _each_with_datasets(
         self, tasks: list[RunTask], datasets: list[bool], engine: Engine, bar: Tracker

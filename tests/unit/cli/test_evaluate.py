@@ -505,6 +505,19 @@ def test_a_bad_qrels_file_is_reported_before_a_bad_large_run(
     assert "duplicate document 'd1'" in err
 
 
+def test_a_run_on_standard_input_is_read_here_and_sent_to_a_worker() -> None:
+    # a worker process has a standard input of its own (empty): the run was lost there
+    script = Path(sys.executable).parent / "cranfield"
+    argv = [str(script), "evaluate", str(QRELS), "-", str(RUNS[1]), "-m", *MEASURES, "-f", "tsv"]
+    one, two = (
+        subprocess.run([*argv, *jobs], input=RUNS[0].read_bytes(), capture_output=True, check=False)
+        for jobs in ([], ["--jobs", "2"])
+    )
+    assert (one.returncode, two.returncode) == (0, 0), two.stderr
+    assert two.stdout == one.stdout
+    assert b"stdin" in one.stdout
+
+
 def test_jobs_scores_the_runs_in_worker_processes_with_the_same_numbers(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

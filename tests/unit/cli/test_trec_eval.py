@@ -125,3 +125,49 @@ def test_a_bad_option_value_is_one_line_naming_the_flag(tmp_path: Path) -> None:
         "cranfield trec-eval: The -M option must be an integer >= 0, got -1.\n"
     )
     assert out.getvalue() == ""
+
+
+# --------------------------------------------------------------------------- several runs
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+QRELS, BM25, NEURAL = (str(EXAMPLES / n) for n in ("qrels.txt", "bm25.run", "neural.run"))
+
+
+def test_several_runs_print_each_runs_output_in_turn() -> None:
+    alone = [run("-q", "-m", "all_trec", QRELS, r) for r in (BM25, NEURAL, BM25)]
+    together = run("-q", "-m", "all_trec", QRELS, BM25, NEURAL, BM25)
+    assert together == (0, "".join(o for _, o, _ in alone), "".join(e for _, _, e in alone))
+    assert run("--jobs", "2", "-q", "-m", "all_trec", QRELS, BM25, NEURAL, BM25) == together
+    assert run("-q", "-m", "all_trec", "--jobs=2", QRELS, BM25, NEURAL, BM25) == together
+
+
+def test_a_run_on_standard_input_is_scored_here_beside_the_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    expected = run("-m", "official", QRELS, NEURAL, BM25)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(Path(BM25).read_bytes())))
+    assert run("--jobs", "2", "-m", "official", QRELS, NEURAL, "-") == expected
+
+
+def test_one_bad_run_among_several_prints_nothing_but_its_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 d1 1 one tag\n")
+    for more in ([], ["--jobs", "2"]):
+        code, out, err = run(*more, "-m", "map", QRELS, BM25, str(bad), NEURAL)
+        assert (code, out) == (2, ""), err
+        assert err.startswith(f"cranfield trec-eval: {bad}:1: ")
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--jobs", "-1"], "The --jobs option must be an integer >= 0, got -1.\n"),
+        (["--jobs", "two"], "bad numeric option (--jobs 'two')\n"),
+        (["--jobs", "2", "--scheduler", "tcp://h:1"], "The --jobs option must be 1 (the default)"),
+        (["--scheduler"], "--scheduler takes a value\n"),
+    ],
+)
+def test_bad_jobs_or_scheduler_is_one_line_naming_the_option(options: list[str], said: str) -> None:
+    code, out, err = run("-m", "map", QRELS, BM25, NEURAL, *options)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"cranfield trec-eval: {said}"), err
