@@ -21,11 +21,15 @@ tests/unit/cli/test_lab.py; everything else of the pasted command runs as writte
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
+import signal
 import subprocess
+import time
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,6 +45,7 @@ _EXTRAS = set(
     ]
 )
 _CLONE_SPEC = re.compile(r"^\.(\[(?P<extras>[a-z0-9_,-]+)\])?$")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def readme_commands(text: str) -> list[str]:
@@ -84,7 +89,8 @@ def runnable(command: str) -> str | None:
         elif step[0] == ".venv/bin/pytest":
             continue
         else:
-            assert step[0].startswith(".venv/bin/"), f"{part}: run the virtualenv's programs"
+            program = next(w for w in step if not _ASSIGNMENT.match(w))  # VAR=value first
+            assert program.startswith(".venv/bin/"), f"{part}: run the virtualenv's programs"
             if step[1:3] == ["lab", "run"]:
                 kept.append(part.replace(" lab run ", " lab run --no-efficiency ", 1))
             else:
@@ -118,11 +124,41 @@ def test_a_command_that_would_fail_when_pasted_is_caught(bad: str, why: str) -> 
         runnable(bad)
 
 
+@pytest.fixture(scope="module")
+def background() -> Iterator[list[subprocess.Popen[bytes]]]:
+    """The servers the README starts in the background (``... &``: a Dask scheduler and its
+    workers), stopped with their children when the README's commands have run."""
+    started: list[subprocess.Popen[bytes]] = []
+    yield started
+    for server in started:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGTERM)
+    for server in started:
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+
+
 @pytest.mark.parametrize("command", COMMANDS, ids=[f"{i}:{c[:40]}" for i, c in enumerate(COMMANDS)])
-def test_a_readme_command_runs_when_pasted(command: str, clone: Path) -> None:
+def test_a_readme_command_runs_when_pasted(
+    command: str, clone: Path, background: list[subprocess.Popen[bytes]]
+) -> None:
     to_run = runnable(command)
     if to_run is None:
         return  # only steps checked statically (installs, the test suite)
+    if to_run.endswith("&"):  # a server the next commands use: started, and kept running
+        server = subprocess.Popen(
+            ["bash", "-euo", "pipefail", "-c", to_run.removesuffix("&")],
+            cwd=clone,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        background.append(server)
+        time.sleep(1.0)
+        assert server.poll() is None, f"{to_run} stopped at once, with {server.returncode}"
+        return
     # the subprocess imports the code under test as this process does (PYTHONPATH kept)
     done = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", to_run],
