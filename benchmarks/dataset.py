@@ -9,9 +9,10 @@ Usage::
 The data: the ``huge`` profile of ``generate.py`` (1,000 documents per query; ``--rows``
 rows, so ``--rows / 1000`` queries; 100M rows by default, the issue's scale target), its
 ``run.txt`` generated if missing, then written once as ``--files`` Parquet files of about
-equal row counts (``query_id`` and ``doc_id`` strings, ``score`` float64, row groups of
-1M rows), cut by row position: the rows of a query may lie in two files, so cranfield
-shuffles them on the query id. Both are kept in ``benchmarks/data/huge-Q`` and
+equal row counts (``query_id`` and ``doc_id`` strings, ``score`` float64, a row group per
+block of pyarrow's CSV reader, about 32,000 rows), cut by row position: the rows of a query
+may lie in two files, so cranfield gathers the queries cut between files into one more
+partition (after a pass over each file's query column). Both are kept in ``benchmarks/data/huge-Q`` and
 ``benchmarks/data/huge-Q-parquet-F``.
 
 Three ways, alternated round-robin over ``--repeat`` timed rounds after ``--warmup`` rounds,
