@@ -916,7 +916,7 @@ def _dataset_results(
         micro=micro,
         epsilon=options.epsilon,
         options=options,
-        sources=evaluator.sources(None),
+        sources=evaluator.sources(dataset.label if dataset.files else None),
         notes=(*notes, note),
     )
 

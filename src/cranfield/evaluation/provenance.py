@@ -1,9 +1,10 @@
 """Where a result comes from: :class:`Provenance`, stated with every result.
 
 A result states cranfield's version, each input file with the SHA-256 of its bytes (or
-``"<in memory>"`` for an object built in the program), the canonical names of the measures,
-the evaluation options and the rule that orders tied scores, so that a number can be traced
-to exactly what produced it and compared with a number computed elsewhere.
+``"<in memory>"`` for an object built in the program; a Parquet dataset by its folder or
+glob, unhashed), the canonical names of the measures, the evaluation options and the rule
+that orders tied scores, so that a number can be traced to exactly what produced it and
+compared with a number computed elsewhere.
 
 Hashing reads every byte of a file, so a provenance is computed only when it is asked for
 (:meth:`Results.provenance <cranfield.evaluation.results.Results.provenance>`,
@@ -87,7 +88,8 @@ class InputFile:
     source:
         The path as given, :data:`IN_MEMORY` or :data:`STDIN`.
     sha256:
-        SHA-256 of the file's bytes; ``None`` when there is no file to hash.
+        SHA-256 of the file's bytes; ``None`` when there is no file to hash, or for a Parquet
+        dataset (a folder or glob of files, named by its path and not hashed).
     """
 
     role: str
@@ -101,6 +103,10 @@ class InputFile:
             return cls(role, IN_MEMORY, None)
         if str(path) == "-":
             return cls(role, STDIN, None)
+        from cranfield.io.parquet_dataset import is_dataset
+
+        if is_dataset(path):  # its files may hold 10^9 rows: named, not read again
+            return cls(role, str(path), None)
         return cls(role, str(path), file_sha256(path))
 
     def to_dict(self) -> dict[str, str | None]:

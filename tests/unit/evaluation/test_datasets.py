@@ -350,6 +350,16 @@ def test_files_with_other_columns_or_types_or_no_query_column_are_named(tmp_path
         Evaluator(qrels, ["AP"]).evaluate(broken)
 
 
+@QUIET
+def test_the_provenance_names_the_dataset_without_hashing_its_files(tmp_path: Path) -> None:
+    qrels, frame = _qrels_and_rows(tmp_path, seed=15)
+    lake = _files(tmp_path / "lake", frame, files=2)
+    inputs = Evaluator(qrels, ["AP"]).evaluate(lake).provenance().to_dict()["inputs"]
+    assert inputs["run"] == {"source": str(lake), "sha256": None}
+    given = Evaluator(qrels, ["AP"]).evaluate_dataset(dd.from_pandas(frame, npartitions=2))
+    assert given.provenance().to_dict()["inputs"]["run"]["source"] == "<in memory>"
+
+
 def test_a_file_damaged_past_its_footer_is_named(tmp_path: Path) -> None:
     # the footers are sound, so the first read of the pages is the pass over the query column
     qrels, frame = _qrels_and_rows(tmp_path, seed=14)
