@@ -3,6 +3,7 @@ warnings and errors carried back, a dead worker a clear error, never a partial r
 
 from __future__ import annotations
 
+import ctypes
 import os
 import pickle
 import subprocess
@@ -205,54 +206,70 @@ def test_two_maps_at_once_on_one_cluster_keep_their_own_results(dask_cluster: An
         assert list(first) == [("A", 2)]
 
 
-def _faults_allocating(_: object, arrays: int) -> tuple[str | None, int]:
-    """The worker's fixed trim threshold, and the page faults of making and freeing
-    ``arrays`` arrays of 8 MiB (after one made to warm the heap)."""
-    import resource
+class _MallInfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2``."""
 
-    np.ones(1 << 20)
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    for _ in range(arrays):
-        np.ones(1 << 20)
-    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
-    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), faults
+    _fields_: ClassVar[list[tuple[str, type[ctypes.c_size_t]]]] = [
+        (name, ctypes.c_size_t)
+        for name in (
+            *("arena", "ordblks", "smblks", "hblks", "hblkhd"),
+            *("usmblks", "fsmblks", "uordblks", "fordblks", "keepcost"),
+        )
+    ]
+
+
+def _mapped_alone(_: object, size: int) -> tuple[str | None, int]:
+    """The process's fixed trim threshold, and whether glibc gave an array of ``size``
+    doubles a mapping of its own (1) or memory of its heap (0): the count of mmapped blocks
+    while the array lives (``mallinfo2().hblks``), whatever pages the kernel backs it with."""
+    libc = ctypes.CDLL(None)
+    libc.mallinfo2.restype = _MallInfo2
+    before = libc.mallinfo2().hblks
+    array = np.ones(size)
+    mapped = libc.mallinfo2().hblks - before
+    del array
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), int(mapped)
+
+
+MIB = 1 << 17  # doubles: an array of 1 MiB, above glibc's 128 KiB mmap threshold
 
 
 @GLIBC
 def test_a_dask_task_reuses_the_memory_of_freed_arrays(dask_cluster: Any) -> None:
-    # Dask's nanny fixes glibc's trim threshold, which makes every large array a fresh
-    # mapping whose pages fault in anew (scoring then took 1.5x the CPU): the engine's tasks
-    # run with the thresholds glibc itself would settle on.
+    # Dask's nanny fixes glibc's trim threshold, which makes every array over 128 KiB a
+    # mapping of its own, its pages faulted in anew each time (scoring then took 1.5x the
+    # CPU): the engine's tasks run with the thresholds glibc itself would settle on.
     from distributed import Client
 
     with Client(dask_cluster) as client:
-        [(trim, faults)] = DaskCluster(client).map(_faults_allocating, None, [20])
-        [(_, unsteady)] = client.gather(client.map(_faults_allocating, [None], [20], pure=False))
+        [(trim, steady)] = DaskCluster(client).map(_mapped_alone, None, [MIB])
+        [(_, fixed)] = client.gather(client.map(_mapped_alone, [None], [MIB], pure=False))
     assert trim == "65536"  # what the nanny sets: the case this guards against
-    # each array faulted in anew (hundreds of faults each, the kernel's page sizes aside) ...
-    assert unsteady >= 20 * 100
-    assert faults * 20 < unsteady  # ... against reusing the memory of the one freed before
+    assert (steady, fixed) == (0, 1)
 
 
 @GLIBC
 def test_the_heap_is_steady_only_inside_and_given_back_after() -> None:
     code = (
-        "from tests.unit.evaluation.test_engines import _faults_allocating as f\n"
+        "from tests.unit.evaluation.test_engines import _mapped_alone as f, MIB\n"
         "from cranfield.evaluation.engines import _steady_heap\n"
-        "before = f(None, 20)[1]\n"
+        "before = f(None, MIB)[1]\n"
         "with _steady_heap():\n"
         "    with _steady_heap():\n"  # nested, as two tasks of one worker at once
         "        pass\n"
-        "    inside = f(None, 20)[1]\n"
-        "print(before, inside, f(None, 20)[1])\n"
+        "    inside = f(None, MIB)[1]\n"
+        "print(before, inside, f(None, MIB)[1])\n"
     )
     env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
-    before, inside, after = map(int, done.stdout.split())
-    assert min(before, after) >= 20 * 100, done.stdout
-    assert inside * 20 < min(before, after), done.stdout
+    assert done.stdout.split() == ["1", "0", "1"], done.stdout
+    unset = {k: v for k, v in env.items() if k != "MALLOC_TRIM_THRESHOLD_"}
+    done = subprocess.run(  # nothing fixed: glibc's own rule, left alone
+        [sys.executable, "-c", code], env=unset, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split()[1:] == ["0", "0"], done.stdout
 
 
 @QUIET
