@@ -14,6 +14,10 @@ Three kinds of step are checked by reading them instead of running them:
   extras that pyproject.toml declares. CI runs the README's install in ``.ci/run``.
 * ``.venv/bin/pytest``: the test suite itself, which ``.ci/run`` runs.
 
+A line that ends with ``&`` (the Dask scheduler and workers) is started in the background, as
+a shell pasted into would, kept running for the lines after it and stopped when the module's
+commands have run; it must still be running a second after it started.
+
 The lab example runs with ``--no-efficiency``: its efficiency phase (warm-up, repeated
 timed passes, threads) is most of its time and is tested with small settings in
 tests/unit/cli/test_lab.py; everything else of the pasted command runs as written.
