@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -50,6 +50,7 @@ __all__ = [
     "ModelScore",
     "check_em",
     "check_prior",
+    "factored_em",
     "largest_move",
     "per_rank",
     "simulate",
@@ -229,3 +230,48 @@ def per_rank(values: NDArray[np.float64], depth: int, prior: float) -> NDArray[n
 def largest_move(old: NDArray[np.float64], new: NDArray[np.float64]) -> float:
     """The largest change of a parameter in one EM iteration (the stopping rule)."""
     return float(np.max(np.abs(new - old), initial=0.0))
+
+
+def factored_em(
+    pair: NDArray[np.int64],
+    entry: NDArray[np.int64],
+    clicks: NDArray[np.number[Any]],
+    skips: NDArray[np.number[Any]],
+    gamma: NDArray[np.float64],
+    *,
+    pairs: int,
+    prior: float,
+    stop: tuple[int, float],
+) -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
+    """EM for ``P(C = 1) = α[pair] γ[entry]`` on sufficient statistics: the clicks and skips
+    of each observed (pair, examination entry), one row each (PBM: the entry is the rank;
+    UBM: the rank and the previous click).
+
+    ``α`` starts at ``prior``, ``γ`` at ``gamma`` (NaN for entries no session can reach,
+    left as they are, as is any entry never observed). ``stop``: at most so many iterations,
+    and no more once no parameter moves more than so much (:func:`check_em`); returns ``α``,
+    ``γ`` and the iterations run.
+    """
+    iterations, tolerance = stop
+    views = clicks + skips
+    impressions = np.bincount(pair, weights=views, minlength=pairs)
+    counts = np.bincount(entry, weights=views, minlength=gamma.size)
+    alpha = np.full(pairs, prior)
+    done = 0
+    for done in range(1, iterations + 1):  # noqa: B007 (the count is the result)
+        a, g = alpha[pair], gamma[entry]
+        skip = np.maximum(1.0 - a * g, 1e-300)
+        post_a = clicks + skips * (a * (1.0 - g) / skip)
+        post_e = clicks + skips * (g * (1.0 - a) / skip)
+        new_alpha = np.bincount(pair, weights=post_a, minlength=pairs) / impressions
+        total_e = np.bincount(entry, weights=post_e, minlength=gamma.size)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            new_gamma = np.where(counts > 0, total_e / counts, gamma)
+        moved_e = np.abs(new_gamma - gamma)
+        moved = max(
+            largest_move(alpha, new_alpha), float(np.max(moved_e[~np.isnan(moved_e)], initial=0.0))
+        )
+        alpha, gamma = new_alpha, new_gamma
+        if moved <= tolerance:
+            break
+    return alpha, gamma, done

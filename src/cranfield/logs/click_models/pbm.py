@@ -32,7 +32,7 @@ from cranfield.logs.click_models.model import (
     ClickModel,
     check_em,
     check_prior,
-    largest_move,
+    factored_em,
     per_rank,
 )
 from cranfield.logs.click_models.pair_table import PairIndex, PairTable
@@ -85,7 +85,7 @@ class PBM(ClickModel):
         """Fit by EM (module doc): parameters start at ``prior``; stop after
         ``max_iterations`` or when no parameter moves more than ``tolerance``."""
         p = check_prior(prior)
-        iterations, tol = check_em(max_iterations, tolerance)
+        stop = check_em(max_iterations, tolerance)
         log = click_arrays(query, shown, clicked)
         index = PairIndex.of(log)
         depth = log.depth
@@ -101,28 +101,16 @@ class PBM(ClickModel):
         )[: index.pairs * depth]
         seen = np.flatnonzero(views)
         pair, rank = np.divmod(seen, depth)
-        clicks, skips = clicks[seen], views[seen] - clicks[seen]
-        impressions = np.bincount(pair, weights=views[seen], minlength=index.pairs)
-        per_rank_count = np.bincount(rank, weights=views[seen], minlength=depth)
-        alpha = np.full(index.pairs, p)
-        gamma = np.full(depth, p)
-        done = 0
-        for done in range(1, iterations + 1):  # noqa: B007 (the count is the result)
-            a, g = alpha[pair], gamma[rank]
-            skip = np.maximum(1.0 - a * g, 1e-300)
-            post_a = clicks + skips * (a * (1.0 - g) / skip)
-            post_e = clicks + skips * (g * (1.0 - a) / skip)
-            new_alpha = np.bincount(pair, weights=post_a, minlength=index.pairs) / impressions
-            with np.errstate(invalid="ignore", divide="ignore"):
-                new_gamma = np.where(
-                    per_rank_count > 0,
-                    np.bincount(rank, weights=post_e, minlength=depth) / per_rank_count,
-                    p,
-                )
-            moved = max(largest_move(alpha, new_alpha), largest_move(gamma, new_gamma))
-            alpha, gamma = new_alpha, new_gamma
-            if moved <= tol:
-                break
+        alpha, gamma, done = factored_em(
+            pair,
+            rank,
+            clicks[seen],
+            views[seen] - clicks[seen],
+            np.full(depth, p),
+            pairs=index.pairs,
+            prior=p,
+            stop=stop,
+        )
         return cls(PairTable(index.query, index.doc, alpha, p), gamma, p, done)
 
     def relevance(self) -> PairTable:

@@ -35,7 +35,7 @@ from cranfield.logs.click_models.model import (
     ClickModel,
     check_em,
     check_prior,
-    largest_move,
+    factored_em,
 )
 from cranfield.logs.click_models.pair_table import PairIndex, PairTable
 
@@ -81,7 +81,7 @@ class UBM(ClickModel):
         """Fit by EM (module doc): parameters start at ``prior``; stop after
         ``max_iterations`` or when no parameter moves more than ``tolerance``."""
         p = check_prior(prior)
-        iterations, tol = check_em(max_iterations, tolerance)
+        stop = check_em(max_iterations, tolerance)
         log = click_arrays(query, shown, clicked)
         depth = log.depth
         index = PairIndex.of(log)
@@ -91,26 +91,16 @@ class UBM(ClickModel):
         found, count = np.unique(key[log.valid], return_counts=True)
         click = (found & 1).astype(np.bool_)
         pair, entry = np.divmod(found >> 1, entries)
-        clicks = np.where(click, count, 0).astype(np.float64)
-        skips = np.where(click, 0, count).astype(np.float64)
-        impressions = np.bincount(pair, weights=count, minlength=index.pairs)
-        counts = np.bincount(entry, weights=count, minlength=entries)
-        alpha = np.full(index.pairs, p)
-        gamma = np.where(_used(depth), p, np.nan).ravel()
-        done = 0
-        for done in range(1, iterations + 1):  # noqa: B007 (the count is the result)
-            a, g = alpha[pair], gamma[entry]
-            skip = np.maximum(1.0 - a * g, 1e-300)
-            post_a = clicks + skips * (a * (1.0 - g) / skip)
-            post_e = clicks + skips * (g * (1.0 - a) / skip)
-            new_alpha = np.bincount(pair, weights=post_a, minlength=index.pairs) / impressions
-            total_e = np.bincount(entry, weights=post_e, minlength=entries)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                new_gamma = np.where(counts > 0, total_e / counts, gamma)
-            moved = max(largest_move(alpha, new_alpha), _nan_move(gamma, new_gamma))
-            alpha, gamma = new_alpha, new_gamma
-            if moved <= tol:
-                break
+        alpha, gamma, done = factored_em(
+            pair,
+            entry,
+            np.where(click, count, 0).astype(np.float64),
+            np.where(click, 0, count).astype(np.float64),
+            np.where(_used(depth), p, np.nan).ravel(),
+            pairs=index.pairs,
+            prior=p,
+            stop=stop,
+        )
         table = PairTable(index.query, index.doc, alpha, p)
         return cls(table, gamma.reshape(depth, depth), p, done)
 
@@ -173,8 +163,3 @@ def _cell(log: ClickArrays) -> NDArray[np.int64]:
     depth = log.depth
     flat = np.arange(depth, dtype=np.int64)[None, :] * depth + (log.previous_click + 1)
     return np.where(log.valid, flat, depth * depth)
-
-
-def _nan_move(old: NDArray[np.float64], new: NDArray[np.float64]) -> float:
-    moved = np.abs(new - old)
-    return float(np.max(moved[~np.isnan(moved)], initial=0.0))
