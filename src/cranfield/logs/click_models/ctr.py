@@ -19,8 +19,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cranfield.logs.click_models.click_arrays import ClickArrays, click_arrays
-from cranfield.logs.click_models.model import DEFAULT_PRIOR, ClickModel, check_prior, per_rank
+from cranfield.logs.click_models.click_arrays import click_arrays
+from cranfield.logs.click_models.model import (
+    DEFAULT_PRIOR,
+    IndependentClicks,
+    check_prior,
+    per_rank,
+)
 from cranfield.logs.click_models.pair_table import PairIndex, PairTable
 
 if TYPE_CHECKING:
@@ -29,12 +34,8 @@ if TYPE_CHECKING:
 __all__ = ["DocumentCTR", "GlobalCTR", "RankCTR"]
 
 
-def _draw(probability: NDArray[np.float64], rng: np.random.Generator) -> NDArray[np.bool_]:
-    return rng.random(probability.shape) < probability
-
-
 @dataclass(frozen=True, eq=False)
-class GlobalCTR(ClickModel):
+class GlobalCTR(IndependentClicks):
     """One click probability ``ρ`` for every shown result.
 
     Examples
@@ -58,17 +59,9 @@ class GlobalCTR(ClickModel):
     def _marginal(self, query: NDArray[np.int64], shown: NDArray[np.int64]) -> NDArray[np.float64]:
         return np.where(shown >= 0, self.ctr, 0.0)
 
-    def _conditional(self, log: ClickArrays) -> NDArray[np.float64]:
-        return self._marginal(log.query, log.shown)
-
-    def _simulate(
-        self, query: NDArray[np.int64], shown: NDArray[np.int64], rng: np.random.Generator
-    ) -> NDArray[np.bool_]:
-        return _draw(self._marginal(query, shown), rng)
-
 
 @dataclass(frozen=True, eq=False)
-class RankCTR(ClickModel):
+class RankCTR(IndependentClicks):
     """A click probability ``ρ_r`` per rank; ranks beyond ``ctr`` get ``prior``.
 
     Examples
@@ -96,17 +89,9 @@ class RankCTR(ClickModel):
         ctr = per_rank(np.asarray(self.ctr, dtype=np.float64), shown.shape[1], self.prior)
         return np.where(shown >= 0, ctr[None, :], 0.0)
 
-    def _conditional(self, log: ClickArrays) -> NDArray[np.float64]:
-        return self._marginal(log.query, log.shown)
-
-    def _simulate(
-        self, query: NDArray[np.int64], shown: NDArray[np.int64], rng: np.random.Generator
-    ) -> NDArray[np.bool_]:
-        return _draw(self._marginal(query, shown), rng)
-
 
 @dataclass(frozen=True, eq=False)
-class DocumentCTR(ClickModel):
+class DocumentCTR(IndependentClicks):
     """A click probability ``ρ_{qd}`` per (query, document) pair.
 
     Examples
@@ -133,11 +118,3 @@ class DocumentCTR(ClickModel):
 
     def _marginal(self, query: NDArray[np.int64], shown: NDArray[np.int64]) -> NDArray[np.float64]:
         return np.where(shown >= 0, self.ctr.lookup(query, shown), 0.0)
-
-    def _conditional(self, log: ClickArrays) -> NDArray[np.float64]:
-        return self._marginal(log.query, log.shown)
-
-    def _simulate(
-        self, query: NDArray[np.int64], shown: NDArray[np.int64], rng: np.random.Generator
-    ) -> NDArray[np.bool_]:
-        return _draw(self._marginal(query, shown), rng)

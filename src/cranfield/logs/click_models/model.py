@@ -47,6 +47,7 @@ __all__ = [
     "DEFAULT_PRIOR",
     "PROBABILITY_FLOOR",
     "ClickModel",
+    "IndependentClicks",
     "ModelScore",
     "check_em",
     "check_prior",
@@ -180,6 +181,20 @@ class ClickModel(ABC):
         """
         q, s = shown_arrays(query, shown)
         return self._simulate(q, s, np.random.default_rng(seed)) & (s >= 0)
+
+
+class IndependentClicks(ClickModel):
+    """A click model whose clicks are independent given its parameters (the CTR baselines,
+    PBM): the probability conditional on the clicks above is the marginal one, and clicks are
+    drawn cell by cell."""
+
+    def _conditional(self, log: ClickArrays) -> NDArray[np.float64]:
+        return self._marginal(log.query, log.shown)
+
+    def _simulate(
+        self, query: NDArray[np.int64], shown: NDArray[np.int64], rng: np.random.Generator
+    ) -> NDArray[np.bool_]:
+        return rng.random(shown.shape) < self._marginal(query, shown)
 
 
 def simulate(

@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cranfield.logs.click_models.click_arrays import ClickArrays, click_arrays
+from cranfield.logs.click_models.click_arrays import click_arrays
 from cranfield.logs.click_models.model import (
     DEFAULT_PRIOR,
-    ClickModel,
+    IndependentClicks,
     check_em,
     check_prior,
     factored_em,
@@ -44,7 +44,7 @@ __all__ = ["PBM"]
 
 
 @dataclass(frozen=True, eq=False)
-class PBM(ClickModel):
+class PBM(IndependentClicks):
     """The position-based model: ``P(C_r = 1) = α_{qd} γ_r`` (module doc).
 
     Attributes
@@ -120,11 +120,3 @@ class PBM(ClickModel):
     def _marginal(self, query: NDArray[np.int64], shown: NDArray[np.int64]) -> NDArray[np.float64]:
         gamma = per_rank(np.asarray(self.examination, np.float64), shown.shape[1], self.prior)
         return np.where(shown >= 0, self.attractiveness.lookup(query, shown) * gamma, 0.0)
-
-    def _conditional(self, log: ClickArrays) -> NDArray[np.float64]:
-        return self._marginal(log.query, log.shown)
-
-    def _simulate(
-        self, query: NDArray[np.int64], shown: NDArray[np.int64], rng: np.random.Generator
-    ) -> NDArray[np.bool_]:
-        return rng.random(shown.shape) < self._marginal(query, shown)
