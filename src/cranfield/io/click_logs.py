@@ -85,7 +85,7 @@ from cranfield._types import LOG_FORMATS, LogFormat
 from cranfield._validate import check_choice
 from cranfield.data.sessions import Sessions
 from cranfield.errors import InputError
-from cranfield.io.formats import table_format_of_name
+from cranfield.io.formats import read_delimited, table_format_of_name
 from cranfield.io.limits import LINE_BYTES_VARIABLE, max_line_bytes, size_in_words
 from cranfield.io.sink import write_bytes
 from cranfield.io.source import (
@@ -363,27 +363,11 @@ class _Rows:
 def _read_text_table(text: bytes, name: str, format_: Literal["jsonl", "csv", "tsv"]) -> Sessions:
     """Sessions of JSON Lines, CSV or TSV text (its lines checked for length)."""
     text = short_lines(text, name)
-    kept = [(n, line) for n, line in enumerate(text.split(b"\n"), start=1) if line.strip()]
-    numbers = [n for n, _ in kept]
-    joined = b"\n".join(line for _, line in kept)
     if format_ == "jsonl":
-        return _json_lines(joined, numbers, name)
-    if not kept:
-        raise InputError(name, None, f"is empty; expected a {format_.upper()} header line")
-    try:
-        frame = pl.read_csv(
-            io.BytesIO(joined),
-            separator="," if format_ == "csv" else "\t",
-            infer_schema=False,
-            has_header=True,
-        )
-    except (pl.exceptions.PolarsError, UnicodeDecodeError) as exc:
-        detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
-        raise InputError(name, None, f"cannot be read as {format_.upper()} ({detail})") from exc
-    rows = numbers[1:] if frame.height == len(numbers) - 1 else None
-    return sessions_from_frame(
-        frame, label=name, lines=rows, header=numbers[0], blank_separated=True
-    )
+        kept = [(n, line) for n, line in enumerate(text.split(b"\n"), start=1) if line.strip()]
+        return _json_lines(b"\n".join(line for _, line in kept), [n for n, _ in kept], name)
+    frame, header, rows = read_delimited(text, name, format_)
+    return sessions_from_frame(frame, label=name, lines=rows, header=header, blank_separated=True)
 
 
 def _json_lines(joined: bytes, numbers: list[int], name: str) -> Sessions:

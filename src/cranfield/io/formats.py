@@ -90,6 +90,8 @@ __all__ = [
     "detect_text",
     "format_of_suffix",
     "left_out",
+    "read_delimited",
+    "read_json_lines",
     "read_qrels",
     "read_run",
     "write",
@@ -499,12 +501,22 @@ def _parsed(text: bytes, label: str, format_: FileFormat, kind: Kind) -> _Parsed
         return _json_lines(text, label)
     if format_ == "msmarco":
         return _msmarco_lines(text, label, kind)
-    return _delimited(text, label, "," if format_ == "csv" else "\t", format_)
+    return _Parsed(*read_delimited(text, label, "csv" if format_ == "csv" else "tsv"))
 
 
-def _delimited(text: bytes, label: str, separator: str, format_: FileFormat) -> _Parsed:
-    """A CSV or TSV table with a header, every column read as strings by polars, and the
-    physical lines of the header and each row (None for rows when quoted fields span lines)."""
+def read_delimited(
+    text: bytes, label: str, format_: Literal["csv", "tsv"]
+) -> tuple[pl.DataFrame, int, list[int] | None]:
+    """THE reading of a CSV or TSV table with a header, whatever it holds (runs, qrels, click
+    logs, metric tables): every column read as strings by polars, blank lines left out;
+    returns the frame, the physical line of the header and of each row (``None`` for the
+    rows when quoted fields span lines).
+
+    Raises
+    ------
+    InputError
+        For text with no line, or that polars cannot read as ``format_`` (naming ``label``).
+    """
     kept = [(n, line) for n, line in enumerate(text.split(b"\n"), start=1) if line.strip()]
     if not kept:
         raise InputError(label, None, f"is empty; expected a {format_.upper()} header line")
@@ -512,15 +524,15 @@ def _delimited(text: bytes, label: str, separator: str, format_: FileFormat) -> 
     try:  # without its blank lines, which polars would read as rows of nulls
         frame = pl.read_csv(
             io.BytesIO(b"\n".join(line for _, line in kept)),
-            separator=separator,
+            separator="," if format_ == "csv" else "\t",
             infer_schema=False,
             has_header=True,
         )
-    except (pl.exceptions.PolarsError, UnicodeDecodeError) as exc:
+    except (*_POLARS_ERRORS, UnicodeDecodeError) as exc:
         detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
         raise InputError(label, None, f"cannot be read as {format_.upper()} ({detail})") from exc
     rows = numbers[1:] if len(numbers) - 1 == frame.height else None
-    return _Parsed(frame, numbers[0], rows)
+    return frame, numbers[0], rows
 
 
 _POLARS_ERRORS = (pl.exceptions.PolarsError, pl.exceptions.PanicException, ValueError)
@@ -541,9 +553,17 @@ def _kept_lines(text: bytes, *, comments: bool) -> tuple[list[int], bytes]:
 
 
 def _json_lines(text: bytes, label: str) -> _Parsed:
-    """The rows of JSON Lines text and their physical lines: read by polars when every line
-    is an object of plain values (strings, numbers, nulls), else line by line with the
-    standard library, which names the first line that is not an object."""
+    """A JSON Lines table (:func:`read_json_lines`)."""
+    frame, numbers = read_json_lines(text, label)
+    return _Parsed(frame, None, numbers)
+
+
+def read_json_lines(text: bytes, label: str) -> tuple[pl.DataFrame, list[int]]:
+    """THE reading of a JSON Lines table of plain values (runs, qrels, metric tables): the
+    frame and the physical line of each row. Read by polars when every line is an object of
+    plain values (strings, numbers, nulls; a number keeps its type), else line by line with
+    the standard library, every value as text, which names the first line that is not an
+    object (an :class:`~cranfield.errors.InputError`)."""
     numbers, joined = _kept_lines(text, comments=False)
     try:
         frame = pl.read_ndjson(io.BytesIO(joined), infer_schema_length=None)
@@ -554,11 +574,11 @@ def _json_lines(text: bytes, label: str) -> _Parsed:
         and frame.height == len(numbers)
         and all(t in (pl.String, pl.Null) or t.is_numeric() for t in frame.dtypes)
     ):
-        return _Parsed(frame, None, numbers)
+        return frame, numbers
     return _json_lines_one_by_one(text, label)
 
 
-def _json_lines_one_by_one(text: bytes, label: str) -> _Parsed:
+def _json_lines_one_by_one(text: bytes, label: str) -> tuple[pl.DataFrame, list[int]]:
     """:func:`_json_lines` the careful way: each value kept as text, each line checked."""
     rows: list[dict[str, Any]] = []
     numbers: list[int] = []
@@ -575,7 +595,7 @@ def _json_lines_one_by_one(text: bytes, label: str) -> _Parsed:
             raise InputError(label, number, "is not a JSON object", shown)
         rows.append(row)
         numbers.append(number)
-    return _Parsed(_rows_frame(rows), None, numbers)
+    return _rows_frame(rows), numbers
 
 
 def _rows_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:

@@ -16,8 +16,6 @@ number.
 
 from __future__ import annotations
 
-import io
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -26,7 +24,12 @@ import numpy as np
 import polars as pl
 
 from cranfield.errors import InputError
-from cranfield.io.formats import TableFormat, table_format_of_name
+from cranfield.io.formats import (
+    TableFormat,
+    read_delimited,
+    read_json_lines,
+    table_format_of_name,
+)
 from cranfield.io.source import is_parquet, read_bytes, source_name
 
 if TYPE_CHECKING:
@@ -140,75 +143,10 @@ def _read(source: str | Path, label: str) -> _Frame:
         first = text.lstrip()[:1]
         head = text.lstrip().split(b"\n", 1)[0]
         fmt = "jsonl" if first == b"{" else ("tsv" if b"\t" in head else "csv")
-    if fmt == "jsonl":
-        return _json_lines(text, label)
-    return _delimited(text, label, "\t" if fmt == "tsv" else ",")
-
-
-def _kept(text: bytes) -> tuple[list[int], bytes]:
-    """The physical numbers of the lines that are not blank, and those lines joined."""
-    kept = [(n, line) for n, line in enumerate(text.split(b"\n"), start=1) if line.strip()]
-    return [n for n, _ in kept], b"\n".join(line for _, line in kept)
-
-
-def _delimited(text: bytes, label: str, separator: str) -> _Frame:
-    numbers, joined = _kept(text)
-    what = "CSV" if separator == "," else "TSV"
-    if not numbers:
-        raise InputError(label, None, f"is empty; expected a {what} header line")
-    try:
-        frame = pl.read_csv(
-            io.BytesIO(joined), separator=separator, infer_schema=False, has_header=True
-        )
-    except (*_POLARS_ERRORS, UnicodeDecodeError) as exc:
-        detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
-        raise InputError(label, None, f"cannot be read as {what} ({detail})") from exc
-    lines = numbers[1:] if len(numbers) - 1 == frame.height else None
-    return _Frame(frame, numbers[0], lines)
-
-
-def _json_lines(text: bytes, label: str) -> _Frame:
-    """JSON Lines by polars when every value is plain (text, a number, null), else line by
-    line, which names the first line that is not a JSON object."""
-    numbers, joined = _kept(text)
-    try:
-        frame = pl.read_ndjson(io.BytesIO(joined), infer_schema_length=None)
-    except _POLARS_ERRORS:
-        frame = None
-    if (
-        frame is not None
-        and frame.height == len(numbers)
-        and all(t in (pl.String, pl.Null) or t.is_numeric() for t in frame.dtypes)
-    ):
+    if fmt == "jsonl":  # numbers read by polars as text, as from CSV
+        frame, numbers = read_json_lines(text, label)
         return _Frame(frame.with_columns(pl.all().cast(pl.String)), None, numbers)
-    rows: list[dict[str, object]] = []
-    numbers = []
-    for number, raw in enumerate(text.split(b"\n"), start=1):
-        if not raw.strip():
-            continue
-        shown = raw.strip().decode("utf-8", "replace")
-        try:
-            row = json.loads(raw)
-        except ValueError as exc:
-            raise InputError(label, number, f"is not a JSON object ({exc})", shown) from None
-        if not isinstance(row, dict):
-            raise InputError(label, number, "is not a JSON object", shown)
-        rows.append(row)
-        numbers.append(number)
-    keys: dict[str, None] = {}
-    for row in rows:
-        keys.update(dict.fromkeys(row))
-    frame = pl.DataFrame(
-        {k: pl.Series(k, [_text(row.get(k)) for row in rows], dtype=pl.String) for k in keys}
-    )
-    return _Frame(frame, None, numbers)
-
-
-def _text(value: object) -> str | None:
-    """A JSON value as text: strings as they are, numbers in their JSON spelling."""
-    if value is None or isinstance(value, str):
-        return value
-    return json.dumps(value)
+    return _Frame(*read_delimited(text, label, "tsv" if fmt == "tsv" else "csv"))
 
 
 def _parquet(source: str | Path, label: str) -> _Frame:
