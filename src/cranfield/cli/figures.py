@@ -1,7 +1,8 @@
 """THE way a command writes a figure: the suffix picks the format, matplotlib is checked
 before anything is evaluated, an input is never overwritten, and the file is written whole
 (:mod:`cranfield.io.sink`) or not at all. Used by ``plot`` (``-o``), ``correlate`` and
-``power`` (``--plot``)."""
+``power`` (``--plot``). And the way a command writes an HTML page (``report``, ``logs
+report``): :func:`write_page`."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from cranfield.cli.parser import UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import TextIO
 
     from matplotlib.figure import Figure
 
-__all__ = ["FIGURE_FORMATS", "check_figure", "save_figure"]
+__all__ = ["FIGURE_FORMATS", "check_figure", "save_figure", "write_page"]
 
 FIGURE_FORMATS: Final = ("png", "svg", "pdf")
 
@@ -42,3 +44,16 @@ def save_figure(fig: Figure, path: str, *, dpi: float = 150.0) -> None:
 
     with writing(path), replacing(path) as tmp:
         fig.savefig(tmp, format=Path(path).suffix.lower().lstrip("."), dpi=dpi)
+
+
+def write_page(path: str, page: str, out: TextIO) -> None:
+    """The HTML ``page`` on ``out`` (``path`` ``-``) or written whole to ``path``, its size
+    said on ``out``."""
+    from cranfield.io.sink import write_text, writing
+
+    if path == "-":
+        out.write(page)
+        return
+    with writing(path):
+        write_text(path, page)
+    out.write(f"wrote {path} ({len(page.encode('utf-8')) / 1024:,.0f} KiB)\n")

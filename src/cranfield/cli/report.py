@@ -98,17 +98,12 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(args.runs) < 2:
         raise UsageError(1, "give at least two runs to compare.")
-    from cranfield.io.sink import refuse_overwriting, write_text, writing
+    from cranfield.cli.figures import write_page
+    from cranfield.io.sink import refuse_overwriting
 
     refuse_overwriting(args.output, [args.qrels, *args.runs], option="output")
     page = _report(args)
-    if args.output == "-":
-        out.write(page)
-        return 0
-    with writing(args.output):
-        write_text(args.output, page)
-    size = len(page.encode("utf-8"))
-    out.write(f"wrote {args.output} ({size / 1024:,.0f} KiB)\n")
+    write_page(args.output, page, out)
     return 0
 
 

@@ -77,8 +77,9 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from cranfield.cli.figures import write_page
     from cranfield.io.click_logs import read_sessions
-    from cranfield.io.sink import refuse_overwriting, write_text, writing
+    from cranfield.io.sink import refuse_overwriting
     from cranfield.report.logs_page import MODEL_NAMES, logs_html
 
     inputs = [args.log, *([args.test] if args.test else []), *(args.simulate or [])]
@@ -109,11 +110,5 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         inputs=[(role, path) for role, path in roles if path != "-"],
         title=args.title,
     )
-    if args.output == "-":
-        out.write(page)
-        return 0
-    with writing(args.output):
-        write_text(args.output, page)
-    size = len(page.encode("utf-8"))
-    out.write(f"wrote {args.output} ({size / 1024:,.0f} KiB)\n")
+    write_page(args.output, page, out)
     return 0
