@@ -488,6 +488,27 @@ def _payload(c: Comparison, page_size: int) -> dict[str, Any]:
     }
 
 
+def page_top(heading: str, subtitle: str, nav: list[str], css: str, js: str | None = None) -> str:
+    """The top of a report page, up to its ``<main>``: a content-security policy that allows
+    nothing but the page's own style (and script, ``js``) by their SHA-256, the title, and the
+    header with its navigation links ``nav``."""
+    script = "" if js is None else f"script-src 'sha256-{_sha256(js)}'; "
+    csp = (
+        f"default-src 'none'; {script}style-src 'sha256-{_sha256(css)}'; base-uri 'none'; "
+        "form-action 'none'"
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{_e(csp)}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="generator" content="cranfield">'
+        f"<title>{_e(heading)}</title><style>{css}</style></head>\n<body>"
+        f"<header><h1>{_e(heading)}</h1>"
+        f'<p class="subtitle">{_e(subtitle)}</p><nav>{"".join(nav)}</nav></header>\n'
+    )
+
+
 def _document(
     c: Comparison,
     *,
@@ -501,11 +522,6 @@ def _document(
     check_int("page_size", page_size, minimum=1)
     css = _asset("report.css")
     js = _asset("report.js")
-    csp = (
-        f"default-src 'none'; script-src 'sha256-{_sha256(js)}'; "
-        f"style-src 'sha256-{_sha256(css)}'; base-uri 'none'; "
-        "form-action 'none'"
-    )
     heading = title or f"Comparison of {len(c.runs)} runs on {len(c.topics):,} queries"
     subtitle = (
         f"{len(c.runs)} runs · {len(c.measures)} "
@@ -528,15 +544,8 @@ def _document(
         else ""
     )
     return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{_e(csp)}">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="generator" content="cranfield">'
-        f"<title>{_e(heading)}</title><style>{css}</style></head>\n<body>"
-        f"<header><h1>{_e(heading)}</h1>"
-        f'<p class="subtitle">{_e(subtitle)}</p><nav>{"".join(nav)}</nav></header>\n'
-        f"<main>{_summary(c)}\n{curves}\n{_per_query(c, page_size)}\n{diff_html}"
+        page_top(heading, subtitle, nav, css, js)
+        + f"<main>{_summary(c)}\n{curves}\n{_per_query(c, page_size)}\n{diff_html}"
         f"{_parameters(c, parameter_rows, runs_table)}</main>\n"
         '<script type="application/json" id="cranfield-data">'
         f"{json_for_script(_payload(c, page_size))}</script>\n"

@@ -32,7 +32,7 @@ import numpy as np
 
 from cranfield.logs.click_metrics import click_metrics
 from cranfield.logs.fitted_click_model import MODELS, compare_click_models
-from cranfield.report.html import _asset, _e, _sha256, _table
+from cranfield.report.html import _asset, _e, _table, page_top
 from cranfield.report.numbers import four_places
 from cranfield.report.run_diff import signed
 from cranfield.report.svg_charts import LineChart, LineSeries, int_ticks, line_chart, series_style
@@ -298,10 +298,6 @@ def logs_html(
     from cranfield.evaluation.provenance import InputFile
 
     css = _asset("report.css")
-    csp = (
-        f"default-src 'none'; style-src 'sha256-{_sha256(css)}'; base-uri 'none'; "
-        "form-action 'none'"
-    )
     heading = title or f"Click log {sessions.source}"
     subtitle = (
         f"{len(sessions):,} sessions · {sessions.num_queries:,} queries · depth "
@@ -342,13 +338,6 @@ def logs_html(
         f'<table id="parameters-table" class="params"><tbody>{rows}</tbody></table></section>'
     )
     return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{_e(csp)}">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="generator" content="cranfield">'
-        f"<title>{_e(heading)}</title><style>{css}</style></head>\n<body>"
-        f"<header><h1>{_e(heading)}</h1>"
-        f'<p class="subtitle">{_e(subtitle)}</p><nav>{"".join(nav)}</nav></header>\n'
-        f"<main>{chr(10).join(body)}</main>\n</body></html>\n"
+        page_top(heading, subtitle, nav, css)
+        + f"<main>{chr(10).join(body)}</main>\n</body></html>\n"
     )
