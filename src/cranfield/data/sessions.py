@@ -331,6 +331,17 @@ class Sessions:
             f"depth={self.depth}, clicks={self.num_clicks})"
         )
 
+    def described(self) -> dict[str, object]:
+        """What the log is, for JSON output: its source and its counts of sessions, queries,
+        ranks and clicks."""
+        return {
+            "source": self.source,
+            "sessions": len(self),
+            "queries": self.num_queries,
+            "depth": self.depth,
+            "clicks": self.num_clicks,
+        }
+
     @property
     def depth(self) -> int:
         """The number of ranks of :attr:`shown` (the most results a session showed)."""

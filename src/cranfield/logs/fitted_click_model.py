@@ -315,16 +315,6 @@ class ClickModelFit:
     score: ModelScore
 
 
-def _described(sessions: Sessions) -> dict[str, object]:
-    return {
-        "source": sessions.source,
-        "sessions": len(sessions),
-        "queries": sessions.num_queries,
-        "depth": sessions.depth,
-        "clicks": sessions.num_clicks,
-    }
-
-
 def _finite(value: float) -> float | None:
     return None if math.isnan(value) else value
 
@@ -355,8 +345,8 @@ class ClickModelComparison:
         """Every figure, JSON-ready (NaN, a rank no session reaches, as None)."""
         unshown, repeated = ignored_clicks(self.scored)
         return {
-            "train": _described(self.train),
-            "test": None if self.test is None else _described(self.test),
+            "train": self.train.described(),
+            "test": None if self.test is None else self.test.described(),
             "scored_on": "train" if self.test is None else "test",
             "ignored_clicks": {"unshown": unshown, "repeated": repeated},
             "unseen": None if self.test is None else unseen_pairs(self.train, self.test),

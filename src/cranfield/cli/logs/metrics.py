@@ -117,11 +117,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _described(sessions: Sessions) -> dict[str, object]:
     return {
-        "source": sessions.source,
-        "sessions": len(sessions),
-        "queries": sessions.num_queries,
-        "depth": sessions.depth,
-        "clicks": sessions.num_clicks,
+        **sessions.described(),
         "click_times": sessions.click_time is not None,
         "dwell_times": sessions.dwell is not None,
         "buckets": len(sessions.bucket_ids) if sessions.bucket is not None else 0,

@@ -47,7 +47,17 @@ def test_by_query_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         main(["logs", "metrics", path, "--by", "query", "-f", "json", "-k", "1,2", "-k", "3"]) == 0
     )
     data = json.loads(capsys.readouterr().out)
-    assert data["log"]["sessions"] == 3
+    assert data["log"] == {
+        "source": path,
+        "sessions": 3,
+        "queries": 2,
+        "depth": 3,
+        "clicks": 4,  # a click on a document not shown (x) counted too
+        "click_times": False,
+        "dwell_times": False,
+        "buckets": 0,
+    }
+    assert list(data["log"])[:5] == ["source", "sessions", "queries", "depth", "clicks"]
     assert [g["query"] for g in data["groups"]] == ["q1", "q2"]
     assert data["groups"][0]["ctr"] == 0.5
     assert data["groups"][1]["unshown_clicks"] == 1.0
