@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +32,7 @@ from cranfield.stats.paired import (
     tukey_pairs,
     wilcoxon_pairs,
 )
+from cranfield.stats.plain_data import finite_or_none as _finite
 from cranfield.stats.plan import (
     FAMILYWISE,
     PLAN_NAMES,
@@ -457,10 +457,6 @@ class Comparison:
     def to_csv(self) -> str:
         """:meth:`to_polars` as CSV text."""
         return self.to_polars().write_csv()
-
-
-def _finite(v: float) -> float | None:
-    return v if math.isfinite(v) else None
 
 
 def _count(n: int, word: str) -> str:

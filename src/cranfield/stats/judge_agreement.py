@@ -27,6 +27,7 @@ import numpy as np
 
 from cranfield._validate import check_choice, check_int
 from cranfield.errors import EvaluationError, OptionError
+from cranfield.stats.plain_data import finite_or_none as _finite
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -310,10 +311,6 @@ class JudgeAgreement:
         """:meth:`to_dict` as JSON text."""
         check_int("indent", indent, minimum=0, none=True)
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False) + "\n"
-
-
-def _finite(v: float) -> float | None:
-    return v if math.isfinite(v) else None
 
 
 def _pair_dict(p: JudgePair) -> dict[str, Any]:

@@ -26,6 +26,7 @@ import numpy as np
 
 from cranfield._validate import check_int
 from cranfield.errors import EvaluationError, OptionError
+from cranfield.stats.plain_data import finite_or_none as _finite
 from cranfield.stats.resampling import bootstrap_sums, check_rng, resolve_seed
 
 if TYPE_CHECKING:
@@ -444,10 +445,6 @@ class RankCorrelation:
         """:meth:`to_dict` as JSON text (same inputs and seed, same bytes)."""
         check_int("indent", indent, minimum=0, none=True)
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False) + "\n"
-
-
-def _finite(v: float) -> float | None:
-    return v if math.isfinite(v) else None
 
 
 # --------------------------------------------------------------------------- computing it

@@ -42,6 +42,7 @@ import numpy as np
 from cranfield._validate import check_bool, check_float, check_int
 from cranfield.errors import EvaluationError, OptionError
 from cranfield.stats.paired import paired_t_test
+from cranfield.stats.plain_data import finite_or_none as _finite
 from cranfield.stats.rank_correlation import rbo, table_measure
 
 if TYPE_CHECKING:
@@ -459,10 +460,6 @@ class Reproducibility:
         """:meth:`to_dict` as JSON text."""
         check_int("indent", indent, minimum=0, none=True)
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False) + "\n"
-
-
-def _finite(v: float) -> float | None:
-    return v if math.isfinite(v) else None
 
 
 # --------------------------------------------------------------------------- computing it
