@@ -107,6 +107,15 @@ class TestOutcome:
     p_adjusted: float
     significant: bool
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready: a statistic that is not finite is ``None``)."""
+        return {
+            "statistic": _finite(self.statistic),
+            "p_value": self.p_value,
+            "p_adjusted": self.p_adjusted,
+            "significant": self.significant,
+        }
+
 
 @dataclass(frozen=True)
 class PairComparison:
@@ -523,15 +532,7 @@ def _pair_dict(p: PairComparison) -> dict[str, Any]:
         "hurt": p.hurt,
         "urisk": _finite(p.urisk),
         "trisk": _finite(p.trisk),
-        "tests": {
-            t: {
-                "statistic": _finite(o.statistic),
-                "p_value": o.p_value,
-                "p_adjusted": o.p_adjusted,
-                "significant": o.significant,
-            }
-            for t, o in p.tests.items()
-        },
+        "tests": {t: o.to_dict() for t, o in p.tests.items()},
     }
 
 

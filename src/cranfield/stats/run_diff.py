@@ -230,15 +230,7 @@ class RunDiff:
                 "wins": pc.wins,
                 "ties": pc.ties,
                 "losses": pc.losses,
-                "tests": {
-                    t: {
-                        "statistic": _finite(o.statistic),
-                        "p_value": o.p_value,
-                        "p_adjusted": o.p_adjusted,
-                        "significant": o.significant,
-                    }
-                    for t, o in pc.tests.items()
-                },
+                "tests": {t: o.to_dict() for t, o in pc.tests.items()},
                 "largest_wins": [
                     {"query_id": t, "delta": _finite(by_query[t].delta(m))} for t in self.wins[m]
                 ],
