@@ -18,15 +18,15 @@ as if it were the whole query, a plausible wrong number. So, in order:
    and indexed once, here). Each partition is read, checked as any run table is
    (:mod:`cranfield.io.columnar`), ranked and scored on its worker with
    ``missing="skip"``; only what it holds comes back (:class:`~cranfield.evaluation.
-   evaluator.PartitionScores`: every query id it had, judged or not, the per-query values
+   scoring.Part`: every query id it had, judged or not, the per-query values
    of the judged ones, and the set measures' contingency counts pooled over its queries).
 3. **Verified, not assumed.** Each scored partition says which query ids it held; one held
    by two means the partitioning was not by query after all: partitions taken to be by
    query are then shuffled and scored again (said in the notes); after a shuffle or a
    gathering it is an :class:`~cranfield.errors.EvaluationError`. Never a result from split
    queries.
-4. **Assembled as one run** (by :meth:`Evaluator.evaluate_dataset
-   <cranfield.evaluation.evaluator.Evaluator.evaluate_dataset>`). Queries in bytewise
+4. **Assembled as one run** (by :func:`~cranfield.evaluation.assemble.assemble`, as every
+   run is). Queries in bytewise
    order; the missing-query policy applied over the whole run as ``evaluate`` does (under
    ``"zero"``, the judged queries no partition held are scored as ``evaluate`` scores them,
    empty rankings against their judgments, not taken to be 0); the overlap check; the micro
@@ -69,7 +69,7 @@ class Scored(Protocol):
     partition held, to verify that no other partition held rows of them."""
 
     @property
-    def held(self) -> tuple[str, ...]: ...
+    def held(self) -> tuple[str, ...] | None: ...
 
 
 R = TypeVar("R", bound=Scored)
@@ -203,7 +203,7 @@ def _split_query(parts: list[R]) -> tuple[str, int, int] | None:
     """A query held by two partitions (and their positions), or ``None``."""
     owner: dict[str, int] = {}
     for index, part in enumerate(parts):
-        for query in part.held:
+        for query in part.held or ():
             first = owner.setdefault(query, index)
             if first != index:
                 return query, first, index

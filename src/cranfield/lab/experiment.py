@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Unpack, cast
 
 import polars as pl
 
@@ -26,6 +26,7 @@ from cranfield._progress import progress_enabled
 from cranfield._validate import check_bool, check_choice, check_float, check_int
 from cranfield.data.run import RUN_SCHEMA, Run
 from cranfield.errors import EvaluationError, InputError, OptionError
+from cranfield.evaluation.execution import Execution, ExecutionKwargs, execution_from
 from cranfield.evaluation.provenance import file_sha256
 from cranfield.io.load import load_run
 from cranfield.io.sink import write_text, writing
@@ -199,8 +200,6 @@ class Experiment:
         ``{"measure": ..., "n_folds": ..., "seed": ...}`` (each optional:
         :func:`~cranfield.lab.folds.cross_validation_settings`) to add a cross-validated
         selection among the systems to the result.
-    progress:
-        Progress bars (after one second) on standard error; default when it is a terminal.
     log:
         Called with one line per step (what was built, reused or measured).
     options:
@@ -208,8 +207,11 @@ class Experiment:
     config_file:
         The configuration file the experiment was described in (set by
         :func:`~cranfield.lab.load_config`); its SHA-256 goes into the provenance.
-    jobs, scheduler:
-        Search the topics on ``jobs`` worker processes of this machine (``0``: every core)
+    execution, **kwargs:
+        Where and how (:class:`~cranfield.evaluation.execution.Execution`, whole or as
+        keywords): ``progress``, progress bars (after one second) on standard error (default
+        ``None``: when it is a terminal); ``jobs``, ``scheduler``: search the topics on
+        ``jobs`` worker processes of this machine (``0``: every core)
         or on the workers of the Dask cluster ``scheduler`` (an address or a
         ``distributed.Client``; :func:`~cranfield.evaluation.engines.engine_for`) instead of
         in this process (the default): each index is built here once and opened by each
@@ -236,7 +238,7 @@ class Experiment:
     {'fts5': 1.0, 'd1': 0.5}
     """
 
-    def __init__(  # noqa: PLR0913 -- the lab's settings: to be grouped (ExperimentConfig)
+    def __init__(  # noqa: PLR0913, PLR0915 -- the lab's settings: to be grouped (ExperimentConfig)
         self,
         collection: Collection,
         systems: Sequence[System | PrecomputedRun] | Mapping[str, System | PrecomputedRun],
@@ -260,18 +262,24 @@ class Experiment:
         efficiency: bool = True,
         reuse: bool = True,
         cross_validation: Mapping[str, Any] | None = None,
-        progress: bool | None = None,
         log: Callable[[str], None] | None = None,
         options: EvalOptions | None = None,
         config_file: str | Path | None = None,
-        jobs: int = 1,
-        scheduler: Any = None,
         ship_index: bool = False,
+        execution: Execution | None = None,
+        **kwargs: Unpack[ExecutionKwargs],
     ) -> None:
         from cranfield.evaluation.evaluator import resolve_measures
         from cranfield.evaluation.options import options_from
 
         self.options = options_from(options, {}, caller="Experiment")
+        # The lab shows its progress on a terminal unless told otherwise.
+        run_on = execution_from(execution, dict(kwargs), caller="Experiment", progress=None)
+        for unused in ("store", "stream"):
+            if run_on.changed().get(unused):
+                raise OptionError(
+                    unused, "left at its default by the lab (its runs are made, not read)", True
+                )
         self.collection = collection
         chosen = _systems(systems)
         names = [s.name for s in chosen]
@@ -324,11 +332,11 @@ class Experiment:
             if cross_validation is None
             else cross_validation_settings(cross_validation, self.measures[0], seed)
         )
-        self.progress = progress_enabled(progress)
+        self.progress = progress_enabled(run_on.progress)
         self._log = log or (lambda line: None)
         self.config_file = Path(config_file) if config_file is not None else None
-        self.jobs = jobs
-        self.engine = _workers(jobs, scheduler)
+        self.jobs = run_on.jobs
+        self.engine = _workers(run_on.jobs, run_on.scheduler)
         self.ship_index = check_bool("ship_index", ship_index)
         if self.ship_index and self.engine is None:
             raise OptionError(

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import polars as pl
 
     from cranfield.evaluation.evaluator import MeasureLike
-    from cranfield.evaluation.options import EvalKwargs
+    from cranfield.evaluation.execution import EvalExecutionKwargs, Execution
     from cranfield.io.load import QrelsLike, RunLike
 
 __all__ = [
@@ -442,9 +442,8 @@ def cross_validate(
     n_folds: int = 5,
     seed: int = 0,
     options: EvalOptions | None = None,
-    jobs: int = 1,
-    scheduler: Any = None,
-    **kwargs: Unpack[EvalKwargs],
+    execution: Execution | None = None,
+    **kwargs: Unpack[EvalExecutionKwargs],
 ) -> CrossValidation:
     """Choose among runs (configurations) on training folds; report the held-out score.
 
@@ -464,9 +463,9 @@ def cross_validate(
         The evaluation options of :func:`cranfield.evaluate`, whole or as keywords; with
         ``missing="zero"`` (default) every judged topic counts, with ``"skip"`` the topics
         every candidate retrieved.
-    jobs, scheduler:
-        Where the candidates are scored (:meth:`Evaluator.many
-        <cranfield.evaluation.evaluator.Evaluator.many>`).
+    execution, **kwargs:
+        Where the candidates are scored (:class:`~cranfield.evaluation.execution.Execution`,
+        whole or as keywords: ``jobs``, ``scheduler``, ...).
 
     Returns
     -------
@@ -481,16 +480,19 @@ def cross_validate(
     over all topics of the held-out per-topic scores.
     """
     from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.evaluation.execution import execution_from
 
     check_int("n_folds", n_folds, minimum=2)  # and at most the number of topics: kfold knows them
     check_int("seed", seed, minimum=0)
-    evaluator = Evaluator(qrels, measure, options, **kwargs)
+    rest: dict[str, Any] = dict(kwargs)
+    run_on = execution_from(execution, rest, caller="cross_validate")
+    evaluator = Evaluator(qrels, measure, options, **rest)
     wanted = evaluator.measures
     if len(wanted) != 1:
         raise OptionError("measure", "exactly one measure", measure)
     if len(candidates) < 1:
         raise OptionError("candidates", "at least one candidate run", candidates)
-    table = evaluator.many(candidates, jobs=jobs, scheduler=scheduler)
+    table = evaluator.many(candidates, execution=run_on)
     scores = table.matrix(wanted[0])
     per_topic = {
         name: dict(zip(table.topics, scores[:, j].tolist(), strict=True))

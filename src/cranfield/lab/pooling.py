@@ -25,6 +25,7 @@ import polars as pl
 from cranfield._validate import check_choice, check_int
 from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError, OptionError, spelled
+from cranfield.evaluation.execution import Execution, execution_from
 from cranfield.evaluation.options import EvalOptions
 from cranfield.io.load import QrelsLike, RunLike, load_qrels
 from cranfield.io.runset import RunSet
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from cranfield._types import RunNaming
     from cranfield.data.run import Run
     from cranfield.evaluation.evaluator import Evaluator, MeasureLike
-    from cranfield.evaluation.options import EvalKwargs
+    from cranfield.evaluation.execution import EvalExecutionKwargs, ExecutionKwargs
 
 __all__ = [
     "LeaveOneOut",
@@ -240,8 +241,8 @@ def pool(
     runs: Mapping[str, RunLike] | Sequence[RunLike],
     depth: int = 100,
     *,
-    jobs: int = 1,
-    scheduler: Any = None,
+    execution: Execution | None = None,
+    **kwargs: Unpack[ExecutionKwargs],
 ) -> Pool:
     """Depth-``depth`` pool of ``runs``: per topic, the union of every run's top ``depth``.
 
@@ -251,9 +252,10 @@ def pool(
         ``{name: run}`` or a list of runs (named by file name without suffixes).
     depth:
         Documents taken from each run per topic.
-    jobs, scheduler:
-        Where the runs are read and cut to their top ``depth``: worker processes (0: every
-        core) or a Dask cluster (:mod:`cranfield.evaluation.engines`); only each run's top
+    execution, **kwargs:
+        Where the runs are read and cut to their top ``depth``
+        (:class:`~cranfield.evaluation.execution.Execution`, whole or as keywords): ``jobs``
+        worker processes (0: every core) or a Dask cluster ``scheduler``; only each run's top
         ``depth`` comes back.
 
     Returns
@@ -275,10 +277,8 @@ def pool(
     >>> p.sizes(), p.unique_contributions()
     ({'q1': 3}, {'a': 1, 'b': 1})
     """
-    from cranfield.evaluation.engines import engine_for
-
     depth = check_int("depth", depth, minimum=1)
-    engine = engine_for(jobs, scheduler)
+    engine = execution_from(execution, dict(kwargs), caller="pool").engine()
     run_set = _run_set(runs)
     tops = list(engine.map(_pooled_top, depth, list(run_set)))
     entries = pl.concat(tops, how="vertical")
@@ -300,24 +300,23 @@ def judged_at_k(
     k: int = 10,
     *,
     options: EvalOptions | None = None,
-    jobs: int = 1,
-    scheduler: Any = None,
-    **kwargs: Unpack[EvalKwargs],
+    execution: Execution | None = None,
+    **kwargs: Unpack[EvalExecutionKwargs],
 ) -> dict[str, float]:
     """``{run: mean Judged@k}``: the share of each run's top ``k`` that the qrels judge.
 
     Averaged over the judged topics (with the default ``missing="zero"``, a topic a run did
     not answer counts 0). Negative qrels values ("pooled but not judged") do not count as
     judged. ``options``/``kwargs``: the evaluation options of :func:`cranfield.evaluate`;
-    ``jobs``, ``scheduler``: where the runs are scored (:meth:`Evaluator.many
-    <cranfield.evaluation.evaluator.Evaluator.many>`).
+    ``execution``/``kwargs``: where the runs are scored
+    (:class:`~cranfield.evaluation.execution.Execution`: ``jobs``, ``scheduler``, ...).
     """
     from cranfield.evaluation.evaluator import Evaluator
 
     k = check_int("k", k, minimum=1)
-    table = Evaluator(qrels, f"Judged@{k}", options, **kwargs).many(
-        _run_set(runs), jobs=jobs, scheduler=scheduler
-    )
+    rest: dict[str, Any] = dict(kwargs)
+    run_on = execution_from(execution, rest, caller="judged_at_k")
+    table = Evaluator(qrels, f"Judged@{k}", options, **rest).many(_run_set(runs), execution=run_on)
     return {r.run_name: float(r[f"Judged@{k}"]) for r in table}
 
 
@@ -367,8 +366,8 @@ def leave_one_out(
     *,
     depth: int = 100,
     options: EvalOptions | None = None,
-    jobs: int = 1,
-    scheduler: Any = None,
+    execution: Execution | None = None,
+    **kwargs: Unpack[ExecutionKwargs],
 ) -> LeaveOneOut:
     """Score each run with and without the judgments of the documents only it pooled.
 
@@ -385,9 +384,11 @@ def leave_one_out(
     options:
         The evaluation options of :func:`cranfield.evaluate` (an ``EvalOptions``: its
         ``depth``, trec_eval's ``-M``, is not the pool depth).
-    jobs, scheduler:
-        Where the runs are read, pooled and scored (:mod:`cranfield.evaluation.engines`):
-        each worker scores its runs with and without their unique documents' judgments.
+    execution, **kwargs:
+        Where the runs are read, pooled and scored
+        (:class:`~cranfield.evaluation.execution.Execution`, whole or as keywords: ``jobs``,
+        ``scheduler``): each worker scores its runs with and without their unique documents'
+        judgments.
 
     Returns
     -------
@@ -404,16 +405,17 @@ def leave_one_out(
     evaluation options (by default ``missing="zero"``: over all judged topics). A run's rank
     without its documents is its place among the other runs' full scores.
     """
-    from cranfield.evaluation.engines import InProcess, engine_for
+    from cranfield.evaluation.engines import InProcess
     from cranfield.evaluation.evaluator import Evaluator
 
     depth = check_int("depth", depth, minimum=1)
     evaluator = Evaluator(qrels, measure, options)
     if len(evaluator.measures) != 1:
         raise OptionError("measure", "exactly one measure", measure)
-    engine = engine_for(jobs, scheduler)
+    run_on = execution_from(execution, dict(kwargs), caller="leave_one_out")
+    engine = run_on.engine()
     run_set = _run_set(runs)
-    pooled = pool(dict(run_set), depth, jobs=jobs, scheduler=scheduler)
+    pooled = pool(dict(run_set), depth, execution=run_on)
     if not isinstance(engine, InProcess):
         evaluator.prepare()
     shared = (evaluator, pooled.unique_documents())

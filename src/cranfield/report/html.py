@@ -72,8 +72,9 @@ if TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
     from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.execution import Execution
     from cranfield.io.load import QrelsLike
-    from cranfield.stats.comparison import CompareKwargs, Comparison
+    from cranfield.stats.comparison import CompareExecutionKwargs, Comparison
     from cranfield.stats.plan import TestPlan
     from cranfield.stats.run_diff import QueryDiff, RunDiff
 
@@ -572,9 +573,6 @@ def comparison_html(
         Heading and window title (default: says how many runs and queries).
     page_size:
         Rows per page of the per-query table when the page opens.
-    jobs, scheduler, store, progress:
-        Where the runs are scored and their results kept, and a progress bar, as in
-        :func:`cranfield.compare`.
 
     Returns
     -------
@@ -663,12 +661,9 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
     max_rank: int = 20,
     title: str | None = None,
     page_size: int = 50,
-    jobs: int = 1,
-    scheduler: Any = None,
-    store: str | Path | None = None,
-    progress: bool | None = False,
     diff: Sequence[str | int | Path] | None = None,
-    **kwargs: Unpack[CompareKwargs],
+    execution: Execution | None = None,
+    **kwargs: Unpack[CompareExecutionKwargs],
 ) -> str:
     """Compare runs and write everything into one self-contained HTML page.
 
@@ -695,8 +690,9 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         Heading and window title.
     page_size:
         Rows per page of the per-query table when the page opens.
-    jobs, scheduler, store, progress:
-        Where the runs are scored and their results kept, and a progress bar, as in
+    execution, **kwargs:
+        Where and how the runs are scored and their results kept, and a progress bar
+        (:class:`~cranfield.evaluation.execution.Execution`, whole or as keywords), as in
         :func:`cranfield.compare`.
     diff:
         Two of the runs, A then B (names, paths or positions): add a "run diff" section,
@@ -731,6 +727,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
 
     from cranfield.data.qrels import Qrels
     from cranfield.evaluation.evaluator import load_judgments
+    from cranfield.evaluation.execution import execution_from
     from cranfield.stats.comparison import compare, split_options
 
     levels = tuple(check_float("levels", p, minimum=0, maximum=1) for p in levels)
@@ -744,7 +741,9 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         items = list(runs)
     else:
         items = [runs]
-    test_plan, eval_kwargs = split_options(plan, kwargs, caller="html_report")
+    rest: dict[str, Any] = dict(kwargs)
+    run_on = execution_from(execution, rest, caller="html_report")
+    test_plan, eval_kwargs = split_options(plan, rest, caller="html_report")
     opts = options_from(options, eval_kwargs, caller="html_report")
     judgments = load_judgments(qrels, opts)
     named: list[tuple[str, Run]] = named_runs(runs, names, format=opts.run_format)
@@ -757,10 +756,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         options=opts,
         known=known,
         intents=intents,
-        jobs=jobs,
-        scheduler=scheduler,
-        store=store,
-        progress=progress,
+        execution=run_on,
     )
     relevance_level, judged_only, depth = opts.relevance_level, opts.judged_only, opts.depth
     charts: list[LineChart] = []

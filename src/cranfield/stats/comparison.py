@@ -13,6 +13,7 @@ import numpy as np
 from cranfield._validate import check_choice, check_int
 from cranfield.errors import EvaluationError, MeasureError, OptionError
 from cranfield.evaluation.aggregate import aggregate
+from cranfield.evaluation.execution import Execution, ExecutionKwargs, execution_from
 from cranfield.evaluation.options import OPTION_NAMES, EvalKwargs
 from cranfield.stats.corrections import (
     adjust_p_values,
@@ -808,11 +809,8 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
     options: EvalOptions | None = None,
     known: QrelsLike | None = None,
     intents: Any = None,
-    jobs: int = 1,
-    scheduler: Any = None,
-    store: str | Path | None = None,
-    progress: bool | None = False,
-    **kwargs: Unpack[CompareKwargs],
+    execution: Execution | None = None,
+    **kwargs: Unpack[CompareExecutionKwargs],
 ) -> Comparison:
     """Evaluate several runs on the same queries and test their differences pairwise.
 
@@ -844,15 +842,13 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
         same queries: with ``missing="zero"`` (default) all judged queries, a run's missing
         query scoring 0; with ``"skip"`` the judged queries that every run retrieved;
         ``"error"`` refuses runs that miss judged queries.
-    jobs, scheduler:
-        Where the runs are scored: ``jobs`` worker processes (0: every core) or the Dask
-        cluster ``scheduler`` (:meth:`Evaluator.many
-        <cranfield.evaluation.evaluator.Evaluator.many>`); the numbers are the same.
-    store:
-        A folder where each run file's results are kept and read back instead of computed
-        again (:mod:`cranfield.evaluation.store`).
-    progress:
-        A progress bar of the runs scored on standard error (``None``: when it is a terminal).
+    execution, **kwargs:
+        Where and how the runs are scored (:class:`~cranfield.evaluation.execution.
+        Execution`, whole or as keywords): ``jobs`` worker processes (0: every core) or the
+        Dask cluster ``scheduler``; ``store``, a folder where each run file's results are
+        kept and read back instead of computed again (:mod:`cranfield.evaluation.store`);
+        ``progress``, a bar of the runs scored on standard error (``None``: when it is a
+        terminal); ``stream``. The numbers are the same whatever they say.
 
     Returns
     -------
@@ -906,7 +902,9 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
     from cranfield.evaluation.evaluator import Evaluator
     from cranfield.io.runset import RunSet
 
-    test_plan, eval_kwargs = split_options(plan, kwargs)
+    rest: dict[str, Any] = dict(kwargs)
+    run_on = execution_from(execution, rest, caller="compare")
+    test_plan, eval_kwargs = split_options(plan, rest)
     evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **eval_kwargs)
     wanted = evaluator.measures
     if not wanted:
@@ -918,7 +916,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
         raise OptionError("runs", "at least 2 runs", len(run_set))
     if isinstance(baseline, (str, Path)):
         baseline = run_set.names[run_set.find(baseline)]
-    table = evaluator.many(run_set, jobs=jobs, scheduler=scheduler, store=store, progress=progress)
+    table = evaluator.many(run_set, execution=run_on)
     topics = table.topics
     run_names = table.names
     cubes = [table.matrix(m) for m in wanted]
@@ -1021,9 +1019,14 @@ def compare_scores(
 
 
 class CompareKwargs(EvalKwargs, TestKwargs, total=False):
-    """The keyword options of :func:`compare`: the evaluation options
+    """The keyword options of a comparison: the evaluation options
     (:class:`~cranfield.evaluation.options.EvalOptions`) and the test options
     (:class:`~cranfield.stats.plan.TestPlan`)."""
+
+
+class CompareExecutionKwargs(CompareKwargs, ExecutionKwargs, total=False):
+    """The keyword options of :func:`compare` (and ``html_report``): the evaluation, test
+    and execution options (:class:`~cranfield.evaluation.execution.Execution`)."""
 
 
 def split_options(

@@ -317,7 +317,7 @@ class _Bar:
 def test_progress_counts_the_runs_and_shows_only_when_asked_or_on_a_terminal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("cranfield.evaluation.evaluator.Tracker", _Bar)
+    monkeypatch.setattr("cranfield.evaluation.execution.Tracker", _Bar)
     qrels, runs = _adversarial(tmp_path, seed=23, runs=3)
     _Bar.made.clear()
     Evaluator(qrels, ["AP"]).many(runs, progress=True)
@@ -347,7 +347,8 @@ def test_each_worker_process_gets_its_share_of_the_cores(
 
 
 def test_a_streamed_run_counts_its_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("cranfield.evaluation.evaluator.Tracker", _Bar)
+    monkeypatch.setattr("cranfield.evaluation.execution.Tracker", _Bar)  # the runs
+    monkeypatch.setattr("cranfield.evaluation.evaluator.Tracker", _Bar)  # a run's lines
     qrels, runs = _adversarial(tmp_path, seed=29, runs=1)
     run = tmp_path / "sorted.txt"  # streaming wants each query's lines together
     run.write_text("".join(sorted(runs[0].read_text().splitlines(keepends=True))))
@@ -377,7 +378,7 @@ def test_compare_and_the_report_show_the_runs_scored_when_asked(
     from cranfield.report.html import html_report
     from cranfield.stats import compare
 
-    monkeypatch.setattr("cranfield.evaluation.evaluator.Tracker", _Bar)
+    monkeypatch.setattr("cranfield.evaluation.execution.Tracker", _Bar)
     qrels, runs = _adversarial(tmp_path, seed=37, runs=2)
     _Bar.made.clear()
     compare(qrels, runs[:2], ["AP"], progress=True)
