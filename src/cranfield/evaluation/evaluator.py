@@ -23,12 +23,12 @@ every run, and a large run file starts loading next to them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack, cast, overload
 
 from cranfield._progress import Tracker, progress_enabled
-from cranfield._types import FileFormat, RunNaming
+from cranfield._types import RunNaming
 from cranfield._validate import check_int
 from cranfield.data.ranking import Ranking, rank, rank_columns
 from cranfield.errors import MeasureError, MissingTopicError, OptionError
@@ -48,6 +48,7 @@ from cranfield.evaluation.options import AggregateOption, EvalKwargs, EvalOption
 from cranfield.evaluation.overlap import check_overlap
 from cranfield.evaluation.results import Results, ScoreTable
 from cranfield.evaluation.scoring import Part, Prepared, compute, measure_kwargs, score
+from cranfield.io.inputs import RunInput, open_run
 from cranfield.io.run_names import default_name
 from cranfield.io.source import is_parquet, source_name
 from cranfield.kernels.extras import ExtendedContext
@@ -254,7 +255,9 @@ class Evaluator:
         ranking = None
         notes: tuple[str, ...] = ()
         dropped = 0
-        if judgments.plain and not opts.ignore_self:
+        if isinstance(run, (str, Path)):
+            run = open_run(run, format=opts.run_format)  # opened once, whatever happens next
+        if judgments.plain and not opts.ignore_self and isinstance(run, RunInput):
             ranking = self._rank_small(run, rank_options)
         if ranking is None:
             loaded = self.load_run(run, label)
@@ -273,32 +276,30 @@ class Evaluator:
         )
         return Prepared(label, ranking, ctx, sorted(missing), notes, dropped)
 
-    def _rank_small(self, run: object, rank_options: dict[str, Any]) -> Ranking | None:
+    def _rank_small(self, run: RunInput, rank_options: dict[str, Any]) -> Ranking | None:
         """The ranking of a small clean run file against small clean qrels, with numpy alone
         (:mod:`cranfield.io.trec_numpy`); ``None`` when either is not such a file."""
-        if not (_text_path(run) and _text_path(self.judgments.source)):
-            return None
-        if self.options.run_format not in (None, "trec"):
-            return None
-        from cranfield.io.trec_numpy import fits, read_run_columns
-
-        if not fits(run):  # type: ignore[arg-type]  # a large run: not even the qrels are read
-            return None
+        if not (run.small and _text_path(self.judgments.source)):
+            return None  # a large run: not even the qrels are read
         judged = self.judgments.columns()
-        ranked = None if judged is None else read_run_columns(run)  # type: ignore[arg-type]
+        ranked = None if judged is None else run.columns()
         if judged is None or ranked is None:
             return None
         return rank_columns(ranked, judged, **rank_options)
 
     def load_run(self, run: object, name: str) -> Run:
         """``run`` as a ``Run`` named ``name``, read as the options say; a run file is read
-        next to the qrels when these are not loaded yet."""
+        once, next to the qrels when these are not loaded yet."""
         from cranfield.io.load import load_run
 
-        fmt = self.options.run_format
-        if _text_path(run):
-            return self.judgments.beside(lambda: load_run(run, name=name, format=fmt))
-        return load_run(run, name=name, format=fmt)
+        if isinstance(run, (str, Path)):
+            run = open_run(run, format=self.options.run_format)
+        if isinstance(run, RunInput):
+            opened = run
+            if is_parquet(opened.label):  # no slow start to fill: read before the qrels
+                return opened.run(name=name)
+            return self.judgments.beside(lambda: opened.run(name=name))
+        return load_run(run, name=name, format=self.options.run_format)
 
     def evaluate(self, run: RunLike | Run, *, name: str | None = None) -> Results:
         """Score one run: per-query values and aggregates of every bound measure.
@@ -318,23 +319,28 @@ class Evaluator:
 
         if is_dataset(run):
             return self.evaluate_dataset(run, name=name)
-        try:
-            prep = self.ranking(run, name=name)  # first: a large run is read beside the qrels
+        opened: Any = run
+        if isinstance(run, RunInput):  # a run file opened already (read for the store's key)
+            run = run.source
+        elif isinstance(run, (str, Path)):
+            opened = open_run(run, format=self.options.run_format)  # read once, here
+
+        def run_ids() -> list[str] | None:  # a run that shares no query: some of its ids
+            return _run_topics(opened, name)
+
+        try:  # first: a large run is read beside the qrels
+            prep = self.ranking(opened, name=name or default_name(run))
         except MissingTopicError as missing:  # none shared: say so rather than list them all
             if len(missing.topics) == len(self.judged_topics()):
-                check_overlap(
-                    self.judged_topics(),
-                    0,
-                    run=self._run_label(run, name),
-                    qrels=self.qrels_label,
-                    run_ids=lambda: _run_topics(run, self.options.run_format),
-                )
+                label = self._run_label(run, name)
+                judged = self.judged_topics()
+                check_overlap(judged, 0, run=label, qrels=self.qrels_label, run_ids=run_ids)
             raise
         level = self.options.relevance_level
         part = score(
             prep, self.measures, relevance_level=level, notes=prep.notes, dropped=prep.dropped
         )
-        return self._assemble([part], run, prep.run_name)
+        return self._assemble([part], run, prep.run_name, run_ids=run_ids)
 
     def _assemble(
         self,
@@ -342,8 +348,8 @@ class Evaluator:
         run: object,
         name: str,
         *,
+        run_ids: Callable[[], Sequence[str] | None],
         label: str | None = None,
-        run_ids: Any = None,
         scored_by: tuple[str, ...] = (),
     ) -> Results:
         """:func:`~cranfield.evaluation.assemble.assemble` of ``run``'s parts."""
@@ -363,7 +369,7 @@ class Evaluator:
             name=name,
             run_label=label or self._run_label(run, name),
             qrels_label=self.qrels_label,
-            run_ids=run_ids or (lambda: _run_topics(run, self.options.run_format)),
+            run_ids=run_ids,
             score_absent=absent,
             sources=self.sources(run),
             notes=self.judgments.notes,
@@ -425,7 +431,7 @@ class Evaluator:
             )
         name = name or default_name(run)
         parts = list(_streamed(self, run, name, block_bytes, progress_enabled(progress)))
-        return self._assemble(parts, run, name)
+        return self._assemble(parts, run, name, run_ids=lambda: _held(parts))
 
     def evaluate_dataset(
         self,
@@ -473,7 +479,7 @@ class Evaluator:
             dataset.label if dataset.files else None,
             name,
             label=dataset.label,
-            run_ids=lambda: sorted({t for p in parts for t in p.held or ()}),
+            run_ids=lambda: _held(parts),
             scored_by=(note,),
         )
 
@@ -551,28 +557,39 @@ def _streamed(
     block ranked and scored with the evaluator's qrels, measures and options, its absent
     queries left to the assembly."""
     from cranfield.data.run import Run
+    from cranfield.io.source import Digest
     from cranfield.io.trec_blocks import query_blocks
 
     _ = evaluator.qrels  # read before the first block (its notes come first)
     blockwise = evaluator.with_options(missing="skip", aggregate=None)
     level = evaluator.options.relevance_level
+    blocks = query_blocks(run, block_bytes, digest=Digest())  # hashed as it is read
     with Tracker(f"streaming {name} (lines)", None, enabled=progress) as bar:
-        for frame, tag in query_blocks(run, block_bytes):  # the next block read while one is scored
+        for frame, tag in blocks:  # the next block read while one is scored
             piece = Run(frame, name=name, tag=tag)  # no overlap check per block: once, over all
+            held = tuple(frame.get_column("query_id").unique().to_list())
             prep = blockwise.ranking(piece, name=name)
-            yield score(prep, evaluator.measures, relevance_level=level, dropped=prep.dropped)
+            yield score(
+                prep, evaluator.measures, relevance_level=level, held=held, dropped=prep.dropped
+            )
             bar.advance(frame.height)
 
 
-def _run_topics(run: object, format: FileFormat | None) -> list[str] | None:
-    """The query ids of ``run``, read again (only for the message of a run that shares no
-    query with the qrels: a small clean file is otherwise never read with polars); ``None``
-    for standard input, which cannot be read twice."""
+def _held(parts: Sequence[Part]) -> list[str]:
+    """Every query id the parts of a run had rows of, bytewise order."""
+    return sorted({t for p in parts for t in p.held or ()})
+
+
+def _run_topics(run: object, name: str | None) -> list[str] | None:
+    """The query ids of ``run`` (only for the message of a run that shares no query with the
+    qrels: a small clean file is otherwise never read with polars), from the one reading of a
+    file; ``None`` for standard input, as :func:`~cranfield.evaluation.overlap.check_overlap`
+    names no ids of a run that was not kept."""
     from cranfield.io.load import load_run
 
-    if isinstance(run, (str, Path)) and str(run) == "-":
-        return None
-    return load_run(cast("RunLike", run), format=format).topics
+    if isinstance(run, RunInput):
+        return None if run.label == "<stdin>" else run.run(name=name).topics
+    return load_run(cast("RunLike", run)).topics
 
 
 def _without_self(run: Run) -> tuple[Run, int]:

@@ -30,6 +30,7 @@ from cranfield._types import RunNaming
 from cranfield._validate import check_bool, check_int
 from cranfield.errors import OptionError
 from cranfield.evaluation.options import EvalKwargs
+from cranfield.io.source import regular_file
 
 if TYPE_CHECKING:
     from cranfield.data.run import Run
@@ -232,6 +233,8 @@ class Scorer(Protocol):
 
     def sources(self, run: object) -> dict[str, str | None]: ...
 
+    def judged_topics(self) -> list[str]: ...
+
 
 @dataclass(frozen=True)
 class RunTask:
@@ -352,78 +355,133 @@ def _through_store(
     evaluator: Scorer, tasks: list[RunTask], engine: Engine, store: ResultStore, bar: Tracker
 ) -> Iterator[Results]:
     """:func:`score_runs` with a store: the measures stored for a run are read back, the
-    others computed (by ``engine``, grouped by the measures they miss) and stored; the
-    results come in the order of ``tasks``, each with the warnings its evaluation raised."""
+    others computed and stored; the results come in the order of ``tasks``, each with the
+    warnings its evaluation raised.
+
+    Here, one run after another: a run file is read once, hashed as it is read, and scored
+    from those bytes if the store lacks a measure. On workers, grouped by the measures the
+    runs miss: each run file is hashed here and read by its worker."""
+    from cranfield.evaluation.engines import InProcess
+
+    evaluator.judged_topics()  # the qrels read (and hashed as they are read) before any key
+    if isinstance(engine, InProcess):
+        yield from _kept_here(evaluator, tasks, engine, store, bar)
+        return
+    looked = [_looked_up(evaluator, task, store, read=False) for task in tasks]
+    groups: dict[tuple[Measure, ...], list[int]] = {}
+    for i, (_, _, found) in enumerate(looked):
+        missing = tuple(m for m in evaluator.measures if found.get(m) is None)
+        if missing:
+            groups.setdefault(missing, []).append(i)
+    computed: dict[int, tuple[Results, tuple[tuple[str, str], ...]]] = {}
+    for missing, indices in groups.items():
+        twin = (
+            evaluator if list(missing) == evaluator.measures else evaluator.with_measures(missing)
+        )
+        twin.prepare()
+        scored = engine.map(score_task, twin, [tasks[i] for i in indices])
+        for i in indices:
+            computed[i] = _recorded(scored)
+            bar.advance()
+    for i, (task, key, found) in enumerate(looked):
+        if i not in computed:
+            bar.advance()  # read back: done now
+        yield _kept(evaluator, task, key, found, computed.get(i), store, engine)
+
+
+def _kept_here(
+    evaluator: Scorer, tasks: list[RunTask], engine: Engine, store: ResultStore, bar: Tracker
+) -> Iterator[Results]:
+    """:func:`_through_store` in this process: one run after another, each run file read
+    once (hashed as it is read) and scored from those bytes if the store lacks a measure."""
+    for given in tasks:
+        task, key, found = _looked_up(evaluator, given, store, read=True)
+        fresh = None
+        missing = [m for m in evaluator.measures if found.get(m) is None]
+        if missing:
+            twin = evaluator if missing == evaluator.measures else evaluator.with_measures(missing)
+            fresh = _recorded(engine.map(score_task, twin, [task]))
+        bar.advance()
+        yield _kept(evaluator, task, key, found, fresh, store, engine)
+
+
+def _looked_up(
+    evaluator: Scorer, task: RunTask, store: ResultStore, *, read: bool
+) -> tuple[RunTask, str | None, dict[Measure, Stored | None]]:
+    """``task`` (its run file read now if ``read``, to be scored from those bytes), the key
+    of its results in ``store`` and what the store holds of them."""
+    source = task.source
+    if not isinstance(source, (str, Path)):
+        return task, None, {}
+    if read and not task.stream and regular_file(source):
+        from cranfield.io.inputs import open_run
+
+        opened = open_run(source, format=evaluator.options.run_format)
+        opened.read()  # hashed as it is read: the key needs no second reading
+        task = replace(task, source=opened)
+    inputs = {role: p for role, p in evaluator.sources(source).items() if role != "run"}
+    key = store.run_key(source, inputs, evaluator.options)
+    found = {m: store.get(key, m) for m in evaluator.measures} if key is not None else {}
+    return task, key, found
+
+
+def _recorded(scored: Iterator[Results]) -> tuple[Results, tuple[tuple[str, str], ...]]:
+    """The next results of ``scored`` and the warnings computing them raised (to be stored
+    with them and raised again on every use)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = next(scored)
+    return results, tuple((w.category.__name__, str(w.message)) for w in caught)
+
+
+def _kept(
+    evaluator: Scorer,
+    task: RunTask,
+    key: str | None,
+    found: dict[Measure, Stored | None],
+    fresh: tuple[Results, tuple[tuple[str, str], ...]] | None,
+    store: ResultStore,
+    engine: Engine,
+) -> Results:
+    """One run's results from what the store held and what was computed (stored now)."""
     from cranfield.evaluation.assemble import from_stored
     from cranfield.evaluation.engines import InProcess
     from cranfield.evaluation.store import Stored
 
     measures = evaluator.measures
-    keys = [
-        store.run_key(
-            t.source,
-            {role: p for role, p in evaluator.sources(t.source).items() if role != "run"},
-            evaluator.options,
-        )
-        if isinstance(t.source, (str, Path))
-        else None
-        for t in tasks
-    ]
-    found = [{m: store.get(key, m) for m in measures} if key is not None else {} for key in keys]
-    groups: dict[tuple[Measure, ...], list[int]] = {}
-    for i, stored in enumerate(found):
-        missing = tuple(m for m in measures if stored.get(m) is None)
-        if missing:
-            groups.setdefault(missing, []).append(i)
-    computed: dict[int, tuple[Results, tuple[tuple[str, str], ...]]] = {}
-    for missing, indices in groups.items():
-        twin = evaluator if list(missing) == measures else evaluator.with_measures(missing)
-        if not isinstance(engine, InProcess):
-            twin.prepare()
-        scored = engine.map(score_task, twin, [tasks[i] for i in indices])
-        for i in indices:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                results = next(scored)
-            said = tuple((w.category.__name__, str(w.message)) for w in caught)
-            computed[i] = (results, said)
-            bar.advance()
-    for i, task in enumerate(tasks):
-        if i not in computed:
-            bar.advance()  # read back: done now
-        parts: dict[Measure, Stored] = {m: v for m, v in found[i].items() if v is not None}
-        fresh = computed.get(i)
-        if fresh is not None:
-            results, said = fresh
-            for m in results.measures:
-                part = Stored(
-                    topics=tuple(results.topics),
-                    values=tuple(results.values[m].tolist()),
-                    missing_topics=tuple(results.missing_topics),
-                    micro=results.micro.get(m),
-                    notes=results.notes,
-                    warnings=said,
-                )
-                parts[m] = part
-                if keys[i] is not None:
-                    store.put(keys[i], m, part)  # type: ignore[arg-type]
-                    store.computed += 1
-        reused = len(measures) - (0 if fresh is None else len(fresh[0].measures))
-        store.hits += reused
-        scored_by: tuple[str, ...] = ()
-        if fresh is not None and not isinstance(engine, InProcess):
-            scored_by = (f"Scored by {engine.describe()}.",)
-        yield from_stored(
-            parts,
-            measures=measures,
-            options=evaluator.options,
-            aggregation=evaluator.aggregation,
-            name=task.name,
-            store=store,
-            reused=reused,
-            sources=evaluator.sources(task.source),
-            scored_by=scored_by,
-        )
+    parts: dict[Measure, Stored] = {m: v for m, v in found.items() if v is not None}
+    if fresh is not None:
+        results, said = fresh
+        for m in results.measures:
+            part = Stored(
+                topics=tuple(results.topics),
+                values=tuple(results.values[m].tolist()),
+                missing_topics=tuple(results.missing_topics),
+                micro=results.micro.get(m),
+                notes=results.notes,
+                warnings=said,
+            )
+            parts[m] = part
+            if key is not None:
+                store.put(key, m, part)
+                store.computed += 1
+    reused = len(measures) - (0 if fresh is None else len(fresh[0].measures))
+    store.hits += reused
+    scored_by: tuple[str, ...] = ()
+    if fresh is not None and not isinstance(engine, InProcess):
+        scored_by = (f"Scored by {engine.describe()}.",)
+    source = getattr(task.source, "source", task.source)  # a run file read here: its path
+    return from_stored(
+        parts,
+        measures=measures,
+        options=evaluator.options,
+        aggregation=evaluator.aggregation,
+        name=task.name,
+        store=store,
+        reused=reused,
+        sources=evaluator.sources(source),
+        scored_by=scored_by,
+    )
 
 
 class EvalExecutionKwargs(EvalKwargs, ExecutionKwargs, total=False):

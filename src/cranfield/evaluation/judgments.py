@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cranfield.data.columns import QrelsColumns
     from cranfield.data.qrels import Qrels
     from cranfield.evaluation.options import EvalOptions
+    from cranfield.io.inputs import QrelsInput
     from cranfield.io.load import QrelsLike
 
 __all__ = ["Judgments", "load_judgments"]
@@ -49,6 +50,7 @@ class _Read:
     """What reading the qrels gave so far (shared by every holder of one :class:`Judgments`)."""
 
     def __init__(self) -> None:
+        self.input: QrelsInput | None = None  # the qrels file, opened once
         self.qrels: Qrels | None = None
         self.columns: list[QrelsColumns | None] = []  # [columns] once the numpy read was tried
         self.judged: list[str] | None = None
@@ -137,15 +139,28 @@ class Judgments:
         """The qrels if they were read with polars already, else ``None``."""
         return self._read.qrels
 
+    def _file(self) -> QrelsInput | None:
+        """The qrels file, opened once (``None``: the qrels are not a file)."""
+        read = self._read
+        if read.input is None and isinstance(self.source, (str, Path)):
+            from cranfield.io.inputs import open_qrels
+
+            read.input = open_qrels(self.source, format=self.qrels_format)
+        return read.input
+
     @property
     def qrels(self) -> Qrels:
         """The judgments, read on first use and kept."""
         read = self._read
         if read.qrels is None:
-            from cranfield.evaluation.options import EvalOptions
+            opened = self._file()
+            if opened is not None:
+                read.qrels = opened.qrels(duplicates=self.duplicates)
+            else:
+                from cranfield.evaluation.options import EvalOptions
 
-            options = EvalOptions(duplicates=self.duplicates, qrels_format=self.qrels_format)
-            read.qrels = load_judgments(self.source, options)
+                options = EvalOptions(duplicates=self.duplicates, qrels_format=self.qrels_format)
+                read.qrels = load_judgments(self.source, options)
         return read.qrels
 
     @property
@@ -168,16 +183,9 @@ class Judgments:
         """The qrels read with numpy alone, if they are a small clean TREC file (tried once)."""
         read = self._read
         if not read.columns:
-            from cranfield.io.trec_numpy import read_qrels_columns
-
-            source = self.source
-            small = (
-                isinstance(source, (str, Path))
-                and not is_parquet(source)
-                and self.qrels_format in (None, "trec")
-                and read.qrels is None
-            )
-            read.columns.append(read_qrels_columns(source) if small else None)  # type: ignore[arg-type]
+            opened = self._file()
+            small = opened is not None and not is_parquet(opened.label) and read.qrels is None
+            read.columns.append(opened.columns() if opened is not None and small else None)
         return read.columns[0]
 
     def judged_topics(self) -> list[str]:
@@ -200,7 +208,11 @@ class Judgments:
         extras = self._extras
         if extras.frames is None:
             known = intents = None
-            if self.known is not None:
+            if isinstance(self.known, (str, Path)):
+                from cranfield.io.inputs import open_qrels
+
+                known = open_qrels(self.known).qrels(name="known").frame
+            elif self.known is not None:
                 from cranfield.io.load import load_qrels
 
                 known = load_qrels(self.known, name="known").frame
@@ -218,6 +230,7 @@ class Judgments:
         _ = self.qrels
         self.extra_frames()
         self.judged_topics()
+        self._read.input = None  # read: its bytes are not sent to the workers
         return self
 
     def sources(self, run: object) -> dict[str, str | None]:

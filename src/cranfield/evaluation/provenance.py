@@ -6,10 +6,13 @@ glob, unhashed), the canonical names of the measures, the evaluation options and
 that orders tied scores, so that a number can be traced to exactly what produced it and
 compared with a number computed elsewhere.
 
-Hashing reads every byte of a file, so a provenance is computed only when it is asked for
+An input read for the evaluation is hashed from the bytes its reader read, as it read them
+(:class:`~cranfield.io.source.Digest`): the file is never opened again to be hashed, so a pipe
+(``<(zcat run.gz)``, a named pipe) is named by what was evaluated, and so is a file changed
+since. A file this process did not read whole is hashed when a provenance is asked for
 (:meth:`Results.provenance <cranfield.evaluation.results.Results.provenance>`,
-:meth:`ScoreTable.provenance <cranfield.evaluation.results.ScoreTable.provenance>`), never
-while scoring.
+:meth:`ScoreTable.provenance <cranfield.evaluation.results.ScoreTable.provenance>`) if it is
+a regular file; a pipe that was not read here is not hashed (it cannot be read again).
 """
 
 from __future__ import annotations
@@ -60,13 +63,16 @@ def file_sha256(path: str | Path) -> str:
     OSError
         The file cannot be read.
     """
-    import hashlib  # only when a hash is asked for: never on the scoring path
+    import os
 
-    h = hashlib.sha256()
+    from cranfield.io.source import Digest
+
+    digest = Digest()  # remembered: this version of the file is not read again to be hashed
     with open(path, "rb") as f:
+        digest.opened(path, os.fstat(f.fileno()))
         while chunk := f.read(_CHUNK):
-            h.update(chunk)
-    return h.hexdigest()
+            digest.update(chunk)
+    return digest.done()
 
 
 def source_path(source: object) -> str | None:
@@ -88,8 +94,9 @@ class InputFile:
     source:
         The path as given, :data:`IN_MEMORY` or :data:`STDIN`.
     sha256:
-        SHA-256 of the file's bytes; ``None`` when there is no file to hash, or for a Parquet
-        dataset (a folder or glob of files, named by its path and not hashed).
+        SHA-256 of the file's bytes; ``None`` when there is no file to hash, for a Parquet
+        dataset (a folder or glob of files, named by its path and not hashed), or for a pipe
+        this process did not read whole.
     """
 
     role: str
@@ -104,10 +111,14 @@ class InputFile:
         if str(path) == "-":
             return cls(role, STDIN, None)
         from cranfield.io.parquet_dataset import is_dataset
+        from cranfield.io.source import digest_of, regular_file
 
         if is_dataset(path):  # its files may hold 10^9 rows: named, not read again
             return cls(role, str(path), None)
-        return cls(role, str(path), file_sha256(path))
+        known = digest_of(path)  # hashed as it was read for the evaluation
+        if known is None and regular_file(path):
+            known = file_sha256(path)
+        return cls(role, str(path), known)
 
     def to_dict(self) -> dict[str, str | None]:
         """``{"source": ..., "sha256": ...}``."""

@@ -86,7 +86,6 @@ class ResultStore:
             raise OptionError("store", "a folder (not a file)", str(folder))
         self.hits = 0
         self.computed = 0
-        self._hashes: dict[str, str] = {}
 
     def __repr__(self) -> str:
         return f"ResultStore({str(self.folder)!r})"
@@ -94,19 +93,24 @@ class ResultStore:
     # ------------------------------------------------------------------ keys
 
     def _hash(self, path: str | Path) -> str:
-        """The SHA-256 of a file, once per store (an evaluation hashes the qrels once)."""
-        key = str(Path(path).resolve())
-        if key not in self._hashes:
-            self._hashes[key] = file_sha256(path)
-        return self._hashes[key]
+        """The SHA-256 of a file: as its reader hashed it if this version of it was read
+        (:func:`~cranfield.io.source.digest_of`), else read to be hashed."""
+        from cranfield.io.source import digest_of
+
+        return digest_of(path) or file_sha256(path)
 
     def run_key(
         self, run: Path | str, inputs: Mapping[str, str | None], options: EvalOptions
     ) -> str | None:
         """The key of ``run``'s results but for the measure: ``None`` when an input is not a
         file (in memory, or standard input) or cannot be read, which is then never stored."""
-        files = {role: path for role, path in inputs.items() if path not in (None, "-")}
-        if str(run) == "-" or len(files) != len(inputs):
+        from cranfield.io.source import regular_file
+
+        # Only regular files: a pipe is read once, to be evaluated (never stored).
+        files = {role: path for role, path in inputs.items() if path is not None}
+        if not regular_file(run) or len(files) != len(inputs):
+            return None
+        if not all(regular_file(path) for path in files.values()):
             return None
         try:
             hashes = {"run": self._hash(run)}

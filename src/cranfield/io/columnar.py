@@ -54,7 +54,6 @@ different values that no reader can notice. :func:`write_parquet` stores the che
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -586,10 +585,15 @@ def _flatten(mapping: Mapping[Any, Mapping[Any, Any]], value: str) -> pl.DataFra
 
 
 def read_parquet_qrels(
-    path: str | Path, *, name: str | None = None, duplicates: DuplicatePolicy = "merge"
+    path: str | Path,
+    *,
+    name: str | None = None,
+    duplicates: DuplicatePolicy = "merge",
+    data: bytes | None = None,
 ) -> Qrels:
     """Judgments from a Parquet file with the columns described in this module; a repeated
     (query, document) pair follows ``duplicates`` (:func:`~cranfield.io.trec.read_qrels`).
+    ``data``: the file's bytes, when they were read already (the file is not opened again).
 
     Raises
     ------
@@ -597,14 +601,17 @@ def read_parquet_qrels(
         If the file cannot be read or fails a check of the module notes, naming the file (and
         the row of a bad value).
     """
-    frame = _read_parquet(path, "qrels")
+    frame = _read_parquet(path, "qrels", data)
     return qrels_from_frame(
         frame, source_label=str(path), name=name or Path(path).name, duplicates=duplicates
     )
 
 
-def read_parquet_run(path: str | Path, *, name: str | None = None) -> Run:
-    """A run from a Parquet file with the columns described in this module.
+def read_parquet_run(
+    path: str | Path, *, name: str | None = None, data: bytes | None = None
+) -> Run:
+    """A run from a Parquet file with the columns described in this module; ``data``: the
+    file's bytes, when they were read already (the file is not opened again).
 
     Raises
     ------
@@ -612,18 +619,21 @@ def read_parquet_run(path: str | Path, *, name: str | None = None) -> Run:
         If the file cannot be read or fails a check of the module notes, naming the file (and
         the row of a bad value).
     """
-    frame = _read_parquet(path, "run")
+    frame = _read_parquet(path, "run", data)
     return run_from_frame(frame, source_label=str(path), name=name or run_name(path))
 
 
-def _read_parquet(path: str | Path, kind: _Kind) -> pl.DataFrame:
-    """The columns of ``kind`` of a Parquet file, checked as the module notes say."""
+def _read_parquet(path: str | Path, kind: _Kind, data: bytes | None = None) -> pl.DataFrame:
+    """The columns of ``kind`` of a Parquet file (whose bytes are ``data`` if they were read
+    already), checked as the module notes say."""
     label = str(path)
-    try:
-        with open(path, "rb") as file:
-            magic = file.read(4)
-    except OSError as exc:
-        raise _unreadable(label, exc) from exc
+    if data is None:
+        try:
+            with open(path, "rb") as file:
+                data = file.read()
+        except OSError as exc:
+            raise _unreadable(label, exc) from exc
+    magic = data[:4]
     if magic != b"PAR1":  # readers look only for the "PAR1" that ends the file
         raise InputError(
             label, None, f"cannot read Parquet file (it starts with {magic!r}, not b'PAR1')"
@@ -631,9 +641,9 @@ def _read_parquet(path: str | Path, kind: _Kind) -> pl.DataFrame:
     try:
         import pyarrow.parquet  # noqa: F401 -- only whether it is installed
     except ImportError:
-        frame, rows = _decode_with_polars(path, kind, label)
+        frame, rows = _decode_with_polars(data, kind, label)
     else:
-        frame, rows = _decode_with_pyarrow(path, kind, label)
+        frame, rows = _decode_with_pyarrow(data, kind, label)
     if frame.height != rows:
         raise InputError(label, None, f"holds {frame.height} rows, but its footer says {rows}")
     return frame
@@ -663,7 +673,7 @@ def _unreadable(label: str, exc: BaseException) -> InputError:
     return InputError(label, None, f"cannot read Parquet file ({detail})")
 
 
-def _decode_with_pyarrow(path: str | Path, kind: _Kind, label: str) -> tuple[pl.DataFrame, int]:
+def _decode_with_pyarrow(data: bytes, kind: _Kind, label: str) -> tuple[pl.DataFrame, int]:
     """The frame and the footer's row count; pyarrow decodes, so polars never meets a bad page.
 
     The schema is checked before any page is read, the rest of the footer after pyarrow has
@@ -674,8 +684,8 @@ def _decode_with_pyarrow(path: str | Path, kind: _Kind, label: str) -> tuple[pl.
     import pyarrow.parquet as pq
 
     try:
-        size = os.path.getsize(path)
-        with pq.ParquetFile(path, page_checksum_verification=True) as parquet:
+        size = len(data)
+        with pq.ParquetFile(pa.BufferReader(data), page_checksum_verification=True) as parquet:
             schema = parquet.schema_arrow
             columns = _columns(schema.names, kind, label)
             # The columns without metadata (polars panics on metadata that is not UTF-8);
@@ -683,7 +693,11 @@ def _decode_with_pyarrow(path: str | Path, kind: _Kind, label: str) -> tuple[pl.
             bare = pa.schema([(c, schema.field(c).type) for c in columns.values()])
             types = {f.name: pl.Series(pa.nulls(0, type=f.type)).dtype for f in bare}
             _check_types(types, columns, label)
-            table = parquet.read(columns=list(columns.values()), use_pandas_metadata=False)
+            # One thread: decoding from the bytes read (the file is opened once), pyarrow 26's
+            # threads could abort the process at exit after refusing a corrupt page.
+            table = parquet.read(
+                columns=list(columns.values()), use_pandas_metadata=False, use_threads=False
+            )
             for column in table.itercolumns():
                 column.validate(full=True)  # UTF-8 of strings: polars panics on invalid text
             frame = pl.DataFrame(table.cast(bare))
@@ -756,14 +770,16 @@ def _check_footer(meta: Any, frame: pl.DataFrame, size: int, label: str) -> None
         )
 
 
-def _decode_with_polars(path: str | Path, kind: _Kind, label: str) -> tuple[pl.DataFrame, int]:
+def _decode_with_polars(data: bytes, kind: _Kind, label: str) -> tuple[pl.DataFrame, int]:
     """The frame and the footer's row count, read by polars alone (pyarrow is not installed)."""
+    import io
+
     try:
-        schema = pl.read_parquet_schema(path)
+        schema = pl.read_parquet_schema(io.BytesIO(data))
         columns = _columns(list(schema), kind, label)
         _check_types(schema, columns, label)
-        rows = pl.scan_parquet(path).select(pl.len()).collect().item()
-        frame = pl.read_parquet(path, columns=list(columns.values()))
+        rows = pl.scan_parquet(io.BytesIO(data)).select(pl.len()).collect().item()
+        frame = pl.read_parquet(io.BytesIO(data), columns=list(columns.values()))
     except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         raise _unreadable(label, exc) from exc
     return frame, int(rows)

@@ -362,7 +362,8 @@ def _qrels_in(
             return trec.read_qrels(source, name=name, duplicates=duplicates)
         return trec.read_qrels_bytes(data, label, name=name, duplicates=duplicates)
     if format == "parquet":
-        return read_parquet_qrels(_parquet_path(source, label), name=name, duplicates=duplicates)
+        path = _parquet_path(source, label)
+        return read_parquet_qrels(path, name=name, duplicates=duplicates, data=data)
     with in_memory(label):  # out of memory: an error naming the file, not a traceback
         text = (_whole(source, format) if data is None else data).removeprefix(BOM)
         table = _parsed(text, label, format, "qrels")
@@ -405,7 +406,7 @@ def _run_in(
             return trec.read_run(source, name=name)
         return trec.read_run_bytes(data.removeprefix(BOM), label, name=name)
     if format == "parquet":
-        return read_parquet_run(_parquet_path(source, label), name=name)
+        return read_parquet_run(_parquet_path(source, label), name=name, data=data)
     with in_memory(label):
         text = (_whole(source, format) if data is None else data).removeprefix(BOM)
         table = _parsed(text, label, format, "run")
@@ -413,6 +414,53 @@ def _run_in(
     with table.errors():
         run = run_from_frame(table.frame, source_label=label, name=run_label, lines=table.lines)
     return Run(run.frame, name=run.name, tag=run.tag, notes=(_note(label, format, "run"),))
+
+
+def qrels_from_bytes(
+    data: bytes,
+    source: str | Path,
+    *,
+    format: FileFormat | None = None,
+    name: str | None = None,
+    duplicates: DuplicatePolicy = "merge",
+    regular: bool = True,
+) -> Qrels:
+    """Judgments from the bytes ``data`` of the file ``source`` (its text, or a Parquet
+    file's bytes), read once already, in ``format`` (None: detected); ``regular``: the
+    file is a regular file (Parquet is read from one only)."""
+    label = source_name(source)
+    found, text = _format_of_bytes(data, format, "qrels", label, regular)
+    return _qrels_in(source, label, found, text, name, duplicates)
+
+
+def run_from_bytes(
+    data: bytes,
+    source: str | Path,
+    *,
+    format: FileFormat | None = None,
+    name: str | None = None,
+    regular: bool = True,
+) -> Run:
+    """A run from the bytes ``data`` of the file ``source`` (its text, or a Parquet file's
+    bytes), read once already, in ``format`` (None: detected)."""
+    label = source_name(source)
+    found, text = _format_of_bytes(data, format, "run", label, regular)
+    return _run_in(source, label, found, text, name)
+
+
+def _format_of_bytes(
+    data: bytes, format: FileFormat | None, kind: Kind, label: str, regular: bool
+) -> tuple[FileFormat, bytes]:
+    """The format of a file whose bytes are ``data`` (``format``, else detected), and its
+    text with its lines checked unless it is one JSON document or Parquet."""
+    found: FileFormat
+    if format is not None:
+        found = check_choice("format", format, FILE_FORMATS)
+    elif is_parquet(label):
+        found = "parquet"
+    else:
+        found = detect_text(data, kind, label=label, path=regular)
+    return found, data if found in ("json", "parquet") else short_lines(data, label)
 
 
 def _format_of(

@@ -56,8 +56,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAGIC_BYTES",
+    "Digest",
     "compression",
     "decompressed",
+    "digest_of",
     "is_parquet",
     "open_source",
     "read_bytes",
@@ -91,6 +93,96 @@ _ZSTD_FEED = 1 << 12
 def source_name(source: str | Path) -> str:
     """How a source is named in messages: its path, or ``<stdin>`` for ``-``."""
     return "<stdin>" if str(source) == "-" else str(source)
+
+
+# ---------------------------------------------------------------------- digests
+
+_DIGESTS: dict[tuple[object, ...], str] = {}
+_MOST_DIGESTS = 100_000  # more files than one command reads: the oldest are forgotten
+
+
+def _identity(path: str | Path, info: os.stat_result) -> tuple[object, ...]:
+    """What names one version of a file: a regular file by its path, device, inode, size and
+    times (any change is another version); a pipe or device by its path, device and inode."""
+    where = os.path.abspath(path)
+    if stat.S_ISREG(info.st_mode):
+        return (where, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    return (where, info.st_dev, info.st_ino)
+
+
+class Digest:
+    """The SHA-256 of a source's bytes (as stored: a compressed file's compressed bytes),
+    computed from the bytes a reader reads, as it reads them: never by opening the source
+    again, so that a pipe (``<(zcat run.gz)``, a named pipe) is hashed too.
+
+    Once every byte was read (:meth:`done`) the digest is remembered for the file's version
+    (:func:`digest_of` finds it by the file's identity, without opening it); a reader that
+    stops early (a fast path that hands over to a careful one) leaves nothing behind.
+    Standard input is hashed but not remembered (it has no name to find it by).
+    """
+
+    def __init__(self) -> None:
+        import hashlib  # only when a source is read for an evaluation
+
+        self._hash = hashlib.sha256()
+        self._identity: tuple[object, ...] | None = None
+        self.hexdigest: str | None = None
+
+    def opened(self, path: str | Path, info: os.stat_result) -> None:
+        """The source being read is the file ``path`` with the status ``info`` (``fstat`` of
+        the open file)."""
+        self._identity = _identity(path, info)
+
+    def update(self, data: bytes | memoryview) -> None:
+        """The next bytes read."""
+        self._hash.update(data)
+
+    def restart(self) -> None:
+        """Forget the bytes hashed so far (the source is read again from its start)."""
+        import hashlib
+
+        self._hash = hashlib.sha256()
+
+    def done(self) -> str:
+        """Every byte was read: the digest, remembered for the file's version."""
+        self.hexdigest = self._hash.hexdigest()
+        if self._identity is not None:
+            if len(_DIGESTS) >= _MOST_DIGESTS:
+                _DIGESTS.pop(next(iter(_DIGESTS)))
+            _DIGESTS[self._identity] = self.hexdigest
+        return self.hexdigest
+
+
+def digest_of(path: str | Path) -> str | None:
+    """The SHA-256 of the file ``path`` as a reader of this process read it, if this version
+    of the file was read whole (see :class:`Digest`); ``None`` otherwise. Nothing is opened:
+    a named pipe read earlier is found by its device and inode."""
+    if str(path) == "-":
+        return None
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return _DIGESTS.get(_identity(path, info))
+
+
+class _Hashed:
+    """A binary source whose bytes are hashed into a :class:`Digest` as they are read."""
+
+    def __init__(self, raw: _Binary, digest: Digest) -> None:
+        self._raw = raw
+        self._digest = digest
+
+    def read(self, size: int = -1, /) -> bytes:
+        data = self._raw.read(size)
+        self._digest.update(data)
+        return data
+
+    def readinto(self, buffer: WriteableBuffer, /) -> int | None:
+        got = self._raw.readinto(buffer)
+        if got:
+            self._digest.update(memoryview(buffer).cast("B")[:got])
+        return got
 
 
 def is_parquet(path: str | Path) -> bool:
@@ -128,7 +220,9 @@ def compression(head: bytes) -> str | None:
     return None
 
 
-def read_bytes(source: str | Path, *, lines: bool | None = True) -> bytes:
+def read_bytes(
+    source: str | Path, *, lines: bool | None = True, digest: Digest | None = None
+) -> bytes:
     """All bytes of ``source`` (a path, or ``-`` for standard input), decompressed if they
     are gzip, bzip2, xz or zstd.
 
@@ -137,6 +231,9 @@ def read_bytes(source: str | Path, *, lines: bool | None = True) -> bytes:
     ``lines=None`` decides by the first byte that is not a blank: ``{`` or ``[`` starts a
     JSON document, anything else lines (so a source without line ends, like ``/dev/zero``,
     is still stopped after the longest line).
+
+    ``digest``: the bytes read (as stored, before decompression) are hashed into it as they
+    come, and it remembers the source's SHA-256 once they are all read (:class:`Digest`).
 
     Raises
     ------
@@ -154,11 +251,20 @@ def read_bytes(source: str | Path, *, lines: bool | None = True) -> bytes:
                 regular = False
             else:
                 handle = stack.enter_context(open(source, "rb"))
-                regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+                info = os.fstat(handle.fileno())
+                regular = stat.S_ISREG(info.st_mode)
                 raw = handle
+                if digest is not None:
+                    digest.opened(source, info)
+            if digest is not None:
+                raw = _Hashed(raw, digest)
             if regular:  # its size is known: read whole at once
-                return decompressed(raw.read(), name, lines=lines)
-            return _unsized(raw, name, lines=lines)
+                text = decompressed(raw.read(), name, lines=lines)
+            else:
+                text = _unsized(raw, name, lines=lines)
+            if digest is not None:
+                digest.done()
+            return text
     except OSError as exc:
         raise _unreadable(name, exc) from exc
 
@@ -303,7 +409,7 @@ def short_lines(text: bytes, name: str) -> bytes:
 
 
 @contextlib.contextmanager
-def open_source(source: str | Path) -> Iterator[BinaryIO]:
+def open_source(source: str | Path, *, digest: Digest | None = None) -> Iterator[BinaryIO]:
     """``source`` (a path, or ``-`` for standard input) as a binary stream of its text,
     decompressed on the fly (see the module notes).
 
@@ -323,14 +429,24 @@ def open_source(source: str | Path) -> Iterator[BinaryIO]:
     name = source_name(source)
     with contextlib.ExitStack() as stack:
         try:
-            raw = _stdin() if str(source) == "-" else stack.enter_context(open(source, "rb"))
+            if str(source) == "-":
+                raw: _Binary = _stdin()
+            else:
+                handle = stack.enter_context(open(source, "rb"))
+                raw = handle
+                if digest is not None:
+                    digest.opened(source, os.fstat(handle.fileno()))
         except OSError as exc:
             raise _unreadable(name, exc) from exc
+        if digest is not None:
+            raw = _Hashed(raw, digest)
         head = _read(raw, MAGIC_BYTES, name)
         kind = compression(head)
         streams = None if kind is None else _Streams(kind, name)
         text = io.BufferedReader(_Decoded(raw, head, streams, name), buffer_size=_CHUNK)
         yield stack.enter_context(text)  # closing it leaves standard input open
+        if digest is not None and not text.read(1):  # read to its end: every byte hashed
+            digest.done()
 
 
 def _unreadable(name: str, exc: OSError) -> InputError:

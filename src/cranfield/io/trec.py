@@ -86,7 +86,14 @@ from cranfield.io.lines import (
 )
 from cranfield.io.run_names import run_name
 from cranfield.io.sink import replacing
-from cranfield.io.source import MAGIC_BYTES, compression, read_bytes, source_name
+from cranfield.io.source import (
+    MAGIC_BYTES,
+    Digest,
+    compression,
+    read_bytes,
+    short_lines,
+    source_name,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -214,7 +221,12 @@ def read_run(source: str | Path, *, name: str | None = None, float32: bool = Fal
     """
     label = source_name(source)
     with in_memory(label):
-        blocks = None if label == "<stdin>" else _fast_run_blocks(Path(source))
+        handle = None if label == "<stdin>" else _regular_handle(Path(source))
+        if handle is not None:
+            with handle:
+                blocks = _fast_run_blocks(handle)
+        else:
+            blocks = None
         if blocks is None:
             data = read_bytes(source).removeprefix(BOM)
             return read_run_bytes(data, label, name=name, float32=float32)
@@ -285,7 +297,64 @@ class _BlockRead:
     doc_keys: NDArray[np.uint32]  # see Run.doc_keys
 
 
-def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead | None:
+def read_run_file(
+    handle: BinaryIO, label: str, *, name: str | None = None, digest: Digest | None = None
+) -> Run:
+    """A TREC run from an open regular file that is not compressed, read once: block by
+    block on the fast path (see :func:`read_run`), else whole, the careful way, from its
+    start through the same handle. ``digest``: the bytes read are hashed into it.
+
+    Raises
+    ------
+    InputError
+        On any malformed line, naming file, line number and text.
+    """
+    with in_memory(label):
+        blocks = _fast_run_blocks(handle, digest=digest)
+        if blocks is not None and digest is not None:
+            digest.done()  # every block was read, from the first byte to the last
+        if blocks is None:
+            data = _again(handle, label, digest).removeprefix(BOM)
+            return read_run_bytes(data, label, name=name)
+        if blocks.faulty:
+            _diagnose(_again(handle, label, None).removeprefix(BOM), label, "run")
+        return Run.indexed(
+            blocks.frame,
+            name=name or run_name(label),
+            tag=blocks.tag,
+            query_stretches=blocks.query_stretches,
+            doc_keys=blocks.doc_keys,
+            tie_order=blocks.tie_order,
+        )
+
+
+def _again(handle: BinaryIO, label: str, digest: Digest | None) -> bytes:
+    """The whole text of an open regular file, read again from its start (its lines checked),
+    hashed into ``digest`` anew."""
+    handle.seek(0)
+    data = handle.read()
+    if digest is not None:
+        digest.restart()
+        digest.update(data)
+        digest.done()
+    return short_lines(data, label)
+
+
+def _regular_handle(path: Path) -> BinaryIO | None:
+    """``path`` opened, if it is a regular file; ``None`` for a pipe (``<(zcat run.gz)``,
+    which can be opened and read only once) or a file that cannot be opened (the careful
+    reader says why)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
+        return path.open("rb")
+    except OSError:
+        return None
+
+
+def _fast_run_blocks(
+    handle: BinaryIO, block_bytes: int | None = None, *, digest: Digest | None = None
+) -> _BlockRead | None:
     """Parse an uncompressed run file block by block (cut at line ends) on the fast path.
 
     Returns the frame and what was learnt checking it; or ``None`` (read the whole file
@@ -299,46 +368,44 @@ def _fast_run_blocks(path: Path, block_bytes: int | None = None) -> _BlockRead |
     """
     size = block_bytes or BLOCK_BYTES
     try:
-        # Only regular files: a pipe (``<(zcat run.gz)``) can be opened and read only once.
-        if not stat.S_ISREG(path.stat().st_mode):
-            return None
-        handle = path.open("rb")
+        handle.seek(0)
         total = os.fstat(handle.fileno()).st_size
     except OSError:
         return None
     frames: list[pl.DataFrame] = []
-    with handle:
-        if compression(handle.read(MAGIC_BYTES)) is not None:
-            return None
-        longest = max_line_bytes()
-        cuts = _cut_points(handle, total, size, longest)
-        if cuts is None:
-            return None
-        handle.seek(0)
-        # Two blocks are parsed at once (one parse alone leaves a core idle part of the time)
-        # and each parsed block is checked on another thread while later blocks are read and
-        # parsed (parses and most checks release the GIL), so the checks cost little wall
-        # time. The checks fall behind the parses: with one checking thread the last blocks
-        # were checked one after the other once the parsing was done, a core idle; two can
-        # check them side by side (BENCHMARKS.md has the figures).
-        with ThreadPoolExecutor(2) as parsers, ThreadPoolExecutor(2) as checker:
-            parsing: deque[tuple[bytes, Future[tuple[pl.DataFrame, int] | None]]] = deque()
-            checks = []
-            for start, end in itertools.pairwise(cuts):
-                block = handle.read(end - start)
-                if start == 0:
-                    block = block.removeprefix(BOM)
-                if first_long_line(block, longest) is not None:
+    if compression(handle.read(MAGIC_BYTES)) is not None:
+        return None
+    longest = max_line_bytes()
+    cuts = _cut_points(handle, total, size, longest)
+    if cuts is None:
+        return None
+    handle.seek(0)
+    # Two blocks are parsed at once (one parse alone leaves a core idle part of the time)
+    # and each parsed block is checked on another thread while later blocks are read and
+    # parsed (parses and most checks release the GIL), so the checks cost little wall
+    # time. The checks fall behind the parses: with one checking thread the last blocks
+    # were checked one after the other once the parsing was done, a core idle; two can
+    # check them side by side (BENCHMARKS.md has the figures).
+    with ThreadPoolExecutor(2) as parsers, ThreadPoolExecutor(2) as checker:
+        parsing: deque[tuple[bytes, Future[tuple[pl.DataFrame, int] | None]]] = deque()
+        checks = []
+        for start, end in itertools.pairwise(cuts):
+            block = handle.read(end - start)
+            if digest is not None:
+                digest.update(block)
+            if start == 0:
+                block = block.removeprefix(BOM)
+            if first_long_line(block, longest) is not None:
+                return None
+            parsing.append((block, parsers.submit(_parse_plain, block)))
+            while len(parsing) > 1 or (parsing and end == cuts[-1]):
+                text, parse = parsing.popleft()
+                parsed = parse.result()
+                if parsed is None:
                     return None
-                parsing.append((block, parsers.submit(_parse_plain, block)))
-                while len(parsing) > 1 or (parsing and end == cuts[-1]):
-                    text, parse = parsing.popleft()
-                    parsed = parse.result()
-                    if parsed is None:
-                        return None
-                    checks.append(checker.submit(_check_block, text, *parsed))
-                    frames.append(parsed[0])
-            summaries = [done.result() for done in checks]
+                checks.append(checker.submit(_check_block, text, *parsed))
+                frames.append(parsed[0])
+        summaries = [done.result() for done in checks]
     if not all(summary.clean for summary in summaries):
         return None
     whole = pl.concat(frames, rechunk=False)  # never empty: an empty file is not clean

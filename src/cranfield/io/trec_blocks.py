@@ -27,7 +27,7 @@ from cranfield.errors import InputError
 from cranfield.io.formats import described, detect_text
 from cranfield.io.limits import first_long_line, line_too_long, max_line_bytes
 from cranfield.io.lines import BOM
-from cranfield.io.source import open_source, source_name
+from cranfield.io.source import Digest, open_source, source_name
 from cranfield.io.trec import _fast_run, _has_duplicates, _run_is_faulty, read_run_bytes
 
 if TYPE_CHECKING:
@@ -39,7 +39,9 @@ __all__ = ["one_ahead", "query_blocks"]
 T = TypeVar("T")
 
 
-def query_blocks(source: str | Path, block_bytes: int) -> Iterator[tuple[pl.DataFrame, str]]:
+def query_blocks(
+    source: str | Path, block_bytes: int, *, digest: Digest | None = None
+) -> Iterator[tuple[pl.DataFrame, str]]:
     """The run ``source`` in parsed blocks of whole queries, each with the tag of the last
     line read so far (which may belong to the next block's query; with the last block, the
     run's tag, as trec_eval reports it).
@@ -61,11 +63,15 @@ def query_blocks(source: str | Path, block_bytes: int) -> Iterator[tuple[pl.Data
     >>> _ = path.write_text("q1 Q0 a 1 2.0 t\\nq1 Q0 b 2 1.0 t\\nq2 Q0 c 1 1.0 u\\n")
     >>> [(frame.height, tag) for frame, tag in query_blocks(path, 16)]
     [(2, 'u'), (1, 'u')]
+
+    ``digest``: the bytes read are hashed into it (:class:`~cranfield.io.source.Digest`).
     """
-    return one_ahead(_query_blocks(source, block_bytes))
+    return one_ahead(_query_blocks(source, block_bytes, digest))
 
 
-def _query_blocks(source: str | Path, block_bytes: int) -> Iterator[tuple[pl.DataFrame, str]]:
+def _query_blocks(
+    source: str | Path, block_bytes: int, digest: Digest | None
+) -> Iterator[tuple[pl.DataFrame, str]]:
     label = source_name(source)
     finished: set[str] = set()
     pending = pl.DataFrame(schema=RUN_SCHEMA)
@@ -73,7 +79,7 @@ def _query_blocks(source: str | Path, block_bytes: int) -> Iterator[tuple[pl.Dat
     rows_before = 0  # data lines in earlier blocks, for error messages
     lines_before = 0  # physical lines in earlier blocks
     longest = max_line_bytes()
-    for data in _only_trec(_byte_blocks(source, block_bytes, longest), label):
+    for data in _only_trec(_byte_blocks(source, block_bytes, longest, digest), label):
         _check_lines(data, label, longest, lines_before)
         text = data.removeprefix(BOM) if lines_before == 0 else data
         fast = _fast_run(text)
@@ -190,10 +196,12 @@ def _result(future: Future[object]) -> object:
             continue
 
 
-def _byte_blocks(source: str | Path, size: int, longest: int) -> Iterator[bytes]:
+def _byte_blocks(
+    source: str | Path, size: int, longest: int, digest: Digest | None = None
+) -> Iterator[bytes]:
     """About ``size`` bytes at a time, each block running to the end of its last line, or
     ``longest + 1`` bytes into it: a line that does not end there is too long."""
-    with open_source(source) as text:
+    with open_source(source, digest=digest) as text:
         while chunk := text.read(size):
             if not chunk.endswith(b"\n"):
                 chunk += text.readline(longest + 1)  # the line's rest (the file may end without \n)

@@ -43,7 +43,17 @@ from cranfield.io.source import MAGIC_BYTES, compression, decompressed
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["MAX_BYTES", "MAX_FIELD", "fits", "read_qrels_columns", "read_run_columns"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_FIELD",
+    "fits",
+    "padded",
+    "qrels_columns",
+    "read_qrels_columns",
+    "read_run_columns",
+    "run_columns",
+    "text_of",
+]
 
 # Beyond about this size polars' parallel reader wins back its import time (BENCHMARKS.md,
 # "where the time goes on trecdl", has the measurements on 2 cores).
@@ -66,7 +76,44 @@ def fits(path: str | Path) -> bool:
 
 def read_run_columns(path: str | Path) -> RunColumns | None:
     """The columns of a clean run file (see the module notes), or ``None``."""
-    fields = _fields(path, 6)
+    return run_columns(_small_text(path))
+
+
+def padded(size: int) -> NDArray[np.uint8]:
+    """A buffer for a file of ``size`` bytes, with room for the padding the splitting needs:
+    read the file into ``buffer[:size]``, then give it to :func:`run_columns` or
+    :func:`qrels_columns` with :func:`text_of`."""
+    return np.zeros(size + 1 + MAX_FIELD, dtype=np.uint8)
+
+
+def text_of(buffer: NDArray[np.uint8], size: int, name: str) -> NDArray[np.uint8] | None:
+    """The text of a file of ``size`` bytes read into ``buffer`` (:func:`padded`),
+    decompressed if need be, padded as the splitting needs; ``None`` if it is not a small
+    UTF-8 file without a byte-order mark (see the module notes)."""
+    if not 0 < size <= MAX_BYTES:
+        return None
+    head = buffer[:MAGIC_BYTES].tobytes()
+    if compression(head) is not None:
+        unpacked = _unpacked(buffer[:size], name)
+        if unpacked is None:
+            return None
+        buffer, size = unpacked, unpacked.size - 1 - MAX_FIELD
+        head = buffer[:3].tobytes()
+    if head.startswith(b"\xef\xbb\xbf"):
+        return None
+    text = buffer[:size]
+    if (text >= 0x80).any():
+        try:
+            text.tobytes().decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    buffer[size] = _NEWLINE
+    return buffer
+
+
+def run_columns(buffer: NDArray[np.uint8] | None) -> RunColumns | None:
+    """The columns of a clean run's text (:func:`text_of`), or ``None``."""
+    fields = None if buffer is None else _fields(buffer, 6)
     if fields is None:
         return None
     text = fields.text
@@ -89,7 +136,12 @@ def read_qrels_columns(path: str | Path) -> QrelsColumns | None:
     place (even to the same size and modification time) is never answered from an old
     reading. An :class:`~cranfield.evaluation.evaluator.Evaluator` reads its qrels once.
     """
-    fields = _fields(path, 4)
+    return qrels_columns(_small_text(path))
+
+
+def qrels_columns(buffer: NDArray[np.uint8] | None) -> QrelsColumns | None:
+    """The columns of clean qrels' text (:func:`text_of`), or ``None``."""
+    fields = None if buffer is None else _fields(buffer, 4)
     if fields is None:
         return None
     text = fields.text
@@ -115,23 +167,7 @@ def _small_text(path: str | Path) -> NDArray[np.uint8] | None:
                 return None  # the file changed size while read
     except OSError:
         return None
-    head = buffer[:MAGIC_BYTES].tobytes()
-    if compression(head) is not None:
-        unpacked = _unpacked(buffer[:size], str(path))
-        if unpacked is None:
-            return None
-        buffer, size = unpacked, unpacked.size - 1 - MAX_FIELD
-        head = buffer[:3].tobytes()
-    if head.startswith(b"\xef\xbb\xbf"):
-        return None
-    text = buffer[:size]
-    if (text >= 0x80).any():
-        try:
-            text.tobytes().decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-    buffer[size] = _NEWLINE
-    return buffer
+    return text_of(buffer, size, str(path))
 
 
 def _unpacked(packed: NDArray[np.uint8], name: str) -> NDArray[np.uint8] | None:
@@ -173,11 +209,9 @@ class _Fields:
         return starts, self.ends[:, 0]
 
 
-def _fields(path: str | Path, count: int) -> _Fields | None:
-    """The fields of a clean file of ``count`` fields a line; ``None`` if it is not clean."""
-    buffer = _small_text(path)
-    if buffer is None:
-        return None
+def _fields(buffer: NDArray[np.uint8], count: int) -> _Fields | None:
+    """The fields of a clean text (:func:`text_of`) of ``count`` fields a line; ``None`` if
+    it is not clean."""
     end = buffer.size - MAX_FIELD
     if buffer[end - 2] == _NEWLINE:
         end -= 1  # the file's own last newline ends its last line

@@ -678,7 +678,7 @@ def test_blocks_read_like_the_whole_file(
 ) -> None:
     lines = [f"q{q} Q0 d{d} {d} {10 - d // 3} tag{q}\n" for q in (3, 1, 2) for d in range(9)]
     path = put(tmp_path, BOM + "".join(lines).encode(), "run.txt")
-    assert trec._fast_run_blocks(path, size) is not None  # the block path is what is tested
+    assert _blocks_of(path, size) is not None  # the block path is what is tested
     got = _read_in_blocks(path, size, monkeypatch)
     expected = _whole(path)
     assert_frame_equal(got.frame, expected.frame)
@@ -903,7 +903,7 @@ def test_compressed_runs_are_not_read_in_blocks(
     """Known by their first bytes, before any block is parsed (bzip2 needs ten of them)."""
     path = put(tmp_path, COMPRESSORS[kind](RUN), "run.bin")
     with mock.patch.object(trec, "_parse_plain", side_effect=AssertionError("parsed")):
-        assert trec._fast_run_blocks(path, 8) is None
+        assert _blocks_of(path, 8) is None
     assert run_rows(_read_in_blocks(path, 8, monkeypatch)) == reference_rows(RUN, "run")
 
 
@@ -1272,7 +1272,7 @@ def test_block_reading_property(
         clean.reverse()
     data = plain_file(clean)
     path = put(scratch, data, "blocks.run")
-    assert trec._fast_run_blocks(path, size) is not None
+    assert _blocks_of(path, size) is not None
     with mock.patch.object(trec, "BLOCK_BYTES", size):
         got = read_run(path)
     expected = _whole(path)
@@ -1368,7 +1368,7 @@ def test_a_long_line_is_read_under_a_raised_limit(
     data = _long_line_run() + b"q3 Q0 d 1 1 " + LONG_TAG.encode()  # and last, without \n
     path = put(tmp_path, data, "run.txt")
     monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "4MiB")
-    assert trec._fast_run_blocks(path, size) is not None  # the blocks read it
+    assert _blocks_of(path, size) is not None  # the blocks read it
     run = _read_in_blocks(path, size, monkeypatch)
     assert run_rows(run) == reference_rows(data, "run")
     assert run.tag == LONG_TAG
@@ -1457,3 +1457,9 @@ def test_running_out_of_memory_is_an_error_naming_the_file(
     assert str(caught.value) == (
         f"{path}: does not fit in memory; evaluate a run with --stream (evaluate_stream in Python)"
     )
+
+
+def _blocks_of(path: Path, size: int) -> object:
+    """What the block reader makes of the file ``path`` (opened for it, as its callers do)."""
+    with path.open("rb") as handle:
+        return trec._fast_run_blocks(handle, size)
