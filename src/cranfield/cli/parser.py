@@ -529,16 +529,22 @@ def split_list(text: str) -> list[str]:
 def add_inputs(
     p: Parser,
     *,
-    runs_help: str = "two or more run files",
+    runs_help: str | tuple[str, ...] = "two or more run files",
     runs_metavar: str | tuple[str, ...] | None = "RUN",
 ) -> None:
     """The positional ``qrels`` and ``runs`` of the commands that evaluate: files in any
-    format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``); a tuple
-    ``runs_metavar`` is exactly that many runs (``("RUN_A", "RUN_B")``)."""
+    format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``).
+
+    A tuple ``runs_metavar`` is exactly those runs, each its own argument (``("RUN_A",
+    "RUN_B")``: ``args.run_a``, ``args.run_b``), with the ``runs_help`` of the same place.
+    """
     p.add_argument("qrels", help=f"qrels file ({INPUT_FORMATS}; optionally compressed)")
-    nargs: int | str = len(runs_metavar) if isinstance(runs_metavar, tuple) else "+"
+    if isinstance(runs_metavar, tuple):
+        for name, words in zip(runs_metavar, runs_help, strict=True):
+            p.add_argument(name.lower(), metavar=name, help=f"{words} (any of those formats)")
+        return
     p.add_argument(
-        "runs", nargs=nargs, metavar=runs_metavar, help=f"{runs_help} (any of those formats)"
+        "runs", nargs="+", metavar=runs_metavar, help=f"{runs_help} (any of those formats)"
     )
 
 

@@ -24,6 +24,7 @@ from cranfield.cli.parser import (
     LIST_RULE,
     Parser,
     UsageError,
+    add_cutoffs,
     add_evaluation_options,
     add_format,
     add_measures,
@@ -86,14 +87,9 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "RMSE or nRMSE)",
     )
     add_measures(p, DEFAULT_MEASURES)
-    p.add_list_option(
-        "-k",
-        "--cutoffs",
-        dest="cutoffs",
-        item=int,
-        metavar="K",
-        help="KTU on the top K documents, for each K "
-        f"(default: {','.join(map(str, DEFAULT_CUTOFFS))})",
+    add_cutoffs(
+        p,
+        f"KTU on the top K documents, for each K (default: {','.join(map(str, DEFAULT_CUTOFFS))})",
     )
     p.add_argument("--rbo-p", dest="p", type=float, default=0.95, help="RBO's persistence p (0.95)")
     p.add_argument(
