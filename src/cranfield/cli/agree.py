@@ -22,6 +22,7 @@ from cranfield.cli.parser import (
     add_evaluation_options,
     add_format,
     add_measures,
+    add_per_query,
     add_run_names,
     correlation_options,
     eval_options,
@@ -56,9 +57,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument("qrels", nargs="+", metavar="QRELS", help="two or more qrels files")
     p.add_argument("--runs", nargs="+", metavar="RUN", help="runs to rank under each qrels")
     add_measures(p, ["AP"])
-    p.add_argument(
-        "--per-query", action="store_true", help="table format: agreement of every query"
-    )
+    add_per_query(p, "table format: agreement of every query")
     add_correlation_options(p)
     add_format(p, FORMATS)
     add_run_names(p)

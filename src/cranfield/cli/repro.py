@@ -28,6 +28,7 @@ from cranfield.cli.parser import (
     add_evaluation_options,
     add_format,
     add_measures,
+    add_per_query,
     add_run_names,
     eval_options,
 )
@@ -99,12 +100,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         default=1000,
         help="RBO compares the rankings cut at this depth (1000)",
     )
-    p.add_argument(
-        "-q",
-        "--per-query",
-        action="store_true",
-        help="also print KTU and RBO of every query (JSON always has them)",
-    )
+    add_per_query(p, "also print KTU and RBO of every query (JSON always has them)")
     add_format(p, FORMATS)
     add_run_names(p)
     add_evaluation_options(p)
