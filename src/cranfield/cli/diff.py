@@ -94,8 +94,8 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     result = diff_runs(
         args.qrels,
-        args.run_a,
-        args.run_b,
+        args.runs[0],
+        args.runs[1],
         args.measures or DEFAULT_MEASURES,
         names=args.names,
         options=eval_options(args),

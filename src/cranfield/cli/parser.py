@@ -535,13 +535,15 @@ def add_inputs(
     """The positional ``qrels`` and ``runs`` of the commands that evaluate: files in any
     format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``).
 
-    A tuple ``runs_metavar`` is exactly those runs, each its own argument (``("RUN_A",
-    "RUN_B")``: ``args.run_a``, ``args.run_b``), with the ``runs_help`` of the same place.
+    A tuple ``runs_metavar`` is exactly those runs, each named in the usage (``qrels RUN_A
+    RUN_B``) with the ``runs_help`` of the same place, gathered in ``args.runs`` all the same.
     """
     p.add_argument("qrels", help=f"qrels file ({INPUT_FORMATS}; optionally compressed)")
     if isinstance(runs_metavar, tuple):
         for name, words in zip(runs_metavar, runs_help, strict=True):
-            p.add_argument(name.lower(), metavar=name, help=f"{words} (any of those formats)")
+            p.add_argument(
+                "runs", action="append", metavar=name, help=f"{words} (any of those formats)"
+            )
         return
     p.add_argument(
         "runs", nargs="+", metavar=runs_metavar, help=f"{runs_help} (any of those formats)"
