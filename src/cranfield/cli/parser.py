@@ -877,14 +877,14 @@ def add_test_options(p: Parser, default_measures: Sequence[str], *, baseline: bo
         p,
         alpha="significance level (0.05)",
         resamples=(10_000, "resamples per random test (10000)"),
-        seed="seed of the random procedures (default: fresh)",
+        seed="the random tests",
     )
 
 
 def add_resampling_options(p: Parser, *, alpha: str, resamples: tuple[int, str], seed: str) -> None:
-    """``-a/--alpha``, ``-B/--resamples`` and ``-s/--seed``, declared once for every command
-    that tests or resamples; each command words what they mean for it (``resamples`` is the
-    default and its help)."""
+    """``-a/--alpha``, ``-B/--resamples`` and ``-s/--seed`` (:func:`add_seed`), declared once
+    for every command that tests or resamples; each command words what they mean for it
+    (``resamples`` is the default and its help, ``seed`` what the seed draws)."""
     p.add_argument("-a", "--alpha", type=float, default=0.05, help=alpha)
     p.add_argument(
         "-B",
@@ -894,7 +894,7 @@ def add_resampling_options(p: Parser, *, alpha: str, resamples: tuple[int, str],
         default=resamples[0],
         help=resamples[1],
     )
-    p.add_argument("-s", "--seed", type=int, help=seed)
+    add_seed(p, seed)
 
 
 def add_correlation_options(p: Parser) -> None:
@@ -908,7 +908,7 @@ def add_correlation_options(p: Parser) -> None:
         p,
         alpha="intervals at 1 - alpha (0.05)",
         resamples=(1000, "bootstrap resamples of the queries for the intervals, 0 for none (1000)"),
-        seed="seed of the bootstrap (default: fresh)",
+        seed="the bootstrap",
     )
 
 

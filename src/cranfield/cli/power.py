@@ -65,7 +65,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         p,
         alpha="significance level (default 0.05)",
         resamples=(1000, "resamples of the bootstrap test and the randomised Tukey HSD (1000)"),
-        seed="seed of the resampling (default: fresh)",
+        seed="the resampling",
     )
     p.add_argument(
         "--trials",
