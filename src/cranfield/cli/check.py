@@ -41,6 +41,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument(
         "files",
         nargs="+",
+        metavar="FILE",
         help="runs and qrels in any format, optionally compressed ('-': TREC text on stdin)",
     )
     p.add_argument(

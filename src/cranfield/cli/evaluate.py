@@ -55,7 +55,6 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         p,
         runs_help="run files, or folders of Parquet files: a dataset, scored in partitions of "
         "whole queries on Dask (here; --jobs N: a local cluster of N workers; --scheduler)",
-        runs_metavar=None,
     )
     add_measures(p, DEFAULT_MEASURES)
     add_per_query(p, "one row per run and query")

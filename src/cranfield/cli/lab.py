@@ -91,12 +91,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "path",
         nargs="?",
         type=Path,
+        metavar="PATH",
         default=Path("cranfield.toml"),
         help="the file to write, never over an existing one; - prints it (default: cranfield.toml)",
     )
 
     run = add("run", "Run the experiment a TOML file describes and write its report.")
-    run.add_argument("config", type=Path, help="experiment description (TOML)")
+    run.add_argument("config", type=Path, metavar="CONFIG", help="experiment description (TOML)")
     run.add_argument("--workdir", type=Path, help="override the work directory")
     run.add_argument(
         "--fresh", action="store_true", help="rebuild indexes and runs even if up to date"
@@ -154,21 +155,21 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     add_parallel_options(pool)
 
     merge = add("merge", "Merge new judgments into qrels.")
-    merge.add_argument("qrels", type=Path)
-    merge.add_argument("new", type=Path)
+    merge.add_argument("qrels", type=Path, metavar="QRELS", help="the judgments so far")
+    merge.add_argument("new", type=Path, metavar="NEW", help="the new judgments")
     merge.add_argument(
         "-o", "--output", type=Path, required=True, metavar="FILE", help="the qrels to write"
     )
     merge.add_argument("--on-conflict", choices=["error", "new", "old"], default="error")
 
     folds = add("folds", "Print a seeded split of the judged topics into folds.")
-    folds.add_argument("qrels", type=Path)
+    folds.add_argument("qrels", type=Path, metavar="QRELS", help="the judged topics' qrels")
     folds.add_argument("-n", "--folds", dest="n_folds", type=_positive, default=5)
     add_seed(folds, "the split")
 
     cv = add("cv", "Cross-validated choice among runs: held-out score of the choice.")
-    cv.add_argument("qrels", type=Path)
-    cv.add_argument("runs", nargs="+", metavar="RUN")
+    cv.add_argument("qrels", type=Path, metavar="QRELS", help="the judgments")
+    cv.add_argument("runs", nargs="+", metavar="RUN", help="the runs to choose among")
     add_measures(cv, ["AP"], one=True, help="the measure the runs are chosen by")
     cv.add_argument("-n", "--folds", dest="n_folds", type=_positive, default=5)
     add_seed(cv, "the split into folds")

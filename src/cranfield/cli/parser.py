@@ -530,7 +530,7 @@ def add_inputs(
     p: Parser,
     *,
     runs_help: str | tuple[str, ...] = "two or more run files",
-    runs_metavar: str | tuple[str, ...] | None = "RUN",
+    runs_metavar: str | tuple[str, ...] = "RUN",
 ) -> None:
     """The positional ``qrels`` and ``runs`` of the commands that evaluate: files in any
     format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``).
@@ -538,7 +538,9 @@ def add_inputs(
     A tuple ``runs_metavar`` is exactly those runs, each named in the usage (``qrels RUN_A
     RUN_B``) with the ``runs_help`` of the same place, gathered in ``args.runs`` all the same.
     """
-    p.add_argument("qrels", help=f"qrels file ({INPUT_FORMATS}; optionally compressed)")
+    p.add_argument(
+        "qrels", metavar="QRELS", help=f"qrels file ({INPUT_FORMATS}; optionally compressed)"
+    )
     if isinstance(runs_metavar, tuple):
         for name, words in zip(runs_metavar, runs_help, strict=True):
             p.add_argument(

@@ -66,7 +66,9 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         out=out,
         err=err,
     )
-    p.add_argument("qrels", help=f"qrels of the original experiment ({INPUT_FORMATS})")
+    p.add_argument(
+        "qrels", metavar="QRELS", help=f"qrels of the original experiment ({INPUT_FORMATS})"
+    )
     p.add_argument(
         "--original",
         nargs="+",

@@ -132,7 +132,7 @@ def test_two_runs_exactly(runs: list[str], message: str) -> None:
     code, _, err = run([QRELS, *runs])
     assert code == 1
     assert err.startswith("usage: cranfield diff ")
-    assert "qrels RUN_A RUN_B" in err
+    assert "QRELS RUN_A RUN_B" in err
     assert message in err
 
 
