@@ -199,17 +199,34 @@ class Parser(argparse.ArgumentParser):
         if self._intermixing:  # inside parse_known_intermixed_args: argparse's own passes
             return super().parse_known_args(args, namespace)
         words = self._spread_lists(list(sys.argv[1:] if args is None else args))
-        if any(isinstance(a, argparse._SubParsersAction) for a in self._actions):
-            parsed, extras = super().parse_known_args(words, namespace)
-        else:  # options between the files too: "QRELS RUN1 -M 10 RUN2"
-            self._intermixing = True
-            try:
-                parsed, extras = super().parse_known_intermixed_args(words, namespace)
-            finally:
-                self._intermixing = False
+        # A required option with an old spelling is given when either spelling is: argparse
+        # would count only its own, so it is checked here (and shown required in the help).
+        renamed = [a for a in self._actions if a.required and self._old_spellings(a)]
+        for action in renamed:
+            action.required = False
+        try:
+            if any(isinstance(a, argparse._SubParsersAction) for a in self._actions):
+                parsed, extras = super().parse_known_args(words, namespace)
+            else:  # options between the files too: "QRELS RUN1 -M 10 RUN2"
+                self._intermixing = True
+                try:
+                    parsed, extras = super().parse_known_intermixed_args(words, namespace)
+                finally:
+                    self._intermixing = False
+        finally:
+            for action in renamed:
+                action.required = True
+        missing = [a for a in renamed if getattr(parsed, a.dest, None) is None]
+        if missing:
+            names = ", ".join("/".join(a.option_strings) for a in missing)
+            self.error(f"the following arguments are required: {names}")
         if not hasattr(parsed, "command_prog"):  # the deepest parser names the command
             parsed.command_prog = self.prog
         return parsed, extras
+
+    def _old_spellings(self, action: argparse.Action) -> bool:
+        """Whether ``action`` has a deprecated spelling in this parser."""
+        return any(isinstance(a, _DeprecatedFlag) and a.target is action for a in self._actions)
 
     def flag_for(self, dest: str) -> str | None:
         """The long flag (else the short one) of the option stored in ``dest`` (or the
