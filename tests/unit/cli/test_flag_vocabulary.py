@@ -442,7 +442,7 @@ def test_an_old_spelling_used_twice_is_noted_once() -> None:
 
 
 def test_a_command_that_takes_one_measure_refuses_two() -> None:
-    for name in ("lab pool", "lab cv", "plot differences", "plot scores", "logs simulate"):
+    for name in ("agree", "lab pool", "lab cv", "plot differences", "plot scores", "logs simulate"):
         err = io.StringIO()
         p = _parser(name, err)
         with pytest.raises(UsageError) as raised:
