@@ -164,14 +164,18 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 
     folds = add("folds", "Print a seeded split of the judged topics into folds.")
     folds.add_argument("qrels", type=Path, metavar="QRELS", help="the judged topics' qrels")
-    folds.add_argument("-n", "--folds", dest="n_folds", type=_positive, default=5)
+    folds.add_argument(
+        "-n", "--folds", dest="n_folds", type=_positive, default=5, help="number of folds (5)"
+    )
     add_seed(folds, "the split")
 
     cv = add("cv", "Cross-validated choice among runs: held-out score of the choice.")
     cv.add_argument("qrels", type=Path, metavar="QRELS", help="the judgments")
     cv.add_argument("runs", nargs="+", metavar="RUN", help="the runs to choose among")
     add_measures(cv, ["AP"], one=True, help="the measure the runs are chosen by")
-    cv.add_argument("-n", "--folds", dest="n_folds", type=_positive, default=5)
+    cv.add_argument(
+        "-n", "--folds", dest="n_folds", type=_positive, default=5, help="number of folds (5)"
+    )
     add_seed(cv, "the split into folds")
     add_run_names(cv)
     add_evaluation_options(cv)
