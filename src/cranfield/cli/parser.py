@@ -29,6 +29,7 @@ from cranfield._types import (
     AGGREGATIONS,
     DUPLICATE_POLICIES,
     FILE_FORMATS,
+    LOG_FORMATS,
     MISSING_POLICIES,
     RUN_NAMINGS,
 )
@@ -385,8 +386,9 @@ class _ListAction(argparse.Action):
         if self.most is not None and len(items) > self.most:
             what = (self.metavar if isinstance(self.metavar, str) else self.dest).lower()
             listed = ", ".join(map(str, items))
+            most = "one" if self.most == 1 else f"at most {self.most}"
             parser.error(
-                f"argument {'/'.join(self.option_strings)}: this command takes one {what}, "
+                f"argument {'/'.join(self.option_strings)}: this command takes {most} {what}, "
                 f"got {len(items)} ({listed})."
             )
         setattr(namespace, self.dest, items)
@@ -552,7 +554,7 @@ def add_inputs(
     """The positional ``qrels`` and ``runs`` of the commands that evaluate: files in any
     format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``).
 
-    A tuple ``runs_metavar`` is exactly those runs, each named in the usage (``qrels RUN_A
+    A tuple ``runs_metavar`` is exactly those runs, each named in the usage (``QRELS RUN_A
     RUN_B``) with the ``runs_help`` of the same place, gathered in ``args.runs`` all the same.
     """
     p.add_argument(
@@ -650,8 +652,6 @@ def add_seed(p: Parser, what: str) -> None:
 
 def add_log_format(p: Parser) -> None:
     """``--log-format``: the format of the commands' interaction logs (default: detected)."""
-    from cranfield._types import LOG_FORMATS
-
     p.add_argument(
         "--log-format",
         choices=LOG_FORMATS,
