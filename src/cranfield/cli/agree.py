@@ -22,6 +22,7 @@ from cranfield.cli.parser import (
     add_evaluation_options,
     add_format,
     add_measures,
+    add_per_query,
     add_run_names,
     correlation_options,
     eval_options,
@@ -55,10 +56,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     p.add_argument("qrels", nargs="+", metavar="QRELS", help="two or more qrels files")
     p.add_argument("--runs", nargs="+", metavar="RUN", help="runs to rank under each qrels")
-    add_measures(p, ["AP"])
-    p.add_argument(
-        "--per-query", action="store_true", help="table format: agreement of every query"
-    )
+    add_measures(p, ["AP"], one=True, help="the measure the runs are ranked by (with --runs)")
+    add_per_query(p, "table format: agreement of every query")
     add_correlation_options(p)
     add_format(p, FORMATS)
     add_run_names(p)
@@ -71,16 +70,13 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     if len(args.qrels) < 2:
         raise UsageError(1, "give at least two qrels files to compare.")
-    measures = args.measures or ["AP"]
-    if len(measures) != 1:
-        raise UsageError(1, f"give one measure to rank the runs by, got {len(measures)}.")
     if args.runs is not None and len(args.runs) < 2:
         raise UsageError(1, "give at least two runs to rank (--runs RUN RUN ...).")
     result = agree(
         args.qrels,
         names=file_names(args.qrels, option="qrels", kind="qrels files"),
         runs=args.runs,
-        measure=measures[0],
+        measure=args.measures[0],
         options=eval_options(args),
         run_names=args.names,
         **correlation_options(args),

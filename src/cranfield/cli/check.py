@@ -1,8 +1,9 @@
 """``cranfield check FILE... [--qrels Q] [--kind run|qrels] [-f json] [--strict]``: runs and
 qrels in any format checked without evaluating them (:mod:`cranfield.evaluation.check`).
 
-Exit codes: 0 (findings or not; 1 with ``--strict`` when there is any, or a warning), 1 usage error,
-2 a ``--qrels`` file that cannot be read as qrels.
+Exit codes (:mod:`cranfield.cli.exits`): 0 whether anything is found or not; with ``--strict``,
+3 when anything is (a finding or a warning), after the whole report; 1 usage error, 2 a
+``--qrels`` file that cannot be read as qrels.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ import json
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield._types import INPUT_KINDS
-from cranfield.cli.exits import run_command
-from cranfield.cli.parser import Parser, add_format
+from cranfield.cli.exits import FINDINGS, run_command
+from cranfield.cli.parser import Parser, add_format, add_strict
 
 if TYPE_CHECKING:
     import argparse
@@ -40,6 +41,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument(
         "files",
         nargs="+",
+        metavar="FILE",
         help="runs and qrels in any format, optionally compressed ('-': TREC text on stdin)",
     )
     p.add_argument(
@@ -51,11 +53,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="what files that do not say hold (ranx JSON {query: {doc: value}})",
     )
     add_format(p, FORMATS)
-    # Not ``strict``: that name makes cli/exits.py turn a warning into an error (exit 2),
-    # and check's --strict is exit 1 after the whole report, a warning counting as a finding.
-    p.add_argument(
-        "--strict", dest="any_finding", action="store_true", help="exit 1 if anything is found"
-    )
+    add_strict(p, "exit 3 after the report if anything is found (a warning counts)")
     return p
 
 
@@ -68,13 +66,15 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CranfieldWarning)
         report = check(args.files, qrels=args.qrels, kind=args.kind)
-    for w in caught:  # once more, after the check: cli/exits.py prints each once
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    with warnings.catch_warnings():  # printed by cli/exits.py, never raised: check's
+        warnings.simplefilter("always", CranfieldWarning)  # --strict weighs them as findings
+        for w in caught:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if args.format == "json":
         out.write(json.dumps(report.to_dict(), indent=2) + "\n")
     else:
         out.write(_text(report))
-    return 1 if args.any_finding and (report.findings or caught) else 0
+    return FINDINGS if args.strict and (report.findings or caught) else 0
 
 
 def _text(report: CheckReport) -> str:

@@ -50,9 +50,16 @@ def _help(usage: str, title: str, table: Sequence[Command], help_line: str) -> s
     width = max(len(c.name) for c in table) + 2
     lines = "".join(f"  {c.name:<{width}}{c.help}\n" for c in table)
     version = "  --version   show cranfield's version and exit\n" if table is COMMANDS else ""
+    codes = ""
+    if table is COMMANDS:  # the same for every command: written once, in cli/exits.py
+        from cranfield.cli.exits import exit_codes_text
+
+        table_text = exit_codes_text()
+        codes = f"\nexit codes (every command):\n{table_text}" if table_text else ""
     return (
         f"{usage}\n{title}\n\ncommands:\n{lines}\n"
-        f"options:\n  -h, --help  show this help message and exit\n{version}\n{help_line}\n"
+        f"options:\n  -h, --help  show this help message and exit\n{version}{codes}\n"
+        f"{help_line}\n"
     )
 
 

@@ -19,6 +19,7 @@ from cranfield.cli.parser import (
     add_format,
     add_inputs,
     add_parallel_options,
+    add_per_query,
     add_run_names,
     add_test_options,
     eval_options,
@@ -69,9 +70,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument(
         "-d", "--details", action="store_true", help="table format: add one row per pair"
     )
-    p.add_argument(
-        "--per-query", action="store_true", help="json format: include every per-query score"
-    )
+    add_per_query(p, "json format: include every per-query score")
     p.add_argument(
         "--differences",
         nargs=2,

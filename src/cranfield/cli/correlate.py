@@ -25,6 +25,7 @@ from cranfield.cli.parser import (
     add_format,
     add_inputs,
     add_measures,
+    add_per_query,
     add_run_names,
     correlation_options,
     eval_options,
@@ -68,11 +69,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="a second qrels file: rank the runs under each qrels with one measure",
     )
     add_correlation_options(p)
-    p.add_argument(
-        "--per-query",
-        action="store_true",
-        help="table format: how alike each run's per-query scores are under both settings",
-    )
+    add_per_query(p, "table format: how alike each run's per-query scores are under both settings")
     add_format(p, FORMATS)
     p.add_argument(
         "--plot",

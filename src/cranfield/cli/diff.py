@@ -17,12 +17,13 @@ from cranfield.cli.exits import run_command
 from cranfield.cli.parser import (
     LIST_RULE,
     Parser,
-    UsageError,
     add_evaluation_options,
     add_format,
     add_inputs,
+    add_queries,
     add_run_names,
     add_test_options,
+    deprecate,
     eval_options,
 )
 
@@ -53,7 +54,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         out=out,
         err=err,
     )
-    add_inputs(p, runs_help="two runs: A (the baseline), then B", runs_metavar="RUN")
+    add_inputs(p, runs_help=("run A, the baseline", "run B"), runs_metavar=("RUN_A", "RUN_B"))
     add_test_options(p, DEFAULT_MEASURES, baseline=False)
     p.add_argument(
         "--top",
@@ -63,7 +64,6 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="largest wins and losses shown per measure (default 5)",
     )
     p.add_argument(
-        "-k",
         "--top-k",
         dest="k",
         type=int,
@@ -71,11 +71,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         metavar="K",
         help="look for unjudged documents entering B's top K (default 10)",
     )
-    p.add_list_option(
-        "--query",
-        dest="queries",
-        metavar="Q",
-        help="list the relevant documents of these queries (default: the largest wins and losses)",
+    add_queries(
+        p, "list the relevant documents of these queries (default: the largest wins and losses)"
     )
     p.add_argument(
         "--every-query",
@@ -88,14 +85,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     add_format(p, FORMATS)
     add_run_names(p)
     add_evaluation_options(p)
+    deprecate(p, "-k", "--top-k")
     return p
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from cranfield.stats.run_diff import diff_runs
 
-    if len(args.runs) != 2:
-        raise UsageError(1, f"give two runs to diff, A then B, got {len(args.runs)}.")
     result = diff_runs(
         args.qrels,
         args.runs[0],

@@ -23,6 +23,7 @@ from cranfield.cli.parser import (
     add_inputs,
     add_measures,
     add_parallel_options,
+    add_per_query,
     add_run_names,
     eval_options,
     parallel_options,
@@ -54,10 +55,9 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         p,
         runs_help="run files, or folders of Parquet files: a dataset, scored in partitions of "
         "whole queries on Dask (here; --jobs N: a local cluster of N workers; --scheduler)",
-        runs_metavar=None,
     )
     add_measures(p, DEFAULT_MEASURES)
-    p.add_argument("-q", "--per-query", action="store_true", help="one row per run and query")
+    add_per_query(p, "one row per run and query")
     add_format(p, FORMATS)
     add_evaluation_options(p)
     add_extra_judgments(p)

@@ -1,7 +1,8 @@
 """How a command ends: the one mapping from what went wrong to a message and an exit code.
 
 Every command runs through :func:`run_command` (parse, then the command's body), so every
-command ends the same way:
+command ends the same way. This table is the one place the exit codes are written down;
+``cranfield --help`` prints it (:func:`exit_codes_text`), and each command's page points here:
 
 ====  ==========================================================================
 code  when
@@ -15,13 +16,16 @@ code  when
       (:class:`~cranfield.errors.InputError`, ``OSError``), input that cannot be
       evaluated as asked (:class:`~cranfield.errors.EvaluationError`), a failing
       engine (:class:`~cranfield.errors.EngineError`), an output that cannot be written,
-      input too large for the memory at hand (``MemoryError``)
+      input too large for the memory at hand (``MemoryError``), a warning with ``--strict``
+3     ``cranfield check --strict`` found something (a finding or a warning) in the
+      files it checked, after printing its whole report
+4, 7  ``cranfield trec-eval`` only: trec_eval's own codes (an evaluation failure, no
+      topic evaluated)
+130   interrupted (Ctrl-C): stopped at once, no file left half-written
 ====  ==========================================================================
 
 A :class:`~cranfield.errors.CranfieldWarning` prints ``PROG: warning: MESSAGE`` on stderr and
-the command goes on; with ``--strict`` it is an error (code 2).
-
-``cranfield trec-eval`` keeps trec_eval's own codes (4 and 7 as well). A closed output pipe
+the command goes on; with ``--strict`` it is an error (code 2). A closed output pipe
 (``cranfield ... | head``) is not an error: :mod:`cranfield.cli.main` ends quietly with 0.
 """
 
@@ -32,7 +36,6 @@ import warnings
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield._lazy import INSTALL_HINT_START, install_hint
-from cranfield.cli.parser import Parser, UsageError
 from cranfield.errors import (
     CranfieldError,
     CranfieldWarning,
@@ -43,14 +46,18 @@ from cranfield.errors import (
     OptionError,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the parser (argparse) is imported when a command runs: not for --help
     import argparse
     from collections.abc import Callable, Sequence
 
-__all__ = ["EXIT_CODES", "exit_code", "message", "run_command"]
+    from cranfield.cli.parser import Parser
+
+__all__ = ["EXIT_CODES", "FINDINGS", "exit_code", "exit_codes_text", "message", "run_command"]
 
 USAGE: Final = 1
 DATA: Final = 2
+FINDINGS: Final = 3
+"""``cranfield check --strict`` found something: neither a usage error nor unreadable data."""
 
 EXIT_CODES: Final[dict[type[BaseException], int]] = {
     OptionError: USAGE,
@@ -72,9 +79,37 @@ method resolution order, so the order of this table does not matter (``InputErro
 _NOT_AN_EXTRA: Final = frozenset({"bench", "test"})
 
 
+def exit_codes_text() -> str:
+    """The exit codes of this module's table as plain text, indented for ``cranfield --help``
+    (empty when Python runs without docstrings, ``-OO``)."""
+    import re
+    import textwrap
+
+    lines = (__doc__ or "").splitlines()
+    rules = [i for i, line in enumerate(lines) if line.startswith("====")]
+    if len(rules) < 3:
+        return ""
+    rows: list[tuple[str, str]] = []
+    for line in lines[rules[1] + 1 : rules[2]]:
+        code, text = line[:6].strip(), line[6:].strip()
+        if code:
+            rows.append((code, text))
+        else:  # the row goes on
+            rows[-1] = (rows[-1][0], f"{rows[-1][1]} {text}")
+    out = []
+    for code, text in rows:
+        plain = re.sub(r":[a-z]+:`~?(?:[\w.]*\.)?([^`.]+)`", r"\1", text).replace("``", "")
+        out.append(
+            textwrap.fill(plain, 80, initial_indent=f"  {code:<6}", subsequent_indent=" " * 8)
+        )
+    return "\n".join(out) + "\n"
+
+
 def exit_code(exc: BaseException) -> int | None:
     """The exit code of a command that raised ``exc``; ``None`` for an exception that is not
     the user's to fix (a bug: let it show its traceback) or a closed output pipe."""
+    from cranfield.cli.parser import UsageError
+
     if isinstance(exc, UsageError):
         return exc.status
     if isinstance(exc, BrokenPipeError):
@@ -151,6 +186,8 @@ def run_command(
     """Parse ``argv`` with ``parser(out, err)``, run ``body(args, out, err)`` and return its
     exit code; an error prints ``PROG: MESSAGE`` on ``err`` and returns its code
     (:data:`EXIT_CODES`)."""
+    from cranfield.cli.parser import UsageError
+
     out = sys.stdout if stdout is None else stdout
     err = sys.stderr if stderr is None else stderr
     args: argparse.Namespace | None = None

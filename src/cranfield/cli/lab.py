@@ -3,10 +3,10 @@
 Sub-commands::
 
     cranfield lab init [PATH]
-    cranfield lab run CONFIG [--workdir DIR] [--fresh] [--[no-]efficiency] [--markdown]
+    cranfield lab run CONFIG [--workdir DIR] [--fresh] [--[no-]efficiency] [-f markdown]
                       [--jobs N | --scheduler ADDRESS] [--ship-index]
-    cranfield lab pool RUN [RUN ...] [--depth 100] [--qrels QRELS] [--measure AP]
-                       [--judged-k 10] [--export FILE --seed N] [--json]
+    cranfield lab pool RUN [RUN ...] [--pool-depth 100] [--qrels QRELS] [-m AP]
+                       [--judged-k 10] [--export FILE --seed N] [-f json]
     cranfield lab merge QRELS NEW -o OUT [--on-conflict error|new|old]
     cranfield lab folds QRELS --folds 5 --seed 0
     cranfield lab cv QRELS RUN RUN [...] [-m AP] [--folds 5] [--seed 0]
@@ -27,8 +27,12 @@ from cranfield.cli.exits import run_command
 from cranfield.cli.parser import (
     Parser,
     add_evaluation_options,
+    add_format,
+    add_measures,
     add_parallel_options,
     add_run_names,
+    add_seed,
+    deprecate,
     eval_options,
     parallel_options,
 )
@@ -87,12 +91,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "path",
         nargs="?",
         type=Path,
+        metavar="PATH",
         default=Path("cranfield.toml"),
         help="the file to write, never over an existing one; - prints it (default: cranfield.toml)",
     )
 
     run = add("run", "Run the experiment a TOML file describes and write its report.")
-    run.add_argument("config", type=Path, help="experiment description (TOML)")
+    run.add_argument("config", type=Path, metavar="CONFIG", help="experiment description (TOML)")
     run.add_argument("--workdir", type=Path, help="override the work directory")
     run.add_argument(
         "--fresh", action="store_true", help="rebuild indexes and runs even if up to date"
@@ -104,7 +109,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="measure latency and throughput, or not (--no-efficiency); "
         "default: as the configuration's 'efficiency' says (true if it says nothing)",
     )
-    run.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    add_format(run, ("table", "markdown"))
+    deprecate(run, "--markdown", "-f", value="markdown")
     run.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     add_parallel_options(run)
     run.add_argument(
@@ -117,37 +123,60 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     pool = add("pool", "Depth-k pool of runs: sizes, unique contributions, judged@k, bias.")
     pool.add_argument("runs", nargs="+", metavar="RUN", help="run files")
     add_run_names(pool)
-    pool.add_argument("--depth", type=_positive, default=100, help="pool depth (default 100)")
+    pool.add_argument(
+        "--pool-depth",
+        type=_positive,
+        default=100,
+        metavar="K",
+        help="pool depth: each run's top K documents of a topic are pooled (default 100)",
+    )
     pool.add_argument("--qrels", type=Path, help="judgments, for judged@k and leave-one-out")
+    add_measures(pool, ["AP"], one=True, help="measure of the leave-one-run-out test")
     pool.add_argument(
-        "-m", "--measure", default="AP", help="measure of the leave-one-run-out test (AP)"
+        "--judged-k", type=_positive, default=10, metavar="K", help="k of judged@k (10)"
     )
-    pool.add_argument("--judged-k", type=_positive, default=10, help="k of judged@k (10)")
-    pool.add_argument("--export", type=Path, help="write the pool for judging to this file")
-    pool.add_argument("--seed", type=int, default=0, help="seed of the export shuffle (0)")
     pool.add_argument(
-        "--format", choices=["qrels", "tsv"], default="qrels", help="export format (qrels)"
+        "--export", type=Path, metavar="FILE", help="write the pool for judging to this file"
     )
-    pool.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    add_seed(pool, "the export's shuffle")
+    pool.add_argument(
+        "--export-format",
+        choices=["qrels", "tsv"],
+        default="qrels",
+        help="format of the --export file (qrels)",
+    )
+    add_format(
+        pool,
+        ("table", "json"),
+        deprecated={"qrels": ("--export-format", "qrels"), "tsv": ("--export-format", "tsv")},
+    )
+    deprecate(pool, "--depth", "--pool-depth")
+    deprecate(pool, "--json", "-f", value="json")
     add_parallel_options(pool)
 
     merge = add("merge", "Merge new judgments into qrels.")
-    merge.add_argument("qrels", type=Path)
-    merge.add_argument("new", type=Path)
-    merge.add_argument("-o", "--output", type=Path, required=True)
+    merge.add_argument("qrels", type=Path, metavar="QRELS", help="the judgments so far")
+    merge.add_argument("new", type=Path, metavar="NEW", help="the new judgments")
+    merge.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="FILE", help="the qrels to write"
+    )
     merge.add_argument("--on-conflict", choices=["error", "new", "old"], default="error")
 
     folds = add("folds", "Print a seeded split of the judged topics into folds.")
-    folds.add_argument("qrels", type=Path)
-    folds.add_argument("-n", "--folds", dest="n_folds", type=_positive, default=5)
-    folds.add_argument("--seed", type=int, default=0)
+    folds.add_argument("qrels", type=Path, metavar="QRELS", help="the judged topics' qrels")
+    folds.add_argument(
+        "-n", "--folds", dest="n_folds", type=_positive, default=5, help="number of folds (5)"
+    )
+    add_seed(folds, "the split")
 
     cv = add("cv", "Cross-validated choice among runs: held-out score of the choice.")
-    cv.add_argument("qrels", type=Path)
-    cv.add_argument("runs", nargs="+", metavar="RUN")
-    cv.add_argument("-m", "--measure", default="AP")
-    cv.add_argument("-n", "--folds", dest="n_folds", type=_positive, default=5)
-    cv.add_argument("--seed", type=int, default=0)
+    cv.add_argument("qrels", type=Path, metavar="QRELS", help="the judgments")
+    cv.add_argument("runs", nargs="+", metavar="RUN", help="the runs to choose among")
+    add_measures(cv, ["AP"], one=True, help="the measure the runs are chosen by")
+    cv.add_argument(
+        "-n", "--folds", dest="n_folds", type=_positive, default=5, help="number of folds (5)"
+    )
+    add_seed(cv, "the split into folds")
     add_run_names(cv)
     add_evaluation_options(cv)
     add_parallel_options(cv)
@@ -193,7 +222,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ship_index=args.ship_index,
     )
     result = exp.run()
-    out.write(to_markdown(result) if args.markdown else to_text(result))
+    out.write(to_markdown(result) if args.format == "markdown" else to_text(result))
     out.write(f"report: {result.report_path}\nfinished in {result.seconds:.1f} s\n")
     return 0
 
@@ -218,19 +247,19 @@ def _pool(args: argparse.Namespace, out: TextIO) -> int:
         refuse_overwriting(args.export, [*args.runs, args.qrels], option="export")
     runs = _runs(args)
     where = parallel_options(args)
-    p = pool(runs, args.depth, **where)
+    p = pool(runs, args.pool_depth, **where)
     data = p.to_dict()
     if args.export is not None:
         with writing(str(args.export)):
-            p.export(args.export, seed=args.seed, format=args.format)
-        data["export"] = {"path": str(args.export), "seed": args.seed, "format": args.format}
+            p.export(args.export, seed=args.seed, format=args.export_format)
+        data["export"] = {"path": str(args.export), "seed": args.seed, "format": args.export_format}
     loo = None
     if args.qrels is not None:
         judged = judged_at_k(args.qrels, runs, args.judged_k, **where)
         data["judged_at_k"] = {"k": args.judged_k, **judged}
-        loo = leave_one_out(args.qrels, runs, args.measure, depth=args.depth, **where)
+        loo = leave_one_out(args.qrels, runs, args.measures[0], depth=args.pool_depth, **where)
         data["leave_one_out"] = {"measure": loo.measure, "rows": loo.frame.to_dicts()}
-    if args.json:
+    if args.format == "json":
         out.write(json.dumps(data, indent=2) + "\n")
         return 0
     size = data["size_per_topic"]
@@ -282,7 +311,7 @@ def _cv(args: argparse.Namespace, out: TextIO) -> int:
     result = cross_validate(
         args.qrels,
         _runs(args),
-        args.measure,
+        args.measures[0],
         n_folds=args.n_folds,
         seed=args.seed,
         options=eval_options(args),

@@ -26,7 +26,12 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
 
 def _parser(out: TextIO, err: TextIO) -> Parser:
     p = Parser(prog=PROG, description="List every measure with its definition.", out=out, err=err)
-    p.add_argument("names", nargs="*", help="show only these measures (any name cranfield reads)")
+    p.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="show only these measures (any name cranfield reads)",
+    )
     return p
 
 

@@ -11,7 +11,11 @@ options every testing command shares (:func:`add_resampling_options`: ``-a``, ``
 and the options of the commands that correlate rankings (:func:`add_correlation_options`).
 
 Lists (``-m``, ``-t``, ``--ci``, ``--levels``) are written the way trec_eval's ``-m`` is: see
-:data:`LIST_RULE`.
+:data:`LIST_RULE`. A command that takes one value of a list's concept (one measure) takes it
+through the same option, which refuses a second.
+
+An old spelling of a flag keeps working for one release, hidden from the help, with one line on
+stderr that names the new one (:func:`deprecate`; :attr:`Parser.deprecations` lists them).
 """
 
 from __future__ import annotations
@@ -19,36 +23,47 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import TYPE_CHECKING, Any, Final, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn, TextIO
 
 from cranfield._types import (
     AGGREGATIONS,
     DUPLICATE_POLICIES,
     FILE_FORMATS,
+    LOG_FORMATS,
     MISSING_POLICIES,
     RUN_NAMINGS,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from cranfield.evaluation.options import EvalOptions
 
 __all__ = [
     "INPUT_FORMATS",
     "LIST_RULE",
+    "SEED",
+    "Deprecation",
     "Parser",
     "UsageError",
+    "add_click_models",
     "add_correlation_options",
+    "add_cutoffs",
     "add_evaluation_options",
     "add_extra_judgments",
     "add_format",
+    "add_log_format",
     "add_measures",
     "add_parallel_options",
+    "add_per_query",
+    "add_queries",
     "add_resampling_options",
     "add_run_names",
+    "add_seed",
+    "add_strict",
     "add_test_options",
     "correlation_options",
+    "deprecate",
     "eval_options",
     "parallel_options",
     "split_list",
@@ -86,6 +101,14 @@ class UsageError(Exception):
         self.message = message
 
 
+class Deprecation(NamedTuple):
+    """An old spelling that still works for one release: the words ``old`` (``("--depth",)``,
+    or a flag and a value: ``("-f", "text")``) mean the words ``new``."""
+
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+
+
 class Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` that writes to ``out``/``err`` and never calls ``sys.exit``.
 
@@ -93,6 +116,7 @@ class Parser(argparse.ArgumentParser):
     (:meth:`add_list_option`) follow :data:`LIST_RULE`. Sub-command parsers made with
     ``add_subparsers().add_parser(..., out=out, err=err)`` are Parsers too; the namespace's
     ``command_prog`` is the program name of the deepest one used (``cranfield lab pool``).
+    ``deprecations`` lists the old spellings this command still reads (:func:`deprecate`).
     """
 
     def __init__(self, *args: Any, out: TextIO, err: TextIO, **kwargs: Any) -> None:
@@ -100,6 +124,18 @@ class Parser(argparse.ArgumentParser):
         self._out = out
         self._err = err
         self._intermixing = False
+        self.deprecations: list[Deprecation] = []
+        self._noted: set[Deprecation] = set()
+
+    def note_deprecated(self, deprecation: Deprecation) -> None:
+        """Say once on stderr that an old spelling was used, and what replaces it:
+        ``cranfield: --depth of 'lab pool' is deprecated; use --pool-depth.``"""
+        if deprecation in self._noted:
+            return
+        self._noted.add(deprecation)
+        command = self.prog.removeprefix("cranfield ")
+        old, new = " ".join(deprecation.old), " ".join(deprecation.new)
+        self._err.write(f"cranfield: {old} of '{command}' is deprecated; use {new}.\n")
 
     def _print_message(self, message: str, file: Any = None) -> None:
         if message:
@@ -114,7 +150,17 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(self._err)
         self.exit(1, f"{self.prog}: error: {message}\n")
 
-    def add_list_option(
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        """``argparse``'s, and ``option=NAME``: the library's name for the value, when it is not
+        the ``dest`` (an :class:`~cranfield.errors.OptionError` about ``NAME`` then names this
+        flag: :meth:`flag_for`)."""
+        option = kwargs.pop("option", None)
+        action = super().add_argument(*args, **kwargs)
+        if option is not None:
+            action.option = option  # type: ignore[attr-defined]
+        return action
+
+    def add_list_option(  # noqa: PLR0913 - each keyword is one of add_argument's, passed on
         self,
         *flags: str,
         dest: str,
@@ -122,9 +168,18 @@ class Parser(argparse.ArgumentParser):
         choices: Sequence[str] | None = None,
         metavar: str | None = None,
         help: str | None = None,
+        default: list[Any] | None = None,
+        most: int | None = None,
+        required: bool = False,
+        option: str | None = None,
     ) -> None:
         """A repeatable option whose values are lists (:data:`LIST_RULE`), gathered in order
-        into ``dest`` (``None`` when the option is not given)."""
+        into ``dest`` (``default`` when the option is not given, replaced by the values given).
+
+        ``most``: the most values it takes (1 for a command that takes one measure), more being
+        a usage error. ``option``: the library's name for the values, when it is not ``dest``
+        (an :class:`~cranfield.errors.OptionError` about ``k`` then names this flag).
+        """
         self.add_argument(
             *flags,
             dest=dest,
@@ -133,6 +188,10 @@ class Parser(argparse.ArgumentParser):
             item_choices=choices,
             metavar=metavar,
             help=help,
+            default=default,
+            most=most,
+            required=required,
+            option=option,
         )
 
     def parse_known_args(  # type: ignore[override]
@@ -141,17 +200,34 @@ class Parser(argparse.ArgumentParser):
         if self._intermixing:  # inside parse_known_intermixed_args: argparse's own passes
             return super().parse_known_args(args, namespace)
         words = self._spread_lists(list(sys.argv[1:] if args is None else args))
-        if any(isinstance(a, argparse._SubParsersAction) for a in self._actions):
-            parsed, extras = super().parse_known_args(words, namespace)
-        else:  # options between the files too: "QRELS RUN1 -M 10 RUN2"
-            self._intermixing = True
-            try:
-                parsed, extras = super().parse_known_intermixed_args(words, namespace)
-            finally:
-                self._intermixing = False
+        # A required option with an old spelling is given when either spelling is: argparse
+        # would count only its own, so it is checked here (and shown required in the help).
+        renamed = [a for a in self._actions if a.required and self._old_spellings(a)]
+        for action in renamed:
+            action.required = False
+        try:
+            if any(isinstance(a, argparse._SubParsersAction) for a in self._actions):
+                parsed, extras = super().parse_known_args(words, namespace)
+            else:  # options between the files too: "QRELS RUN1 -M 10 RUN2"
+                self._intermixing = True
+                try:
+                    parsed, extras = super().parse_known_intermixed_args(words, namespace)
+                finally:
+                    self._intermixing = False
+        finally:
+            for action in renamed:
+                action.required = True
+        missing = [a for a in renamed if getattr(parsed, a.dest, None) is None]
+        if missing:
+            names = ", ".join("/".join(a.option_strings) for a in missing)
+            self.error(f"the following arguments are required: {names}")
         if not hasattr(parsed, "command_prog"):  # the deepest parser names the command
             parsed.command_prog = self.prog
         return parsed, extras
+
+    def _old_spellings(self, action: argparse.Action) -> bool:
+        """Whether ``action`` has a deprecated spelling in this parser."""
+        return any(isinstance(a, _DeprecatedFlag) and a.target is action for a in self._actions)
 
     def flag_for(self, dest: str) -> str | None:
         """The long flag (else the short one) of the option stored in ``dest`` (or the
@@ -163,7 +239,9 @@ class Parser(argparse.ArgumentParser):
                     found = sub.flag_for(dest) if isinstance(sub, Parser) else None
                     if found is not None:
                         return found
-            elif action.dest == dest and action.option_strings:
+            elif action.option_strings and dest in (action.dest, getattr(action, "option", None)):
+                if action.help == argparse.SUPPRESS:  # a deprecated spelling
+                    continue
                 flags = action.option_strings
                 return next((f for f in flags if f.startswith("--")), flags[0])
             elif action.dest == dest and isinstance(action.metavar, str):
@@ -231,17 +309,15 @@ class Parser(argparse.ArgumentParser):
             name, eq, _ = word.partition("=")
             action = self._long_option(name)
             if action is None or eq:
-                return 0, (name if isinstance(action, _ListAction) else None)
-            return self._values_after(action, words, i), (
-                name if isinstance(action, _ListAction) else None
-            )
+                return 0, (name if _is_list(action) else None)
+            return self._values_after(action, words, i), (name if _is_list(action) else None)
         for k in range(1, len(word)):  # -Jq, -l2, -m AP
             action = self._option_string_actions.get("-" + word[k])
             if action is None:
                 return 0, None
             if action.nargs != 0:
                 short = "-" + word[k]
-                list_flag = short if isinstance(action, _ListAction) else None
+                list_flag = short if _is_list(action) else None
                 if k + 1 < len(word):  # the value is attached: -l2
                     return 0, list_flag
                 return self._values_after(action, words, i), list_flag
@@ -270,7 +346,8 @@ class Parser(argparse.ArgumentParser):
 
 
 class _ListAction(argparse.Action):
-    """Adds the items of one list value (:func:`split_list`) to the option's list."""
+    """Adds the items of one list value (:func:`split_list`) to the option's list (the first
+    value given replaces the default); refuses more than ``most`` items."""
 
     def __init__(
         self,
@@ -279,11 +356,13 @@ class _ListAction(argparse.Action):
         *,
         item: Callable[[str], Any] = str,
         item_choices: Sequence[str] | None = None,
+        most: int | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(option_strings, dest, nargs=None, **kwargs)
         self.item = item
         self.item_choices = item_choices
+        self.most = most
 
     def __call__(
         self,
@@ -292,7 +371,8 @@ class _ListAction(argparse.Action):
         values: Any,
         option_string: str | None = None,
     ) -> None:
-        items = list(getattr(namespace, self.dest, None) or [])
+        given = getattr(namespace, self.dest, None)
+        items = [] if given is self.default else list(given or [])
         for text in split_list(str(values)):
             if self.item_choices is not None and text not in self.item_choices:
                 choices = ", ".join(map(repr, self.item_choices))
@@ -303,7 +383,123 @@ class _ListAction(argparse.Action):
                 items.append(self.item(text))
             except ValueError:
                 parser.error(f"argument {option_string}: invalid value: {text!r}")
+        if self.most is not None and len(items) > self.most:
+            what = (self.metavar if isinstance(self.metavar, str) else self.dest).lower()
+            listed = ", ".join(map(str, items))
+            most = "one" if self.most == 1 else f"at most {self.most}"
+            parser.error(
+                f"argument {'/'.join(self.option_strings)}: this command takes {most} {what}, "
+                f"got {len(items)} ({listed})."
+            )
         setattr(namespace, self.dest, items)
+
+
+class _DeprecatedFlag(argparse.Action):
+    """An old flag: notes that it is deprecated, then does what its replacement ``target``
+    does (with ``value``: what ``target value`` does, for an old switch)."""
+
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str,
+        *,
+        target: argparse.Action,
+        value: str | None,
+        deprecation: Deprecation,
+        **kwargs: Any,
+    ) -> None:
+        like: dict[str, Any] = (
+            {"nargs": 0}
+            if value is not None  # a switch
+            else {"nargs": target.nargs, "type": target.type, "choices": target.choices}
+        )
+        super().__init__(option_strings, dest, metavar=target.metavar, **like, **kwargs)
+        self.target = target
+        self.value = value
+        self.deprecation = deprecation
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if isinstance(parser, Parser):
+            parser.note_deprecated(self.deprecation)
+        given = values if self.value is None else self.value
+        self.target(parser, namespace, given, option_string)
+
+
+class _Choice(argparse.Action):
+    """One of ``choices``, stored; a deprecated value (``-f text``) is noted and does what its
+    replacement does (``-f table``, or another option: ``--export-format qrels``)."""
+
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str,
+        *,
+        choices: Sequence[str],
+        deprecated: Mapping[str, tuple[str, str]],
+        **kwargs: Any,
+    ) -> None:
+        shown = "{" + ",".join(choices) + "}"
+        super().__init__(option_strings, dest, metavar=shown, **kwargs)
+        self.shown = list(choices)
+        self.deprecated = dict(deprecated)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if values in self.deprecated and isinstance(parser, Parser):
+            flag, value = self.deprecated[values]
+            parser.note_deprecated(Deprecation((str(option_string), values), (flag, value)))
+            target = parser._option_string_actions[flag]
+            if target is not self:
+                target(parser, namespace, value, flag)
+                return
+            values = value
+        if values not in self.shown:
+            choices = ", ".join(map(repr, self.shown))
+            raise argparse.ArgumentError(
+                self, f"invalid choice: {values!r} (choose from {choices})"
+            )
+        setattr(namespace, self.dest, values)
+
+
+def _is_list(action: argparse.Action | None) -> bool:
+    """Whether ``action`` reads a list (:data:`LIST_RULE`): a list option or an old spelling
+    of one."""
+    if isinstance(action, _DeprecatedFlag):
+        return action.value is None and _is_list(action.target)
+    return isinstance(action, _ListAction)
+
+
+def deprecate(p: Parser, old: str, new: str, *, value: str | None = None) -> None:
+    """Keep ``old``, a flag ``p`` no longer has, working for one release as ``new`` (an option
+    ``p`` has; with ``value``, ``old`` was a switch that is now ``new value``): hidden from the
+    help, noted on stderr when used (:meth:`Parser.note_deprecated`), listed in
+    ``p.deprecations``."""
+    target = p._option_string_actions[new]
+    if value is not None and isinstance(target, _Choice) and value not in target.shown:
+        raise ValueError(f"{value!r} is not a value of {new}")  # pragma: no cover - a typo
+    deprecation = Deprecation((old,), (new,) if value is None else (new, value))
+    p.add_argument(
+        old,
+        dest=target.dest,
+        action=_DeprecatedFlag,
+        target=target,
+        value=value,
+        deprecation=deprecation,
+        default=argparse.SUPPRESS,
+        help=argparse.SUPPRESS,
+    )
+    p.deprecations.append(deprecation)
 
 
 # Compiled on first use (by re's cache): most command lines have no comma list.
@@ -350,35 +546,137 @@ def split_list(text: str) -> list[str]:
 
 
 def add_inputs(
-    p: Parser, *, runs_help: str = "two or more run files", runs_metavar: str | None = "RUN"
+    p: Parser,
+    *,
+    runs_help: str | tuple[str, ...] = "two or more run files",
+    runs_metavar: str | tuple[str, ...] = "RUN",
 ) -> None:
     """The positional ``qrels`` and ``runs`` of the commands that evaluate: files in any
-    format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``)."""
-    p.add_argument("qrels", help=f"qrels file ({INPUT_FORMATS}; optionally compressed)")
+    format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``).
+
+    A tuple ``runs_metavar`` is exactly those runs, each named in the usage (``QRELS RUN_A
+    RUN_B``) with the ``runs_help`` of the same place, gathered in ``args.runs`` all the same.
+    """
+    p.add_argument(
+        "qrels", metavar="QRELS", help=f"qrels file ({INPUT_FORMATS}; optionally compressed)"
+    )
+    if isinstance(runs_metavar, tuple):
+        for name, words in zip(runs_metavar, runs_help, strict=True):
+            p.add_argument(
+                "runs", action="append", metavar=name, help=f"{words} (any of those formats)"
+            )
+        return
     p.add_argument(
         "runs", nargs="+", metavar=runs_metavar, help=f"{runs_help} (any of those formats)"
     )
 
 
-def add_measures(p: Parser, default: Sequence[str]) -> None:
-    """``-m/--measure``: the measures, a list option (``args.measures``, ``None`` if absent)."""
+def add_measures(
+    p: Parser, default: Sequence[str], *, one: bool = False, help: str | None = None
+) -> None:
+    """``-m/--measure``: the measures, a list option (``args.measures``, ``None`` if absent).
+
+    ``one``: the command takes one measure, ``default[0]`` if none is given
+    (``args.measures[0]``); a second is a usage error. ``help`` says what the measures are for.
+    """
+    what = help or ("the measure" if one else "measures")
+    shown = default[0] if one else " ".join(default)
     p.add_list_option(
         "-m",
         "--measure",
         dest="measures",
         metavar="MEASURE",
-        help=f"measures, e.g. nDCG@10 'P(rel=2)@5' map P.5,10 (default: {' '.join(default)})",
+        help=f"{what}, e.g. nDCG@10 'P(rel=2)@5' map{'' if one else ' P.5,10'} (default: {shown})",
+        default=[default[0]] if one else None,
+        most=1 if one else None,
     )
 
 
-def add_format(p: Parser, formats: Sequence[str]) -> None:
-    """``-f/--format``: the output format, the first of ``formats`` by default."""
+def add_format(
+    p: Parser, formats: Sequence[str], *, deprecated: Mapping[str, tuple[str, str]] | None = None
+) -> None:
+    """``-f/--format``: the output format, the first of ``formats`` by default.
+
+    ``deprecated``: old values still read for one release, each with the flag and value that
+    replace it (``{"text": ("-f", "table")}``).
+    """
     p.add_argument(
         "-f",
         "--format",
+        action=_Choice,
         choices=list(formats),
+        deprecated=deprecated or {},
         default=formats[0],
         help=f"output format (default {formats[0]})",
+    )
+    for old, new in (deprecated or {}).items():
+        p.deprecations.append(Deprecation(("-f", old), new))
+
+
+def add_per_query(p: Parser, help: str) -> None:
+    """``-q/--per-query``: show (or keep) every query's values as well; ``help`` says how."""
+    p.add_argument("-q", "--per-query", action="store_true", help=help)
+
+
+def add_queries(p: Parser, help: str, *, one: bool = False, required: bool = False) -> None:
+    """``--query``: query ids, a list option (``args.queries``); ``one``: exactly one."""
+    p.add_list_option(
+        "--query",
+        dest="queries",
+        metavar="QID",
+        help=help,
+        most=1 if one else None,
+        required=required,
+    )
+
+
+def add_cutoffs(p: Parser, help: str, *, option: str | None = None) -> None:
+    """``-k/--cutoffs``: the cutoffs k of a command's measures (``@k``), a list of integers
+    (``args.cutoffs``, ``None`` if absent); ``option`` is the library's name for them."""
+    p.add_list_option(
+        "-k", "--cutoffs", dest="cutoffs", item=int, metavar="K", help=help, option=option
+    )
+
+
+SEED: Final = 0
+"""The seed of every command's random procedures when ``-s`` is not given: the same command
+line prints the same numbers, and each result that draws at random states its seed. Another
+seed (``-s 1``) draws anew; the Python API's default, ``None``, draws a fresh seed."""
+
+
+def add_seed(p: Parser, what: str) -> None:
+    """``-s/--seed``: the seed of ``what`` (the command's random procedures), :data:`SEED` by
+    default."""
+    p.add_argument("-s", "--seed", type=int, default=SEED, help=f"seed of {what} (default {SEED})")
+
+
+def add_log_format(p: Parser) -> None:
+    """``--log-format``: the format of the commands' interaction logs (default: detected)."""
+    p.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        metavar="FORMAT",
+        help=f"the logs' format: {', '.join(LOG_FORMATS)} (default: detected)",
+    )
+
+
+def add_click_models(
+    p: Parser,
+    help: str,
+    *,
+    choices: Sequence[str] | None = None,
+    default: str | None = None,
+) -> None:
+    """``--model``: click models by name, a list option (``args.model``); with ``default``, the
+    command takes one model (``args.model[0]``)."""
+    p.add_list_option(
+        "--model",
+        dest="model",
+        metavar="MODEL",
+        choices=choices,
+        help=help,
+        default=None if default is None else [default],
+        most=None if default is None else 1,
     )
 
 
@@ -474,10 +772,11 @@ def add_evaluation_options(p: Parser, names: Sequence[str] = tuple(_EVALUATION_F
     add_strict(p)
 
 
-def add_strict(p: Parser) -> None:
+def add_strict(p: Parser, help: str = "treat every warning as an error (exit 2)") -> None:
     """``--strict``: every warning (a :class:`~cranfield.errors.CranfieldWarning`) is an
-    error, exit 2 (:func:`cranfield.cli.exits.run_command` reads it)."""
-    p.add_argument("--strict", action="store_true", help="treat every warning as an error (exit 2)")
+    error, exit 2 (:func:`cranfield.cli.exits.run_command` reads it); ``help`` words it for a
+    command whose product is the warnings (``cranfield check``)."""
+    p.add_argument("--strict", action="store_true", help=help)
 
 
 def eval_options(args: argparse.Namespace) -> EvalOptions:
@@ -597,14 +896,14 @@ def add_test_options(p: Parser, default_measures: Sequence[str], *, baseline: bo
         p,
         alpha="significance level (0.05)",
         resamples=(10_000, "resamples per random test (10000)"),
-        seed="seed of the random procedures (default: fresh)",
+        seed="the random tests",
     )
 
 
 def add_resampling_options(p: Parser, *, alpha: str, resamples: tuple[int, str], seed: str) -> None:
-    """``-a/--alpha``, ``-B/--resamples`` and ``-s/--seed``, declared once for every command
-    that tests or resamples; each command words what they mean for it (``resamples`` is the
-    default and its help)."""
+    """``-a/--alpha``, ``-B/--resamples`` and ``-s/--seed`` (:func:`add_seed`), declared once
+    for every command that tests or resamples; each command words what they mean for it
+    (``resamples`` is the default and its help, ``seed`` what the seed draws)."""
     p.add_argument("-a", "--alpha", type=float, default=0.05, help=alpha)
     p.add_argument(
         "-B",
@@ -614,7 +913,7 @@ def add_resampling_options(p: Parser, *, alpha: str, resamples: tuple[int, str],
         default=resamples[0],
         help=resamples[1],
     )
-    p.add_argument("-s", "--seed", type=int, help=seed)
+    add_seed(p, seed)
 
 
 def add_correlation_options(p: Parser) -> None:
@@ -628,7 +927,7 @@ def add_correlation_options(p: Parser) -> None:
         p,
         alpha="intervals at 1 - alpha (0.05)",
         resamples=(1000, "bootstrap resamples of the queries for the intervals, 0 for none (1000)"),
-        seed="seed of the bootstrap (default: fresh)",
+        seed="the bootstrap",
     )
 
 

@@ -17,10 +17,12 @@ from cranfield.cli.exits import run_command
 from cranfield.cli.parser import (
     LIST_RULE,
     Parser,
-    UsageError,
     add_evaluation_options,
     add_inputs,
+    add_measures,
+    add_queries,
     add_run_names,
+    deprecate,
     eval_options,
 )
 from cranfield.errors import EvaluationError
@@ -49,8 +51,13 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
     return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
 
 
-def _common(p: Parser, *, runs_help: str) -> None:
-    add_inputs(p, runs_help=runs_help)
+def _common(
+    p: Parser,
+    *,
+    runs_help: str | tuple[str, ...] = "one or more run files",
+    runs_metavar: str | tuple[str, ...] = "RUN",
+) -> None:
+    add_inputs(p, runs_help=runs_help, runs_metavar=runs_metavar)
     p.add_argument(
         "-o",
         "--output",
@@ -105,8 +112,12 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "--max-rank", type=int, default=20, metavar="K", help="last rank k plotted (default 20)"
     )
     gain.add_argument(
-        "--kind", dest="gain_kind", choices=["ndcg", "dcg", "ncg", "cg"], default="ndcg"
+        "--gain",
+        choices=["ndcg", "dcg", "ncg", "cg"],
+        default="ndcg",
+        help="the curve: nDCG@k (default), DCG@k, nCG@k or CG@k",
     )
+    deprecate(gain, "--kind", "--gain")
     gain.add_argument(
         "--normalise",
         choices=["mean_of_ratios", "ratio_of_means"],
@@ -115,18 +126,27 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     gain.add_argument("--no-ideal", action="store_true", help="leave out the ideal curve")
     diff = add("differences", "per-query difference bars of two runs")
-    _common(diff, runs_help="two run files: CONTROL TREATMENT (bars show treatment - control)")
-    diff.add_argument("-m", "--measure", default="AP", help="measure (default AP)")
+    _common(
+        diff,
+        runs_help=("the control run", "the treatment run; the bars show treatment - control,"),
+        runs_metavar=("CONTROL", "TREATMENT"),
+    )
+    add_measures(diff, ["AP"], one=True)
     diff.add_argument("--sort", choices=["difference", "topic", "none"], default="difference")
     scores = add("scores", "box and strip plots of per-query scores")
     _common(scores, runs_help="one or more run files")
-    scores.add_argument("-m", "--measure", default="AP", help="measure (default AP)")
+    add_measures(scores, ["AP"], one=True)
     scores.add_argument(
-        "--kind", dest="plot_kind", choices=["box", "strip", "both"], default="both"
+        "--chart",
+        choices=["box", "strip", "both"],
+        default="both",
+        help="box plots, strip plots (one point per query) or both (default)",
     )
+    deprecate(scores, "--kind", "--chart")
     query = add("query", "precision-recall of one query")
     _common(query, runs_help="one or more run files")
-    query.add_argument("-q", "--query", required=True, metavar="QID", help="the query id")
+    add_queries(query, "the query", one=True, required=True)
+    deprecate(query, "-q", "--query")
     query.add_argument(
         "--no-interpolation", action="store_true", help="join the points in rank order"
     )
@@ -136,11 +156,6 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from cranfield.cli.figures import check_figure, save_figure
 
-    if args.kind == "differences" and len(args.runs) != 2:
-        raise UsageError(
-            1,
-            f"differences needs exactly two runs (CONTROL TREATMENT), got {len(args.runs)}.",
-        )
     check_figure(args.output, [args.qrels, *args.runs], label="the output")
     save_figure(_figure(args), args.output, dpi=args.dpi)
     out.write(f"wrote {args.output}\n")
@@ -161,22 +176,22 @@ def _figure(args: argparse.Namespace) -> Figure:
             args.qrels,
             args.runs,
             max_rank=args.max_rank,
-            kind=args.gain_kind,
+            kind=args.gain,
             ideal=not args.no_ideal,
             normalise=args.normalise,
             **opts,
         )
     if args.kind == "query":
         return plot.query_pr_curve(
-            args.qrels, args.runs, args.query, interpolated=not args.no_interpolation, **opts
+            args.qrels, args.runs, args.queries[0], interpolated=not args.no_interpolation, **opts
         )
     from cranfield.evaluation.evaluator import Evaluator
 
-    evaluator = Evaluator(args.qrels, [args.measure], options)
+    evaluator = Evaluator(args.qrels, args.measures, options)
     results = list(evaluator.each(args.runs, names=args.names))
     size_opts = {"title": args.title, **size}
     if args.kind == "scores":
-        return plot.score_distribution(results, args.measure, kind=args.plot_kind, **size_opts)
+        return plot.score_distribution(results, args.measures[0], kind=args.chart, **size_opts)
     from cranfield.stats.histogram import query_differences
 
     control, treatment = results

@@ -26,6 +26,7 @@ from cranfield.cli.parser import (
     add_measures,
     add_resampling_options,
     add_run_names,
+    deprecate,
     eval_options,
 )
 
@@ -64,7 +65,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         p,
         alpha="significance level (default 0.05)",
         resamples=(1000, "resamples of the bootstrap test and the randomised Tukey HSD (1000)"),
-        seed="seed of the resampling (default: fresh)",
+        seed="the resampling",
     )
     p.add_argument(
         "--trials",
@@ -73,7 +74,6 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="random splits of the queries for the swap rates, 0 for none (100)",
     )
     p.add_argument(
-        "-d",
         "--difference",
         dest="min_d",
         type=float,
@@ -93,6 +93,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     add_run_names(p)
     add_evaluation_options(p)
+    deprecate(p, "-d", "--difference")
     return p
 
 

@@ -24,9 +24,11 @@ from cranfield.cli.parser import (
     LIST_RULE,
     Parser,
     UsageError,
+    add_cutoffs,
     add_evaluation_options,
     add_format,
     add_measures,
+    add_per_query,
     add_run_names,
     eval_options,
 )
@@ -64,7 +66,9 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         out=out,
         err=err,
     )
-    p.add_argument("qrels", help=f"qrels of the original experiment ({INPUT_FORMATS})")
+    p.add_argument(
+        "qrels", metavar="QRELS", help=f"qrels of the original experiment ({INPUT_FORMATS})"
+    )
     p.add_argument(
         "--original",
         nargs="+",
@@ -86,14 +90,9 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "RMSE or nRMSE)",
     )
     add_measures(p, DEFAULT_MEASURES)
-    p.add_list_option(
-        "-k",
-        "--cutoffs",
-        dest="cutoffs",
-        item=int,
-        metavar="K",
-        help="KTU on the top K documents, for each K "
-        f"(default: {','.join(map(str, DEFAULT_CUTOFFS))})",
+    add_cutoffs(
+        p,
+        f"KTU on the top K documents, for each K (default: {','.join(map(str, DEFAULT_CUTOFFS))})",
     )
     p.add_argument("--rbo-p", dest="p", type=float, default=0.95, help="RBO's persistence p (0.95)")
     p.add_argument(
@@ -103,12 +102,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         default=1000,
         help="RBO compares the rankings cut at this depth (1000)",
     )
-    p.add_argument(
-        "-q",
-        "--per-query",
-        action="store_true",
-        help="also print KTU and RBO of every query (JSON always has them)",
-    )
+    add_per_query(p, "also print KTU and RBO of every query (JSON always has them)")
     add_format(p, FORMATS)
     add_run_names(p)
     add_evaluation_options(p)

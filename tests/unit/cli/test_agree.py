@@ -73,7 +73,7 @@ def test_negative_labels_are_not_judgments(tmp_path: Path) -> None:
 def test_usage_errors_exit_1() -> None:
     for argv, message in (
         ([QRELS], "give at least two qrels files"),
-        ([QRELS, SECOND, "-m", "AP,P@10"], "give one measure to rank the runs by, got 2"),
+        ([QRELS, SECOND, "-m", "AP,P@10"], "this command takes one measure, got 2 (AP, P@10)"),
         ([QRELS, SECOND, "--runs", RUNS[0]], "give at least two runs to rank"),
         ([QRELS, SECOND, "--runs", *RUNS, "--rbo-p", "0"], "The --rbo-p option must be"),
     ):

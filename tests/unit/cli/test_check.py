@@ -1,5 +1,5 @@
 """``cranfield check``: a table and the findings for people, JSON for programs, ``--strict``
-exits 1 on any finding."""
+exits 3 on any finding or warning (its own code: not a usage error, 1, nor bad data, 2)."""
 
 from __future__ import annotations
 
@@ -51,12 +51,14 @@ def test_json(capsys: pytest.CaptureFixture[str], files: tuple[Path, ...]) -> No
     ]
 
 
-def test_strict_exits_1_on_a_finding(
+def test_strict_exits_3_on_a_finding(
     capsys: pytest.CaptureFixture[str], files: tuple[Path, ...]
 ) -> None:
     good, bad, qrels = files
     assert cli(capsys, "check", good, qrels, "--strict")[0] == 0
-    assert cli(capsys, "check", good, bad, "--strict")[0] == 1
+    code, out, err = cli(capsys, "check", good, bad, "--strict")
+    assert (code, err) == (3, "")  # 3: neither a usage error (1) nor unreadable data (2)
+    assert "1 finding(s)" in out  # the whole report first
 
 
 def test_qrels_that_cannot_be_read_exit_2(
@@ -100,7 +102,7 @@ def test_a_file_that_does_not_say_its_kind(
     path.write_text('{"q1": {"a": 3.0, "b": 3.0}}\n')
     code, out, _ = cli(capsys, "check", path, "-f", "json", "--strict")
     (report,) = json.loads(out)["files"]
-    assert (code, report["kind"], report["format"]) == (1, "unknown", None)
+    assert (code, report["kind"], report["format"]) == (3, "unknown", None)
     (finding,) = report["findings"]
     assert finding["code"] == "kind-unknown"
     assert "--kind run or --kind qrels" in finding["message"]

@@ -43,7 +43,7 @@ def test_the_text_has_the_tests_wins_losses_rbo_and_the_moved_documents() -> Non
 
 def test_json_is_the_librarys_and_reproducible() -> None:
     argv = [QRELS, BM25, NEURAL, "-m", "P@5", "-t", "randomization", "-s", "7", "-B", "100"]
-    code, out, err = run([*argv, "-f", "json", "--query", "101,102", "-k", "5", "--top", "1"])
+    code, out, err = run([*argv, "-f", "json", "--query", "101,102", "--top-k", "5", "--top", "1"])
     assert code == 0, err
     data = json.loads(out)
     lib = diff_runs(
@@ -102,7 +102,7 @@ def test_the_command_follows_compare_in_the_table() -> None:
     ("argv", "message"),
     [
         (["--top", "0"], "The --top option must be an integer >= 1, got 0."),
-        (["-k", "0"], "The --top-k option must be an integer >= 1, got 0."),
+        (["--top-k", "0"], "The --top-k option must be an integer >= 1, got 0."),
         (["--rbo-p", "1"], "The --rbo-p option must be a number > 0 and < 1, got 1.0."),
         (["-a", "2"], "The --alpha option must be"),
         (["-t", "z-test"], "z-test"),
@@ -121,11 +121,19 @@ def test_option_errors_exit_1_in_one_line(argv: list[str], message: str) -> None
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("runs", [[BM25], [BM25, NEURAL, BM25]])
-def test_two_runs_exactly(runs: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("runs", "message"),
+    [
+        ([BM25], "the following arguments are required: RUN_B"),
+        ([BM25, NEURAL, BM25], f"unrecognized arguments: {BM25}"),
+    ],
+)
+def test_two_runs_exactly(runs: list[str], message: str) -> None:
     code, _, err = run([QRELS, *runs])
     assert code == 1
-    assert f"give two runs to diff, A then B, got {len(runs)}." in err
+    assert err.startswith("usage: cranfield diff ")
+    assert "QRELS RUN_A RUN_B" in err
+    assert message in err
 
 
 def test_bad_input_exits_2_naming_the_file(tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ def test_lab_run_and_rerun(tmp_path: Path) -> None:
     report = tmp_path / "out" / "report.html"
     assert report.is_file()
     assert f"report: {report}" in out
-    code, out, err = run("run", str(cfg), "--markdown", "--quiet")
+    code, out, err = run("run", str(cfg), "-f", "markdown", "--quiet")
     assert code == 0
     assert err == ""
     assert "| tantivy (baseline) |" in out
@@ -102,26 +102,33 @@ def test_lab_pool(tmp_path: Path) -> None:
     qrels = str(require(ROBUST / "qrels.robust03.txt.gz"))
     export = tmp_path / "pool.txt"
     code, out, err = run(
-        "pool", *runs, "--depth", "20", "--qrels", qrels, "--export", str(export), "--seed", "3"
+        "pool", *runs, "--pool-depth", "20", "--qrels", qrels, "--export", str(export), "-s", "3"
     )
     assert code == 0, err
     assert "depth-20 pool of 3 runs" in out
     assert "judged@10" in out
     assert "leave-one-run-out, AP, pool depth 20" in out
     assert "input.humR03dc" in out
-    code, out, _ = run("pool", *runs, "--depth", "20", "--json")
+    code, out, _ = run("pool", *runs, "--pool-depth", "20", "-f", "json")
     data = json.loads(out)
     assert data["documents"] == len(export.read_text().splitlines())
     assert sum(data["sizes"].values()) == data["documents"]
-    code, _, err = run("pool", *runs, "--depth", "0")
+    code, _, err = run("pool", *runs, "--pool-depth", "0")
     assert code == 1
-    assert "expected an integer >= 1" in err
-    argv = ("pool", *runs, "--depth", "20", "--qrels", qrels, "--json")
+    assert "argument --pool-depth: expected an integer >= 1" in err
+    argv = ("pool", *runs, "--pool-depth", "20", "--qrels", qrels, "-f", "json")
     code, here, err = run(*argv)
     assert code == 0, err
     code, there, err = run(*argv, "--jobs", "2")
     assert code == 0, err
     assert there == here
+    # the spellings of the last release still work, each noted once on stderr
+    code, there, err = run("pool", *runs, "--depth", "20", "--qrels", qrels, "--json")
+    assert (code, there) == (0, here)
+    assert err == (
+        "cranfield: --depth of 'lab pool' is deprecated; use --pool-depth.\n"
+        "cranfield: --json of 'lab pool' is deprecated; use -f json.\n"
+    )
     code, _, err = run("pool", str(tmp_path / "none.run"))
     assert code == 2
 

@@ -41,10 +41,10 @@ MAGIC = {"png": b"\x89PNG", "svg": b"<?xml", "pdf": b"%PDF"}
     ("kind", "fmt", "extra"),
     [
         ("pr", "png", ["-l", "2", "--levels", "0", "0.5", "1"]),
-        ("gain", "svg", ["--max-rank", "10", "--kind", "dcg"]),
+        ("gain", "svg", ["--max-rank", "10", "--gain", "dcg"]),
         ("differences", "pdf", ["-m", "nDCG@10"]),
-        ("scores", "png", ["-m", "RR", "--kind", "box", "--size", "5", "3"]),
-        ("query", "svg", ["-q", "1037798", "-l", "2"]),
+        ("scores", "png", ["-m", "RR", "--chart", "box", "--size", "5", "3"]),
+        ("query", "svg", ["--query", "1037798", "-l", "2"]),
     ],
 )
 def test_plot_writes_each_kind(
@@ -63,14 +63,14 @@ def test_plot_usage_errors(inputs: list[str], tmp_path: Path) -> None:
     assert "must end in .png, .svg or .pdf" in err
     code, _, err = _run(plot_cli.main, ["differences", *inputs[:2], "-o", str(tmp_path / "d.png")])
     assert code == 1
-    assert "differences needs exactly two runs" in err
+    assert "the following arguments are required: TREATMENT" in err
     code, _, err = _run(plot_cli.main, ["scores", *inputs, "-m", "nope", "-o", "s.png"])
     assert code == 1
     assert "Unknown measure 'nope'" in err
     code, _, err = _run(plot_cli.main, ["pr", *inputs])
     assert code == 1
     assert "required: -o/--output" in err
-    code, _, err = _run(plot_cli.main, ["query", *inputs, "-q", "nope", "-o", "q.png"])
+    code, _, err = _run(plot_cli.main, ["query", *inputs, "--query", "nope", "-o", "q.png"])
     assert code == 1
     assert "Query 'nope' has no judgments" in err
     code, out, _ = _run(plot_cli.main, ["--help"])

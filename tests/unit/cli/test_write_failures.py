@@ -216,7 +216,7 @@ def test_pool_export(
     tmp_path: Path, inputs: list[str], monkeypatch: pytest.MonkeyPatch, fmt: str
 ) -> None:
     target = tmp_path / "pool.txt"
-    argv = ["lab", "pool", *inputs[1:], "--export", str(target), "--format", fmt]
+    argv = ["lab", "pool", *inputs[1:], "--export", str(target), "--export-format", fmt]
     _fails_cleanly(tmp_path, monkeypatch, argv, target)
 
 

@@ -108,7 +108,7 @@ def test_the_command_writes_the_page_and_never_over_an_input(
     write_sessions(_log(1), test)
     out = tmp_path / "logs.html"
     code = main(
-        ["logs", "report", str(log), "--test", str(test), "--models", "pbm,dbn", "-o", str(out)]
+        ["logs", "report", str(log), "--held-out", str(test), "--model", "pbm,dbn", "-o", str(out)]
     )
     assert code == 0
     assert capsys.readouterr().out.startswith(f"wrote {out} (")
@@ -117,9 +117,9 @@ def test_the_command_writes_the_page_and_never_over_an_input(
     assert "log sha256" in page
     assert main(["logs", "report", str(log), "-o", str(log)]) == 1
     assert "output" in capsys.readouterr().err
-    assert main(["logs", "report", str(log), "--test", str(test), "-o", str(test)]) == 1
+    assert main(["logs", "report", str(log), "--held-out", str(test), "-o", str(test)]) == 1
     capsys.readouterr()
-    assert main(["logs", "report", str(log), "--models", "nope", "-o", str(out)]) == 1
+    assert main(["logs", "report", str(log), "--model", "nope", "-o", str(out)]) == 1
     assert "nope" in capsys.readouterr().err
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"query_id": "q", "shown": 3}\n', encoding="utf-8")

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 PROG: Final = "cranfield logs ab"
-FORMATS: Final = ("text", "json")
+FORMATS: Final = ("table", "json")
 
 
 def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -43,9 +43,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         err=err,
     )
     p.add_argument("table", metavar="TABLE", help="the sessions table (- for standard input)")
-    p.add_argument(
-        "--metric", dest="values", required=True, metavar="COL", help="the metric's column"
-    )
+    p.add_argument("--metric", required=True, metavar="COL", help="the metric's column")
     p.add_argument(
         "--bucket",
         dest="buckets",
@@ -81,7 +79,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="differences to detect (in the metric's units): the units per bucket needed",
     )
     p.add_argument("--power", type=float, default=0.8, help="the power for --mde (0.8)")
-    add_format(p, FORMATS)
+    add_format(p, FORMATS, deprecated={"text": ("-f", "table")})
     return p
 
 
@@ -97,7 +95,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         sample_size(1.0, mde, alpha=args.alpha, power=args.power)
     table = read_metric_table(
         args.table,
-        metric=args.values,
+        metric=args.metric,
         bucket=args.buckets,
         unit=args.units,
         denominator=args.denominators,
@@ -115,10 +113,10 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     needed = {mde: test.units_needed(mde, power=args.power) for mde in mdes}
     if args.format == "json":
-        data = {"metric": args.values, **test.to_dict()}
+        data = {"metric": args.metric, **test.to_dict()}
         data["power"] = args.power
         data["units_needed"] = [{"mde": m, "units_per_bucket": n} for m, n in needed.items()]
         out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
     else:
-        out.write(ab_test_text(args.values, test, needed, args.power))
+        out.write(ab_test_text(args.metric, test, needed, args.power))
     return 0

@@ -1,14 +1,14 @@
-"""``cranfield logs fit TRAIN [--test TEST] [-m MODEL ...]``: click models fitted on one log
-and scored on another.
+"""``cranfield logs fit TRAIN [--held-out LOG] [--model MODEL ...]``: click models fitted on one
+log and scored on another.
 
 Fits each model asked (default: all nine of :data:`cranfield.logs.fitted_click_model.MODELS`)
-on TRAIN and prints, for TEST (for TRAIN itself, with a note, when no test log is given), the
+on TRAIN and prints, for the held-out log (for TRAIN itself, with a note, when none is given), the
 log-likelihood, the perplexity, the conditional perplexity and the perplexity at each rank,
 one row per model, the lowest perplexity first (:func:`cranfield.report.click_logs.
-click_models_text`; ``--format json`` for every figure). TEST is put on TRAIN's codes, so its
-unseen queries and documents get the prior. ``--qrels OUT`` writes one model's estimated
-relevance as qrels (:func:`cranfield.logs.click_judgments.click_judgments`): graded by
-``--levels``, or as gains.
+click_models_text`; ``--format json`` for every figure). The held-out log is put on TRAIN's
+codes, so its unseen queries and documents get the prior. ``--write-qrels FILE`` writes one
+model's estimated relevance as qrels (:func:`cranfield.logs.click_judgments.click_judgments`):
+graded by ``--thresholds``, or as gains.
 
 Exit codes: 0 success, 1 usage error (a bad option, an unknown model), 2 bad input data (an
 unreadable log, a malformed session).
@@ -18,9 +18,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, TextIO
 
-from cranfield._types import LOG_FORMATS
 from cranfield.cli.exits import run_command
-from cranfield.cli.parser import LIST_RULE, Parser, add_format
+from cranfield.cli.parser import (
+    LIST_RULE,
+    Parser,
+    add_click_models,
+    add_format,
+    add_log_format,
+    deprecate,
+)
 from cranfield.errors import OptionError
 
 if TYPE_CHECKING:
@@ -45,8 +51,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
             "Click models fitted on a training log and scored on a test log: log-likelihood, "
             "perplexity, conditional perplexity and perplexity per rank, one row per model, "
             "the lowest perplexity first. A result clicked twice counts once; a click on a "
-            "document not shown is left out. --qrels writes a model's estimated relevance "
-            "as judgments."
+            "document not shown is left out. --write-qrels writes a model's estimated "
+            "relevance as judgments."
         ),
         epilog=LIST_RULE,
         out=out,
@@ -58,24 +64,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="the training log (WSCD text, JSONL, CSV, TSV, Parquet; - for stdin)",
     )
     p.add_argument(
-        "--test",
-        metavar="TEST",
+        "--held-out",
+        metavar="LOG",
         help="the log to score the models on (default: TRAIN itself, which flatters the "
         "models with more parameters)",
     )
-    p.add_list_option(
-        "-m",
-        "--model",
-        dest="model",
-        metavar="MODEL",
-        help=f"the models, a list (default: all: {', '.join(MODELS)}; any case)",
-    )
-    p.add_argument(
-        "--log-format",
-        choices=LOG_FORMATS,
-        metavar="FORMAT",
-        help=f"the logs' format: {', '.join(LOG_FORMATS)} (default: detected)",
-    )
+    add_click_models(p, f"the models, a list (default: all: {', '.join(MODELS)}; any case)")
+    add_log_format(p)
     p.add_argument(
         "--prior",
         type=float,
@@ -96,21 +91,26 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "parameter moves by more than 1e-6)",
     )
     p.add_argument(
-        "--qrels",
-        metavar="OUT",
-        help="write the estimated relevance of the one model given with -m as qrels (the "
-        "format by the suffix, TREC otherwise)",
+        "--write-qrels",
+        metavar="FILE",
+        help="write the estimated relevance of the one model given with --model as qrels "
+        "(the format by the suffix, TREC otherwise)",
     )
     p.add_list_option(
-        "--levels",
-        dest="levels",
+        "--thresholds",
+        dest="thresholds",
         item=float,
         metavar="T",
-        help="with --qrels: grade thresholds, increasing in [0, 1]: a relevance >= the g-th "
-        "is graded g (0.2,0.5,0.8 gives 0..3); default: the relevance as a decimal gain, "
+        option="levels",
+        help="with --write-qrels: grade thresholds, increasing in [0, 1]: a relevance >= the "
+        "g-th is graded g (0.2,0.5,0.8 gives 0..3); default: the relevance as a decimal gain, "
         "which nDCG and its kin use as it is and binary measures see as level 0",
     )
     add_format(p, FORMATS)
+    deprecate(p, "--test", "--held-out")
+    deprecate(p, "-m", "--model")
+    deprecate(p, "--qrels", "--write-qrels")
+    deprecate(p, "--levels", "--thresholds")
     return p
 
 
@@ -139,20 +139,20 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from cranfield.report.click_logs import click_models_text
 
     models = [click_model_class(m) for m in args.model] if args.model else None
-    if args.levels is not None and args.qrels is None:
-        raise OptionError("levels", "given with --qrels", args.levels)
-    if args.qrels is not None:
+    if args.thresholds is not None and args.write_qrels is None:
+        raise OptionError("thresholds", "given with --write-qrels", args.thresholds)
+    if args.write_qrels is not None:
         from cranfield.io.sink import refuse_overwriting
 
         if models is None or len(models) != 1:
             raise OptionError(
-                "qrels",
-                "given with one model (-m), whose estimated relevance it holds",
-                args.qrels,
+                "write_qrels",
+                "given with one model (--model), whose estimated relevance it holds",
+                args.write_qrels,
             )
-        refuse_overwriting(args.qrels, [args.train, args.test], option="qrels")
-        if args.levels is not None:
-            check_levels(args.levels)
+        refuse_overwriting(args.write_qrels, [args.train, args.held_out], option="write_qrels")
+        if args.thresholds is not None:
+            check_levels(args.thresholds)
     options = _options(args)
     asked = list(MODELS.values()) if models is None else models
     for option, value in options.items():
@@ -162,13 +162,13 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 option, f"given with a model that takes it ({', '.join(takers)})", value
             )
     train = read_sessions(args.train, format=args.log_format)
-    test = None if args.test is None else read_sessions(args.test, format=args.log_format)
+    test = None if args.held_out is None else read_sessions(args.held_out, format=args.log_format)
     comparison = compare_click_models(train, test, models, **options)
-    if args.qrels is not None:
+    if args.write_qrels is not None:
         from cranfield.io.formats import format_of_suffix, write
 
-        qrels = click_judgments(comparison.fits[0].fitted, levels=args.levels)
-        write(qrels, args.qrels, format_of_suffix(args.qrels) or "trec")
+        qrels = click_judgments(comparison.fits[0].fitted, levels=args.thresholds)
+        write(qrels, args.write_qrels, format_of_suffix(args.write_qrels) or "trec")
     if args.format == "json":
         out.write(json.dumps(comparison.to_dict(), indent=2, allow_nan=False) + "\n")
     else:

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, TextIO
 
-from cranfield._types import LOG_FORMATS
 from cranfield.cli.exits import run_command
-from cranfield.cli.parser import LIST_RULE, Parser, add_format, split_list
-from cranfield.errors import OptionError
+from cranfield.cli.parser import LIST_RULE, Parser, add_cutoffs, add_format, add_log_format
 
 if TYPE_CHECKING:
     import argparse
@@ -28,7 +26,7 @@ if TYPE_CHECKING:
     from cranfield.data.sessions import Sessions
 
 PROG: Final = "cranfield logs metrics"
-FORMATS: Final = ("text", "json")
+FORMATS: Final = ("table", "json")
 
 
 def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -54,24 +52,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         metavar="LOG",
         help="the interaction log (WSCD text, JSONL, CSV, TSV, Parquet; - for stdin)",
     )
-    p.add_argument(
-        "--log-format",
-        choices=LOG_FORMATS,
-        metavar="FORMAT",
-        help=f"the log's format: {', '.join(LOG_FORMATS)} (default: detected)",
-    )
+    add_log_format(p)
     p.add_argument(
         "--by",
         choices=("query", "bucket"),
         help="values per query or per bucket (system) as well as overall",
     )
-    p.add_argument(
-        "-k",
-        dest="k",
-        action="append",
-        metavar="K",
-        help="cutoffs of CTR@k, a list (default 1,3,5,10)",
-    )
+    add_cutoffs(p, "cutoffs of CTR@k, a list (default 1,3,5,10)", option="k")
     p.add_argument(
         "--dwell",
         type=float,
@@ -79,21 +66,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         metavar="SECONDS",
         help="dwell time from which a click is satisfied (default 30)",
     )
-    add_format(p, FORMATS)
+    add_format(p, FORMATS, deprecated={"text": ("-f", "table")})
     return p
-
-
-def _cutoffs(values: list[str] | None) -> tuple[int, ...] | None:
-    if values is None:
-        return None
-    out: list[int] = []
-    for text in values:
-        for item in split_list(text):
-            try:
-                out.append(int(item))
-            except ValueError:
-                raise OptionError("k", "a list of integers >= 1", item) from None
-    return tuple(out)
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -103,8 +77,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from cranfield.logs.click_metrics import DEFAULT_K, check_options, click_metrics
     from cranfield.report.click_logs import click_metrics_text
 
-    cutoffs = _cutoffs(args.k)
-    k, _ = check_options(k=DEFAULT_K if cutoffs is None else cutoffs, dwell=args.dwell)
+    k, _ = check_options(k=DEFAULT_K if args.cutoffs is None else args.cutoffs, dwell=args.dwell)
     sessions = read_sessions(args.log, format=args.log_format)
     metrics = click_metrics(sessions, by=args.by, k=k, dwell=args.dwell)
     if args.format == "json":

@@ -1,7 +1,7 @@
 """``cranfield logs report LOG -o logs.html``: the HTML page of a click log.
 
-CTR by rank, the click metrics, the click models fitted on the log (scored on ``--test`` when
-given) with their perplexity per rank, and with ``--simulate QRELS RUN_A RUN_B`` a simulated
+CTR by rank, the click metrics, the click models fitted on the log (scored on ``--held-out``
+when given) with their perplexity per rank, and with ``--simulate QRELS RUN_A RUN_B`` a simulated
 interleaving experiment of two runs (:mod:`cranfield.report.logs_page`). One offline file, no
 script; it is never written over one of its inputs.
 
@@ -13,9 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, TextIO
 
-from cranfield._types import LOG_FORMATS
 from cranfield.cli.exits import run_command
-from cranfield.cli.parser import LIST_RULE, Parser
+from cranfield.cli.parser import (
+    LIST_RULE,
+    Parser,
+    add_click_models,
+    add_log_format,
+    add_seed,
+    deprecate,
+)
 
 if TYPE_CHECKING:
     import argparse
@@ -48,20 +54,12 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument(
         "-o", "--output", required=True, metavar="FILE", help="the HTML file to write ('-': stdout)"
     )
+    add_log_format(p)
     p.add_argument(
-        "--log-format",
-        choices=LOG_FORMATS,
-        metavar="FORMAT",
-        help=f"the logs' format: {', '.join(LOG_FORMATS)} (default: detected)",
+        "--held-out", metavar="LOG", help="held-out sessions to score the models on (default: LOG)"
     )
-    p.add_argument(
-        "--test", metavar="TEST", help="held-out sessions to score the models on (default: LOG)"
-    )
-    p.add_list_option(
-        "--models",
-        dest="models",
-        metavar="MODEL",
-        help=f"the click models to fit: {', '.join(MODEL_NAMES)} (any case; default: all)",
+    add_click_models(
+        p, f"the click models to fit: {', '.join(MODEL_NAMES)} (any case; default: all)"
     )
     p.add_argument("--no-models", action="store_true", help="fit no click model")
     p.add_argument(
@@ -71,8 +69,10 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="add a simulated interleaving experiment of RUN_A and RUN_B (as 'cranfield logs "
         "simulate' with its defaults)",
     )
-    p.add_argument("-s", "--seed", type=int, default=0, help="seed of the simulation (0)")
+    add_seed(p, "the simulation")
     p.add_argument("--title", help="heading of the page")
+    deprecate(p, "--test", "--held-out")
+    deprecate(p, "--models", "--model")
     return p
 
 
@@ -82,11 +82,12 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from cranfield.io.sink import refuse_overwriting
     from cranfield.report.logs_page import MODEL_NAMES, logs_html
 
-    inputs = [args.log, *([args.test] if args.test else []), *(args.simulate or [])]
+    held_out = args.held_out
+    inputs = [args.log, *([held_out] if held_out else []), *(args.simulate or [])]
     refuse_overwriting(args.output, inputs, option="output")
     sessions = read_sessions(args.log, format=args.log_format)
-    test = read_sessions(args.test, format=args.log_format) if args.test else None
-    roles = [("log", args.log)] + ([("test", args.test)] if args.test else [])
+    test = read_sessions(held_out, format=args.log_format) if held_out else None
+    roles = [("log", args.log)] + ([("test", held_out)] if held_out else [])
     simulation = None
     users = "DBN, navigational user"
     if args.simulate:
@@ -100,7 +101,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             Evaluator(qrels, ["nDCG@10"]), run_a, run_b, names=(names[0], names[1]), seed=args.seed
         )
         roles += [("qrels", qrels), ("run A", run_a), ("run B", run_b)]
-    models = () if args.no_models else tuple(args.models or MODEL_NAMES)
+    models = () if args.no_models else tuple(args.model or MODEL_NAMES)
     page = logs_html(
         sessions,
         test=test,

@@ -23,8 +23,12 @@ from cranfield.cli.parser import (
     LIST_RULE,
     Parser,
     UsageError,
+    add_click_models,
     add_evaluation_options,
     add_format,
+    add_measures,
+    add_seed,
+    deprecate,
     eval_options,
 )
 
@@ -62,13 +66,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument("qrels", metavar="QRELS", help="the qrels (graded labels give the clicks)")
     p.add_argument("run_a", metavar="RUN_A", help="run A")
     p.add_argument("run_b", metavar="RUN_B", help="run B")
-    p.add_argument(
-        "--model",
-        choices=MODELS,
-        default="dbn",
-        help="how users go down the list: dbn (Hofmann et al.'s user: stop after a click with "
+    add_click_models(
+        p,
+        "how users go down the list: dbn (Hofmann et al.'s user: stop after a click with "
         "P(stop | grade)), cascade (stop at the first click), pbm (examine rank r with 1/r); "
         "default dbn",
+        choices=MODELS,
+        default="dbn",
     )
     p.add_argument(
         "--user",
@@ -84,9 +88,9 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="experiment sizes N, in impressions (default 10,100,1000)",
     )
     p.add_argument(
-        "--per-query",
-        dest="impressions",
+        "--impressions-per-query",
         type=int,
+        option="impressions",
         metavar="M",
         help="impressions per query simulated, that the experiments of N are drawn from "
         "with replacement (default: ten times the largest N)",
@@ -94,23 +98,23 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument(
         "--method", choices=METHODS, default="team-draft", help="interleaving (team-draft)"
     )
-    p.add_argument("--depth", type=int, default=10, help="results shown per impression (10)")
+    p.add_argument(
+        "--shown",
+        type=int,
+        default=10,
+        metavar="N",
+        option="depth",
+        help="results shown per impression (10)",
+    )
     p.add_argument(
         "--trials",
-        dest="repetitions",
         type=int,
         default=1000,
-        metavar="T",
+        option="repetitions",
         help="experiments of N impressions drawn per N (1000)",
     )
-    p.add_argument("-s", "--seed", type=int, default=0, help="seed of the simulation (0)")
-    p.add_argument(
-        "-m",
-        "--measure",
-        default="nDCG@10",
-        metavar="MEASURE",
-        help="the offline measure (nDCG@10)",
-    )
+    add_seed(p, "the simulation")
+    add_measures(p, ["nDCG@10"], one=True, help="the offline measure")
     p.add_argument(
         "--ab",
         dest="ab_users",
@@ -123,6 +127,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument(
         "--metric",
         choices=("rr", "ctr"),
+        metavar="METRIC",
         default="rr",
         help="with --ab: a session's metric, rr (1/rank of the first click) or ctr (a click "
         "or none); default rr",
@@ -132,10 +137,12 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument(
         "-o",
         "--output",
-        metavar="LOG",
+        metavar="FILE",
         help="write the simulated impressions and clicks as a log (.jsonl, or .parquet)",
     )
     add_format(p, FORMATS)
+    deprecate(p, "--depth", "--shown")
+    deprecate(p, "--per-query", "--impressions-per-query")
     return p
 
 
@@ -156,8 +163,8 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             file_names([args.run_b])[0],
         )
     )
-    evaluator = Evaluator(args.qrels, [args.measure], eval_options(args))
-    users = f"{MODEL_NAMES[args.model]}, {args.user} user"
+    evaluator = Evaluator(args.qrels, args.measures, eval_options(args))
+    users = f"{MODEL_NAMES[args.model[0]]}, {args.user} user"
     if args.ab_users is not None:
         return _ab(args, evaluator, (name_a, name_b), users, out)
     result, log = simulate_interleaving(
@@ -165,13 +172,13 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         args.run_a,
         args.run_b,
         names=(name_a, name_b),
-        model=args.model,
+        model=args.model[0],
         user=args.user,
         method=args.method,
         sizes=args.sizes or (10, 100, 1000),
-        impressions=args.impressions,
-        depth=args.depth,
-        repetitions=args.repetitions,
+        impressions=args.impressions_per_query,
+        depth=args.shown,
+        repetitions=args.trials,
         seed=args.seed,
         record=args.output is not None,
     )
@@ -181,7 +188,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         with writing(args.output):
             write_sessions(log, args.output)
     if args.format == "json":
-        data = {"model": args.model, "user": args.user, **result.to_dict()}
+        data = {"model": args.model[0], "user": args.user, **result.to_dict()}
         out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
     else:
         out.write(agreement_text(result, users=users, per_query=not args.overall_only))
@@ -203,16 +210,16 @@ def _ab(
         args.run_a,
         args.run_b,
         names=names,
-        model=args.model,
+        model=args.model[0],
         user=args.user,
         users=args.ab_users,
         sessions=args.sessions,
         metric=args.metric,
-        depth=args.depth,
+        depth=args.shown,
         seed=args.seed,
     )
     if args.format == "json":
-        data = {"model": args.model, "user": args.user, **result.to_dict()}
+        data = {"model": args.model[0], "user": args.user, **result.to_dict()}
         out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
     else:
         out.write(ab_simulation_text(result, users=users))

@@ -61,7 +61,10 @@ def test_json_has_every_figure_of_the_library(
     log lacks: the figures are those of the model scored on the test sessions put on the
     training codes."""
     train, test = write(tmp_path, "train.txt", TRAIN), write(tmp_path, "test.txt", TEST)
-    assert main(["logs", "fit", train, "--test", test, "-m", "pbm,DocumentCTR", "-f", "json"]) == 0
+    assert (
+        main(["logs", "fit", train, "--held-out", test, "--model", "pbm,DocumentCTR", "-f", "json"])
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["scored_on"] == "test"
     assert data["test"]["sessions"] == 3
@@ -86,7 +89,17 @@ def test_options_reach_the_models_that_take_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     train = write(tmp_path, "train.txt", TRAIN)
-    argv = ["logs", "fit", train, "-m", "dbn,pbm,sdbn", "--gamma", "0.5", "--max-iterations", "2"]
+    argv = [
+        "logs",
+        "fit",
+        train,
+        "--model",
+        "dbn,pbm,sdbn",
+        "--gamma",
+        "0.5",
+        "--max-iterations",
+        "2",
+    ]
     assert main([*argv, "-f", "json"]) == 0
     parameters = {
         m["model"]: m["parameters"] for m in json.loads(capsys.readouterr().out)["models"]
@@ -102,7 +115,7 @@ def test_text_with_a_test_log_says_what_gets_the_prior(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     train, test = write(tmp_path, "train.txt", TRAIN), write(tmp_path, "test.txt", TEST)
-    assert main(["logs", "fit", train, "--test", test, "-m", "ubm"]) == 0
+    assert main(["logs", "fit", train, "--held-out", test, "--model", "ubm"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1].endswith("test.txt: 3 sessions, 2 queries, depth 3, 2 clicks")
     assert out[2] == (
@@ -118,7 +131,7 @@ def test_gains_qrels_feed_ndcg(tmp_path: Path, capsys: pytest.CaptureFixture[str
     ranking a, b, c is DCG / ideal DCG with those gains."""
     train = write(tmp_path, "train.txt", TRAIN)
     qrels = str(tmp_path / "clicks.qrels")
-    assert main(["logs", "fit", train, "-m", "DocumentCTR", "--qrels", qrels]) == 0
+    assert main(["logs", "fit", train, "--model", "DocumentCTR", "--write-qrels", qrels]) == 0
     capsys.readouterr()
     assert (tmp_path / "clicks.qrels").read_text() == "q 0 a 0.25\nq 0 b 0.75\nq 0 c 0.5\n"
     run = write(tmp_path, "a.run", RUN)
@@ -132,10 +145,20 @@ def test_gains_qrels_feed_ndcg(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_graded_qrels_feed_every_measure(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """--levels 0.3,0.6 grades a (1/4) 0, c (1/2) 1 and b (3/4) 2."""
+    """--thresholds 0.3,0.6 grades a (1/4) 0, c (1/2) 1 and b (3/4) 2."""
     train = write(tmp_path, "train.txt", TRAIN)
     qrels = str(tmp_path / "clicks.qrels")
-    argv = ["logs", "fit", train, "-m", "documentctr", "--qrels", qrels, "--levels", "0.3,0.6"]
+    argv = [
+        "logs",
+        "fit",
+        train,
+        "--model",
+        "documentctr",
+        "--write-qrels",
+        qrels,
+        "--thresholds",
+        "0.3,0.6",
+    ]
     assert main(argv) == 0
     capsys.readouterr()
     assert (tmp_path / "clicks.qrels").read_text() == "q 0 a 0\nq 0 b 2\nq 0 c 1\n"
@@ -149,16 +172,28 @@ def test_graded_qrels_feed_every_measure(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["-m", "ctr"], "The --model option must be one of GlobalCTR, RankCTR"),
-        (["--qrels", "out.qrels"], "The --qrels option must be given with one model (-m)"),
-        (["-m", "pbm,dbn", "--qrels", "out.qrels"], "--qrels option must be given with one"),
-        (["--levels", "0.5"], "The --levels option must be given with --qrels"),
-        (["-m", "pbm", "--qrels", "o.qrels", "--levels", "0.5,0.2"], "--levels option must be"),
-        (["-m", "pbm", "--gamma", "0.5"], "The --gamma option must be given with a model that"),
-        (["-m", "rankctr", "--qrels", "o.qrels"], "a model with a relevance per"),
+        (["--model", "ctr"], "The --model option must be one of GlobalCTR, RankCTR"),
+        (
+            ["--write-qrels", "out.qrels"],
+            "The --write-qrels option must be given with one model (--model)",
+        ),
+        (
+            ["--model", "pbm,dbn", "--write-qrels", "out.qrels"],
+            "--write-qrels option must be given with one",
+        ),
+        (["--thresholds", "0.5"], "The --thresholds option must be given with --write-qrels"),
+        (
+            ["--model", "pbm", "--write-qrels", "o.qrels", "--thresholds", "0.5,0.2"],
+            "--thresholds option must be",
+        ),
+        (
+            ["--model", "pbm", "--gamma", "0.5"],
+            "The --gamma option must be given with a model that",
+        ),
+        (["--model", "rankctr", "--write-qrels", "o.qrels"], "a model with a relevance per"),
         (["--prior", "2"], "The --prior option must be"),
         (["--max-iterations", "0"], "The --max-iterations option must be an integer >= 1"),
-        (["-m", "dcm", "--max-iterations", "5"], "takes it (PBM, UBM, DBN), got 5"),
+        (["--model", "dcm", "--max-iterations", "5"], "takes it (PBM, UBM, DBN), got 5"),
     ],
 )
 def test_usage_errors(
@@ -174,5 +209,5 @@ def test_usage_errors(
 def test_bad_log_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     train = write(tmp_path, "train.txt", TRAIN)
     test = write(tmp_path, "test.txt", b"q\ta,a : a;\n")
-    assert main(["logs", "fit", train, "--test", test]) == 2
+    assert main(["logs", "fit", train, "--held-out", test]) == 2
     assert "test.txt" in capsys.readouterr().err

@@ -109,8 +109,8 @@ def test_the_yandex_test_file(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "code", "message"),
     [
-        (["-k", "0"], 1, "The -k option must be an integer >= 1, got 0."),
-        (["-k", "x"], 1, "The -k option must be a list of integers >= 1, got 'x'."),
+        (["-k", "0"], 1, "The --cutoffs option must be an integer >= 1, got 0."),
+        (["-k", "x"], 1, "argument -k: invalid value: 'x'"),
         (["--dwell", "-1"], 1, "The --dwell option must be a number >= 0, got -1.0."),
         (["--by", "bucket"], 1, "The --by option must be 'query' for a log without buckets"),
         (["--by", "user"], 1, "argument --by: invalid choice: 'user'"),

@@ -73,7 +73,8 @@ def test_output_writes_the_simulated_impressions_as_a_log(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     log = tmp_path / "sim.jsonl"
-    code, _, err = cli(capsys, QRELS, BM25, NEURAL, *SMALL, "--per-query", "20", "-o", str(log))
+    argv = [QRELS, BM25, NEURAL, *SMALL, "--impressions-per-query", "20", "-o", str(log)]
+    code, _, err = cli(capsys, *argv)
     assert code == 0
     assert err == f"wrote {log} (140 simulated sessions)\n"
     sessions = read_sessions(log)
@@ -94,8 +95,12 @@ def test_the_same_run_twice_ties_offline(capsys: pytest.CaptureFixture[str]) -> 
     [
         (["--impressions", "0"], "The --impressions option must be an integer >= 1, got 0."),
         (["--trials", "0"], "The --trials option must be an integer >= 1, got 0."),
-        (["--per-query", "0"], "The --per-query option must be an integer >= 1, got 0."),
-        (["--depth", "0"], "The --depth option must be an integer >= 1, got 0."),
+        (
+            ["--impressions-per-query", "0"],
+            "The --impressions-per-query option must be an integer >= 1, got 0.",
+        ),
+        (["--shown", "0"], "The --shown option must be an integer >= 1, got 0."),
+        (["-m", "AP,P@10"], "-m/--measure: this command takes one measure, got 2 (AP, P@10)."),
         (["--model", "ubm"], "--model"),
         (["--user", "lazy"], "--user"),
         (["-m", "nonsense@@"], "nonsense"),
