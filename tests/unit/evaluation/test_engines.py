@@ -246,7 +246,11 @@ def test_a_dask_task_reuses_the_memory_of_freed_arrays() -> None:
         warnings.simplefilter("ignore", DeprecationWarning)
         with (
             distributed.LocalCluster(
-                n_workers=1, threads_per_worker=1, dashboard_address=None, silence_logs=50
+                n_workers=1,
+                threads_per_worker=1,
+                host="127.0.0.1",
+                dashboard_address="127.0.0.1:0",
+                silence_logs=50,
             ) as fresh,
             distributed.Client(fresh) as client,
         ):
