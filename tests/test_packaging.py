@@ -45,6 +45,17 @@ def test_the_license_file_is_the_license_pyproject_names() -> None:
     assert "cranfield developers" in text
 
 
+def test_the_changelog_opens_with_unreleased_then_this_version() -> None:
+    # a release bumps _version.py and turns Unreleased into its heading in the same commit
+    text = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$", text, re.MULTILINE)
+    assert headings[0] == ("Unreleased", "")
+    assert headings[1][0] == __version__
+    assert headings[1][1], "a released version has its date"
+    for section in re.findall(r"^### (.+)$", text, re.MULTILINE):
+        assert section in {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
+
+
 def _build_wheel(into: Path) -> Path:
     """The wheel of this checkout, built offline with the virtualenv's hatchling."""
     if importlib.util.find_spec("hatchling") is None:
