@@ -18,6 +18,9 @@ from cranfield.evaluation.evaluator import Evaluator
 from cranfield.evaluation.results import Results
 from cranfield.io.parquet_dataset import is_dataset
 
+# Dask throughout (dataframes, local clusters): slow, left out by scripts/check --fast.
+pytestmark = pytest.mark.slow
+
 dd = pytest.importorskip("dask.dataframe")
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")
@@ -409,7 +412,6 @@ def test_a_worker_that_dies_ends_the_evaluation_with_a_clear_error(
         Evaluator(qrels, ["AP"]).evaluate_dataset(doomed, scheduler=cluster.scheduler_address)
 
 
-@pytest.mark.slow
 def test_the_local_cluster_of_jobs_listens_on_this_machine_only() -> None:
     # what `cranfield evaluate DATASET --jobs N` starts: its scheduler, workers, nannies and
     # HTTP pages on 127.0.0.1, none on every interface and none on Dask's fixed 8786/8787

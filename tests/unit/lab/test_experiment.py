@@ -154,6 +154,7 @@ def test_significance_and_cross_validation_reach_the_report(
     assert frame.columns[:3] == ["system", "AP", "AP p"]
 
 
+@pytest.mark.slow
 def test_cranfield_with_two_real_engines(cranfield: Collection, tmp_path: Path) -> None:
     """The issue's acceptance run, lightened: efficiency options trimmed to keep tests short.
     How long it takes is not asserted: on a loaded machine that says nothing of the code."""
