@@ -182,8 +182,11 @@ def main() -> None:
     notes: dict[str, str] = {}
     expected: dict[tuple[str, str], float] = {}  # set by round 1, which starts with --stream
     with (
-        LocalCluster(
-            n_workers=args.workers, threads_per_worker=1, dashboard_address=None
+        LocalCluster(  # this machine only, no fixed port (None still serves 8787)
+            n_workers=args.workers,
+            threads_per_worker=1,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
         ) as cluster,
         Client(cluster) as client,
     ):

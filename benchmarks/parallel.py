@@ -112,7 +112,8 @@ def time_dask(qrels: Path, runs: list[Path], warmup: int, repeat: int) -> dict[s
         LocalCluster(
             n_workers=2,
             threads_per_worker=1,
-            dashboard_address=":0",
+            host="127.0.0.1",  # this machine only (":0" alone listens on every interface)
+            dashboard_address="127.0.0.1:0",
             env={"POLARS_MAX_THREADS": "1"},  # a core each, as --jobs gives its workers
         ) as cluster,
         Client(cluster) as client,

@@ -55,7 +55,8 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def dask_cluster() -> Iterator[Any]:
     """A Dask cluster of 2 single-threaded worker processes on this machine, started once for
-    the tests that score or search on one (its dashboard on a free port)."""
+    the tests that score or search on one: on the loopback only, its dashboard on a free port
+    (":0" alone would listen on every interface; None on the fixed port 8787)."""
     distributed = pytest.importorskip("distributed")
     import warnings
 
@@ -65,7 +66,8 @@ def dask_cluster() -> Iterator[Any]:
             n_workers=2,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=":0",
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
             silence_logs=50,
         ) as local:
             yield local

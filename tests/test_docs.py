@@ -38,6 +38,7 @@ def test_every_page_shows_what_its_commands_print() -> None:
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("page", "command", "excerpt"), EXAMPLES, ids=[f"{p}:{c[20:60]}" for p, c, _ in EXAMPLES]
 )

@@ -47,9 +47,10 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
             "cranfield._lazy",
             "cranfield._version",
             "cranfield._progress",
+            "cranfield._deprecation",
         ),
         "the error classes, the option Literals, option checks, names imported on first use, "
-        "the version, the progress bar of long work",
+        "the version, the progress bar of long work, the deprecated aliases of renamed names",
     ),
     ("data", ("cranfield.data",), "Qrels, Run, and THE ranking rules (sort, ties, duplicates)"),
     ("io", ("cranfield.io",), "every reader and writer"),

@@ -16,7 +16,13 @@ Three kinds of step are checked by reading them instead of running them:
 
 A line that ends with ``&`` (the Dask scheduler and workers) is started in the background, as
 a shell pasted into would, kept running for the lines after it and stopped when the module's
-commands have run; it must still be running a second after it started.
+commands have run; it must still be running a second after it started. The README's Dask
+block listens on 127.0.0.1 only (checked); its ports, Dask's usual 8786 and 8787, are
+replaced here by a free port chosen now and by ``:0`` (any free port), so two test runs on
+one machine, or a Dask already running, never collide.
+
+Running the blocks is slow (a subprocess per line, the lab, the Dask cluster): those tests
+are marked ``slow``; the checks of what the README says are not.
 
 The lab example runs with ``--no-efficiency``: its efficiency phase (warm-up, repeated
 timed passes, threads) is most of its time and is tested with small settings in
@@ -30,6 +36,7 @@ import os
 import re
 import shlex
 import signal
+import socket
 import subprocess
 import time
 import tomllib
@@ -103,6 +110,32 @@ def runnable(command: str) -> str | None:
 
 
 COMMANDS = readme_commands(README.read_text(encoding="utf-8"))
+_SCHEDULER_PORT = re.compile(r"(?<=[: ])8786\b")
+_DASHBOARD = "127.0.0.1:8787"
+
+
+def on_free_ports(command: str, port: int) -> str:
+    """``command`` with the Dask scheduler's port 8786 replaced by ``port`` and the
+    dashboard's 127.0.0.1:8787 by 127.0.0.1:0 (a free port)."""
+    return _SCHEDULER_PORT.sub(str(port), command).replace(_DASHBOARD, "127.0.0.1:0")
+
+
+def test_ports_are_replaced_only_where_they_are_ports() -> None:
+    assert on_free_ports("dask scheduler --port 8786 --dashboard-address 127.0.0.1:8787", 5) == (
+        "dask scheduler --port 5 --dashboard-address 127.0.0.1:0"
+    )
+    assert on_free_ports("--scheduler tcp://127.0.0.1:8786 -m P@87860", 5) == (
+        "--scheduler tcp://127.0.0.1:5 -m P@87860"
+    )
+
+
+def test_the_dask_cluster_of_the_readme_listens_on_this_machine_only() -> None:
+    dask = [c for c in COMMANDS if re.search(r"\.venv/bin/dask (scheduler|worker)\b", c)]
+    assert len(dask) == 2
+    for command in dask:
+        assert "--host 127.0.0.1 " in command, command
+        assert "--dashboard-address 127.0.0.1:" in command, command
+        assert "8786" in command  # so that on_free_ports moves it
 
 
 def test_the_readme_has_commands_and_ci_installs_as_it_says() -> None:
@@ -129,6 +162,14 @@ def test_a_command_that_would_fail_when_pasted_is_caught(bad: str, why: str) -> 
 
 
 @pytest.fixture(scope="module")
+def scheduler_port() -> int:
+    """A port free on 127.0.0.1 now, for the README's Dask scheduler."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
 def background() -> Iterator[list[subprocess.Popen[bytes]]]:
     """The servers the README starts in the background (``... &``: a Dask scheduler and its
     workers), stopped with their children when the README's commands have run."""
@@ -144,13 +185,15 @@ def background() -> Iterator[list[subprocess.Popen[bytes]]]:
             os.killpg(server.pid, signal.SIGKILL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS, ids=[f"{i}:{c[:40]}" for i, c in enumerate(COMMANDS)])
 def test_a_readme_command_runs_when_pasted(
-    command: str, clone: Path, background: list[subprocess.Popen[bytes]]
+    command: str, clone: Path, background: list[subprocess.Popen[bytes]], scheduler_port: int
 ) -> None:
     to_run = runnable(command)
     if to_run is None:
         return  # only steps checked statically (installs, the test suite)
+    to_run = on_free_ports(to_run, scheduler_port)
     if to_run.endswith("&"):  # a server the next commands use: started, and kept running
         server = subprocess.Popen(
             ["bash", "-euo", "pipefail", "-c", to_run.removesuffix("&")],
@@ -178,6 +221,7 @@ def test_a_readme_command_runs_when_pasted(
     assert done.stdout or "-o " in to_run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", _PYTHON_BLOCK.findall(README.read_text(encoding="utf-8")))
 def test_a_readme_python_block_runs_when_pasted(block: str, clone: Path) -> None:
     done = subprocess.run(

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Unpack, get_args
 import numpy as np
 import polars as pl
 
+from cranfield._deprecation import renamed_parameters
 from cranfield._validate import check_choice, check_float, check_int
 from cranfield.errors import EvaluationError
 from cranfield.evaluation.evaluator import Evaluator, evaluate
@@ -200,6 +201,7 @@ def _ratio(num: NDArray[np.float64], den: NDArray[np.float64]) -> NDArray[np.flo
     return out
 
 
+@renamed_parameters(k="max_rank")
 def gain_curves(  # noqa: PLR0913 -- the gain, discount and ideal of measure nDCGx, then the options
     qrels: QrelsLike,
     run: RunLike,

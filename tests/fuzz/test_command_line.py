@@ -13,6 +13,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -37,6 +38,7 @@ def _contiguous(rows: list[tuple[object, ...]]) -> bool:
     return len(starts) == len(set(starts))
 
 
+@pytest.mark.slow
 @fuzz(10)
 @given(
     qrels=text_file("qrels", style=styles(("none", "harmless", "harmless", "any"))),

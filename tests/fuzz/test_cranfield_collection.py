@@ -9,6 +9,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import event, example, given
 from hypothesis import strategies as st
 
@@ -170,6 +171,7 @@ def _files(docs: str, topics: str, judged: str) -> dict[str, bytes]:
     return dict(zip(FILES, (docs.encode(), topics.encode(), judged.encode()), strict=True))
 
 
+@pytest.mark.slow
 # Found by this test: '.I ²' raised ValueError (str.isdigit() is true of '²', int() refuses
 # it) ...
 @example(files=_files(".I 1\n.W\nx\n", ".I \u00b2\n.W\nq\n", "1 1 1\n"), drop=False)

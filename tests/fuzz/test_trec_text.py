@@ -52,6 +52,7 @@ def _put(folder: str, name: str, data: bytes, packing: str = "plain") -> Path:
     return path
 
 
+@pytest.mark.slow
 # Found by this test: polars dropped a second byte-order mark (the first is not text).
 @example(data=BOM + BOM + b"q 0 d 1\n", packing="plain")
 @fuzz(250)
@@ -90,6 +91,7 @@ def _reference_rows_with_repeats(data: bytes) -> list[tuple[str, str, str, int]]
     return rows
 
 
+@pytest.mark.slow
 # Found by this test: polars dropped a second byte-order mark, or a U+FEFF that starts the
 # first field of a block's first line.
 @example(data=BOM + BOM + b"q Q0 d 1 2 t\n", packing="plain", block=None)
@@ -168,6 +170,7 @@ def _scored(call: Callable[[], object]) -> tuple[object, list[warnings.WarningMe
     return outcome, [w for w in caught if issubclass(w.category, QueryOverlapWarning)]
 
 
+@pytest.mark.slow
 # Found by this test: the query U+FEFF "q" of a block's first line was read as "q" when
 # streaming (AP 0.0 instead of 1.0).
 @example(

@@ -27,6 +27,9 @@ import pytest
 from cranfield.cli.trec_eval import main as trec_eval
 from tests.conftest import REAL, require
 
+# Parity with peer tools on real TREC data: slow, left out by scripts/check --fast.
+pytestmark = pytest.mark.slow
+
 DL_HARD = require(REAL / "dl-hard")
 RUNS = sorted((DL_HARD / "runs").glob("*/*.run.gz"))
 FLAGS = ["--compat", "9", "-l", "2", "-o", "-c", "-M1000", "-q", "-m", "all_trec"]

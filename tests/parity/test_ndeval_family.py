@@ -23,6 +23,9 @@ from cranfield.io.intents import IntentQrels, read_intents
 from tests.conftest import REAL, require
 from tests.parity.test_peer_variants import tie_free
 
+# Parity with peer tools on real TREC data: slow, left out by scripts/check --fast.
+pytestmark = pytest.mark.slow
+
 pyndeval = pytest.importorskip("pyndeval")
 
 WT13_INTENTS = REAL / "qrels-misc" / "anserini-tools" / "qrels.web.201-250.ndeval.txt.gz"

@@ -12,6 +12,9 @@ import pytest
 from cranfield.cli.main import main
 from tests.conftest import REAL, require
 
+# Parity with peer tools on real TREC data: slow, left out by scripts/check --fast.
+pytestmark = pytest.mark.slow
+
 DL = require(REAL / "trec-dl-passage")
 ROBUST = require(REAL / "robust03")
 SETS = {

@@ -33,6 +33,9 @@ from cranfield.data.ranking import ranked_doc_ids
 from cranfield.io.intents import read_intents
 from tests.conftest import CONFORMANCE, REAL, require
 
+# Parity with peer tools on real TREC data: slow, left out by scripts/check --fast.
+pytestmark = pytest.mark.slow
+
 DL19 = REAL / "trec-dl-passage"
 
 

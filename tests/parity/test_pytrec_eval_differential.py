@@ -56,6 +56,9 @@ import cranfield
 from cranfield.cli.trec_eval import main as trec_eval
 from tests.conftest import REAL, require
 
+# Parity with peer tools on real TREC data: slow, left out by scripts/check --fast.
+pytestmark = pytest.mark.slow
+
 Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
 

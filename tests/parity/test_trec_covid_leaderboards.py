@@ -29,6 +29,9 @@ import cranfield
 from cranfield.cli.trec_eval import main as trec_eval
 from tests.conftest import REAL, require
 
+# Parity with peer tools on real TREC data: slow, left out by scripts/check --fast.
+pytestmark = pytest.mark.slow
+
 COVID = require(REAL / "trec-covid")
 RUNS = sorted((COVID / "runs").glob("round*/*.gz"))
 

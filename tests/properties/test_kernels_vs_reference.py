@@ -303,6 +303,7 @@ def test_every_oracle_is_a_registered_measure() -> None:
     assert {s.name for s in all_specs()} >= reference.NAMES
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 @given(data=collections(), opts=options(), k=st.integers(1, 35), gains=integer_gains())
 def test_every_measure_equals_the_reference(
@@ -441,6 +442,7 @@ def test_every_measure_beyond_trec_eval_has_an_oracle() -> None:
     assert new - {"Judged", "RBPResid"} <= covered | {"Judged"}
 
 
+@pytest.mark.slow
 @EXTENDED_SETTINGS
 @given(data=extended_collections(), opts=extended_options())
 def test_measures_beyond_trec_eval_equal_the_reference(

@@ -97,7 +97,10 @@ def _client(engine: Engine) -> Iterator[tuple[Any, str]]:
                 n_workers=engine.workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                # this machine only, no fixed port: None would still serve the scheduler's
+                # HTTP pages on port 8787, ":0" on every interface
+                host="127.0.0.1",
+                dashboard_address="127.0.0.1:0",
                 silence_logs=logging.ERROR,
             ) as cluster,
             Client(cluster) as client,  # type: ignore[no-untyped-call]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cranfield._deprecation import DeprecatedAlias
 from cranfield._lazy import require
 from cranfield._types import AGGREGATIONS
 from cranfield._validate import check_choice, check_float
@@ -174,6 +175,9 @@ class Results:
         """``{query_id: value}`` for one measure."""
         m = self._key(measure)
         return dict(zip(self.topics, self.values[m].tolist(), strict=True))
+
+    per_topic = DeprecatedAlias("per_topic", "per_query")
+    """Deprecated spelling of :meth:`per_query` (one word for a query, in the API too)."""
 
     def means(self) -> dict[str, float]:
         """``{canonical measure name: aggregate}`` in measure order."""

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 
 import numpy as np
 
+from cranfield._deprecation import DeprecatedAlias, renamed_parameters
 from cranfield._validate import check_int
 from cranfield.errors import EvaluationError, OptionError
 from cranfield.evaluation.options import EvalOptions
@@ -50,6 +51,7 @@ def _order(topic: str) -> bytes:
     return topic.encode()
 
 
+@renamed_parameters(k="n_folds")
 def kfold(topics: Iterable[str], n_folds: int, *, seed: int) -> list[tuple[str, ...]]:
     """Split ``topics`` into ``n_folds`` folds of near-equal size, reproducibly for ``seed``.
 
@@ -267,6 +269,9 @@ class CrossValidation:
     all_topics_best: str
     all_topics_score: float
 
+    k = DeprecatedAlias("k", "n_folds")
+    """Deprecated spelling of :attr:`n_folds` (``k`` is a cutoff only)."""
+
     def to_polars(self) -> pl.DataFrame:
         """One row per fold: topics, choice, training and held-out score."""
         import polars as pl
@@ -325,6 +330,7 @@ class CrossValidation:
         return "\n".join(lines)
 
 
+@renamed_parameters(k="n_folds")
 def cross_validate_scores(
     scores: Mapping[str, Mapping[str, float]],
     *,
@@ -434,6 +440,7 @@ def cross_validation_settings(
     }
 
 
+@renamed_parameters(k="n_folds")
 def cross_validate(
     qrels: QrelsLike,
     candidates: Mapping[str, RunLike],

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Final, Unpack
 
 import numpy as np
 
+from cranfield._deprecation import renamed_parameters
 from cranfield._validate import check_choice, check_float, check_int
 from cranfield.curves import (
     INTERPOLATIONS,
@@ -644,6 +645,7 @@ def _ideal_ndcg(judgments: Qrels, topics: Iterable[str], max_rank: int) -> list[
     return [float(with_rel) / len(wanted)] * max_rank
 
 
+@renamed_parameters(rng="seed", gain_depth="max_rank")
 def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options, **kwargs
     qrels: QrelsLike,
     runs: RunsLike,

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Unpack, get_args
 
 import numpy as np
 
+from cranfield._deprecation import renamed_parameters
 from cranfield._lazy import install_hint
 from cranfield._validate import check_choice, check_float, check_int
 from cranfield.curves import (
@@ -280,6 +281,7 @@ def pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figs
     )
 
 
+@renamed_parameters(k="max_rank")
 def gain_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/ax/figsize
     qrels: QrelsLike,
     runs: RunsLike,

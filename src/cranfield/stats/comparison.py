@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Final, Unpack, cast
 
 import numpy as np
 
+from cranfield._deprecation import renamed_parameters
 from cranfield._validate import check_choice, check_int
 from cranfield.errors import EvaluationError, MeasureError, OptionError
 from cranfield.evaluation.aggregate import aggregate
@@ -798,6 +799,7 @@ def _analyse(scores: _Scores, *, baseline: str | int | None, plan: TestPlan) -> 
 # --------------------------------------------------------------------------- public API
 
 
+@renamed_parameters(rng="seed")
 def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, inputs
     qrels: QrelsLike,
     runs: RunSet | Sequence[RunLike] | Mapping[str, RunLike],
@@ -940,6 +942,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
     return _analyse(scores, baseline=baseline, plan=test_plan)
 
 
+@renamed_parameters(rng="seed")
 def compare_scores(
     scores: Mapping[str, Mapping[str, ArrayLike]],
     *,

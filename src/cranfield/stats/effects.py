@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final, Literal, get_args
 
 import numpy as np
 
+from cranfield._deprecation import renamed_parameters
 from cranfield._validate import check_choice, check_float, check_int
 from cranfield.stats.paired import as_pair, flat_differences
 from cranfield.stats.resampling import (
@@ -178,6 +179,7 @@ def effect_sizes(
     )
 
 
+@renamed_parameters(rng="seed")
 def confidence_interval(
     x: ArrayLike,
     y: ArrayLike,

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
+from cranfield._deprecation import renamed_parameters
 from cranfield._validate import check_int
 from cranfield.errors import OptionError
 from cranfield.stats.paired import MatrixTestResult, TestResult, as_matrix, as_pair
@@ -73,6 +74,7 @@ _EPS: Final = float(np.finfo(np.float64).eps)
 # --------------------------------------------------------------------------- randomness
 
 
+@renamed_parameters(rng="seed")
 def resolve_seed(seed: RngLike) -> int:
     """The integer seed a procedure will use for ``seed``.
 
@@ -213,6 +215,7 @@ def use_exact(n: int, n_resamples: int, exact: bool | None) -> bool:
     return bool(exact)
 
 
+@renamed_parameters(rng="seed")
 def randomization_test(
     x: ArrayLike,
     y: ArrayLike,
@@ -383,6 +386,7 @@ def _quantile_sorted(
     return out
 
 
+@renamed_parameters(rng="seed")
 def bootstrap_test(
     x: ArrayLike, y: ArrayLike, *, n_resamples: int = 10_000, seed: RngLike = None
 ) -> TestResult:
@@ -481,6 +485,7 @@ def randomized_tukey_pvalues(
     return observed / n, (count + 1.0) / (ordered.size + 1.0)
 
 
+@renamed_parameters(rng="seed")
 def randomized_tukey_hsd(
     scores: ArrayLike, *, n_resamples: int = 10_000, seed: RngLike = None
 ) -> MatrixTestResult:

@@ -25,6 +25,7 @@ def run(argv: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow
 def test_the_text_has_the_tests_wins_losses_rbo_and_the_moved_documents() -> None:
     code, out, err = run([QRELS, BM25, NEURAL, "--top", "2"])
     assert code == 0, err

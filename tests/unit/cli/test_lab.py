@@ -53,6 +53,7 @@ engine = "bm25s"
     return cfg
 
 
+@pytest.mark.slow
 def test_lab_run_and_rerun(tmp_path: Path) -> None:
     cfg = _config(tmp_path)
     code, out, err = run("run", str(cfg))
@@ -94,6 +95,7 @@ def test_lab_run_errors(tmp_path: Path) -> None:
     assert code == 1
 
 
+@pytest.mark.slow
 def test_lab_pool(tmp_path: Path) -> None:
     runs = [
         str(require(ROBUST / "runs" / f"input.{n}.gz"))

@@ -15,6 +15,7 @@ from unittest import mock
 
 import numpy as np
 import polars as pl
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -94,6 +95,7 @@ def _expected(
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=grouped_runs(), depth=st.none() | st.integers(1, 4), seed=st.integers(0, 2**32))
 def test_both_paths_give_the_reference_order(

@@ -18,6 +18,9 @@ from cranfield.evaluation.evaluator import Evaluator
 from cranfield.evaluation.results import Results
 from cranfield.io.parquet_dataset import is_dataset
 
+# Dask throughout (dataframes, local clusters): slow, left out by scripts/check --fast.
+pytestmark = pytest.mark.slow
+
 dd = pytest.importorskip("dask.dataframe")
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")
@@ -83,7 +86,8 @@ def cluster() -> Iterator[Any]:
             n_workers=2,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
             silence_logs=50,
         ) as local,
     ):
@@ -406,6 +410,29 @@ def test_a_worker_that_dies_ends_the_evaluation_with_a_clear_error(
         EvaluationError, match=r"died repeatedly \(KilledWorker\); no result is given from part"
     ):
         Evaluator(qrels, ["AP"]).evaluate_dataset(doomed, scheduler=cluster.scheduler_address)
+
+
+def test_the_local_cluster_of_jobs_listens_on_this_machine_only() -> None:
+    # what `cranfield evaluate DATASET --jobs N` starts: its scheduler, workers, nannies and
+    # HTTP pages on 127.0.0.1, none on every interface and none on Dask's fixed 8786/8787
+    psutil = pytest.importorskip("psutil")
+    from cranfield.evaluation.datasets import _client
+    from cranfield.evaluation.engines import Processes
+
+    with _client(Processes(1)) as (client, who):
+        assert who == "a local Dask cluster of 1 worker processes"
+        processes = [psutil.Process(), *psutil.Process().children(recursive=True)]
+        listening = {
+            (c.laddr.ip, c.laddr.port)
+            for p in processes
+            for c in p.net_connections(kind="inet")
+            if c.status == psutil.CONN_LISTEN
+        }
+        assert client.scheduler.address.startswith("tcp://127.0.0.1:")
+        assert client.dashboard_link.startswith("http://127.0.0.1:")
+    assert len(listening) >= 3  # the scheduler, its HTTP pages, the worker (and its nanny)
+    assert {ip for ip, _ in listening} == {"127.0.0.1"}, listening
+    assert not {port for _, port in listening} & {8786, 8787}, listening
 
 
 # --------------------------------------------------------------------------- the command

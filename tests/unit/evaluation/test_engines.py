@@ -104,6 +104,7 @@ def test_every_core_is_jobs_0_and_a_bad_jobs_is_one_sentence() -> None:
     assert isinstance(engine_for(scheduler="tcp://localhost:8786"), DaskCluster)
 
 
+@pytest.mark.slow
 def test_a_warning_raised_in_a_worker_is_raised_here(tmp_path: Path) -> None:
     qrels, runs = _adversarial(tmp_path, seed=3, runs=1)
     with pytest.warns(QueryOverlapWarning, match="run 'run2'"):
@@ -114,6 +115,7 @@ def test_a_warning_raised_in_a_worker_is_raised_here(tmp_path: Path) -> None:
             Evaluator(qrels, ["AP"]).many(runs, jobs=2)
 
 
+@pytest.mark.slow
 @QUIET
 def test_an_error_in_a_worker_is_raised_here_as_it_was(tmp_path: Path) -> None:
     qrels, runs = _adversarial(tmp_path, seed=5, runs=2)
@@ -163,6 +165,7 @@ def test_a_worker_that_dies_ends_the_evaluation_with_a_clear_error(tmp_path: Pat
 # --------------------------------------------------------------------------- Dask
 
 
+@pytest.mark.slow
 @QUIET
 def test_a_dask_cluster_gives_the_numbers_of_this_process(
     tmp_path: Path, dask_cluster: Any
@@ -181,6 +184,7 @@ def test_a_dask_cluster_gives_the_numbers_of_this_process(
     _same(here, by_client)
 
 
+@pytest.mark.slow
 def test_a_dask_worker_error_and_warning_come_back(tmp_path: Path, dask_cluster: Any) -> None:
     qrels, runs = _adversarial(tmp_path, seed=17, runs=1)
     with pytest.warns(QueryOverlapWarning):
@@ -195,6 +199,7 @@ def _pair(shared: str, item: int) -> tuple[str, int]:
     return shared, item
 
 
+@pytest.mark.slow
 def test_two_maps_at_once_on_one_cluster_keep_their_own_results(dask_cluster: Any) -> None:
     from distributed import Client
 
@@ -234,6 +239,7 @@ def _mapped_alone(_: object, size: int) -> tuple[str | None, int]:
 MIB = 1 << 17  # doubles: an array of 1 MiB, above glibc's 128 KiB mmap threshold
 
 
+@pytest.mark.slow
 @GLIBC
 def test_a_dask_task_reuses_the_memory_of_freed_arrays() -> None:
     # Dask's nanny fixes glibc's trim threshold, which makes every array over 128 KiB a
@@ -246,7 +252,11 @@ def test_a_dask_task_reuses_the_memory_of_freed_arrays() -> None:
         warnings.simplefilter("ignore", DeprecationWarning)
         with (
             distributed.LocalCluster(
-                n_workers=1, threads_per_worker=1, dashboard_address=None, silence_logs=50
+                n_workers=1,
+                threads_per_worker=1,
+                host="127.0.0.1",
+                dashboard_address="127.0.0.1:0",
+                silence_logs=50,
             ) as fresh,
             distributed.Client(fresh) as client,
         ):
@@ -338,6 +348,7 @@ def _polars_threads(_: object, __: object) -> int:
     return int(polars.thread_pool_size())
 
 
+@pytest.mark.slow
 def test_each_worker_process_gets_its_share_of_the_cores(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -57,6 +57,7 @@ def collections(draw: st.DrawFn) -> tuple[dict[str, dict[str, int]], list[str]]:
     return qrels, lines
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(data=collections(), block=st.integers(1, 400), missing=st.sampled_from(["zero", "skip"]))
 def test_streaming_equals_evaluate(

@@ -91,6 +91,7 @@ def _rows(r: ranking.Ranking) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150,
     deadline=None,
@@ -150,6 +151,7 @@ def _scored(call: Callable[[], Results]) -> tuple[object, list[type[Warning]]]:
     return outcome, [w.category for w in caught]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     text=st.from_regex(

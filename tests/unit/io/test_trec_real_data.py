@@ -187,6 +187,7 @@ def test_judgment_group_qrels_are_not_plain_qrels(name: str, line: int, earlier:
     )
 
 
+@pytest.mark.slow
 def test_msmarco_train_dev_qrels_merge_their_ten_repeated_lines() -> None:
     path = REAL / "qrels-misc/capreolus/qrels.msmarcopassage.train+dev.txt.gz"
     with pytest.warns(QrelsNoteWarning) as caught:

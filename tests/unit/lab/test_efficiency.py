@@ -1,12 +1,16 @@
 """Efficiency figures are measured, not invented: known sleeps, known bytes, known memory.
 
-Timing assertions only bound what the clock must show for a system that sleeps a known
-time (a sleep never ends early), with generous upper slack for a loaded 2-core machine.
+No assertion depends on how loaded the machine is (issue 29): a sleep never ends early, so
+each timed search is at least its sleep (a lower bound), and the timed searches are parts of
+the call, so together they never exceed the time the whole call took, measured around it
+here (an upper bound that scales with the load). That clients search at once is shown by
+their meeting inside the system, not by how much faster they finish.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -40,15 +44,19 @@ def sleeper(query: str, k: int) -> list[tuple[str, float]]:
 def test_latency_of_a_sleeping_system_is_recovered() -> None:
     system = CallableSystem("sleeper", sleeper)
     queries = {f"q{i}": f"query {i}" for i in range(12)}
+    start = time.perf_counter()
     lat = measure_latency(system, queries, warmup=2, repetitions=2, progress=False)
+    whole = time.perf_counter() - start
     assert lat.samples.shape == (2, 12)
     assert lat.query_ids == tuple(queries)
     summary = lat.summary()
-    # A sleep never returns early; a loaded machine may add a lot, so the upper bound is loose.
+    # A sleep never returns early: every figure is at least the sleep, in seconds ...
     assert summary["min"] >= NAP * 0.995
-    assert NAP * 0.995 <= lat.p50 <= NAP + 0.030
-    assert NAP * 0.995 <= lat.mean <= NAP + 0.040
+    assert lat.p50 >= NAP * 0.995
+    assert lat.mean >= NAP * 0.995
     assert lat.p50 <= lat.p90 <= lat.p95 <= lat.p99 <= lat.max
+    # ... and the timed searches are parts of the call: never more than it took (2 warm-ups more)
+    assert lat.samples.sum() + 2 * NAP * 0.995 <= whole
 
 
 def test_latency_percentiles_follow_the_distribution() -> None:
@@ -59,12 +67,16 @@ def test_latency_percentiles_follow_the_distribution() -> None:
         return []
 
     queries = {f"q{i}": f"q{i}" for i in range(20)}
+    start = time.perf_counter()
     lat = measure_latency(
         CallableSystem("uneven", uneven), queries, warmup=0, repetitions=1, progress=False
     )
+    assert lat.samples.sum() <= time.perf_counter() - start
     per = dict(zip(lat.query_ids, lat.per_query, strict=True))
     assert all(per[q] >= 0.0399 for q in slow)
-    assert 0.0099 <= lat.p50 <= 0.010 + 0.025
+    assert all(per[q] >= 0.0099 for q in set(queries) - slow)
+    assert lat.p50 == np.percentile(lat.per_query, 50)
+    # the 4 slowest of 20 are at least the 4 slow sleeps, whatever the load: p90 lies among them
     assert lat.p90 >= 0.0399
     assert lat.max >= 0.0399
     assert lat.mean == pytest.approx(np.mean(lat.per_query))
@@ -76,12 +88,40 @@ def test_throughput_of_a_sleeping_system() -> None:
     tp = measure_throughput(system, queries, concurrency=[1, 4], min_seconds=0, progress=False)
     assert tp.levels == (1, 4)
     assert tp.queries == (16, 16)
-    # One client sleeping 20 ms per query cannot exceed 50 queries per second ...
+    # c clients sleeping 20 ms per query cannot exceed c * 50 queries per second
     assert tp.at(1) <= 1 / NAP * 1.01
-    # ... and sleeping releases the interpreter, so four clients go clearly faster.
-    assert tp.at(4) > 2 * tp.at(1)
-    assert tp.best[0] == 4
+    assert tp.at(4) <= 4 / NAP * 1.01
     assert tp.seconds[0] >= 16 * NAP * 0.995
+    assert tp.seconds[1] >= 4 * NAP * 0.995  # one of the four clients searched 4 of the 16
+    assert tp.best[0] in (1, 4)
+
+
+def test_throughput_clients_search_at_once() -> None:
+    # Each client's first search waits inside the system until all four are there: were the
+    # clients run one after another, the barrier would break. Its timeout is only a bound
+    # against a hang, far above any load; how much faster four clients go is not asserted.
+    meeting = threading.Barrier(4, timeout=60)
+    arrived: set[int] = set()
+    lock = threading.Lock()
+
+    def meet(query: str, k: int) -> list[tuple[str, float]]:
+        with lock:
+            first = threading.get_ident() not in arrived
+            arrived.add(threading.get_ident())
+        if first:
+            meeting.wait()
+        return []
+
+    tp = measure_throughput(
+        CallableSystem("meet", meet),
+        ["a", "b"],
+        concurrency=[4],
+        passes=4,
+        min_seconds=0,
+        progress=False,
+    )
+    assert tp.queries == (8,)
+    assert len(arrived) == 4
 
 
 def test_throughput_runs_for_the_minimum_time() -> None:

@@ -105,6 +105,7 @@ def robust_runs() -> list[Path]:
     return runs
 
 
+@pytest.mark.slow
 def test_robust03_pool_against_an_independent_count(robust_runs: list[Path]) -> None:
     p = pool([str(r) for r in robust_runs], depth=100)
     sizes, unique = _independent_pool(robust_runs, 100)
@@ -117,6 +118,7 @@ def test_robust03_pool_against_an_independent_count(robust_runs: list[Path]) -> 
     assert len(p.sizes()) == 100
 
 
+@pytest.mark.slow
 def test_robust03_leave_one_out_and_judged(robust_runs: list[Path]) -> None:
     qrels = require(ROBUST / "qrels.robust03.txt.gz")
     loo = leave_one_out(qrels, [str(r) for r in robust_runs], "AP", depth=100)
@@ -135,6 +137,7 @@ def test_robust03_leave_one_out_and_judged(robust_runs: list[Path]) -> None:
     assert 0.9 < judged["pirc"] <= 1.0
 
 
+@pytest.mark.slow
 def test_worker_processes_pool_and_score_as_this_process_does(robust_runs: list[Path]) -> None:
     """Six real runs read, pooled and scored by two worker processes: the same pool, the
     same Judged@k, the same leave-one-run-out rows."""

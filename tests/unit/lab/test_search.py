@@ -46,6 +46,7 @@ def _runs(workdir: Path) -> dict[str, bytes]:
 # ------------------------------------------------------------------ the same runs
 
 
+@pytest.mark.slow
 def test_the_cranfield_runs_searched_on_a_dask_cluster_are_the_runs_searched_here(
     tmp_path: Path, cranfield: Collection, dask_cluster: Any
 ) -> None:
@@ -71,6 +72,7 @@ def test_the_cranfield_runs_searched_on_a_dask_cluster_are_the_runs_searched_her
         assert 1 <= s.searched_on.workers <= 2
 
 
+@pytest.mark.slow
 def test_lab_run_with_scheduler_writes_the_runs_of_lab_run_byte_for_byte(
     tmp_path: Path, dask_cluster: Any
 ) -> None:
@@ -90,6 +92,7 @@ def test_lab_run_with_scheduler_writes_the_runs_of_lab_run_byte_for_byte(
     assert f"of 2 Dask workers on 1 machine ({address})." in text
 
 
+@pytest.mark.slow
 def test_lab_run_with_jobs_writes_the_same_runs(tmp_path: Path, toy: Collection) -> None:
     systems = [SQLiteFTS5("fts5"), CallableSystem("echo", _echo, load=_record_load)]
     Experiment(toy, systems, **_settings(tmp_path, "here")).run(report=False)
@@ -99,6 +102,7 @@ def test_lab_run_with_jobs_writes_the_same_runs(tmp_path: Path, toy: Collection)
     assert result.systems[0].searched_on.engine == "2 worker processes"
 
 
+@pytest.mark.slow
 def test_an_http_system_searched_by_the_workers_gives_the_same_run(
     tmp_path: Path, toy: Collection, dask_cluster: Any
 ) -> None:
@@ -126,6 +130,7 @@ def _record_load(directory: Path) -> None:
     (directory / f"opened-{os.getpid()}-{uuid.uuid4().hex}").touch()
 
 
+@pytest.mark.slow
 def test_each_worker_opens_the_engine_once_and_keeps_it_across_batches(
     tmp_path: Path, toy: Collection, dask_cluster: Any
 ) -> None:
@@ -144,6 +149,7 @@ def test_each_worker_opens_the_engine_once_and_keeps_it_across_batches(
 # ------------------------------------------------------------------ efficiency
 
 
+@pytest.mark.slow
 def test_latency_is_timed_per_topic_on_the_workers_and_the_report_says_where(
     tmp_path: Path, toy: Collection, dask_cluster: Any
 ) -> None:
@@ -189,6 +195,7 @@ def _fails_on_shells(query: str, k: int) -> list[tuple[str, float]]:
     return [("d1", 1.0)]
 
 
+@pytest.mark.slow
 def test_an_engine_that_fails_on_a_worker_fails_as_it_does_here(
     tmp_path: Path, toy: Collection, dask_cluster: Any
 ) -> None:

@@ -2,16 +2,15 @@
 Playwright with networking off, and a folder for artifacts (screenshots).
 
 The browser is the system's ``/usr/bin/chromium`` (Debian packages ``chromium`` and
-``chromium-driver``); Playwright never downloads one. When it is missing the session
-installs it with apt-get (CI runs as root on a Debian machine); when that is impossible the
-browser tests fail with the reason, never skip.
+``chromium-driver``); Playwright never downloads one. It is a prerequisite of the suite,
+installed by ``scripts/install-chromium`` (which ``.ci/run`` calls before the tests); a test
+never changes the machine, so when it is missing the browser tests fail naming the script,
+never skip.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,49 +34,16 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-APT_TIMEOUT = 900  # seconds for each apt-get step
 ARTIFACTS = Path(os.environ.get("CRANFIELD_ARTIFACTS", REPO / "test-artifacts")) / "report"
 
 
-def _apt(args: list[str]) -> None:
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    try:
-        proc = subprocess.run(
-            ["apt-get", *args],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=APT_TIMEOUT,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"'apt-get {' '.join(args)}' did not finish in {APT_TIMEOUT} s.")
-    if proc.returncode != 0:
-        pytest.fail(
-            f"'apt-get {' '.join(args)}' failed with exit code {proc.returncode}: "
-            f"{(proc.stderr or proc.stdout)[-2000:]}"
-        )
-
-
 def ensure_chromium() -> Path:
-    """``/usr/bin/chromium``, installed with apt-get if missing; fails the test if impossible."""
-    if CHROMIUM.exists():
-        return CHROMIUM
-    if shutil.which("apt-get") is None:
-        pytest.fail(
-            f"the browser tests need Debian's chromium at {CHROMIUM}, and this machine has "
-            "no apt-get to install it (apt-get install chromium chromium-driver)."
-        )
-    if os.geteuid() != 0:
-        pytest.fail(
-            f"the browser tests need Debian's chromium at {CHROMIUM}; install it as root "
-            "with: apt-get update && apt-get install -y chromium chromium-driver"
-        )
-    _apt(["update"])
-    _apt(["install", "-y", "chromium", "chromium-driver"])
+    """``/usr/bin/chromium``; fails the test, naming the script that installs it, if missing."""
     if not CHROMIUM.exists():
-        pytest.fail(f"apt-get installed chromium but {CHROMIUM} is still missing.")
+        pytest.fail(
+            f"The browser tests need Debian's Chromium at {CHROMIUM}: install it with "
+            "scripts/install-chromium (as root), as .ci/run does."
+        )
     return CHROMIUM
 
 

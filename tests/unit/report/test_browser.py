@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
     from tests.unit.report.conftest import Watched
 
+# A real browser (Chromium through Playwright): slow, left out by scripts/check --fast.
+pytestmark = pytest.mark.slow
+
 DL19 = REAL / "trec-dl-passage"
 RUNS = ("bm25", "tasb", "splade-pp-ed")
 EXPECTED = {  # trec_eval 10.0 -l 2 on DL19 passage: nDCG@10, MAP (the shared data's README)

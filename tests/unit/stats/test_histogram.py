@@ -9,6 +9,7 @@ from cranfield.errors import OptionError
 from cranfield.stats import Comparison, query_differences
 
 
+@pytest.mark.slow
 def test_differences_from_a_comparison(robust03: Comparison) -> None:
     q = robust03.differences("InexpC2", "pircRBa1", "AP")
     assert q.topics == robust03.topics

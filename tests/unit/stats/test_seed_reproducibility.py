@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from cranfield.stats import compare_scores
 from cranfield.stats.resampling import fixed_order_sums
@@ -38,6 +39,7 @@ def _cli_json(threads: int) -> bytes:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_identical_json_with_one_or_two_threads_in_separate_processes() -> None:
     one = _cli_json(1)
     two = _cli_json(2)

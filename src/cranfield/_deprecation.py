@@ -1,0 +1,100 @@
+"""Old spellings of renamed public names, kept working for a while with a warning.
+
+When a public parameter, method or attribute is renamed, its old spelling stays as a
+deprecated alias for one minor release (CONTRIBUTING.md, "Deprecations"): it still works and
+emits a :class:`DeprecationWarning` naming the new spelling; CHANGELOG.md lists it under
+"Deprecated". Two tools, so that every alias behaves and words its warning the same way:
+
+* :func:`renamed_parameters` -- a decorator: ``@renamed_parameters(k="n_folds")`` lets a
+  caller still write ``k=5``. The signature seen by :func:`inspect.signature`, the docs and
+  type checkers is the new one only.
+* :class:`DeprecatedAlias` -- a class attribute: ``per_topic = DeprecatedAlias("per_topic",
+  "per_query")`` reads ``per_query`` (a value, or a method then called as before).
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar, overload
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def warn_renamed(old: str, new: str, *, stacklevel: int = 3) -> None:
+    """Emit the one :class:`DeprecationWarning` of a renamed name: ``old`` and ``new`` are the
+    spellings as a user writes them (``"kfold(k=...)"``, ``"kfold(n_folds=...)"``)."""
+    warnings.warn(
+        f"{old} is deprecated and will be removed in a future minor release; use {new}.",
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def renamed_parameters(**old_to_new: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Accept each old keyword (``old=new``) in place of the new one, with a warning.
+
+    Giving both spellings at once is a :class:`TypeError`, as Python's own duplicate keyword
+    is.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> @renamed_parameters(k="n_folds")
+    ... def split(topics: list[str], n_folds: int = 5) -> int:
+    ...     return n_folds
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     split([], k=3)
+    3
+    >>> print(seen[0].message)
+    split(k=...) is deprecated and will be removed in a future minor release; use split(n_folds=...).
+    """
+
+    def decorate(function: Callable[P, R]) -> Callable[P, R]:
+        name = function.__qualname__
+
+        @functools.wraps(function)
+        def accepting_old_names(*args: P.args, **kwargs: P.kwargs) -> R:
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError(
+                            f"{name}() got both {new!r} and {old!r}, its deprecated spelling; "
+                            f"give {new!r} only."
+                        )
+                    warn_renamed(f"{name}({old}=...)", f"{name}({new}=...)")
+                    kwargs[new] = kwargs.pop(old)
+            return function(*args, **kwargs)
+
+        accepting_old_names.__deprecated_parameters__ = dict(old_to_new)  # type: ignore[attr-defined]
+        return accepting_old_names
+
+    return decorate
+
+
+class DeprecatedAlias:
+    """A class attribute that reads another one, with a warning: the old name of a renamed
+    method or attribute. On the class itself it is this object (so that tests can find the
+    aliases); on an instance, the new attribute's value, a bound method included."""
+
+    def __init__(self, old: str, new: str) -> None:
+        self.old = old
+        self.new = new
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        if name != self.old:
+            raise TypeError(f"DeprecatedAlias({self.old!r}, ...) is assigned to {name!r}.")
+        self.owner = owner.__name__
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> DeprecatedAlias: ...
+    @overload
+    def __get__(self, instance: object, owner: type) -> Any: ...
+    def __get__(self, instance: object | None, owner: type) -> Any:
+        if instance is None:
+            return self
+        warn_renamed(f"{self.owner}.{self.old}", f"{self.owner}.{self.new}")
+        return getattr(instance, self.new)
