@@ -744,6 +744,10 @@ def _topic_sets() -> stats.TopicSetSize:
     return stats.topic_set_size(0.02)
 
 
+def _power_study() -> stats.PowerStudy:
+    return stats.power(QRELS, [RUN, RUN2], "AP", n_resamples=5, trials=0)
+
+
 ROWS += [
     *(
         Row(
@@ -808,6 +812,29 @@ ROWS += [
         )
     ),
     Row(stats.TopicSetSize.to_json, "indent", -1, lambda v: _topic_sets().to_json(indent=v)),
+    *(
+        Row(
+            stats.power,
+            option,
+            bad,
+            lambda v, o=option: stats.power(
+                QRELS, [RUN, RUN2], "AP", **{"n_resamples": 5, "trials": 0, o: v}
+            ),
+        )
+        for option, bad in (
+            ("names", "tags"),
+            ("alpha", 1.0),
+            ("n_resamples", 0),
+            ("trials", -1),
+            ("seed", -3),
+            ("min_d", 0.0),
+            ("beta", 1.0),
+            ("delta", 0.0),
+            ("jobs", -1),
+            ("depth", -1),
+        )
+    ),
+    Row(stats.PowerStudy.to_json, "indent", -1, lambda v: _power_study().to_json(indent=v)),
 ]
 
 # ------------------------------------------------------------ reproducibility

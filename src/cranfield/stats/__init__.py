@@ -17,6 +17,9 @@ rank similarity           :func:`tau_ap`, :func:`rbo`
 per-query score agreement :func:`score_agreement` (τ-b and r of two score vectors)
 judge agreement           :func:`agree`, :func:`cohen_kappa`, :func:`fleiss_kappa`,
                           :func:`krippendorff_alpha`
+power, topics needed      :func:`power` (one call: :func:`discriminative_power`,
+                          :func:`swap_rates`, :func:`topic_set_size` of
+                          :func:`residual_variance`), :class:`PowerStudy`
 reproducibility           :func:`reproducibility` (Breuer et al. 2020): :func:`ktu`,
                           RBO, :func:`rmse`, :func:`nrmse`, :func:`effect_ratio`,
                           :func:`delta_ri`, :func:`student_t_p_value`
@@ -66,6 +69,7 @@ from cranfield.stats.paired import (
     tukey_hsd,
     wilcoxon_test,
 )
+from cranfield.stats.power_study import PowerStudy, power
 from cranfield.stats.rank_correlation import (
     RBO,
     Coefficient,
@@ -117,6 +121,7 @@ __all__ = [
     "MeasurePower",
     "MovedDocument",
     "PairComparison",
+    "PowerStudy",
     "QueryAgreement",
     "QueryDiff",
     "QueryDifferences",
@@ -151,6 +156,7 @@ __all__ = [
     "ktu",
     "nrmse",
     "paired_t_test",
+    "power",
     "power_of_scores",
     "query_differences",
     "randomization_test",
