@@ -864,6 +864,22 @@ ROWS += [
     Row(stats.Reproducibility.to_json, "indent", -1, lambda v: _reproduction().to_json(indent=v)),
     *(
         Row(
+            stats.reproduce,
+            option,
+            bad,
+            lambda v, o=option: stats.reproduce(QRELS, [RUN], [RUN2], "AP", **{o: v}),
+        )
+        for option, bad in (
+            ("names", "tags"),
+            ("cutoffs", [0]),
+            ("p", 1.0),
+            ("rbo_depth", 0),
+            ("jobs", -1),
+            ("depth", -1),
+        )
+    ),
+    *(
+        Row(
             stats.diff_runs,
             option,
             bad,

@@ -20,7 +20,8 @@ judge agreement           :func:`agree`, :func:`cohen_kappa`, :func:`fleiss_kapp
 power, topics needed      :func:`power` (one call: :func:`discriminative_power`,
                           :func:`swap_rates`, :func:`topic_set_size` of
                           :func:`residual_variance`), :class:`PowerStudy`
-reproducibility           :func:`reproducibility` (Breuer et al. 2020): :func:`ktu`,
+reproducibility           :func:`reproduce` (one call from the qrels and the runs),
+                          :func:`reproducibility` (Breuer et al. 2020): :func:`ktu`,
                           RBO, :func:`rmse`, :func:`nrmse`, :func:`effect_ratio`,
                           :func:`delta_ri`, :func:`student_t_p_value`
 two runs, query by query  :func:`diff_runs` (deltas, tests, wins and losses, ranks of
@@ -90,6 +91,7 @@ from cranfield.stats.reproducibility import (
     effect_ratio,
     ktu,
     nrmse,
+    reproduce,
     reproducibility,
     rmse,
     student_t_p_value,
@@ -162,6 +164,7 @@ __all__ = [
     "randomization_test",
     "randomized_tukey_hsd",
     "rbo",
+    "reproduce",
     "reproducibility",
     "residual_variance",
     "resolve_seed",
