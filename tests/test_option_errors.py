@@ -705,6 +705,23 @@ ROWS += [
         for option, bad in (("p", 1.0), ("n_resamples", -1), ("alpha", 0.0), ("seed", -3))
     ),
     Row(stats.RankCorrelation.to_json, "indent", -1, lambda v: _correlation().to_json(indent=v)),
+    *(
+        Row(
+            stats.correlate,
+            option,
+            bad,
+            lambda v, o=option: stats.correlate(QRELS, [RUN, RUN2], "AP", "P@1", **{o: v}),
+        )
+        for option, bad in (
+            ("names", "tags"),
+            ("p", 1.0),
+            ("n_resamples", -1),
+            ("alpha", 0.0),
+            ("seed", -3),
+            ("jobs", -1),
+            ("depth", -1),
+        )
+    ),
     Row(
         plot.ranking_scatter,
         "max_labels",

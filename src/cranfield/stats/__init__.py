@@ -11,7 +11,8 @@ all pairs at once         :func:`tukey_hsd`, :func:`randomized_tukey_hsd`
 corrections               :func:`adjust_p_values` (Bonferroni, Holm, Benjamini–Hochberg)
 effects and intervals     :func:`effect_sizes`, :func:`confidence_interval`
 per-query differences     :func:`query_differences`, ``Comparison.differences``
-system-ranking agreement  :func:`correlate_measures`, :func:`correlate_tables`,
+system-ranking agreement  :func:`correlate` (one call from the qrels and the runs),
+                          :func:`correlate_measures`, :func:`correlate_tables`,
                           :func:`correlate_scores` (τ-b, τ_AP, ρ, r, RBO, swaps)
 rank similarity           :func:`tau_ap`, :func:`rbo`
 per-query score agreement :func:`score_agreement` (τ-b and r of two score vectors)
@@ -76,6 +77,7 @@ from cranfield.stats.rank_correlation import (
     Coefficient,
     RankCorrelation,
     ScoreAgreement,
+    correlate,
     correlate_measures,
     correlate_scores,
     correlate_tables,
@@ -145,6 +147,7 @@ __all__ = [
     "compare",
     "compare_scores",
     "confidence_interval",
+    "correlate",
     "correlate_measures",
     "correlate_scores",
     "correlate_tables",
