@@ -676,6 +676,31 @@ ROWS: list[Row] = [
         lambda v: lab_api.merge_judgments(QRELS, QRELS, on_conflict=v),
     ),
     Row(lab_api.pool, "depth", 0, lambda v: lab_api.pool([RUN], depth=v)),
+    *(
+        Row(
+            lab_api.pool_study,
+            option,
+            bad,
+            lambda v, o=option: lab_api.pool_study(
+                [RUN, RUN2], **{"qrels": QRELS, "export": _folder() / "pool.txt", o: v}
+            ),
+        )
+        for option, bad in (
+            ("pool_depth", 0),
+            ("names", "tags"),
+            ("judged_k", 0),
+            ("seed", -1),
+            ("format", "csv"),
+            ("jobs", -1),
+            ("missing", "drop"),
+        )
+    ),
+    Row(
+        lab_api.PoolStudy.to_json,
+        "indent",
+        -1,
+        lambda v: lab_api.pool_study([RUN], 1).to_json(indent=v),
+    ),
 ]
 
 # Public int/float/Literal parameters that are not options a caller chooses, and why.
@@ -950,6 +975,7 @@ WAIVED: dict[str, str] = {
     "cranfield.lab.efficiency.Machine": RECORDS,
     "cranfield.lab.pooling.Pool": RECORDS,
     "cranfield.lab.pooling.LeaveOneOut": RECORDS,
+    "cranfield.lab.pooling.PoolStudy": RECORDS,
     "cranfield.lab.collections.Collection": "built by the collection readers; size_bytes is "
     "what they measured",
     "cranfield.measures._spec.Measure": "a measure's cutoff: a MeasureError with its own "
