@@ -676,6 +676,31 @@ ROWS: list[Row] = [
         lambda v: lab_api.merge_judgments(QRELS, QRELS, on_conflict=v),
     ),
     Row(lab_api.pool, "depth", 0, lambda v: lab_api.pool([RUN], depth=v)),
+    *(
+        Row(
+            lab_api.pool_study,
+            option,
+            bad,
+            lambda v, o=option: lab_api.pool_study(
+                [RUN, RUN2], **{"qrels": QRELS, "export": _folder() / "pool.txt", o: v}
+            ),
+        )
+        for option, bad in (
+            ("pool_depth", 0),
+            ("names", "tags"),
+            ("judged_k", 0),
+            ("seed", -1),
+            ("format", "csv"),
+            ("jobs", -1),
+            ("missing", "drop"),
+        )
+    ),
+    Row(
+        lab_api.PoolStudy.to_json,
+        "indent",
+        -1,
+        lambda v: lab_api.pool_study([RUN], 1).to_json(indent=v),
+    ),
 ]
 
 # Public int/float/Literal parameters that are not options a caller chooses, and why.
@@ -705,6 +730,23 @@ ROWS += [
         for option, bad in (("p", 1.0), ("n_resamples", -1), ("alpha", 0.0), ("seed", -3))
     ),
     Row(stats.RankCorrelation.to_json, "indent", -1, lambda v: _correlation().to_json(indent=v)),
+    *(
+        Row(
+            stats.correlate,
+            option,
+            bad,
+            lambda v, o=option: stats.correlate(QRELS, [RUN, RUN2], "AP", "P@1", **{o: v}),
+        )
+        for option, bad in (
+            ("names", "tags"),
+            ("p", 1.0),
+            ("n_resamples", -1),
+            ("alpha", 0.0),
+            ("seed", -3),
+            ("jobs", -1),
+            ("depth", -1),
+        )
+    ),
     Row(
         plot.ranking_scatter,
         "max_labels",
@@ -742,6 +784,10 @@ def _score_table() -> cranfield.ScoreTable:
 
 def _topic_sets() -> stats.TopicSetSize:
     return stats.topic_set_size(0.02)
+
+
+def _power_study() -> stats.PowerStudy:
+    return stats.power(QRELS, [RUN, RUN2], "AP", n_resamples=5, trials=0)
 
 
 ROWS += [
@@ -808,6 +854,29 @@ ROWS += [
         )
     ),
     Row(stats.TopicSetSize.to_json, "indent", -1, lambda v: _topic_sets().to_json(indent=v)),
+    *(
+        Row(
+            stats.power,
+            option,
+            bad,
+            lambda v, o=option: stats.power(
+                QRELS, [RUN, RUN2], "AP", **{"n_resamples": 5, "trials": 0, o: v}
+            ),
+        )
+        for option, bad in (
+            ("names", "tags"),
+            ("alpha", 1.0),
+            ("n_resamples", 0),
+            ("trials", -1),
+            ("seed", -3),
+            ("min_d", 0.0),
+            ("beta", 1.0),
+            ("delta", 0.0),
+            ("jobs", -1),
+            ("depth", -1),
+        )
+    ),
+    Row(stats.PowerStudy.to_json, "indent", -1, lambda v: _power_study().to_json(indent=v)),
 ]
 
 # ------------------------------------------------------------ reproducibility
@@ -835,6 +904,22 @@ ROWS += [
         for option, bad in (("replicated", 1), ("cutoffs", [0]), ("p", 1.0), ("rbo_depth", 0))
     ),
     Row(stats.Reproducibility.to_json, "indent", -1, lambda v: _reproduction().to_json(indent=v)),
+    *(
+        Row(
+            stats.reproduce,
+            option,
+            bad,
+            lambda v, o=option: stats.reproduce(QRELS, [RUN], [RUN2], "AP", **{o: v}),
+        )
+        for option, bad in (
+            ("names", "tags"),
+            ("cutoffs", [0]),
+            ("p", 1.0),
+            ("rbo_depth", 0),
+            ("jobs", -1),
+            ("depth", -1),
+        )
+    ),
     *(
         Row(
             stats.diff_runs,
@@ -890,6 +975,7 @@ WAIVED: dict[str, str] = {
     "cranfield.lab.efficiency.Machine": RECORDS,
     "cranfield.lab.pooling.Pool": RECORDS,
     "cranfield.lab.pooling.LeaveOneOut": RECORDS,
+    "cranfield.lab.pooling.PoolStudy": RECORDS,
     "cranfield.lab.collections.Collection": "built by the collection readers; size_bytes is "
     "what they measured",
     "cranfield.measures._spec.Measure": "a measure's cutoff: a MeasureError with its own "

@@ -4,8 +4,8 @@ runs alike?
 Two measures: the runs scored on ``QRELS`` under ``M1`` (the reference) and ``M2``. Two qrels
 (``--qrels-b QRELS_B``): the runs scored under one measure on ``QRELS`` (the reference) and on
 ``QRELS_B``. Prints the system means, Kendall's τ-b, τ_AP, Spearman's ρ, Pearson's r and RBO
-with bootstrap intervals over queries, and the swapped pairs
-(:mod:`cranfield.stats.rank_correlation`).
+with bootstrap intervals over queries, and the swapped pairs: one call of
+:func:`cranfield.stats.correlate`, printed by :mod:`cranfield.report.agreement`.
 
 Exit codes: 0 success, 1 usage error (bad option, unknown measure), 2 bad input data
 (unreadable file, malformed line, qrels with no query in common).
@@ -30,13 +30,10 @@ from cranfield.cli.parser import (
     correlation_options,
     eval_options,
 )
-from cranfield.io.run_names import file_names
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
-
-    from cranfield.stats.rank_correlation import RankCorrelation
 
 PROG: Final = "cranfield correlate"
 DEFAULT_MEASURES: Final = ("AP", "nDCG@10")
@@ -83,6 +80,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from cranfield.stats.rank_correlation import correlate
+
     if len(args.runs) < 2:
         raise UsageError(1, "give at least two runs to rank.")
     measures = args.measures
@@ -104,7 +103,15 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from cranfield.cli.figures import check_figure
 
         check_figure(args.plot, [args.qrels, args.qrels_b, *args.runs], label="--plot")
-    result = _correlate(args, measures)
+    result = correlate(
+        args.qrels,
+        args.runs,
+        *measures,
+        qrels_b=args.qrels_b,
+        names=args.names,
+        options=eval_options(args),
+        **correlation_options(args),
+    )
     if args.format == "json":
         out.write(result.to_json())
     else:
@@ -119,22 +126,3 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.format != "json":
             out.write(f"Wrote the scatter plot to {args.plot}.\n")
     return 0
-
-
-def _correlate(args: argparse.Namespace, measures: list[str]) -> RankCorrelation:
-    from cranfield.evaluation.evaluator import Evaluator
-    from cranfield.stats.rank_correlation import correlate_measures, correlate_tables
-
-    options = eval_options(args)
-    table = Evaluator(args.qrels, measures, options).many(args.runs, names=args.names)
-    if args.qrels_b is None:
-        return correlate_measures(table, measures[0], measures[1], **correlation_options(args))
-    labels = file_names([args.qrels, args.qrels_b], option="qrels_b", kind="qrels files")
-    other = Evaluator(args.qrels_b, measures, options).many(args.runs, names=args.names)
-    return correlate_tables(
-        table,
-        other,
-        measures[0],
-        settings=(labels[0], labels[1]),
-        **correlation_options(args),
-    )

@@ -19,7 +19,6 @@ engine), an output that cannot be written, or a work directory another ``lab run
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
@@ -230,57 +229,34 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _runs(args: argparse.Namespace) -> dict[str, Any]:
     """``{name: run}`` of the run files: loaded here once, or, when workers score them
     (``--jobs``, ``--scheduler``), named here and left for the workers to read."""
-    from cranfield.io.runset import RunSet
-    from cranfield.lab.pooling import load_runs
+    from cranfield.lab.pooling import named_runs
 
     paths = [str(r) for r in args.runs]
-    if args.jobs == 1 and args.scheduler is None:
-        return dict(load_runs(paths, args.names))
-    return dict(RunSet.of(paths, args.names))
+    return named_runs(paths, args.names, jobs=args.jobs, scheduler=args.scheduler)
 
 
 def _pool(args: argparse.Namespace, out: TextIO) -> int:
-    from cranfield.io.sink import refuse_overwriting, writing
-    from cranfield.lab.pooling import judged_at_k, leave_one_out, pool
+    from cranfield.lab.pooling import pool_study
 
-    if args.export is not None:
-        refuse_overwriting(args.export, [*args.runs, args.qrels], option="export")
-    runs = _runs(args)
-    where = parallel_options(args)
-    p = pool(runs, args.pool_depth, **where)
-    data = p.to_dict()
-    if args.export is not None:
-        with writing(str(args.export)):
-            p.export(args.export, seed=args.seed, format=args.export_format)
-        data["export"] = {"path": str(args.export), "seed": args.seed, "format": args.export_format}
-    loo = None
-    if args.qrels is not None:
-        judged = judged_at_k(args.qrels, runs, args.judged_k, **where)
-        data["judged_at_k"] = {"k": args.judged_k, **judged}
-        loo = leave_one_out(args.qrels, runs, args.measures[0], depth=args.pool_depth, **where)
-        data["leave_one_out"] = {"measure": loo.measure, "rows": loo.frame.to_dicts()}
-    if args.format == "json":
-        out.write(json.dumps(data, indent=2) + "\n")
-        return 0
-    size = data["size_per_topic"]
-    out.write(
-        f"depth-{p.depth} pool of {len(p.runs)} runs: {len(p):,} documents over {data['topics']} "
-        f"topics (per topic mean {size['mean']:.1f}, min {size['min']}, max {size['max']})\n"
+    study = pool_study(
+        args.runs,
+        args.pool_depth,
+        names=args.names,
+        qrels=args.qrels,
+        measure=args.measures[0],
+        judged_k=args.judged_k,
+        export=args.export,
+        seed=args.seed,
+        format=args.export_format,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
     )
-    judged = data.get("judged_at_k", {})
-    header = f"{'run':<24} {'contributed':>11} {'unique':>7}"
-    if judged:
-        header += f" {'judged@' + str(args.judged_k):>10}"
-    out.write(header + "\n")
-    for row in p.statistics().iter_rows(named=True):
-        line = f"{row['run']:<24} {row['contributed']:>11} {row['unique']:>7}"
-        if judged:
-            line += f" {judged[row['run']]:>10.3f}"
-        out.write(line + "\n")
-    if loo is not None:
-        out.write("\n" + loo.to_text() + "\n")
-    if args.export is not None:
-        out.write(f"\npool written to {args.export} (shuffled within topics, seed {args.seed})\n")
+    if args.format == "json":
+        out.write(study.to_json())
+    else:
+        from cranfield.lab.report import pool_study_text
+
+        out.write(pool_study_text(study))
     return 0
 
 

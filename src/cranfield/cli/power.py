@@ -5,7 +5,7 @@ Prints, per measure, Sakai's discriminative power (the share of run pairs signif
 the paired bootstrap test and with the randomised Tukey HSD), the number of topics Sakai's
 topic-set-size design asks for a difference of ``--difference`` (paired t-test, one-way ANOVA
 of the runs, confidence-interval width), and the Voorhees & Buckley swap rates by topic-set
-size (:mod:`cranfield.stats.discriminative_power`, :mod:`cranfield.stats.topic_set_size`).
+size: one call of :func:`cranfield.stats.power`, printed by :mod:`cranfield.report.power`.
 
 Exit codes: 0 success, 1 usage error (bad option, unknown measure), 2 bad input data
 (unreadable file, malformed line, fewer than 2 runs or queries).
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
-    from cranfield.stats.discriminative_power import DiscriminativePower
+    from cranfield.stats.power_study import PowerStudy
 
 PROG: Final = "cranfield power"
 DEFAULT_MEASURES: Final = ("AP", "nDCG@10", "P@10", "bpref")
@@ -98,65 +98,41 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    import json
-
-    from cranfield.evaluation.evaluator import Evaluator
-    from cranfield.stats.discriminative_power import discriminative_power
-    from cranfield.stats.rank_correlation import table_measure
-    from cranfield.stats.topic_set_size import residual_variance, topic_set_size
+    from cranfield.stats.power_study import power
 
     if len(args.runs) < 2:
         raise UsageError(1, "give at least two runs to tell apart.")
-    measures = args.measures or list(DEFAULT_MEASURES)
-    # the design's options and the figure's file are checked before anything is evaluated
-    topic_set_size(1.0, min_d=args.min_d, alpha=args.alpha, beta=args.beta)
     if args.plot is not None:
         from cranfield.cli.figures import check_figure
 
         check_figure(args.plot, [args.qrels, *args.runs], label="--plot")
-    table = Evaluator(args.qrels, measures, eval_options(args)).many(args.runs, names=args.names)
-    power = discriminative_power(
-        table,
-        measures,
+    study = power(
+        args.qrels,
+        args.runs,
+        args.measures or list(DEFAULT_MEASURES),
+        names=args.names,
         alpha=args.alpha,
         n_resamples=args.n_resamples,
         trials=args.trials,
         seed=args.seed,
+        min_d=args.min_d,
+        beta=args.beta,
+        options=eval_options(args),
     )
-    designs = {}
-    variances = {}
-    for m in measures:
-        name = str(table_measure(table, m))
-        variances[name] = residual_variance(table.matrix(name))
-        designs[name] = topic_set_size(
-            variances[name],
-            min_d=args.min_d,
-            alpha=args.alpha,
-            beta=args.beta,
-            systems=len(table),
-        )
     if args.format == "json":
-        data = power.to_dict()
-        data["topic_set_size"] = {name: d.to_dict() for name, d in designs.items()}
-        out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
+        out.write(study.to_json())
     else:
         from cranfield.report.power import power_text
 
-        out.write(power_text(power, designs))
+        out.write(power_text(study))
     if args.plot is not None:
-        _draw(args, power, variances, systems=len(table))
+        _draw(args, study)
         if args.format != "json":
             out.write(f"Wrote the ASL curves and the topics needed to {args.plot}.\n")
     return 0
 
 
-def _draw(
-    args: argparse.Namespace,
-    power: DiscriminativePower,
-    variances: dict[str, float],
-    *,
-    systems: int,
-) -> None:
+def _draw(args: argparse.Namespace, study: PowerStudy) -> None:
     """The ASL curves beside the topics each measure needs, in one figure."""
     from matplotlib.figure import Figure
 
@@ -165,6 +141,7 @@ def _draw(
 
     fig = Figure(figsize=(12.0, 4.8), layout="constrained")
     left, right = fig.subplots(1, 2)
-    asl_curves(power, ax=left)
-    topic_set_curves(variances, alpha=args.alpha, beta=args.beta, systems=systems, ax=right)
+    asl_curves(study.discriminative_power, ax=left)
+    systems = len(study.discriminative_power.runs)
+    topic_set_curves(study.variances, alpha=args.alpha, beta=args.beta, systems=systems, ax=right)
     save_figure(fig, args.plot)

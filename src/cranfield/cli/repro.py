@@ -1,14 +1,15 @@
 """``cranfield repro QRELS --original BASE [ADV] --reproduced BASE' [ADV']``: has an
 experiment been reproduced (or replicated)?
 
-The measures of Breuer et al. (2020), as repro_eval computes them
-(:mod:`cranfield.stats.reproducibility`). Without ``--reproduced-qrels``, a reproduction:
-the reproduced runs answer the same queries and are scored on ``QRELS``; for each run pair
-the per-query rankings are compared (Kendall's τ Union at each cutoff, RBO) and so are the
-per-query scores (RMSE, nRMSE, paired t-test). With ``--reproduced-qrels QRELS2``, a
-replication on another collection: the reproduced runs are scored on ``QRELS2`` and
-compared by Student's unpaired t-test. With a baseline and an advanced run on both sides,
-the Effect Ratio and ΔRI say whether the improvement was reproduced.
+The measures of Breuer et al. (2020), as repro_eval computes them: one call of
+:func:`cranfield.stats.reproduce`, printed by :mod:`cranfield.report.reproducibility`.
+Without ``--reproduced-qrels``, a reproduction: the reproduced runs answer the same queries
+and are scored on ``QRELS``; for each run pair the per-query rankings are compared
+(Kendall's τ Union at each cutoff, RBO) and so are the per-query scores (RMSE, nRMSE,
+paired t-test). With ``--reproduced-qrels QRELS2``, a replication on another collection:
+the reproduced runs are scored on ``QRELS2`` and compared by Student's unpaired t-test.
+With a baseline and an advanced run on both sides, the Effect Ratio and ΔRI say whether
+the improvement was reproduced.
 
 Exit codes: 0 success, 1 usage error (bad option, unknown measure, wrong number of runs), 2
 bad input data (unreadable file, malformed line, no query in common).
@@ -36,8 +37,6 @@ from cranfield.cli.parser import (
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
-
-    from cranfield.io.runset import RunSet
 
 PROG: Final = "cranfield repro"
 DEFAULT_MEASURES: Final = ("AP", "nDCG@10", "P@10")
@@ -110,10 +109,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from cranfield.data.ranking import ranked_doc_ids
-    from cranfield.evaluation.evaluator import Evaluator
-    from cranfield.io.runset import RunSet
-    from cranfield.stats.reproducibility import DEFAULT_CUTOFFS, check_settings, reproducibility
+    from cranfield.stats.reproducibility import DEFAULT_CUTOFFS, reproduce
 
     original, reproduced = args.original, args.reproduced
     for flag, runs in (("--original", original), ("--reproduced", reproduced)):
@@ -127,35 +123,20 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"give as many --reproduced runs as --original runs, got {len(reproduced)} and "
             f"{len(original)}.",
         )
-    cutoffs = check_settings(
-        cutoffs=args.cutoffs or DEFAULT_CUTOFFS, p=args.p, rbo_depth=args.rbo_depth
-    )
-    measures = args.measures or list(DEFAULT_MEASURES)
-    options = eval_options(args)
-    # one naming of every distinct run (a run may be its own reproduction)
-    distinct = list(dict.fromkeys([*original, *reproduced]))
-    everything = RunSet.of(distinct, args.names)
-    where = {run: i for i, run in enumerate(distinct)}
-    first, second = _part(everything, where, original), _part(everything, where, reproduced)
-    evaluator = Evaluator(args.qrels, measures, options)
-    table = evaluator.many(first)
-    replicated = args.reproduced_qrels is not None
-    other = Evaluator(args.reproduced_qrels, measures, options) if replicated else evaluator
-    rankings = None
-    if not replicated:
-        ranked = {
-            run: ranked_doc_ids(everything.load(i, format=options.run_format))
-            for run, i in where.items()
-        }
-        rankings = [(ranked[a], ranked[b]) for a, b in zip(original, reproduced, strict=True)]
-    result = reproducibility(
-        table,
-        other.many(second),
-        rankings=rankings,
-        replicated=replicated,
-        cutoffs=cutoffs,
+    for runs in (original, reproduced):
+        if len(set(runs)) != len(runs):
+            raise UsageError(1, f"give two different runs, not {runs[0]} twice.")
+    result = reproduce(
+        args.qrels,
+        original,
+        reproduced,
+        args.measures or list(DEFAULT_MEASURES),
+        reproduced_qrels=args.reproduced_qrels,
+        names=args.names,
+        cutoffs=args.cutoffs or DEFAULT_CUTOFFS,
         p=args.p,
         rbo_depth=args.rbo_depth,
+        options=eval_options(args),
     )
     if args.format == "json":
         out.write(result.to_json())
@@ -164,12 +145,3 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         out.write(reproducibility_text(result, per_query=args.per_query))
     return 0
-
-
-def _part(runs: RunSet, where: dict[str, int], given: Sequence[str]) -> RunSet:
-    """The runs ``given``, with the names given to the whole set."""
-    from cranfield.io.runset import RunSet
-
-    if len(set(given)) != len(given):
-        raise UsageError(1, f"give two different runs, not {given[0]} twice.")
-    return RunSet.of({runs.names[where[r]]: runs.sources[where[r]] for r in given})

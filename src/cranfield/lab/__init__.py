@@ -3,7 +3,8 @@
 Systems under test (:class:`System` and its adapters), efficiency measurement (indexing
 time, memory and size, latency percentiles, throughput), the :class:`Experiment` runner and
 its TOML configuration, test collection readers, training/testing splits with
-cross-validated selection, and pooling.
+cross-validated selection, and pooling (:func:`pool_study`: a pool, its export, judged@k and
+the leave-one-run-out test in one call).
 
 >>> from cranfield.lab import kfold
 >>> kfold(["q1", "q2", "q3", "q4"], 2, seed=7) == kfold(["q4", "q3", "q2", "q1"], 2, seed=7)
@@ -44,10 +45,12 @@ from cranfield.lab.folds import (
 from cranfield.lab.pooling import (
     LeaveOneOut,
     Pool,
+    PoolStudy,
     judged_at_k,
     leave_one_out,
     merge_judgments,
     pool,
+    pool_study,
 )
 from cranfield.lab.result import ExperimentResult, SystemResult
 from cranfield.lab.systems import (
@@ -78,6 +81,7 @@ __all__ = [
     "LeaveOneOut",
     "Machine",
     "Pool",
+    "PoolStudy",
     "PrecomputedRun",
     "SQLiteFTS5",
     "Selection",
@@ -101,6 +105,7 @@ __all__ = [
     "measure_throughput",
     "merge_judgments",
     "pool",
+    "pool_study",
     "read_cranfield",
     "read_topics",
     "select",

@@ -10,12 +10,16 @@
 * :func:`leave_one_out`: Zobel's (1998) test of pool bias: each run scored with the full
   judgments and without the judgments of the documents only it contributed to the pool.
 * :func:`merge_judgments`: new judgments (for instance of an exported pool) into qrels.
+* :func:`pool_study`: what ``cranfield lab pool`` reports, in one call: the pool, its export,
+  and with qrels judged@k and the leave-one-run-out test (:class:`PoolStudy`;
+  :func:`cranfield.lab.report.pool_study_text` prints it).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal, Unpack, get_args
 
@@ -26,10 +30,10 @@ from cranfield._validate import check_choice, check_int
 from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError, OptionError, spelled
 from cranfield.evaluation.execution import Execution, execution_from
-from cranfield.evaluation.options import EvalOptions
+from cranfield.evaluation.options import EvalOptions, options_from
 from cranfield.io.load import QrelsLike, RunLike, load_qrels
 from cranfield.io.runset import RunSet
-from cranfield.io.sink import write_text
+from cranfield.io.sink import refuse_overwriting, write_text, writing
 
 if TYPE_CHECKING:
     from cranfield._types import RunNaming
@@ -40,10 +44,13 @@ if TYPE_CHECKING:
 __all__ = [
     "LeaveOneOut",
     "Pool",
+    "PoolStudy",
     "judged_at_k",
     "leave_one_out",
     "merge_judgments",
+    "named_runs",
     "pool",
+    "pool_study",
 ]
 
 Conflict = Literal["error", "new", "old"]
@@ -60,6 +67,22 @@ def load_runs(
         raise OptionError("runs", "a list or a dict of runs", str(runs))
     run_set = RunSet.of(runs, names)
     return {name: run_set.load(i) for i, name in enumerate(run_set.names)}
+
+
+def named_runs(
+    runs: Mapping[str, RunLike] | Sequence[RunLike],
+    names: RunNaming | Sequence[str] = "file",
+    *,
+    jobs: int = 1,
+    scheduler: Any = None,
+) -> dict[str, Any]:
+    """``{name: run}``: loaded here once (:func:`load_runs`), or, when workers read them
+    (``jobs`` other than 1, a ``scheduler``), named here and left for the workers to read."""
+    if jobs == 1 and scheduler is None:
+        return dict(load_runs(runs, names))
+    if isinstance(runs, (str, Path)):
+        raise OptionError("runs", "a list or a dict of runs", str(runs))
+    return dict(RunSet.of(runs, names))
 
 
 def _run_set(runs: Mapping[str, RunLike] | Sequence[RunLike]) -> RunSet:
@@ -465,6 +488,178 @@ def _without_unique(
         "score": full,
         "score_without": without,
     }
+
+
+@dataclass(frozen=True, eq=False)
+class PoolStudy:
+    """What :func:`pool_study` returns: a pool, where it was written, and with qrels how
+    judged each run is and how biased the judgments are towards the runs that made the pool.
+
+    Attributes
+    ----------
+    pool:
+        The depth-``k`` pool (its sizes and contributions).
+    judged_k:
+        The ``k`` of :attr:`judged_at_k`.
+    judged_at_k:
+        ``{run: mean Judged@k}`` (:func:`judged_at_k`); ``None`` without qrels.
+    leave_one_out:
+        Zobel's test (:func:`leave_one_out`); ``None`` without qrels.
+    export, export_seed, export_format:
+        The file the pool was written to for judging (:meth:`Pool.export`), the seed of its
+        shuffle and its format; ``None`` when it was not written.
+    """
+
+    pool: Pool
+    judged_k: int
+    judged_at_k: dict[str, float] | None = None
+    leave_one_out: LeaveOneOut | None = None
+    export: Path | None = None
+    export_seed: int | None = None
+    export_format: PoolFormat | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"PoolStudy({self.pool!r}, judged={self.judged_at_k is not None}, "
+            f"exported={self.export is not None})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values: :meth:`Pool.to_dict`, then ``export`` (path, seed,
+        format), ``judged_at_k`` (``k`` and each run's share) and ``leave_one_out``
+        (``measure`` and a row per run) when there are."""
+        data = self.pool.to_dict()
+        if self.export is not None:
+            data["export"] = {
+                "path": str(self.export),
+                "seed": self.export_seed,
+                "format": self.export_format,
+            }
+        if self.judged_at_k is not None:
+            data["judged_at_k"] = {"k": self.judged_k, **self.judged_at_k}
+        if self.leave_one_out is not None:
+            loo = self.leave_one_out
+            data["leave_one_out"] = {"measure": loo.measure, "rows": loo.frame.to_dicts()}
+        return data
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text, ending in a newline."""
+        check_int("indent", indent, minimum=0, none=True)
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False) + "\n"
+
+
+def pool_study(  # noqa: PLR0913 -- entry point: runs, naming, the pool's settings, export, options
+    runs: Mapping[str, RunLike] | Sequence[RunLike],
+    pool_depth: int = 100,
+    *,
+    names: RunNaming | Sequence[str] = "file",
+    qrels: QrelsLike | None = None,
+    measure: MeasureLike = "AP",
+    judged_k: int = 10,
+    export: str | Path | None = None,
+    seed: int = 0,
+    format: PoolFormat = "qrels",
+    options: EvalOptions | None = None,
+    execution: Execution | None = None,
+    **kwargs: Unpack[EvalExecutionKwargs],
+) -> PoolStudy:
+    """Pool the runs, write the pool for judging, and with qrels measure how judged each run
+    is and how biased the judgments are: what ``cranfield lab pool`` reports, in one call.
+
+    Parameters
+    ----------
+    runs:
+        ``{name: run}`` or a list of runs (paths, ``Run`` objects, DataFrames or dicts).
+    pool_depth:
+        Documents taken from the top of each run per topic (:func:`pool`).
+    names:
+        How to name runs given as a list: ``"file"`` (default), ``"tag"``, or a list of names.
+    qrels:
+        Judgments: with them, each run's :func:`judged_at_k` and the :func:`leave_one_out`
+        test; ``None`` (default): the pool alone.
+    measure:
+        The one measure of the leave-one-run-out test (default ``AP``).
+    judged_k:
+        The ``k`` of judged@k.
+    export:
+        A file to write the pool to for judging (:meth:`Pool.export`), never one of the
+        inputs; ``None`` (default): none written.
+    seed, format:
+        The seed of the export's shuffle and its format (``"qrels"`` or ``"tsv"``).
+    options, **kwargs:
+        The evaluation options of judged@k and of the test (an ``EvalOptions`` whole, or
+        keywords; their ``depth``, trec_eval's ``-M``, is not ``pool_depth``).
+    execution, **kwargs:
+        Where the runs are read, pooled and scored (:class:`~cranfield.evaluation.execution.
+        Execution`, whole or as keywords: ``jobs``, ``scheduler``, ...), as :func:`pool`,
+        :func:`judged_at_k` and :func:`leave_one_out` take it; the numbers are the same.
+
+    Returns
+    -------
+    PoolStudy
+
+    Raises
+    ------
+    cranfield.errors.OptionError
+        A bad setting, an export that is one of the inputs, or a ``measure`` that is not one
+        measure (all before any run is read).
+    OSError
+        The export cannot be written (``cannot write PATH: ...``).
+
+    Notes
+    -----
+    The runs are read once when they are scored here, and by the workers otherwise. The
+    pool is written before the judgments are read, as :func:`pool` builds it; the numbers
+    are those of :func:`pool`, :func:`judged_at_k` and :func:`leave_one_out` called in turn.
+
+    Examples
+    --------
+    >>> runs = {"a": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}},
+    ...         "b": {"q1": {"d2": 9.0, "d4": 8.0}}}
+    >>> study = pool_study(runs, 2, qrels={"q1": {"d1": 1, "d2": 0, "d4": 1}}, judged_k=2)
+    >>> study.pool.sizes(), study.judged_at_k
+    ({'q1': 3}, {'a': 1.0, 'b': 1.0})
+    >>> study.leave_one_out.frame.select("run", "score", "score_without").rows()
+    [('a', 0.5, 0.0), ('b', 0.25, 0.0)]
+    """
+    from cranfield.evaluation.evaluator import resolve_measures
+
+    depth = check_int("pool_depth", pool_depth, minimum=1)
+    k = check_int("judged_k", judged_k, minimum=1)
+    if export is not None:
+        check_int("seed", seed, minimum=0)
+        check_choice("format", format, POOL_FORMATS)
+    rest: dict[str, Any] = dict(kwargs)
+    run_on = execution_from(execution, rest, caller="pool_study")
+    evaluation = options_from(options, rest, caller="pool_study")
+    if qrels is not None and len(resolve_measures(measure)) != 1:
+        raise OptionError("measure", "exactly one measure", measure)
+    if export is not None:
+        refuse_overwriting(export, [*_sources(runs), qrels], option="export")
+    named = named_runs(runs, names, jobs=run_on.jobs, scheduler=run_on.scheduler)
+    pooled = pool(named, depth, execution=run_on)
+    study = PoolStudy(pooled, k)
+    if export is not None:
+        path = Path(export)
+        with writing(str(path)):
+            pooled.export(path, seed=seed, format=format)
+        study = replace(study, export=path, export_seed=seed, export_format=format)
+    if qrels is None:
+        return study
+    return replace(
+        study,
+        judged_at_k=judged_at_k(qrels, named, k, options=evaluation, execution=run_on),
+        leave_one_out=leave_one_out(
+            qrels, named, measure, depth=depth, options=evaluation, execution=run_on
+        ),
+    )
+
+
+def _sources(runs: object) -> list[object]:
+    """What the user gave for each run (the paths among them are inputs not to overwrite)."""
+    if isinstance(runs, Mapping):
+        return list(runs.values())
+    return list(runs) if isinstance(runs, Sequence) and not isinstance(runs, str) else [runs]
 
 
 def merge_judgments(qrels: QrelsLike, new: QrelsLike, *, on_conflict: Conflict = "error") -> Qrels:

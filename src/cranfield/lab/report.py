@@ -8,6 +8,11 @@ latency percentiles and throughput per concurrency level, and under the table th
 writes the shared comparison report of :mod:`cranfield.report.html` (per-query table,
 every pairwise test, curves) beside it, and this page links to it. :func:`to_markdown`
 gives the same tables in Markdown and :func:`to_text` as plain text for terminals.
+
+:func:`pool_study_text` prints a :class:`~cranfield.lab.pooling.PoolStudy` (``cranfield lab
+pool``): the pool's size, each run's contribution and judged@k, the leave-one-run-out table.
+The lab's results are rendered here rather than in :mod:`cranfield.report`, which sits below
+the lab and imports nothing of it.
 """
 
 from __future__ import annotations
@@ -21,9 +26,17 @@ from cranfield.report.comparison import notes as comparison_notes
 from cranfield.report.svg_charts import ScatterPoint, box_plot, scatter_chart
 
 if TYPE_CHECKING:
+    from cranfield.lab.pooling import PoolStudy
     from cranfield.lab.result import ExperimentResult
 
-__all__ = ["effectiveness_rows", "efficiency_rows", "to_html", "to_markdown", "to_text"]
+__all__ = [
+    "effectiveness_rows",
+    "efficiency_rows",
+    "pool_study_text",
+    "to_html",
+    "to_markdown",
+    "to_text",
+]
 
 UP: Final = "▲"
 DOWN: Final = "▼"
@@ -433,3 +446,45 @@ def to_html(result: ExperimentResult) -> str:
         + _provenance_html(result)
         + "</body></html>\n"
     )
+
+
+def pool_study_text(study: PoolStudy) -> str:
+    """The pool's size over its topics, a row per run (documents contributed, unique ones,
+    judged@k with qrels), then the leave-one-run-out table and where the pool was written.
+
+    Examples
+    --------
+    >>> from cranfield.lab.pooling import pool_study
+    >>> runs = {"a": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}},
+    ...         "b": {"q1": {"d2": 9.0, "d4": 8.0}}}
+    >>> print(pool_study_text(pool_study(runs, 2)), end="")
+    depth-2 pool of 2 runs: 3 documents over 1 topics (per topic mean 3.0, min 3, max 3)
+    run                      contributed  unique
+    a                                  2       1
+    b                                  2       1
+    """
+    p = study.pool
+    data = p.to_dict()
+    size = data["size_per_topic"]
+    lines = [
+        f"depth-{p.depth} pool of {len(p.runs)} runs: {len(p):,} documents over {data['topics']} "
+        f"topics (per topic mean {size['mean']:.1f}, min {size['min']}, max {size['max']})"
+    ]
+    judged = study.judged_at_k
+    header = f"{'run':<24} {'contributed':>11} {'unique':>7}"
+    if judged is not None:
+        header += f" {'judged@' + str(study.judged_k):>10}"
+    lines.append(header)
+    for row in p.statistics().iter_rows(named=True):
+        line = f"{row['run']:<24} {row['contributed']:>11} {row['unique']:>7}"
+        if judged is not None:
+            line += f" {judged[row['run']]:>10.3f}"
+        lines.append(line)
+    if study.leave_one_out is not None:
+        lines += ["", study.leave_one_out.to_text()]
+    if study.export is not None:
+        lines += [
+            "",
+            f"pool written to {study.export} (shuffled within topics, seed {study.export_seed})",
+        ]
+    return "\n".join(lines) + "\n"

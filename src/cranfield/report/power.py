@@ -1,5 +1,6 @@
-"""Plain-text tables of :class:`~cranfield.stats.discriminative_power.DiscriminativePower` and
-the :class:`~cranfield.stats.topic_set_size.TopicSetSize` of each measure (``cranfield power``).
+"""Plain-text tables of a :class:`~cranfield.stats.power_study.PowerStudy`: the
+:class:`~cranfield.stats.discriminative_power.DiscriminativePower` and the
+:class:`~cranfield.stats.topic_set_size.TopicSetSize` of each measure (``cranfield power``).
 
 Presentation only: the numbers come from the result objects, four decimals as
 :func:`cranfield.report.numbers.four_places` prints them.
@@ -13,10 +14,8 @@ from cranfield.report.agreement import _grid
 from cranfield.report.numbers import four_places
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from cranfield.stats.discriminative_power import DiscriminativePower, SwapRates
-    from cranfield.stats.topic_set_size import TopicSetSize
+    from cranfield.stats.discriminative_power import SwapRates
+    from cranfield.stats.power_study import PowerStudy
 
 __all__ = ["power_text"]
 
@@ -39,15 +38,19 @@ def _swap_lines(measure: str, s: SwapRates) -> list[str]:
     ]
 
 
-def power_text(power: DiscriminativePower, designs: Mapping[str, TopicSetSize]) -> str:
+def power_text(study: PowerStudy) -> str:
     """Discriminative power and topics needed per measure, then each measure's swap rates.
+
+    A measure without a topic-set-size design (a study put together by hand) shows ``-``
+    for its variance and topics.
 
     Examples
     --------
-    >>> from cranfield.stats import power_of_scores, topic_set_size
+    >>> from cranfield.stats import PowerStudy, power_of_scores, topic_set_size
     >>> s = [[0.5, 0.4, 0.1], [0.7, 0.5, 0.2], [0.2, 0.3, 0.1], [0.9, 0.6, 0.3]]
     >>> p = power_of_scores({"AP": s}, runs=["a", "b", "c"], n_resamples=100, trials=0, seed=3)
-    >>> print(power_text(p, {"AP": topic_set_size(0.02, systems=3)}), end="")
+    >>> study = PowerStudy(p, {"AP": topic_set_size(0.02, systems=3)})
+    >>> print(power_text(study), end="")
     measure  bootstrap  Tukey HSD  variance  t-test  ANOVA  interval
     AP          0.6667     0.3333    0.0200     128    156       248
     <BLANKLINE>
@@ -55,6 +58,7 @@ def power_text(power: DiscriminativePower, designs: Mapping[str, TopicSetSize]) 
     Topics needed to detect a difference of 0.05 at alpha 0.05 with power 0.8 (ANOVA of 3 systems;
     interval width 0.05), from each measure's residual variance.
     """
+    power, designs = study.discriminative_power, study.topic_set_size
     rows = []
     for name, m in power.measures.items():
         d = designs.get(name)

@@ -11,13 +11,18 @@ all pairs at once         :func:`tukey_hsd`, :func:`randomized_tukey_hsd`
 corrections               :func:`adjust_p_values` (Bonferroni, Holm, Benjamini–Hochberg)
 effects and intervals     :func:`effect_sizes`, :func:`confidence_interval`
 per-query differences     :func:`query_differences`, ``Comparison.differences``
-system-ranking agreement  :func:`correlate_measures`, :func:`correlate_tables`,
+system-ranking agreement  :func:`correlate` (one call from the qrels and the runs),
+                          :func:`correlate_measures`, :func:`correlate_tables`,
                           :func:`correlate_scores` (τ-b, τ_AP, ρ, r, RBO, swaps)
 rank similarity           :func:`tau_ap`, :func:`rbo`
 per-query score agreement :func:`score_agreement` (τ-b and r of two score vectors)
 judge agreement           :func:`agree`, :func:`cohen_kappa`, :func:`fleiss_kappa`,
                           :func:`krippendorff_alpha`
-reproducibility           :func:`reproducibility` (Breuer et al. 2020): :func:`ktu`,
+power, topics needed      :func:`power` (one call: :func:`discriminative_power`,
+                          :func:`swap_rates`, :func:`topic_set_size` of
+                          :func:`residual_variance`), :class:`PowerStudy`
+reproducibility           :func:`reproduce` (one call from the qrels and the runs),
+                          :func:`reproducibility` (Breuer et al. 2020): :func:`ktu`,
                           RBO, :func:`rmse`, :func:`nrmse`, :func:`effect_ratio`,
                           :func:`delta_ri`, :func:`student_t_p_value`
 two runs, query by query  :func:`diff_runs` (deltas, tests, wins and losses, ranks of
@@ -66,11 +71,13 @@ from cranfield.stats.paired import (
     tukey_hsd,
     wilcoxon_test,
 )
+from cranfield.stats.power_study import PowerStudy, power
 from cranfield.stats.rank_correlation import (
     RBO,
     Coefficient,
     RankCorrelation,
     ScoreAgreement,
+    correlate,
     correlate_measures,
     correlate_scores,
     correlate_tables,
@@ -86,6 +93,7 @@ from cranfield.stats.reproducibility import (
     effect_ratio,
     ktu,
     nrmse,
+    reproduce,
     reproducibility,
     rmse,
     student_t_p_value,
@@ -117,6 +125,7 @@ __all__ = [
     "MeasurePower",
     "MovedDocument",
     "PairComparison",
+    "PowerStudy",
     "QueryAgreement",
     "QueryDiff",
     "QueryDifferences",
@@ -138,6 +147,7 @@ __all__ = [
     "compare",
     "compare_scores",
     "confidence_interval",
+    "correlate",
     "correlate_measures",
     "correlate_scores",
     "correlate_tables",
@@ -151,11 +161,13 @@ __all__ = [
     "ktu",
     "nrmse",
     "paired_t_test",
+    "power",
     "power_of_scores",
     "query_differences",
     "randomization_test",
     "randomized_tukey_hsd",
     "rbo",
+    "reproduce",
     "reproducibility",
     "residual_variance",
     "resolve_seed",

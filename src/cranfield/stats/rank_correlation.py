@@ -4,7 +4,8 @@ The question "would another measure, or another set of judgments, rank the syste
 way?" is answered by :func:`correlate_scores` (two ``queries × systems`` score matrices) and its
 two front doors on :class:`~cranfield.evaluation.results.ScoreTable`: :func:`correlate_measures`
 (one table, two measures) and :func:`correlate_tables` (two tables of the same runs scored on
-different qrels, one measure). Each returns a :class:`RankCorrelation`: the coefficients on the
+different qrels, one measure); :func:`correlate` scores the runs and calls the one that fits,
+in one call from the qrels and the runs. Each returns a :class:`RankCorrelation`: the coefficients on the
 system means, the pairs of systems the two settings order differently, a bootstrap interval of
 each coefficient over queries, and how alike the per-query scores themselves are
 (:class:`ScoreAgreement`: τ-b and r over every (query, system) score, and per system).
@@ -19,8 +20,10 @@ from __future__ import annotations
 import json
 import math
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Unpack
 
 import numpy as np
 
@@ -30,11 +33,17 @@ from cranfield.stats.plain_data import finite_or_none as _finite
 from cranfield.stats.resampling import bootstrap_sums, check_rng, resolve_seed
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Sequence
+    from collections.abc import Hashable
 
     from numpy.typing import ArrayLike, NDArray
 
+    from cranfield._types import RunNaming
+    from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.execution import EvalExecutionKwargs, Execution
+    from cranfield.evaluation.options import EvalOptions
     from cranfield.evaluation.results import ScoreTable
+    from cranfield.io.load import QrelsLike, RunLike
+    from cranfield.io.runset import RunSet
     from cranfield.stats.resampling import RngLike
 
 __all__ = [
@@ -43,6 +52,7 @@ __all__ = [
     "Coefficient",
     "RankCorrelation",
     "ScoreAgreement",
+    "correlate",
     "correlate_measures",
     "correlate_scores",
     "correlate_tables",
@@ -550,12 +560,7 @@ def correlate_scores(  # noqa: PLR0913 -- data, labels, and the three resampling
         raise EvaluationError("no query is scored under both settings: nothing to correlate.")
     if len(names) < 2:
         raise EvaluationError(f"{len(names)} system(s): a ranking needs at least 2 to compare.")
-    if not (isinstance(p, (int, float)) and 0.0 < p < 1.0):
-        raise OptionError("p", "a number in (0, 1)", p)
-    if not (isinstance(alpha, (int, float)) and 0.0 < alpha < 1.0):
-        raise OptionError("alpha", "a number in (0, 1)", alpha)
-    check_int("n_resamples", n_resamples, minimum=0)
-    check_rng(seed)
+    _check_resampling(p=p, alpha=alpha, n_resamples=n_resamples, seed=seed)
     means_a, means_b = A.mean(axis=0), B.mean(axis=0)
     point = _coefficients(names, means_a, means_b, p)
     seed_used = resolve_seed(seed) if n_resamples else None
@@ -587,6 +592,17 @@ def correlate_scores(  # noqa: PLR0913 -- data, labels, and the three resampling
         query_scores=score_agreement(A, B),
         system_query_scores=tuple(score_agreement(A[:, j], B[:, j]) for j in range(len(names))),
     )
+
+
+def _check_resampling(*, p: float, alpha: float, n_resamples: int, seed: RngLike) -> None:
+    """Refuse a bad RBO persistence or bootstrap setting of :func:`correlate_scores` (and of
+    the functions that call it), in its one sentence."""
+    if not (isinstance(p, (int, float)) and 0.0 < p < 1.0):
+        raise OptionError("p", "a number in (0, 1)", p)
+    if not (isinstance(alpha, (int, float)) and 0.0 < alpha < 1.0):
+        raise OptionError("alpha", "a number in (0, 1)", alpha)
+    check_int("n_resamples", n_resamples, minimum=0)
+    check_rng(seed)
 
 
 def _intervals(
@@ -683,6 +699,123 @@ def correlate_tables(
         notes=notes,
         **kwargs,
     )
+
+
+def correlate(  # noqa: PLR0913 -- entry point: inputs, the two settings, naming, resampling, options
+    qrels: QrelsLike,
+    runs: RunSet | Sequence[RunLike] | Mapping[str, RunLike],
+    measure_a: MeasureLike,
+    measure_b: MeasureLike | None = None,
+    *,
+    qrels_b: QrelsLike | None = None,
+    names: RunNaming | Sequence[str] = "file",
+    p: float = 0.9,
+    n_resamples: int = 1000,
+    alpha: float = 0.05,
+    seed: RngLike = None,
+    options: EvalOptions | None = None,
+    execution: Execution | None = None,
+    **kwargs: Unpack[EvalExecutionKwargs],
+) -> RankCorrelation:
+    """Do two measures, or two qrels, rank the runs alike? Score the runs and compare.
+
+    Parameters
+    ----------
+    qrels:
+        Judgments (anything :func:`cranfield.evaluate` accepts); the reference qrels.
+    runs:
+        Two or more runs: paths, ``Run`` objects, DataFrames or dicts, as a list, or a
+        ``{name: run}`` mapping that names them.
+    measure_a:
+        The measure the runs are ranked by (the reference with ``measure_b``).
+    measure_b:
+        A second measure: the runs ranked on ``qrels`` under ``measure_a`` and ``measure_b``
+        (:func:`correlate_measures`). Give it or ``qrels_b``, not both.
+    qrels_b:
+        Second judgments: the runs ranked under ``measure_a`` on ``qrels`` and on ``qrels_b``
+        (:func:`correlate_tables`; the settings are named by the naming rule of
+        :mod:`cranfield.io.run_names`, ``qrels A`` and ``qrels B`` for judgments in memory).
+    names:
+        How to name runs given as a list: ``"file"`` (default), ``"tag"``, or a list of names.
+    p, n_resamples, alpha, seed:
+        RBO's persistence and the bootstrap over queries, as :func:`correlate_scores` takes
+        them (checked before anything is read).
+    options, **kwargs:
+        The evaluation options of :func:`cranfield.evaluate`
+        (:class:`~cranfield.evaluation.options.EvalOptions`, whole or as keywords), the same
+        for both qrels.
+    execution, **kwargs:
+        Where and how the runs are scored (:class:`~cranfield.evaluation.execution.
+        Execution`, whole or as keywords: ``jobs``, ``scheduler``, ``store``, ``progress``);
+        the numbers are the same.
+
+    Returns
+    -------
+    RankCorrelation
+
+    Raises
+    ------
+    OptionError
+        Both ``measure_b`` and ``qrels_b`` or neither, a bad setting, fewer than 2 runs, or
+        one qrels file given twice.
+    EvaluationError
+        As :func:`correlate_tables` (two qrels that judge no query in common).
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"d3": 1}}
+    >>> second = {"q1": {"d9": 1}, "q2": {"d3": 1}}
+    >>> runs = {"x": {"q1": {"d1": 2.0, "d9": 1.0}, "q2": {"d3": 1.0}},
+    ...         "y": {"q1": {"d9": 2.0, "d2": 1.0}, "q2": {"d9": 2.0, "d3": 1.0}},
+    ...         "z": {"q1": {"d9": 1.0}, "q2": {"d3": 1.0}}}
+    >>> r = correlate(qrels, runs, "AP", "P@1", n_resamples=0)
+    >>> r.setting_a, r.setting_b, r.coefficients["spearman_rho"].value
+    ('AP', 'P@1', 1.0)
+    >>> r = correlate(qrels, runs, "AP", qrels_b=second, n_resamples=0)
+    >>> r.setting_a, r.setting_b, r.swaps
+    ('qrels A', 'qrels B', (('x', 'z'),))
+    """
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.evaluation.execution import execution_from
+    from cranfield.io.runset import RunSet
+
+    _check_resampling(p=p, alpha=alpha, n_resamples=n_resamples, seed=seed)
+    if measure_b is not None and qrels_b is not None:
+        raise OptionError(
+            "qrels_b", "None with measure_b (two measures, or one measure under two qrels)", qrels_b
+        )
+    if measure_b is None and qrels_b is None:
+        raise OptionError("measure_b", "a second measure, or qrels_b a second qrels", None)
+    settings = None if qrels_b is None else _qrels_settings(qrels, qrels_b)
+    measures = [measure_a] if measure_b is None else [measure_a, measure_b]
+    rest: dict[str, Any] = dict(kwargs)
+    run_on = execution_from(execution, rest, caller="correlate")
+    evaluator = Evaluator(qrels, measures, options, **rest)
+    if isinstance(runs, (str, Path)) or not isinstance(runs, (Sequence, Mapping, RunSet)):
+        raise OptionError("runs", "a list or a dict of at least 2 runs", type(runs).__name__)
+    run_set = RunSet.of(runs, names)
+    if len(run_set) < 2:
+        raise OptionError("runs", "at least 2 runs", len(run_set))
+    resampling = {"p": p, "n_resamples": n_resamples, "alpha": alpha, "seed": seed}
+    table = evaluator.many(run_set, execution=run_on)
+    if settings is None:
+        return correlate_measures(table, measure_a, measure_b, **resampling)
+    other = Evaluator(qrels_b, measures, evaluator.options).many(run_set, execution=run_on)
+    return correlate_tables(table, other, measure_a, settings=settings, **resampling)
+
+
+def _qrels_settings(qrels: QrelsLike, qrels_b: QrelsLike) -> tuple[str, str]:
+    """The two qrels' names: files by the naming rule (one file twice is refused), judgments
+    in memory ``qrels A`` and ``qrels B``."""
+    from cranfield.io.run_names import file_names
+
+    both = [qrels, qrels_b]
+    named = file_names(both, option="qrels_b", kind="qrels files")
+    a, b = (
+        n if isinstance(q, (str, Path)) else f"qrels {'AB'[i]}"
+        for i, (q, n) in enumerate(zip(both, named, strict=True))
+    )
+    return a, b
 
 
 def _few(items: Sequence[str], shown: int = 5) -> str:

@@ -2,8 +2,9 @@
 
 An *original* experiment (a baseline run and, usually, an advanced run that improves on it)
 is run again: *reproduced* on the same collection (the same queries and qrels) or
-*replicated* on another one (other queries, other qrels). :func:`reproducibility` compares
-the two at three levels, as Breuer et al. do:
+*replicated* on another one (other queries, other qrels). :func:`reproduce` compares the
+two in one call from the qrels and the run files (it scores them and ranks their documents),
+:func:`reproducibility` from tables already scored; both at three levels, as Breuer et al. do:
 
 * **the rankings** (reproduction only): for each query, Kendall's τ Union (:func:`ktu`) of the
   top ``k`` documents at several cutoffs ``k``, and the rank-biased overlap of the two
@@ -34,8 +35,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Unpack
 
 import numpy as np
 
@@ -46,14 +49,21 @@ from cranfield.stats.plain_data import finite_or_none as _finite
 from cranfield.stats.rank_correlation import rbo, table_measure
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Mapping, Sequence
+    from collections.abc import Hashable, Iterable, Mapping
 
     from numpy.typing import ArrayLike, NDArray
 
+    from cranfield._types import RunNaming
+    from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.execution import EvalExecutionKwargs, Execution
+    from cranfield.evaluation.options import EvalOptions
     from cranfield.evaluation.results import ScoreTable
+    from cranfield.io.load import QrelsLike, RunLike
+    from cranfield.io.runset import RunSet
 
 __all__ = [
     "DEFAULT_CUTOFFS",
+    "DEFAULT_MEASURES",
     "ReproducedRun",
     "Reproducibility",
     "check_settings",
@@ -61,6 +71,7 @@ __all__ = [
     "effect_ratio",
     "ktu",
     "nrmse",
+    "reproduce",
     "reproducibility",
     "rmse",
     "student_t_p_value",
@@ -68,6 +79,9 @@ __all__ = [
 
 DEFAULT_CUTOFFS: Final = (10, 100, 1000)
 """The cutoffs of KTU when none are given (1000 is repro_eval's default trimming)."""
+
+DEFAULT_MEASURES: Final = ("AP", "nDCG@10", "P@10")
+"""The measures :func:`reproduce` compares when none are given (those of ``cranfield repro``)."""
 
 ROLES: Final = ("baseline", "advanced")
 
@@ -621,6 +635,161 @@ def reproducibility(
         ranked_queries=ranked,
         notes=tuple(dict.fromkeys(notes)),
     )
+
+
+def reproduce(  # noqa: PLR0913 -- entry point: inputs, naming, the ranking settings, options, where
+    qrels: QrelsLike,
+    original: Sequence[RunLike],
+    reproduced: Sequence[RunLike],
+    measures: MeasureLike | Iterable[MeasureLike] = DEFAULT_MEASURES,
+    *,
+    reproduced_qrels: QrelsLike | None = None,
+    names: RunNaming | Sequence[str] = "file",
+    cutoffs: Sequence[int] = DEFAULT_CUTOFFS,
+    p: float = 0.95,
+    rbo_depth: int = 1000,
+    options: EvalOptions | None = None,
+    execution: Execution | None = None,
+    **kwargs: Unpack[EvalExecutionKwargs],
+) -> Reproducibility:
+    """Score an original experiment and its reproduction (or replication), rank their
+    documents, and compare the two: :func:`reproducibility` in one call.
+
+    Parameters
+    ----------
+    qrels:
+        The original experiment's judgments (anything :func:`cranfield.evaluate` accepts).
+    original:
+        The original runs: the baseline, then optionally the advanced run (paths, ``Run``
+        objects, DataFrames or dicts).
+    reproduced:
+        Their reproductions (or replications), in the same order; a run may be its own
+        reproduction.
+    measures:
+        Measure names or ``Measure`` objects (default ``AP``, ``nDCG@10``, ``P@10``).
+    reproduced_qrels:
+        ``None``: a reproduction, every run scored on ``qrels`` and the rankings compared
+        (KTU, RBO). Another collection's judgments: a replication, the reproduced runs
+        scored on them (no rankings, RMSE or nRMSE; Student's unpaired t-test).
+    names:
+        How the runs are named, every distinct run once over both experiments (so that
+        ``dl19/bm25`` and ``dl20/bm25`` are told apart): ``"file"`` (default), ``"tag"``, or
+        one name per distinct run, the original runs first (:mod:`cranfield.io.run_names`).
+    cutoffs, p, rbo_depth:
+        KTU's cutoffs, RBO's persistence and the depth RBO cuts the rankings at, as
+        :func:`reproducibility` takes them.
+    options, **kwargs:
+        The evaluation options of :func:`cranfield.evaluate`
+        (:class:`~cranfield.evaluation.options.EvalOptions`, whole or as keywords); its
+        ``run_format`` also reads the runs ranked.
+    execution, **kwargs:
+        Where and how the runs are scored (:class:`~cranfield.evaluation.execution.
+        Execution`, whole or as keywords: ``jobs``, ``scheduler``, ``store``, ``progress``);
+        the numbers are the same.
+
+    Returns
+    -------
+    Reproducibility
+
+    Raises
+    ------
+    cranfield.errors.OptionError
+        A bad setting (checked before anything is read); not one or two runs on each side,
+        or not as many reproduced runs as original ones; one run twice on one side.
+    cranfield.errors.EvaluationError
+        As :func:`reproducibility` (no query in common, too few queries for a test).
+
+    Notes
+    -----
+    Each run is ranked by :func:`~cranfield.data.ranking.ranked_doc_ids` (score descending,
+    ties by document id descending: trec_eval's order), read once however many times it
+    is given. The numbers are those of :func:`reproducibility` on the tables
+    :meth:`Evaluator.many <cranfield.evaluation.evaluator.Evaluator.many>` scores and those
+    rankings.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"d3": 1}}
+    >>> bm25 = {"q1": {"d1": 2.0, "d9": 1.0, "d2": 0.5}, "q2": {"d3": 1.0, "d8": 0.5}}
+    >>> again = {"q1": {"d9": 2.0, "d1": 1.0, "d2": 0.5}, "q2": {"d3": 1.0, "d8": 0.5}}
+    >>> r = reproduce(qrels, [bm25], [again], "AP", names=["bm25", "bm25-r"], cutoffs=[2, 3])
+    >>> run = r.runs[0]
+    >>> run.original, run.reproduced, run.ktu_per_query[2]
+    ('bm25', 'bm25-r', {'q1': -1.0, 'q2': 1.0})
+    >>> round(run.rmse["AP"], 4), run.p_values["AP"] > 0.05
+    (0.1768, True)
+    """
+    from cranfield.data.ranking import ranked_doc_ids
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.evaluation.execution import execution_from
+
+    cuts = check_settings(cutoffs=cutoffs, p=p, rbo_depth=rbo_depth)
+    everything, sides = _experiments(original, reproduced, names)
+    first, second = (_part(everything, side) for side in sides)
+    rest: dict[str, Any] = dict(kwargs)
+    run_on = execution_from(execution, rest, caller="reproduce")
+    evaluator = Evaluator(qrels, measures, options, **rest)
+    table = evaluator.many(first, execution=run_on)
+    replicated = reproduced_qrels is not None
+    other = Evaluator(reproduced_qrels, measures, evaluator.options) if replicated else evaluator
+    rankings = None
+    if not replicated:
+        fmt = evaluator.options.run_format
+        ranked = [ranked_doc_ids(everything.load(i, format=fmt)) for i in range(len(everything))]
+        rankings = [(ranked[a], ranked[b]) for a, b in zip(*sides, strict=True)]
+    return reproducibility(
+        table,
+        other.many(second, execution=run_on),
+        rankings=rankings,
+        replicated=replicated,
+        cutoffs=cuts,
+        p=p,
+        rbo_depth=rbo_depth,
+    )
+
+
+def _same(a: object, b: object) -> bool:
+    """One run given twice: the same object, or the same path."""
+    paths = isinstance(a, (str, Path)) and isinstance(b, (str, Path))
+    return a is b or (paths and str(a) == str(b))
+
+
+def _experiments(
+    original: Sequence[RunLike], reproduced: Sequence[RunLike], names: RunNaming | Sequence[str]
+) -> tuple[RunSet, tuple[list[int], list[int]]]:
+    """Every distinct run of both experiments named once, and where each side's runs are."""
+    from cranfield.io.runset import RunSet
+
+    for label, runs in (("original", original), ("reproduced", reproduced)):
+        if isinstance(runs, (str, Path)) or not isinstance(runs, Sequence):
+            what = "a list of runs: the baseline, then optionally the advanced run"
+            raise OptionError(label, what, type(runs).__name__)
+        if not 1 <= len(runs) <= len(ROLES):
+            raise OptionError(label, "a baseline run and at most one advanced run", len(runs))
+    if len(reproduced) != len(original):
+        raise OptionError(
+            "reproduced", f"as many runs as the original ({len(original)})", len(reproduced)
+        )
+    distinct: list[RunLike] = []
+    for run in (*original, *reproduced):
+        if not any(_same(run, seen) for seen in distinct):
+            distinct.append(run)
+    everything = RunSet.of(distinct, names)
+    sides = tuple(
+        [next(i for i, seen in enumerate(distinct) if _same(run, seen)) for run in runs]
+        for runs in (original, reproduced)
+    )
+    for label, side in zip(("original", "reproduced"), sides, strict=True):
+        if len(set(side)) != len(side):
+            raise OptionError(label, "two different runs", "one run twice")
+    return everything, (sides[0], sides[1])
+
+
+def _part(runs: RunSet, positions: Sequence[int]) -> RunSet:
+    """The runs at ``positions``, with the names given to the whole set."""
+    from cranfield.io.runset import RunSet
+
+    return RunSet.of({runs.names[i]: runs.sources[i] for i in positions})
 
 
 def _common_topics(original: ScoreTable, reproduced: ScoreTable, notes: list[str]) -> list[str]:

@@ -119,3 +119,10 @@ def test_a_plot_that_cannot_be_written_is_refused_before_evaluating(tmp_path: Pa
     code, out, err = run([QRELS, RUNS[0], str(as_svg), "--plot", str(as_svg)])
     assert (code, out) == (1, "")
     assert "The --plot option must be a file that is not one of the inputs" in err
+
+
+def test_a_trec_eval_name_of_several_measures_gives_a_row_each() -> None:
+    """``-m P.5,10`` is the help's example; it was refused before power became one call."""
+    code, out, err = run([QRELS, *RUNS, "-m", "P.5,10", "-B", "30", "--trials", "0", "-s", "8"])
+    assert code == 0, err
+    assert [line.split()[0] for line in out.splitlines()[1:3]] == ["P@5", "P@10"]

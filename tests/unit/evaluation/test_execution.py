@@ -78,9 +78,12 @@ def test_whole_or_as_keywords_but_not_both() -> None:
 def test_every_function_that_scores_many_runs_takes_an_execution() -> None:
     from cranfield.lab.experiment import Experiment
     from cranfield.lab.folds import cross_validate
-    from cranfield.lab.pooling import judged_at_k, leave_one_out, pool
+    from cranfield.lab.pooling import judged_at_k, leave_one_out, pool, pool_study
     from cranfield.report.html import html_report
     from cranfield.stats.comparison import compare
+    from cranfield.stats.power_study import power
+    from cranfield.stats.rank_correlation import correlate
+    from cranfield.stats.reproducibility import reproduce
 
     takers = [
         Evaluator.each,
@@ -93,6 +96,10 @@ def test_every_function_that_scores_many_runs_takes_an_execution() -> None:
         leave_one_out,
         cross_validate,
         Experiment.__init__,
+        power,
+        reproduce,
+        correlate,
+        pool_study,
     ]
     for function in takers:
         parameters = inspect.signature(function).parameters

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import gzip
+import json
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cranfield.errors import InputError, OptionError
+from cranfield.evaluation.options import EvalOptions
 from cranfield.io.load import load_qrels
-from cranfield.lab import judged_at_k, leave_one_out, merge_judgments, pool
-from tests.conftest import REAL, require
+from cranfield.lab import (
+    PoolStudy,
+    judged_at_k,
+    leave_one_out,
+    merge_judgments,
+    pool,
+    pool_study,
+)
+from cranfield.lab import pooling as pooling_module
+from tests.conftest import REAL, REPO, require
 
 ROBUST = REAL / "robust03"
 
@@ -60,6 +71,124 @@ def test_export_is_shuffled_reproducibly(tmp_path: Path) -> None:
     p.export(tmp_path / "t.tsv", seed=7, format="tsv")
     assert (tmp_path / "t.tsv").read_text().splitlines()[0].count("\t") == 1
     assert load_qrels(first).to_dict() == p.to_qrels().to_dict()
+
+
+# ------------------------------------------------------------------ the study in one call
+
+EXAMPLES = REPO / "examples"
+RUN_FILES = [str(EXAMPLES / "bm25.run"), str(EXAMPLES / "neural.run")]
+QRELS_FILE = str(EXAMPLES / "qrels.txt")
+TOY_RUNS = {
+    "a": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"e1": 2.0, "e2": 1.0}},
+    "b": {"q1": {"d2": 9.0, "d4": 8.0, "d1": 1.0}, "q2": {"e3": 1.0}},
+}
+TOY_QRELS = {"q1": {"d1": 1, "d2": 0, "d4": 1}, "q2": {"e1": 0, "e3": 1}}
+
+
+def test_pool_study_is_the_building_blocks_called_in_turn() -> None:
+    """What ``cranfield lab pool`` put together by hand, in the same JSON."""
+    study = pool_study(RUN_FILES, 7, qrels=QRELS_FILE, measure="nDCG@10", judged_k=4)
+    by_hand = pool(RUN_FILES, 7).to_dict()
+    judged = judged_at_k(QRELS_FILE, RUN_FILES, 4)
+    loo = leave_one_out(QRELS_FILE, RUN_FILES, "nDCG@10", depth=7)
+    by_hand["judged_at_k"] = {"k": 4, **judged}
+    by_hand["leave_one_out"] = {"measure": loo.measure, "rows": loo.frame.to_dicts()}
+    assert study.to_dict() == by_hand
+    assert json.loads(study.to_json()) == by_hand
+    assert study.judged_at_k == judged
+    assert isinstance(study, PoolStudy)
+
+
+def test_pool_study_counts_by_hand_on_toy_runs() -> None:
+    study = pool_study(TOY_RUNS, 2, qrels=TOY_QRELS, judged_k=2)
+    # depth 2: a gives q1 d1 d2, q2 e1 e2; b gives q1 d2 d4, q2 e3
+    assert study.pool.sizes() == {"q1": 3, "q2": 3}
+    assert study.pool.unique_contributions() == {"a": 3, "b": 2}
+    # judged@2 (of min(2, retrieved)): a's top 2 judged in q1 (d1, d2), half in q2 (e1);
+    # b's d2 d4 in q1, and e3, all it retrieved for q2
+    assert study.judged_at_k == {"a": (1.0 + 0.5) / 2, "b": (1.0 + 1.0) / 2}
+    rows = {r["run"]: r for r in study.leave_one_out.frame.to_dicts()}  # type: ignore[union-attr]
+    # a's unique documents: d1 (relevant), e1, e2 (e1 judged, not relevant)
+    assert (rows["a"]["unique"], rows["a"]["unique_judged"], rows["a"]["unique_relevant"]) == (
+        3,
+        2,
+        1,
+    )
+    # b's unique documents: d4 and e3, both relevant
+    assert (rows["b"]["unique"], rows["b"]["unique_relevant"]) == (2, 2)
+    assert study.export is None
+    assert "export" not in study.to_dict()
+
+
+def test_pool_study_without_qrels_is_the_pool_alone() -> None:
+    study = pool_study(TOY_RUNS, 1)
+    assert study.judged_at_k is None
+    assert study.leave_one_out is None
+    assert study.to_dict() == pool(TOY_RUNS, 1).to_dict()
+    assert repr(study) == (
+        "PoolStudy(Pool(depth=1, runs=2, topics=2, documents=4), judged=False, exported=False)"
+    )
+
+
+def test_pool_study_writes_the_export_where_pool_writes_it(tmp_path: Path) -> None:
+    out, by_hand = tmp_path / "pool.tsv", tmp_path / "by-hand.tsv"
+    study = pool_study(RUN_FILES, 3, export=out, seed=5, format="tsv")
+    pool(RUN_FILES, 3).export(by_hand, seed=5, format="tsv")
+    assert out.read_bytes() == by_hand.read_bytes()
+    assert study.to_dict()["export"] == {"path": str(out), "seed": 5, "format": "tsv"}
+    assert list(study.to_dict())[-1] == "export"
+    with pytest.raises(OptionError, match="The 'export' option must be a file that is not one"):
+        pool_study(RUN_FILES, 3, export=RUN_FILES[1])
+    with pytest.raises(OptionError, match="The 'export' option must be a file that is not one"):
+        pool_study({"x": RUN_FILES[0]}, 3, qrels=QRELS_FILE, export=QRELS_FILE)
+    with pytest.raises(OSError, match=r"cannot write .*no/such/folder/pool\.txt"):
+        pool_study(RUN_FILES, 3, export=tmp_path / "no" / "such" / "folder" / "pool.txt")
+
+
+def test_pool_study_passes_where_the_runs_are_read_on_unchanged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[tuple[str, dict[str, Any]]] = []
+    for name in ("pool", "judged_at_k", "leave_one_out"):
+        original = getattr(pooling_module, name)
+
+        def spy(*args: Any, _name: str = name, _f: Any = original, **kwargs: Any) -> Any:
+            seen.append((_name, {k: kwargs[k] for k in ("jobs", "scheduler")}))
+            return _f(*args, **kwargs)
+
+        monkeypatch.setattr(pooling_module, name, spy)
+    pool_study(TOY_RUNS, 2, qrels=TOY_QRELS)
+    where = {"jobs": 1, "scheduler": None}
+    assert seen[:2] == [("pool", where), ("judged_at_k", where)]
+    assert ("leave_one_out", where) in seen
+
+
+def test_pool_study_takes_the_evaluation_options() -> None:
+    study = pool_study(TOY_RUNS, 2, qrels=TOY_QRELS, measure="P@2", depth=1)
+    by_hand = leave_one_out(TOY_QRELS, TOY_RUNS, "P@2", depth=2, options=EvalOptions(depth=1))
+    assert study.leave_one_out.frame.to_dicts() == by_hand.frame.to_dicts()  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        ({"pool_depth": 0}, "The 'pool_depth' option must be an integer >= 1, got 0"),
+        ({"judged_k": 0}, "The 'judged_k' option must be an integer >= 1, got 0"),
+        ({"export": "x.txt", "seed": -1}, "The 'seed' option must be an integer >= 0, got -1"),
+        ({"export": "x.txt", "format": "csv"}, "The 'format' option must be one of"),
+        ({"qrels": "q.txt", "measure": "P.5,10"}, "The 'measure' option must be exactly one"),
+        ({"missing": "drop"}, "The 'missing' option must be one of"),
+    ],
+)
+def test_pool_study_refuses_a_bad_setting_before_reading_a_run(
+    call: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(OptionError, match=message.replace("(", r"\(")):
+        pool_study(["no/such/run"], **call)
+
+
+def test_a_seed_without_an_export_is_not_checked() -> None:
+    assert pool_study(TOY_RUNS, 1, seed=-1).export_seed is None
 
 
 def test_merge_judgments() -> None:

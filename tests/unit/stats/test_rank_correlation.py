@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,9 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+import cranfield
 from cranfield.errors import EvaluationError, OptionError
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.stats.rank_correlation import (
+    correlate,
     correlate_measures,
     correlate_scores,
     correlate_tables,
@@ -320,6 +324,83 @@ def test_robust03_ap_against_ndcg_at_10() -> None:
     for c in r.coefficients.values():
         assert c.low <= c.value <= c.high or c is r.coefficients["rbo"]
     assert all(isinstance(pair, tuple) for pair in itertools.islice(r.swaps, 3))
+
+
+# --------------------------------------------------------------------------- one call
+
+
+def test_correlate_two_measures_is_correlate_measures_on_the_runs_table() -> None:
+    r = correlate(QRELS_A, RUNS, "AP", "P@1", n_resamples=200, seed=3)
+    table = Evaluator(QRELS_A, ["AP", "P@1"]).many(RUNS)
+    assert r.to_dict() == correlate_measures(table, "AP", "P@1", n_resamples=200, seed=3).to_dict()
+    # the means are each run's mean AP as cranfield.evaluate gives it, run by run
+    assert r.means_a == tuple(cranfield.evaluate(QRELS_A, run, "AP")["AP"] for run in RUNS.values())
+    assert r.coefficients["kendall_tau_b"].value == pytest.approx(
+        stats.kendalltau(r.means_a, r.means_b).statistic
+    )
+
+
+def test_correlate_two_qrels_is_correlate_tables_named_by_the_file_names(tmp_path: Path) -> None:
+    files = []
+    for name, qrels in (("nist.qrels", QRELS_A), ("llm.qrels", QRELS_B)):
+        path = tmp_path / name
+        path.write_text(
+            "".join(f"{q} 0 {d} {v}\n" for q, docs in qrels.items() for d, v in docs.items())
+        )
+        files.append(str(path))
+    r = correlate(files[0], RUNS, "map", qrels_b=files[1], n_resamples=50, seed=2, p=0.8)
+    by_hand = correlate_tables(
+        Evaluator(files[0], ["map"]).many(RUNS),
+        Evaluator(files[1], ["map"]).many(RUNS),
+        "map",
+        settings=("nist", "llm"),
+        n_resamples=50,
+        seed=2,
+        p=0.8,
+    )
+    assert r.to_dict() == by_hand.to_dict()
+    assert (r.setting_a, r.setting_b, r.topics) == ("nist", "llm", ("q1", "q2"))
+    in_memory = correlate(QRELS_A, RUNS, "AP", qrels_b=QRELS_B, n_resamples=0)
+    assert (in_memory.setting_a, in_memory.setting_b) == ("qrels A", "qrels B")
+    with pytest.raises(OptionError, match="The 'qrels_b' option must be distinct qrels files"):
+        correlate(files[0], RUNS, "AP", qrels_b=files[0])
+
+
+def test_correlate_passes_where_the_runs_are_scored_on_unchanged(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    seen: list[dict[str, Any]] = []
+    many = Evaluator.many
+
+    def spy(self: Evaluator, runs: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs)
+        return many(self, runs, **kwargs)
+
+    monkeypatch.setattr(Evaluator, "many", spy)
+    correlate(QRELS_A, RUNS, "AP", qrels_b=QRELS_B, n_resamples=0, store=tmp_path, progress=None)
+    where = {"jobs": 1, "scheduler": None, "store": tmp_path, "progress": None}
+    assert seen == [where, where]
+
+
+def test_correlate_takes_evaluation_options_and_names() -> None:
+    r = correlate(QRELS_A, list(RUNS.values()), "P@2", "AP", names=["a", "b", "c"], depth=1)
+    by_hand = Evaluator(QRELS_A, ["P@2", "AP"], depth=1).many(RUNS)
+    assert r.systems == ("a", "b", "c")
+    assert r.means_a == tuple(by_hand.matrix("P@2").mean(axis=0))
+
+
+def test_correlate_refuses_bad_arguments_before_reading_anything() -> None:
+    nowhere = ["no/such/run", "no/such/run2"]
+    with pytest.raises(OptionError, match="The 'p' option must be a number in"):
+        correlate("no/such/qrels", nowhere, "AP", "P@1", p=1.5)
+    with pytest.raises(OptionError, match="The 'seed' option"):
+        correlate("no/such/qrels", nowhere, "AP", "P@1", seed=-1)
+    with pytest.raises(OptionError, match="The 'qrels_b' option must be None with measure_b"):
+        correlate("no/such/qrels", nowhere, "AP", "P@1", qrels_b="other")
+    with pytest.raises(OptionError, match="The 'measure_b' option must be a second measure"):
+        correlate("no/such/qrels", nowhere, "AP")
+    with pytest.raises(OptionError, match="The 'runs' option must be at least 2 runs, got 1"):
+        correlate(QRELS_A, [RUNS["x"]], "AP", "P@1")
 
 
 def test_topics_must_name_every_row() -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,10 +23,12 @@ from cranfield.stats.reproducibility import (
     effect_ratio,
     ktu,
     nrmse,
+    reproduce,
     reproducibility,
     rmse,
     student_t_p_value,
 )
+from tests.conftest import REPO
 from tests.unit.conftest import DL
 
 RNG = np.random.default_rng(21)
@@ -249,6 +253,119 @@ def test_bad_inputs_are_refused() -> None:
         reproducibility(one, Evaluator(QRELS, ["P@5"]).many([BASE]))
 
 
+# --------------------------------------------------------------------------- one call
+
+EXAMPLES = REPO / "examples"
+
+
+def test_reproduce_is_reproducibility_on_the_tables_and_rankings_it_replaced() -> None:
+    """What ``cranfield repro`` composed by hand before: one naming, two tables, rankings."""
+    original = [str(EXAMPLES / "bm25.run"), str(EXAMPLES / "neural.run")]
+    reproduced = original[::-1]
+    qrels = str(EXAMPLES / "qrels.txt")
+    r = reproduce(qrels, original, reproduced, ["AP", "P@5"], cutoffs=(3, 5), rbo_depth=4)
+    ev = Evaluator(qrels, ["AP", "P@5"])
+    ranked = {run: ranked_doc_ids(load_run(run)) for run in original}
+    by_hand = reproducibility(
+        ev.many(original),
+        ev.many(reproduced),
+        rankings=[(ranked[a], ranked[b]) for a, b in zip(original, reproduced, strict=True)],
+        cutoffs=(3, 5),
+        rbo_depth=4,
+    )
+    assert r.to_dict() == by_hand.to_dict()
+    assert [(run.original, run.reproduced) for run in r.runs] == [
+        ("bm25", "neural"),
+        ("neural", "bm25"),
+    ]
+
+
+def test_reproduce_ranks_as_trec_eval_and_names_the_runs_given() -> None:
+    r = reproduce(
+        QRELS,
+        [BASE, ADV],
+        [BASE_R, ADV_R],
+        ["AP", "P@1"],
+        names=["base", "adv", "base-r", "adv-r"],
+        cutoffs=(2, 3),
+        p=0.9,
+        rbo_depth=3,
+    )
+    ev = Evaluator(QRELS, ["AP", "P@1"])
+    pairs = [(_rankings(BASE), _rankings(BASE_R)), (_rankings(ADV), _rankings(ADV_R))]
+    by_hand = reproducibility(
+        ev.many({"base": BASE, "adv": ADV}),
+        ev.many({"base-r": BASE_R, "adv-r": ADV_R}),
+        rankings=pairs,
+        cutoffs=(2, 3),
+        p=0.9,
+        rbo_depth=3,
+    )
+    assert r.to_dict() == by_hand.to_dict()
+    assert (r.runs[0].ktu_per_query[2]["q1"], r.runs[0].ktu_per_query[2]["q2"]) == (-1.0, 1.0)
+
+
+def test_a_run_that_is_its_own_reproduction_is_named_and_read_once() -> None:
+    run = str(EXAMPLES / "bm25.run")
+    r = reproduce(str(EXAMPLES / "qrels.txt"), [run], [run], "AP")
+    same = r.runs[0]
+    assert (same.original, same.reproduced) == ("bm25", "bm25")
+    assert same.rmse["AP"] == 0.0
+    assert same.p_values["AP"] == 1.0
+    assert set(same.ktu.values()) == {1.0}
+    # in-memory runs are named by their place among the runs of both experiments
+    r = reproduce(QRELS, [BASE], [BASE_R], "AP", names="file")
+    assert (r.runs[0].original, r.runs[0].reproduced) == ("run1", "run2")
+
+
+def test_a_replication_is_scored_on_its_own_qrels_without_rankings() -> None:
+    qrels_b = {"x1": {"d1": 1}, "x2": {"d2": 1}}
+    replica = {"x1": {"d1": 1.0}, "x2": {"d9": 1.0}}
+    r = reproduce(QRELS, [BASE], [replica], "AP", reproduced_qrels=qrels_b, names=["a", "b"])
+    by_hand = reproducibility(
+        Evaluator(QRELS, "AP").many({"a": BASE}),
+        Evaluator(qrels_b, "AP").many({"b": replica}),
+        replicated=True,
+    )
+    assert r.to_dict() == by_hand.to_dict()
+    assert r.kind == "replicability"
+    assert r.runs[0].ktu == {}
+
+
+def test_reproduce_passes_where_the_runs_are_scored_on_unchanged(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    seen: list[dict[str, Any]] = []
+    many = Evaluator.many
+
+    def spy(self: Evaluator, runs: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs)
+        return many(self, runs, **kwargs)
+
+    monkeypatch.setattr(Evaluator, "many", spy)
+    reproduce(QRELS, [BASE], [BASE_R], "AP", names=["a", "b"], store=tmp_path, progress=None)
+    where = {"jobs": 1, "scheduler": None, "store": tmp_path, "progress": None}
+    assert seen == [where, where]
+
+
+def test_reproduce_refuses_bad_arguments_before_reading_anything() -> None:
+    missing = ["no/such/run"]
+    with pytest.raises(OptionError, match="The 'cutoffs' option must be an integer >= 1"):
+        reproduce("no/such/qrels", missing, missing, cutoffs=[0])
+    with pytest.raises(OptionError, match="The 'p' option must be a number > 0 and < 1"):
+        reproduce("no/such/qrels", missing, missing, p=1.0)
+    with pytest.raises(OptionError, match="The 'original' option must be a baseline run and"):
+        reproduce("no/such/qrels", ["a", "b", "c"], ["d", "e", "f"])
+    with pytest.raises(OptionError, match="The 'reproduced' option must be as many runs as"):
+        reproduce("no/such/qrels", ["a", "b"], ["c"])
+    with pytest.raises(OptionError, match="The 'original' option must be a list of runs"):
+        reproduce("no/such/qrels", "a.run", ["c"])
+    with pytest.raises(OptionError, match="The 'original' option must be two different runs"):
+        reproduce("no/such/qrels", ["a", "a"], ["b", "c"])
+    with pytest.raises(OptionError, match="The 'names' option must be one name per run"):
+        reproduce(QRELS, [BASE], [BASE_R], names=["only-one"])
+
+
 # --------------------------------------------------------------------------- repro_eval
 
 # repro_eval 0.5.0 (pip install repro_eval, with numpy 2.4, scipy 1.17, ir_measures 0.4.3),
@@ -338,3 +455,35 @@ def test_agrees_with_repro_eval_on_a_dl20_replication() -> None:
         assert r.delta_ri[m] == pytest.approx(want["dri"][m], abs=1e-14)
         for run in r.runs:
             assert run.p_values[m] == pytest.approx(want["p"][run.role][m], rel=1e-12)
+
+
+def test_reproduce_agrees_with_repro_eval_on_the_dl19_reproduction_and_dl20_replication() -> None:
+    """The numbers of repro_eval above, from the files in one call each."""
+    r = reproduce(
+        DL / "qrels" / "qrels.dl19-passage.txt",
+        [_dl("dl19", "bm25"), _dl("dl19", "rankgpt35-on-bm25")],
+        [_dl("dl19", "bm25-rm3"), _dl("dl19", "rankvicuna7b-on-bm25")],
+        MEASURES,
+        cutoffs=(10, 100),
+    )
+    for run in r.runs:
+        want = REPRO_EVAL[run.role]
+        assert run.ktu[10] == pytest.approx(want["ktu@10"], abs=1e-14)
+        assert run.rbo == pytest.approx(want["rbo"], abs=1e-14)
+        for m in MEASURES:
+            assert run.rmse[m] == pytest.approx(want["rmse"][m], abs=1e-14)
+    for m in MEASURES:
+        assert r.effect_ratio[m] == pytest.approx(REPRO_EVAL["er"][m], abs=1e-14)
+    r = reproduce(
+        DL / "qrels" / "qrels.dl19-passage.txt",
+        [_dl("dl19", "bm25"), _dl("dl19", "rankvicuna7b-on-bm25")],
+        [_dl("dl20", "bm25"), _dl("dl20", "rankvicuna7b-on-bm25")],
+        MEASURES,
+        reproduced_qrels=DL / "qrels" / "qrels.dl20-passage.txt",
+    )
+    assert [(run.original, run.reproduced) for run in r.runs] == [
+        ("dl19/bm25", "dl20/bm25"),
+        ("dl19/rankvicuna7b-on-bm25", "dl20/rankvicuna7b-on-bm25"),
+    ]
+    for m in MEASURES:
+        assert r.delta_ri[m] == pytest.approx(REPRO_EVAL_REPLICATION["dri"][m], abs=1e-14)
