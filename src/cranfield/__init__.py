@@ -32,7 +32,12 @@ from cranfield.errors import (
 if typing.TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
-    from cranfield.evaluation.evaluator import Evaluator, evaluate, evaluate_stream
+    from cranfield.evaluation.evaluator import (
+        Evaluator,
+        evaluate,
+        evaluate_many,
+        evaluate_stream,
+    )
     from cranfield.evaluation.options import EvalOptions
     from cranfield.evaluation.results import Results, ScoreTable
     from cranfield.io.load import load_qrels, load_run
@@ -58,6 +63,7 @@ _LAZY = {
     "TestPlan": "cranfield.stats.plan",
     "compare": "cranfield.stats",
     "evaluate": "cranfield.evaluation.evaluator",
+    "evaluate_many": "cranfield.evaluation.evaluator",
     "evaluate_stream": "cranfield.evaluation.evaluator",
     "parse_measure": "cranfield.measures",
     "parse_measures": "cranfield.measures",
@@ -95,6 +101,7 @@ __all__ = [
     "__version__",
     "compare",
     "evaluate",
+    "evaluate_many",
     "evaluate_stream",
     "load_qrels",
     "load_run",

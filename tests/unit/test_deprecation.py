@@ -69,6 +69,12 @@ ALIASES = [
     ("cranfield.report.html.html_report", "gain_depth", "max_rank"),
 ]
 
+# (old, new): every deprecated form or moved name that is not a renamed parameter or
+# attribute, as its warning and CHANGELOG.md's "Deprecated" spell it
+MOVED = [
+    ("evaluate(qrels, [run, ...], measures)", "evaluate_many(qrels, runs, measures)"),
+]
+
 
 def _warns(old: str, new: str) -> pytest.WarningsRecorder:
     return pytest.warns(
@@ -178,6 +184,21 @@ def test_k_of_the_gain_curves_is_max_rank() -> None:
     plt.close(figure)
 
 
+# --------------------------------------------------------------------------- moved forms
+
+
+def test_evaluate_with_a_list_of_runs_is_evaluate_many() -> None:
+    old_form, new_form = MOVED[0]
+    with _warns(old_form, new_form):
+        old = cranfield.evaluate(QRELS, [RUN_A, RUN_B], "AP")
+    new = cranfield.evaluate_many(QRELS, [RUN_A, RUN_B], "AP")
+    assert isinstance(old, cranfield.ScoreTable)
+    assert old.means() == new.means()
+    assert old.to_polars().equals(new.to_polars())
+    with _warns(old_form, new_form), pytest.raises(cranfield.OptionError, match="run_name"):
+        cranfield.evaluate(QRELS, [RUN_A], "AP", run_name="a")
+
+
 # --------------------------------------------------------------------------- the mechanics
 
 
@@ -277,3 +298,15 @@ def test_every_alias_is_tested_here_and_listed_in_the_changelog() -> None:
         assert re.search(rf"`{name}\b[^`]*`[^\n]*`{old}`[^\n]*`{new}`", deprecated), (
             f"CHANGELOG.md's Deprecated lacks {name}: {old} -> {new}"
         )
+
+
+def test_every_moved_form_is_listed_in_the_changelog() -> None:
+    changelog = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    deprecated = changelog.split("### Deprecated", 1)[1].split("\n##", 1)[0]
+    entries = deprecated.replace("\n  ", " ").splitlines()
+    for old, new in MOVED:
+        old_name, new_name = old.partition("(")[0], new.partition("(")[0]
+        assert any(
+            f"`{old_name}`" in line and f"`{new_name}`" in line.partition(": now")[2]
+            for line in entries
+        ), f"CHANGELOG.md's Deprecated lacks {old} -> {new}"

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Unpack, cast, overload
+from typing import TYPE_CHECKING, Any, Unpack, cast
 
 from cranfield._progress import Tracker, progress_enabled
 from cranfield._types import RunNaming
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from cranfield.data.run import Run
     from cranfield.evaluation.datasets import Partition
     from cranfield.evaluation.engines import Engine
+    from cranfield.evaluation.execution import EvalExecutionKwargs
     from cranfield.io.load import QrelsLike, RunLike
     from cranfield.io.runset import RunSet
 
@@ -73,6 +74,7 @@ __all__ = [
     "RunTask",
     "compute",
     "evaluate",
+    "evaluate_many",
     "evaluate_stream",
     "load_judgments",
     "measure_kwargs",
@@ -607,21 +609,6 @@ def _text_path(source: object) -> bool:
     return isinstance(source, (str, Path)) and not is_parquet(source)
 
 
-@overload
-def evaluate(
-    qrels: QrelsLike,
-    run: list[Any] | tuple[Any, ...] | RunSet,
-    measures: MeasureLike | Iterable[MeasureLike],
-    *,
-    options: EvalOptions | None = None,
-    run_name: str | None = None,
-    known: QrelsLike | None = None,
-    intents: Any = None,
-    **kwargs: Unpack[EvalKwargs],
-) -> ScoreTable: ...
-
-
-@overload
 def evaluate(
     qrels: QrelsLike,
     run: RunLike,
@@ -632,20 +619,7 @@ def evaluate(
     known: QrelsLike | None = None,
     intents: Any = None,
     **kwargs: Unpack[EvalKwargs],
-) -> Results: ...
-
-
-def evaluate(
-    qrels: QrelsLike,
-    run: RunLike,
-    measures: MeasureLike | Iterable[MeasureLike],
-    *,
-    options: EvalOptions | None = None,
-    run_name: str | None = None,
-    known: QrelsLike | None = None,
-    intents: Any = None,
-    **kwargs: Unpack[EvalKwargs],
-) -> Results | ScoreTable:
+) -> Results:
     """Evaluate one run against judgments: ``Evaluator(qrels, measures, ...).evaluate(run)``.
 
     Parameters
@@ -653,8 +627,7 @@ def evaluate(
     qrels, run:
         Paths (TREC text, compressed or not, or Parquet), ``Qrels``/``Run`` objects, polars or
         pandas DataFrames, Arrow tables, or dicts ``{query_id: {doc_id: value}}``. Never mutated.
-        A list (or a :class:`~cranfield.io.runset.RunSet`) of runs scores each of them into one
-        aligned :class:`~cranfield.evaluation.results.ScoreTable` (:meth:`Evaluator.many`).
+        Several runs are scored with :func:`evaluate_many`.
     measures:
         Names such as ``"nDCG@10"``, ``"P(rel=2)@5"``, ``"AP"``, trec_eval names (``"map"``,
         ``"P.5,10"``, ``"official"``), ranx names (``"ndcg@10"``, ``"mrr"``), or ``Measure``s.
@@ -672,8 +645,7 @@ def evaluate(
     Returns
     -------
     Results
-        Per-query values and aggregates for every measure; a ``ScoreTable`` of one
-        ``Results`` per run for a list of runs.
+        Per-query values and aggregates for every measure.
 
     Raises
     ------
@@ -684,6 +656,13 @@ def evaluate(
         set measure.
     EvaluationError
         When a measure needs ``known`` or ``intents`` and none was given.
+
+    Notes
+    -----
+    Deprecated: a list (or :class:`~cranfield.io.runset.RunSet`) of runs given as ``run``
+    is still scored into a :class:`~cranfield.evaluation.results.ScoreTable`, as before, with
+    a :class:`DeprecationWarning` naming :func:`evaluate_many`, which replaces it; that form
+    goes in the next minor release (CONTRIBUTING.md, "Deprecations").
 
     Examples
     --------
@@ -703,19 +682,20 @@ def evaluate(
     >>> res = evaluate(qrels, run, ["SetP"], aggregate={"SetP": "micro"})
     >>> res["SetP"], res.aggregate("SetP", "mean")
     (0.4, 0.41666666666666663)
-
-    Several runs, aligned by query:
-
-    >>> evaluate(qrels, [run, {"q1": {"b": 1.0}}], ["SetP"]).means()
-    {'run1': {'SetP': 0.41666666666666663}, 'run2': {'SetP': 0.5}}
     """
     evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **kwargs)
     if isinstance(run, (list, tuple)) or _is_run_set(run):
+        # Deprecated (one minor release): a list of runs, scored into a ScoreTable as before.
+        from cranfield._deprecation import warn_renamed
+
+        warn_renamed(
+            "evaluate(qrels, [run, ...], measures)", "evaluate_many(qrels, runs, measures)"
+        )
         if run_name is not None:
             raise OptionError(
                 "run_name", "None for a list of runs (name them with a dict)", run_name
             )
-        return evaluator.many(cast("Sequence[Any]", run))
+        return evaluator.many(cast("Sequence[Any]", run))  # type: ignore[return-value]
     return evaluator.evaluate(run, name=run_name)
 
 
@@ -723,6 +703,71 @@ def _is_run_set(run: object) -> bool:
     from cranfield.io.runset import RunSet  # no polars
 
     return isinstance(run, RunSet)
+
+
+def evaluate_many(
+    qrels: QrelsLike,
+    runs: RunSet | Sequence[Any] | Mapping[str, Any],
+    measures: MeasureLike | Iterable[MeasureLike],
+    *,
+    names: RunNaming | Sequence[str] = "file",
+    options: EvalOptions | None = None,
+    known: QrelsLike | None = None,
+    intents: Any = None,
+    execution: Execution | None = None,
+    **kwargs: Unpack[EvalExecutionKwargs],
+) -> ScoreTable:
+    """Score several runs against judgments into one table aligned by query:
+    ``Evaluator(qrels, measures, ...).many(runs, ...)``.
+
+    Parameters
+    ----------
+    qrels:
+        Judgments, as for :func:`evaluate`; read once for every run.
+    runs:
+        A list of runs (paths, ``Run``s, DataFrames, dicts), a ``{name: run}`` mapping or a
+        :class:`~cranfield.io.runset.RunSet`, named by the rule of
+        :mod:`cranfield.io.run_names`.
+    measures:
+        As for :func:`evaluate`.
+    names:
+        ``"file"`` (default), ``"tag"`` or one name per run (see
+        :meth:`RunSet.of <cranfield.io.runset.RunSet.of>`).
+    options, known, intents:
+        The evaluation options (whole, or as keywords among ``**kwargs``) and the extra
+        inputs of some measures, as for :func:`evaluate`.
+    execution, **kwargs:
+        Where and how the runs are scored (:class:`~cranfield.evaluation.execution.Execution`,
+        whole or as keywords: ``jobs``, ``scheduler``, ``store``, ``progress``, ``stream``,
+        ``block_bytes``); the numbers are the same.
+
+    Returns
+    -------
+    ScoreTable
+        One :class:`~cranfield.evaluation.results.Results` per run, in the order given,
+        aligned by query (runs × queries × measures).
+
+    Raises
+    ------
+    OptionError
+        For an option value it cannot take, an empty set of runs or two runs with one name.
+    MeasureError
+        For an unknown measure or aggregation.
+
+    Examples
+    --------
+    >>> from cranfield import evaluate_many
+    >>> qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}}
+    >>> run = {"q1": {"a": 2.0, "x": 1.0}, "q2": {"c": 1.0, "y": 0.5, "z": 0.2}}
+    >>> evaluate_many(qrels, [run, {"q1": {"b": 1.0}}], ["SetP"]).means()
+    {'run1': {'SetP': 0.41666666666666663}, 'run2': {'SetP': 0.5}}
+    >>> evaluate_many(qrels, {"bm25": run}, "SetP", missing="skip").names
+    ['bm25']
+    """
+    rest: dict[str, Any] = dict(kwargs)
+    run_on = execution_from(execution, rest, caller="evaluate_many")
+    evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **rest)
+    return evaluator.many(runs, names=names, execution=run_on)
 
 
 def evaluate_stream(
