@@ -13,6 +13,7 @@ import importlib
 import inspect
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -73,6 +74,21 @@ ALIASES = [
 # attribute, as its warning and CHANGELOG.md's "Deprecated" spell it
 MOVED = [
     ("evaluate(qrels, [run, ...], measures)", "evaluate_many(qrels, runs, measures)"),
+    *(
+        (f"{package}.{old}", f"cranfield.{new}, or cranfield.io.trec.{old} for TREC text only")
+        for package in ("cranfield", "cranfield.io")
+        for old, new in (
+            ("read_qrels", "load_qrels"),
+            ("read_run", "load_run"),
+            ("write_qrels", "save_qrels"),
+            ("write_run", "save_run"),
+        )
+    ),
+    (
+        "cranfield.io.formats.read_qrels",
+        "cranfield.io.formats.read_qrels_file (or cranfield.load_qrels)",
+    ),
+    ("cranfield.io.formats.read_run", "cranfield.io.formats.read_run_file (or cranfield.load_run)"),
 ]
 
 
@@ -199,6 +215,63 @@ def test_evaluate_with_a_list_of_runs_is_evaluate_many() -> None:
         cranfield.evaluate(QRELS, [RUN_A], "AP", run_name="a")
 
 
+MOVED_NAMES = [(old, new) for old, new in MOVED if "(" not in old]
+
+
+def _value_of(old: str) -> object:
+    """What the moved name ``old`` still gives: cranfield.io.trec's function, or the renamed
+    reader of cranfield.io.formats."""
+    module, _, name = old.rpartition(".")
+    if module == "cranfield.io.formats":
+        return getattr(importlib.import_module(module), f"{name}_file")
+    return getattr(importlib.import_module("cranfield.io.trec"), name)
+
+
+@pytest.mark.parametrize(("old", "new"), MOVED_NAMES)
+def test_a_moved_name_still_gives_its_value(old: str, new: str) -> None:
+    module, _, name = old.rpartition(".")
+    package = importlib.import_module(module)
+    with _warns(old, new):
+        value = getattr(package, name)
+    assert value is _value_of(old)
+    assert name not in dir(package)
+    assert name not in getattr(package, "__all__", ())
+
+
+def test_the_old_readers_and_writers_give_what_the_new_ones_do(tmp_path: Path) -> None:
+    with _warns("cranfield.write_run", dict(MOVED)["cranfield.write_run"]):
+        write_run = cranfield.write_run
+    with _warns("cranfield.read_run", dict(MOVED)["cranfield.read_run"]):
+        read_run = cranfield.read_run
+    run = cranfield.load_run(RUN_A, name="a")
+    write_run(run, tmp_path / "old.run")
+    cranfield.save_run(run, tmp_path / "new.run")
+    assert (tmp_path / "old.run").read_bytes() == (tmp_path / "new.run").read_bytes()
+    assert read_run(tmp_path / "old.run").frame.equals(
+        cranfield.load_run(tmp_path / "new.run").frame
+    )
+    with _warns("cranfield.read_qrels", dict(MOVED)["cranfield.read_qrels"]):
+        from cranfield import read_qrels  # type: ignore[attr-defined]
+    cranfield.save_qrels(QRELS, tmp_path / "qrels.txt")
+    assert read_qrels(tmp_path / "qrels.txt").frame.equals(
+        cranfield.load_qrels(tmp_path / "qrels.txt").frame
+    )
+    with _warns("cranfield.io.formats.read_run", dict(MOVED)["cranfield.io.formats.read_run"]):
+        from cranfield.io.formats import read_run as read_any  # type: ignore[attr-defined]
+    assert read_any(tmp_path / "new.run").frame.equals(read_run(tmp_path / "new.run").frame)
+
+
+def test_every_moved_name_in_the_source_is_tested_here() -> None:
+    declared = set()
+    for path in (REPO / "src" / "cranfield").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("MovedName"):
+                module, old, new = (ast.literal_eval(a) for a in node.args[:3])
+                declared.add((f"{module}.{old}", new))
+    declared.discard(("pkg.old_join", "os.path.join"))  # _deprecation.py's own example
+    assert declared == set(MOVED_NAMES)
+
+
 # --------------------------------------------------------------------------- the mechanics
 
 
@@ -305,7 +378,7 @@ def test_every_moved_form_is_listed_in_the_changelog() -> None:
     deprecated = changelog.split("### Deprecated", 1)[1].split("\n##", 1)[0]
     entries = deprecated.replace("\n  ", " ").splitlines()
     for old, new in MOVED:
-        old_name, new_name = old.partition("(")[0], new.partition("(")[0]
+        old_name, new_name = old.partition("(")[0], re.split(r"[ ,(]", new)[0]
         assert any(
             f"`{old_name}`" in line and f"`{new_name}`" in line.partition(": now")[2]
             for line in entries

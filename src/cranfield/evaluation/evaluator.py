@@ -794,7 +794,8 @@ def evaluate_stream(
     A query whose lines reappear after another query's is an
     :class:`~cranfield.errors.InputError` naming the file, the data line and the query.
     Everything else (ties, unsorted scores, duplicates, malformed lines with their physical
-    line numbers, comment and blank lines) behaves exactly as in :func:`cranfield.read_run`.
+    line numbers, comment and blank lines) behaves exactly as in
+    :func:`cranfield.io.trec.read_run`.
 
     Parameters
     ----------

@@ -164,7 +164,7 @@ def test_the_naming_rule(tmp_path: Path) -> None:
     with pytest.raises(OptionError, match="The 'baseline' option must be a run's name or path"):
         runs.find("c/bm25")
     # A run loaded with read_run carries the same name as its path gets.
-    assert cranfield.read_run(paths[0]).name == "bm25"
+    assert cranfield.load_run(paths[0]).name == "bm25"
     assert RunSet.of({"x": RUN_A, "y": RUN_B}).names == ("x", "y")
     assert RunSet.of([RUN_A, RUN_B]).names == ("run1", "run2")
     with pytest.raises(OptionError, match="one name per run"):
