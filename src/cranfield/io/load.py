@@ -21,7 +21,7 @@ from cranfield._types import DuplicatePolicy, FileFormat
 from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
 from cranfield.errors import OptionError
-from cranfield.io import formats
+from cranfield.io import formats, irds
 from cranfield.io.columnar import (
     qrels_from_frame,
     qrels_from_mapping,
@@ -44,7 +44,9 @@ def load_qrels(
     duplicates: DuplicatePolicy = "merge",
     format: FileFormat | None = None,
 ) -> Qrels:
-    """Judgments from a path, ``Qrels``, DataFrame, Arrow table or dict of dicts.
+    """Judgments from a path, ``Qrels``, DataFrame, Arrow table or dict of dicts, or the id of
+    an ir_datasets dataset (``"msmarco-passage/trec-dl-2019/judged"``: read from its local
+    cache, never downloaded; :mod:`cranfield.io.irds` says when a string is one).
 
     A file is read in ``format``, or in the format detected
     (:func:`cranfield.io.formats.detect`). ``duplicates`` is the policy of
@@ -54,6 +56,8 @@ def load_qrels(
     if isinstance(source, Qrels):
         return source
     if isinstance(source, (str, Path)):
+        if irds.is_irds_id(source):  # no such file, but an ir_datasets id (cranfield.io.irds)
+            return irds.read_qrels(str(source), name=name, duplicates=duplicates)
         return formats.read_qrels_file(source, format=format, name=name, duplicates=duplicates)
     if isinstance(source, Mapping):
         return qrels_from_mapping(source, name=name or "qrels", duplicates=duplicates)
