@@ -431,6 +431,23 @@ class _DeprecatedFlag(argparse.Action):
         self.target(parser, namespace, given, option_string)
 
 
+class _Runs(argparse.Action):
+    """The runs of a command: each folder of run files given stands for its files, in the
+    order of their names (the rule of :mod:`cranfield.io.runset`); a Parquet dataset folder
+    stays one run."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        from cranfield.io.runset import expand_folders
+
+        setattr(namespace, self.dest, expand_folders(values))
+
+
 class _Choice(argparse.Action):
     """One of ``choices``, stored; a deprecated value (``-f text``) is noted and does what its
     replacement does (``-f table``, or another option: ``--export-format qrels``)."""
@@ -552,7 +569,8 @@ def add_inputs(
     runs_metavar: str | tuple[str, ...] = "RUN",
 ) -> None:
     """The positional ``qrels`` and ``runs`` of the commands that evaluate: files in any
-    format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``).
+    format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``); a folder
+    of run files among the runs stands for its files (:mod:`cranfield.io.runset`).
 
     A tuple ``runs_metavar`` is exactly those runs, each named in the usage (``QRELS RUN_A
     RUN_B``) with the ``runs_help`` of the same place, gathered in ``args.runs`` all the same.
@@ -567,7 +585,11 @@ def add_inputs(
             )
         return
     p.add_argument(
-        "runs", nargs="+", metavar=runs_metavar, help=f"{runs_help} (any of those formats)"
+        "runs",
+        nargs="+",
+        action=_Runs,
+        metavar=runs_metavar,
+        help=f"{runs_help} (any of those formats; a folder of run files: each file)",
     )
 
 

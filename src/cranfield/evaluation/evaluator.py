@@ -627,7 +627,7 @@ def evaluate(
     qrels, run:
         Paths (TREC text, compressed or not, or Parquet), ``Qrels``/``Run`` objects, polars or
         pandas DataFrames, Arrow tables, or dicts ``{query_id: {doc_id: value}}``. Never mutated.
-        Several runs are scored with :func:`evaluate_many`.
+        Several runs (a folder of run files too) are scored with :func:`evaluate_many`.
     measures:
         Names such as ``"nDCG@10"``, ``"P(rel=2)@5"``, ``"AP"``, trec_eval names (``"map"``,
         ``"P.5,10"``, ``"official"``), ranx names (``"ndcg@10"``, ``"mrr"``), or ``Measure``s.
@@ -650,7 +650,7 @@ def evaluate(
     Raises
     ------
     OptionError
-        For an option value it cannot take.
+        For an option value it cannot take, or a folder of run files as ``run``.
     MeasureError
         For an unknown measure or aggregation, or ``"micro"`` for a measure that is not a
         set measure.
@@ -696,6 +696,10 @@ def evaluate(
                 "run_name", "None for a list of runs (name them with a dict)", run_name
             )
         return evaluator.many(cast("Sequence[Any]", run))  # type: ignore[return-value]
+    if _is_run_folder(run):
+        raise OptionError(
+            "run", "one run (a folder of run files is several: score them with evaluate_many)", run
+        )
     return evaluator.evaluate(run, name=run_name)
 
 
@@ -703,6 +707,13 @@ def _is_run_set(run: object) -> bool:
     from cranfield.io.runset import RunSet  # no polars
 
     return isinstance(run, RunSet)
+
+
+def _is_run_folder(run: object) -> bool:
+    """Whether ``run`` is a folder of run files (:mod:`cranfield.io.runset`), not one run."""
+    from cranfield.io.parquet_dataset import folder_runs  # no polars
+
+    return isinstance(run, (str, Path)) and Path(run).is_dir() and folder_runs(run) is not None
 
 
 def evaluate_many(
@@ -727,7 +738,8 @@ def evaluate_many(
     runs:
         A list of runs (paths, ``Run``s, DataFrames, dicts), a ``{name: run}`` mapping or a
         :class:`~cranfield.io.runset.RunSet`, named by the rule of
-        :mod:`cranfield.io.run_names`.
+        :mod:`cranfield.io.run_names`; a folder of run files stands for its files
+        (:mod:`cranfield.io.runset`).
     measures:
         As for :func:`evaluate`.
     names:
