@@ -569,14 +569,18 @@ def add_inputs(
     runs_metavar: str | tuple[str, ...] = "RUN",
 ) -> None:
     """The positional ``qrels`` and ``runs`` of the commands that evaluate: files in any
-    format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``); a folder
-    of run files among the runs stands for its files (:mod:`cranfield.io.runset`).
+    format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``), the qrels
+    an ir_datasets id too (:mod:`cranfield.io.irds`); a folder of run files among the runs
+    stands for its files (:mod:`cranfield.io.runset`).
 
     A tuple ``runs_metavar`` is exactly those runs, each named in the usage (``QRELS RUN_A
     RUN_B``) with the ``runs_help`` of the same place, gathered in ``args.runs`` all the same.
     """
     p.add_argument(
-        "qrels", metavar="QRELS", help=f"qrels file ({INPUT_FORMATS}; optionally compressed)"
+        "qrels",
+        metavar="QRELS",
+        help=f"qrels file ({INPUT_FORMATS}; optionally compressed), or an ir_datasets id such "
+        "as msmarco-passage/trec-dl-2019/judged (read from its local cache; the irds extra)",
     )
     if isinstance(runs_metavar, tuple):
         for name, words in zip(runs_metavar, runs_help, strict=True):
