@@ -32,12 +32,13 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from cranfield.evaluation.aggregate import How
+    from cranfield.evaluation.judgments import Judgments
     from cranfield.evaluation.options import EvalOptions
     from cranfield.evaluation.scoring import Part
     from cranfield.evaluation.store import ResultStore, Stored
     from cranfield.measures import Measure
 
-__all__ = ["absent_topics", "assemble", "from_stored", "self_note"]
+__all__ = ["absent_topics", "assemble", "assemble_run", "from_stored", "run_label", "self_note"]
 
 
 def self_note(dropped: int) -> str:
@@ -142,6 +143,58 @@ def assemble(  # noqa: PLR0913 -- the parts, what they were scored against, how 
         options=options,
         sources=sources,
         notes=notes + read + scored_by,
+    )
+
+
+def run_label(run: object, name: str | None) -> str:
+    """How the overlap check names ``run``: its path, or its name."""
+    from pathlib import Path
+
+    from cranfield.io.run_names import default_name
+    from cranfield.io.source import source_name
+
+    if isinstance(run, (str, Path)):
+        return source_name(run)
+    return f"run {name or default_name(run)!r}"
+
+
+def assemble_run(  # noqa: PLR0913 -- an evaluator's bound inputs, then the run's parts and names
+    parts: Sequence[Part],
+    judgments: Judgments,
+    measures: Sequence[Measure],
+    options: EvalOptions,
+    aggregation: dict[Measure, How],
+    run: object,
+    name: str,
+    *,
+    run_ids: Callable[[], Sequence[str] | None],
+    label: str | None = None,
+    scored_by: tuple[str, ...] = (),
+) -> Results:
+    """:func:`assemble` of the parts of ``run`` scored against ``judgments``: the judged
+    queries, the names of both inputs, their sources and the qrels' notes taken from them,
+    the queries no part held ranked as empty rankings when ``missing="zero"`` asks."""
+    from cranfield.evaluation.ranked import absent_ranking
+    from cranfield.evaluation.scoring import score
+
+    def absent(topics: list[str]) -> Part:
+        prep = absent_ranking(judgments, options, topics, name=name)
+        return score(prep, measures, relevance_level=options.relevance_level)
+
+    return assemble(
+        parts,
+        measures=measures,
+        options=options,
+        aggregation=aggregation,
+        judged=judgments.judged_topics(),
+        name=name,
+        run_label=label or run_label(run, name),
+        qrels_label=judgments.label,
+        run_ids=run_ids,
+        score_absent=absent,
+        sources=judgments.sources(run),
+        notes=judgments.notes,
+        scored_by=scored_by,
     )
 
 

@@ -11,14 +11,14 @@ It is a front over four pieces, each the one home of its concern:
 
 * :mod:`cranfield.evaluation.judgments`: the qrels (and extra judgments), read once and
   shared by every twin of an evaluator;
-* :mod:`cranfield.evaluation.scoring`: a ranked run's per-query values, as a ``Part``;
+* :mod:`cranfield.evaluation.ranked` and :mod:`cranfield.evaluation.scoring`: a run read,
+  ranked against the judgments, and its per-query values, as a ``Part``;
 * :mod:`cranfield.evaluation.assemble`: a run's ``Results`` from its parts (the missing-query
   policy, the overlap check, query order, micro averages);
 * :mod:`cranfield.evaluation.execution`: where and how many runs are scored (``Execution``).
 
-How inputs are loaded is decided here, once: two small clean TREC files are read and ranked
-with numpy alone (:mod:`cranfield.io.trec_numpy`); otherwise the qrels are loaded once for
-every run, and a large run file starts loading next to them.
+How a run is read and ranked is decided once, in :mod:`cranfield.evaluation.ranked` (each
+input file opened once, :mod:`cranfield.io.inputs`).
 """
 
 from __future__ import annotations
@@ -30,10 +30,9 @@ from typing import TYPE_CHECKING, Any, Unpack, cast
 from cranfield._progress import Tracker, progress_enabled
 from cranfield._types import RunNaming
 from cranfield._validate import check_int
-from cranfield.data.ranking import Ranking, rank, rank_columns
 from cranfield.errors import MeasureError, MissingTopicError, OptionError
 from cranfield.evaluation.aggregate import How
-from cranfield.evaluation.assemble import assemble
+from cranfield.evaluation.assemble import assemble_run, run_label
 from cranfield.evaluation.execution import (
     DEFAULT_BLOCK_BYTES,
     Execution,
@@ -46,12 +45,11 @@ from cranfield.evaluation.execution import (
 from cranfield.evaluation.judgments import Judgments, load_judgments
 from cranfield.evaluation.options import AggregateOption, EvalKwargs, EvalOptions, options_from
 from cranfield.evaluation.overlap import check_overlap
+from cranfield.evaluation.ranked import absent_ranking, rank_run, read_run
 from cranfield.evaluation.results import Results, ScoreTable
 from cranfield.evaluation.scoring import Part, Prepared, compute, measure_kwargs, score
 from cranfield.io.inputs import RunInput, open_run
 from cranfield.io.run_names import default_name
-from cranfield.io.source import is_parquet, source_name
-from cranfield.kernels.extras import ExtendedContext
 from cranfield.measures import Measure, parse_measures
 
 if TYPE_CHECKING:
@@ -244,64 +242,13 @@ class Evaluator:
 
     def ranking(self, run: RunLike | Run, *, name: str | None = None) -> Prepared:
         """``run`` loaded and ranked against the qrels, with its evaluation context (for
-        curves and other per-rank tables)."""
-        opts = self.options
-        rank_options: dict[str, Any] = {
-            "depth": opts.depth,
-            "judged_only": opts.judged_only,
-            "float32": opts.float32,
-            "missing": opts.missing,
-        }
-        label = name or default_name(run)
-        judgments = self.judgments
-        ranking = None
-        notes: tuple[str, ...] = ()
-        dropped = 0
-        if isinstance(run, (str, Path)):
-            run = open_run(run, format=opts.run_format)  # opened once, whatever happens next
-        if judgments.plain and not opts.ignore_self and isinstance(run, RunInput):
-            ranking = self._rank_small(run, rank_options)
-        if ranking is None:
-            loaded = self.load_run(run, label)
-            notes = loaded.notes  # how the run was read (a format other than TREC)
-            if opts.ignore_self:
-                loaded, dropped = _without_self(loaded)
-            ranking = rank(loaded, judgments.qrels, **rank_options)
-        absent: list[str] = []
-        if opts.missing == "skip":
-            evaluated = set(ranking.topics)
-            absent = [t for t in self.judged_topics() if t not in evaluated]
-        missing = [t for t, m in zip(ranking.topics, ranking.missing, strict=True) if m] + absent
-        known, intents = judgments.extra_frames()
-        ctx = ExtendedContext(
-            ranking, compat=opts.compat, num_docs=opts.num_docs, known=known, intents=intents
-        )
-        return Prepared(label, ranking, ctx, sorted(missing), notes, dropped)
-
-    def _rank_small(self, run: RunInput, rank_options: dict[str, Any]) -> Ranking | None:
-        """The ranking of a small clean run file against small clean qrels, with numpy alone
-        (:mod:`cranfield.io.trec_numpy`); ``None`` when either is not such a file."""
-        if not (run.small and _text_path(self.judgments.source)):
-            return None  # a large run: not even the qrels are read
-        judged = self.judgments.columns()
-        ranked = None if judged is None else run.columns()
-        if judged is None or ranked is None:
-            return None
-        return rank_columns(ranked, judged, **rank_options)
+        curves and other per-rank tables): :func:`~cranfield.evaluation.ranked.rank_run`."""
+        return rank_run(run, self.judgments, self.options, name=name)
 
     def load_run(self, run: object, name: str) -> Run:
-        """``run`` as a ``Run`` named ``name``, read as the options say; a run file is read
-        once, next to the qrels when these are not loaded yet."""
-        from cranfield.io.load import load_run
-
-        if isinstance(run, (str, Path)):
-            run = open_run(run, format=self.options.run_format)
-        if isinstance(run, RunInput):
-            opened = run
-            if is_parquet(opened.label):  # no slow start to fill: read before the qrels
-                return opened.run(name=name)
-            return self.judgments.beside(lambda: opened.run(name=name))
-        return load_run(run, name=name, format=self.options.run_format)
+        """``run`` as a ``Run`` named ``name``, read as the options say (a run file once):
+        :func:`~cranfield.evaluation.ranked.read_run`."""
+        return read_run(run, self.judgments, self.options, name=name)
 
     def evaluate(self, run: RunLike | Run, *, name: str | None = None) -> Results:
         """Score one run: per-query values and aggregates of every bound measure.
@@ -334,7 +281,7 @@ class Evaluator:
             prep = self.ranking(opened, name=name or default_name(run))
         except MissingTopicError as missing:  # none shared: say so rather than list them all
             if len(missing.topics) == len(self.judged_topics()):
-                label = self._run_label(run, name)
+                label = run_label(run, name)
                 judged = self.judged_topics()
                 check_overlap(judged, 0, run=label, qrels=self.qrels_label, run_ids=run_ids)
             raise
@@ -354,51 +301,23 @@ class Evaluator:
         label: str | None = None,
         scored_by: tuple[str, ...] = (),
     ) -> Results:
-        """:func:`~cranfield.evaluation.assemble.assemble` of ``run``'s parts."""
-        level = self.options.relevance_level
-
-        def absent(topics: list[str]) -> Part:
-            return score(
-                self.absent_ranking(topics, name=name), self.measures, relevance_level=level
-            )
-
-        return assemble(
+        """``run``'s results from its parts (:func:`~cranfield.evaluation.assemble.assemble`)."""
+        how = self.measures, self.options, self.aggregation
+        return assemble_run(
             parts,
-            measures=self.measures,
-            options=self.options,
-            aggregation=self.aggregation,
-            judged=self.judged_topics(),
-            name=name,
-            run_label=label or self._run_label(run, name),
-            qrels_label=self.qrels_label,
+            self.judgments,
+            *how,
+            run,
+            name,
             run_ids=run_ids,
-            score_absent=absent,
-            sources=self.sources(run),
-            notes=self.judgments.notes,
+            label=label,
             scored_by=scored_by,
         )
 
-    @staticmethod
-    def _run_label(run: object, name: str | None) -> str:
-        """How the overlap check names ``run``: its path, or its name."""
-        if isinstance(run, (str, Path)):
-            return source_name(run)
-        return f"run {name or default_name(run)!r}"
-
     def absent_ranking(self, absent: Sequence[str], *, name: str) -> Prepared:
-        """The judged queries ``absent`` from a run, ranked as empty rankings against their
-        judgments alone: what ``missing="zero"`` scores them as. :meth:`evaluate` ranks them
-        so among the others; a run scored in parts (streamed, or a dataset's partitions)
-        asks here for the queries no part held."""
-        import polars as pl
-
-        from cranfield.data.qrels import Qrels
-        from cranfield.data.run import RUN_SCHEMA, Run
-
-        judgments = self.qrels
-        only = Qrels(judgments.frame.filter(pl.col("query_id").is_in(list(absent))), judgments.name)
-        empty = Run(pl.DataFrame(schema=RUN_SCHEMA), name=name, tag=name)
-        return self.with_options(qrels=only, aggregate=None).ranking(empty, name=name)
+        """The judged queries ``absent`` from a run ranked as empty rankings, as
+        ``missing="zero"`` scores them (:func:`~cranfield.evaluation.ranked.absent_ranking`)."""
+        return absent_ranking(self.judgments, self.options, absent, name=name)
 
     def stream(
         self,
@@ -416,21 +335,6 @@ class Evaluator:
         refused. ``progress``: the lines scored so far and their rate on standard error, once
         the work has taken a second (``None``: when standard error is a terminal).
         """
-        check_int("block_bytes", block_bytes, minimum=1)
-        options = self.options
-        if "micro" in self.aggregation.values():
-            raise OptionError(
-                "aggregate",
-                "a summary other than 'micro' when streaming",
-                "micro",
-                note="Micro-averaging needs every query's counts at once.",
-            )
-        if options.run_format not in (None, "trec"):
-            raise OptionError(
-                "run_format",
-                "'trec' or None when streaming (blocks of whole queries are read as TREC text)",
-                options.run_format,
-            )
         name = name or default_name(run)
         parts = list(_streamed(self, run, name, block_bytes, progress_enabled(progress)))
         return self._assemble(parts, run, name, run_ids=lambda: _held(parts))
@@ -559,6 +463,21 @@ def _streamed(
     block ranked and scored with the evaluator's qrels, measures and options, its absent
     queries left to the assembly."""
     from cranfield.data.run import Run
+
+    check_int("block_bytes", block_bytes, minimum=1)
+    if "micro" in evaluator.aggregation.values():
+        raise OptionError(
+            "aggregate",
+            "a summary other than 'micro' when streaming",
+            "micro",
+            note="Micro-averaging needs every query's counts at once.",
+        )
+    if evaluator.options.run_format not in (None, "trec"):
+        raise OptionError(
+            "run_format",
+            "'trec' or None when streaming (blocks of whole queries are read as TREC text)",
+            evaluator.options.run_format,
+        )
     from cranfield.io.source import Digest
     from cranfield.io.trec_blocks import query_blocks
 
@@ -592,21 +511,6 @@ def _run_topics(run: object, name: str | None) -> list[str] | None:
     if isinstance(run, RunInput):
         return None if run.label == "<stdin>" else run.run(name=name).topics
     return load_run(cast("RunLike", run)).topics
-
-
-def _without_self(run: Run) -> tuple[Run, int]:
-    """``run`` without the documents whose id is their query's id (``ignore_self``), and how
-    many were dropped."""
-    import polars as pl
-
-    from cranfield.data.run import Run
-
-    frame = run.frame.filter(pl.col("query_id") != pl.col("doc_id"))
-    return Run(frame, name=run.name, tag=run.tag), run.frame.height - frame.height
-
-
-def _text_path(source: object) -> bool:
-    return isinstance(source, (str, Path)) and not is_parquet(source)
 
 
 def evaluate(

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from cranfield.errors import InputError, OptionError
+from cranfield.evaluation.execution import Execution
 from cranfield.evaluation.options import EvalOptions
 from cranfield.io.load import load_qrels
 from cranfield.lab import (
@@ -153,12 +154,12 @@ def test_pool_study_passes_where_the_runs_are_read_on_unchanged(
         original = getattr(pooling_module, name)
 
         def spy(*args: Any, _name: str = name, _f: Any = original, **kwargs: Any) -> Any:
-            seen.append((_name, {k: kwargs[k] for k in ("jobs", "scheduler")}))
+            seen.append((_name, {"execution": kwargs["execution"]}))
             return _f(*args, **kwargs)
 
         monkeypatch.setattr(pooling_module, name, spy)
-    pool_study(TOY_RUNS, 2, qrels=TOY_QRELS)
-    where = {"jobs": 1, "scheduler": None}
+    pool_study(TOY_RUNS, 2, qrels=TOY_QRELS, jobs=1)
+    where = {"execution": Execution()}
     assert seen[:2] == [("pool", where), ("judged_at_k", where)]
     assert ("leave_one_out", where) in seen
 

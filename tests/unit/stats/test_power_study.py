@@ -12,6 +12,7 @@ import pytest
 import cranfield
 from cranfield.errors import EvaluationError, OptionError
 from cranfield.evaluation.evaluator import Evaluator
+from cranfield.evaluation.execution import Execution
 from cranfield.stats import PowerStudy, discriminative_power, power, residual_variance
 from cranfield.stats.topic_set_size import topic_set_size
 from tests.conftest import REPO
@@ -105,7 +106,7 @@ def test_where_the_runs_are_scored_is_passed_on_unchanged(
 
     monkeypatch.setattr(Evaluator, "many", spy)
     power(QRELS, RUNS, "AP", n_resamples=20, trials=0, seed=1, store=tmp_path, progress=None)
-    assert seen == {"jobs": 1, "scheduler": None, "store": tmp_path, "progress": None}
+    assert seen == {"execution": Execution(store=tmp_path, progress=None)}
 
 
 @pytest.mark.parametrize(

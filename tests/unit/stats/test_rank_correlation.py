@@ -17,6 +17,7 @@ from scipy import stats
 import cranfield
 from cranfield.errors import EvaluationError, OptionError
 from cranfield.evaluation.evaluator import Evaluator
+from cranfield.evaluation.execution import Execution
 from cranfield.stats.rank_correlation import (
     correlate,
     correlate_measures,
@@ -378,7 +379,7 @@ def test_correlate_passes_where_the_runs_are_scored_on_unchanged(
 
     monkeypatch.setattr(Evaluator, "many", spy)
     correlate(QRELS_A, RUNS, "AP", qrels_b=QRELS_B, n_resamples=0, store=tmp_path, progress=None)
-    where = {"jobs": 1, "scheduler": None, "store": tmp_path, "progress": None}
+    where = {"execution": Execution(store=tmp_path, progress=None)}
     assert seen == [where, where]
 
 

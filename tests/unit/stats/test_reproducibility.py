@@ -17,6 +17,7 @@ from scipy import stats
 from cranfield.data.ranking import ranked_doc_ids
 from cranfield.errors import EvaluationError, OptionError
 from cranfield.evaluation.evaluator import Evaluator
+from cranfield.evaluation.execution import Execution
 from cranfield.io.load import load_run
 from cranfield.stats.reproducibility import (
     delta_ri,
@@ -344,7 +345,7 @@ def test_reproduce_passes_where_the_runs_are_scored_on_unchanged(
 
     monkeypatch.setattr(Evaluator, "many", spy)
     reproduce(QRELS, [BASE], [BASE_R], "AP", names=["a", "b"], store=tmp_path, progress=None)
-    where = {"jobs": 1, "scheduler": None, "store": tmp_path, "progress": None}
+    where = {"execution": Execution(store=tmp_path, progress=None)}
     assert seen == [where, where]
 
 
