@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,12 @@ REAL = SHARED / "data" / "real"
 
 # matplotlib without a screen, for every test that draws (the report, `cranfield plot`)
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+# ir_datasets (the irds extra) makes its folders in its home when it is imported, and a test
+# never changes the machine nor reads a user's cache: an empty home of the session's own.
+_IRDS_HOME = tempfile.mkdtemp(prefix="cranfield-irds-home-")
+atexit.register(shutil.rmtree, _IRDS_HOME, ignore_errors=True)
+os.environ["IR_DATASETS_HOME"] = _IRDS_HOME
 
 
 def require(path: Path) -> Path:

@@ -249,6 +249,36 @@ ROWS: list[Row] = [
         lambda v: cranfield.Evaluator(QRELS, "AP").stream(_run_file(), block_bytes=v),
     ),
     Row(cranfield.RunSet.of, "names", "tags", lambda v: cranfield.RunSet.of([RUN], v)),
+    Row(
+        cranfield.evaluate_many,
+        "depth",
+        -1,
+        lambda v: cranfield.evaluate_many(QRELS, [RUN], "AP", depth=v),
+    ),
+    Row(
+        cranfield.evaluate_many,
+        "names",
+        "tags",
+        lambda v: cranfield.evaluate_many(QRELS, [RUN], "AP", names=v),
+    ),
+    Row(
+        cranfield.evaluate_many,
+        "jobs",
+        -1,
+        lambda v: cranfield.evaluate_many(QRELS, [RUN], "AP", jobs=v),
+    ),
+    Row(
+        cranfield.save_qrels,
+        "format",
+        "xlsx",
+        lambda v: cranfield.save_qrels(QRELS, _folder() / "saved.qrels", format=v),
+    ),
+    Row(
+        cranfield.save_run,
+        "format",
+        "xlsx",
+        lambda v: cranfield.save_run(RUN, _folder() / "saved.run", format=v),
+    ),
     # ------------------------------------------------------------ cranfield.stats
     Row(
         stats.Comparison.to_json,

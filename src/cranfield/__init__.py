@@ -12,6 +12,7 @@ import typing
 
 from cranfield import data as _data
 from cranfield import io as _io
+from cranfield._deprecation import MovedName as _MovedName
 from cranfield._lazy import lazy_names as _lazy_names
 from cranfield._version import __version__
 from cranfield.errors import (
@@ -32,12 +33,16 @@ from cranfield.errors import (
 if typing.TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
     from cranfield.data.run import Run
-    from cranfield.evaluation.evaluator import Evaluator, evaluate, evaluate_stream
+    from cranfield.evaluation.evaluator import (
+        Evaluator,
+        evaluate,
+        evaluate_many,
+        evaluate_stream,
+    )
     from cranfield.evaluation.options import EvalOptions
     from cranfield.evaluation.results import Results, ScoreTable
-    from cranfield.io.load import load_qrels, load_run
+    from cranfield.io.load import load_qrels, load_run, save_qrels, save_run
     from cranfield.io.runset import RunSet
-    from cranfield.io.trec import read_qrels, read_run, write_qrels, write_run
     from cranfield.measures import Measure, MeasureSpec, parse_measure, parse_measures
     from cranfield.stats import Comparison, compare
     from cranfield.stats.plan import TestPlan
@@ -58,6 +63,7 @@ _LAZY = {
     "TestPlan": "cranfield.stats.plan",
     "compare": "cranfield.stats",
     "evaluate": "cranfield.evaluation.evaluator",
+    "evaluate_many": "cranfield.evaluation.evaluator",
     "evaluate_stream": "cranfield.evaluation.evaluator",
     "parse_measure": "cranfield.measures",
     "parse_measures": "cranfield.measures",
@@ -66,7 +72,40 @@ _LAZY = {
 }
 
 
-__getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
+# Until 0.2.0 these were cranfield.io.trec's TREC-only readers and writers; one public name
+# per job now (issue 29): load_* and save_* for every format, cranfield.io.trec for TREC text.
+_MOVED = (
+    _MovedName(
+        "cranfield",
+        "read_qrels",
+        "cranfield.load_qrels, or cranfield.io.trec.read_qrels for TREC text only",
+        "cranfield.io.trec",
+        "read_qrels",
+    ),
+    _MovedName(
+        "cranfield",
+        "read_run",
+        "cranfield.load_run, or cranfield.io.trec.read_run for TREC text only",
+        "cranfield.io.trec",
+        "read_run",
+    ),
+    _MovedName(
+        "cranfield",
+        "write_qrels",
+        "cranfield.save_qrels, or cranfield.io.trec.write_qrels for TREC text only",
+        "cranfield.io.trec",
+        "write_qrels",
+    ),
+    _MovedName(
+        "cranfield",
+        "write_run",
+        "cranfield.save_run, or cranfield.io.trec.write_run for TREC text only",
+        "cranfield.io.trec",
+        "write_run",
+    ),
+)
+
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals(), _MOVED)
 
 __all__ = [
     "Comparison",
@@ -95,13 +134,12 @@ __all__ = [
     "__version__",
     "compare",
     "evaluate",
+    "evaluate_many",
     "evaluate_stream",
     "load_qrels",
     "load_run",
     "parse_measure",
     "parse_measures",
-    "read_qrels",
-    "read_run",
-    "write_qrels",
-    "write_run",
+    "save_qrels",
+    "save_run",
 ]

@@ -10,13 +10,23 @@ emits a :class:`DeprecationWarning` naming the new spelling; CHANGELOG.md lists 
   type checkers is the new one only.
 * :class:`DeprecatedAlias` -- a class attribute: ``per_topic = DeprecatedAlias("per_topic",
   "per_query")`` reads ``per_query`` (a value, or a method then called as before).
+* :class:`MovedName` -- a module attribute that moved or was renamed (``cranfield.read_run``,
+  now ``cranfield.load_run``): the module's ``__getattr__`` (:func:`moved_names`, or
+  :func:`cranfield._lazy.lazy_names` for a package whose names are imported on first use)
+  still gives the old value, with the warning. ``dir()`` and ``__all__`` show only the new
+  names.
+
+A deprecated *form* of a call that cannot be a renamed parameter (``evaluate`` given a list of
+runs) is a branch of the function that calls :func:`warn_renamed`, with a comment that says so.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar, overload
 
 P = ParamSpec("P")
@@ -98,3 +108,58 @@ class DeprecatedAlias:
             return self
         warn_renamed(f"{self.owner}.{self.old}", f"{self.owner}.{self.new}")
         return getattr(instance, self.new)
+
+
+@dataclass(frozen=True)
+class MovedName:
+    """A module attribute that moved or was renamed, kept for one minor release.
+
+    Attributes
+    ----------
+    module:
+        The module the old name is read from (``"cranfield"``).
+    old:
+        The old name there (``"read_run"``).
+    new:
+        What replaces it, as a user writes it (``"cranfield.load_run"``); the warning says
+        ``use {new}.``
+    where, attr:
+        The module and the name of the value the old name still gives
+        (``"cranfield.io.trec"``, ``"read_run"``).
+    """
+
+    module: str
+    old: str
+    new: str
+    where: str
+    attr: str
+
+    def value(self) -> object:
+        """The value of the old name, with the warning (for the module's ``__getattr__``)."""
+        # 4: warnings.warn <- warn_renamed <- value <- the module's __getattr__ <- the user
+        warn_renamed(f"{self.module}.{self.old}", self.new, stacklevel=4)
+        return getattr(importlib.import_module(self.where), self.attr)
+
+
+def moved_names(module: str, moved: Iterable[MovedName]) -> Callable[[str], object]:
+    """A module ``__getattr__`` that gives the old names of ``moved``, with the warning.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> get = moved_names("pkg", [MovedName("pkg", "old_join", "os.path.join", "os.path", "join")])
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     get("old_join")("a", "b")
+    'a/b'
+    >>> print(seen[0].message)
+    pkg.old_join is deprecated and will be removed in a future minor release; use os.path.join.
+    """
+    by_name = {m.old: m for m in moved}
+
+    def __getattr__(name: str) -> object:
+        if name in by_name:
+            return by_name[name].value()
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__

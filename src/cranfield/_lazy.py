@@ -10,8 +10,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from cranfield._deprecation import moved_names
+
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
+
+    from cranfield._deprecation import MovedName
 
 
 INSTALL_HINT_START = "install the '"
@@ -31,20 +35,27 @@ def install_hint(extra: str) -> str:
 
 
 def lazy_names(
-    package: str, where: Mapping[str, str], namespace: dict[str, Any]
+    package: str,
+    where: Mapping[str, str],
+    namespace: dict[str, Any],
+    moved: Iterable[MovedName] = (),
 ) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
     """``__getattr__`` and ``__dir__`` for ``package``.
 
     ``where[name]`` is the module that defines ``name``; the name is imported the first
-    time it is asked for and then kept in ``namespace`` (the package's globals).
+    time it is asked for and then kept in ``namespace`` (the package's globals). ``moved``
+    are old names kept for one release (:class:`~cranfield._deprecation.MovedName`): each
+    still gives its value, with a ``DeprecationWarning`` at every use, and is not listed by
+    ``__dir__``.
     """
+    old_names = moved_names(package, moved)
 
     def __getattr__(name: str) -> object:
         if name in where:
             value = getattr(importlib.import_module(where[name]), name)
             namespace[name] = value
             return value
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return old_names(name)
 
     def __dir__() -> list[str]:
         return sorted({*namespace, *where})

@@ -84,7 +84,7 @@ def compare(
 @pytest.fixture(scope="module")
 def wt13() -> tuple[IntentQrels, dict[str, dict[str, float]]]:
     intents = read_intents(require(WT13_INTENTS))
-    run = tie_free(cranfield.read_run(require(WT13_RUN)), intents.to_qrels().topics)
+    run = tie_free(cranfield.load_run(require(WT13_RUN)), intents.to_qrels().topics)
     return intents, run
 
 

@@ -51,8 +51,8 @@ def tie_free(run: cranfield.Run, topics: list[str]) -> dict[str, dict[str, float
 
 @pytest.fixture(scope="module")
 def dl19() -> tuple[cranfield.Qrels, dict[str, dict[str, float]]]:
-    qrels = cranfield.read_qrels(require(DL19 / "qrels" / "qrels.dl19-passage.txt"))
-    run = cranfield.read_run(require(DL19 / "runs" / "dl19" / "bm25.txt.gz"))
+    qrels = cranfield.load_qrels(require(DL19 / "qrels" / "qrels.dl19-passage.txt"))
+    run = cranfield.load_run(require(DL19 / "runs" / "dl19" / "bm25.txt.gz"))
     return qrels, tie_free(run, qrels.topics)
 
 
@@ -95,7 +95,7 @@ def test_ndeval_alpha_ndcg_through_ir_measures(ours: str, theirs: str) -> None:
     )
     qrels = intents.to_qrels()
     run = tie_free(
-        cranfield.read_run(require(REAL / "trec-web-2009-2014" / "runs" / "test.wt13.run.gz")),
+        cranfield.load_run(require(REAL / "trec-web-2009-2014" / "runs" / "test.wt13.run.gz")),
         qrels.topics,
     )
     q = [ir_measures.Qrel(t, d, r, s) for t, s, d, r in intents.frame.iter_rows()]

@@ -13,6 +13,7 @@ import importlib
 import inspect
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -67,6 +68,27 @@ ALIASES = [
     ("cranfield.curves.gain_curves", "k", "max_rank"),
     ("cranfield.plot.gain_curve", "k", "max_rank"),
     ("cranfield.report.html.html_report", "gain_depth", "max_rank"),
+]
+
+# (old, new): every deprecated form or moved name that is not a renamed parameter or
+# attribute, as its warning and CHANGELOG.md's "Deprecated" spell it
+MOVED = [
+    ("evaluate(qrels, [run, ...], measures)", "evaluate_many(qrels, runs, measures)"),
+    *(
+        (f"{package}.{old}", f"cranfield.{new}, or cranfield.io.trec.{old} for TREC text only")
+        for package in ("cranfield", "cranfield.io")
+        for old, new in (
+            ("read_qrels", "load_qrels"),
+            ("read_run", "load_run"),
+            ("write_qrels", "save_qrels"),
+            ("write_run", "save_run"),
+        )
+    ),
+    (
+        "cranfield.io.formats.read_qrels",
+        "cranfield.io.formats.read_qrels_file (or cranfield.load_qrels)",
+    ),
+    ("cranfield.io.formats.read_run", "cranfield.io.formats.read_run_file (or cranfield.load_run)"),
 ]
 
 
@@ -178,6 +200,78 @@ def test_k_of_the_gain_curves_is_max_rank() -> None:
     plt.close(figure)
 
 
+# --------------------------------------------------------------------------- moved forms
+
+
+def test_evaluate_with_a_list_of_runs_is_evaluate_many() -> None:
+    old_form, new_form = MOVED[0]
+    with _warns(old_form, new_form):
+        old = cranfield.evaluate(QRELS, [RUN_A, RUN_B], "AP")
+    new = cranfield.evaluate_many(QRELS, [RUN_A, RUN_B], "AP")
+    assert isinstance(old, cranfield.ScoreTable)
+    assert old.means() == new.means()
+    assert old.to_polars().equals(new.to_polars())
+    with _warns(old_form, new_form), pytest.raises(cranfield.OptionError, match="run_name"):
+        cranfield.evaluate(QRELS, [RUN_A], "AP", run_name="a")
+
+
+MOVED_NAMES = [(old, new) for old, new in MOVED if "(" not in old]
+
+
+def _value_of(old: str) -> object:
+    """What the moved name ``old`` still gives: cranfield.io.trec's function, or the renamed
+    reader of cranfield.io.formats."""
+    module, _, name = old.rpartition(".")
+    if module == "cranfield.io.formats":
+        return getattr(importlib.import_module(module), f"{name}_file")
+    return getattr(importlib.import_module("cranfield.io.trec"), name)
+
+
+@pytest.mark.parametrize(("old", "new"), MOVED_NAMES)
+def test_a_moved_name_still_gives_its_value(old: str, new: str) -> None:
+    module, _, name = old.rpartition(".")
+    package = importlib.import_module(module)
+    with _warns(old, new):
+        value = getattr(package, name)
+    assert value is _value_of(old)
+    assert name not in dir(package)
+    assert name not in getattr(package, "__all__", ())
+
+
+def test_the_old_readers_and_writers_give_what_the_new_ones_do(tmp_path: Path) -> None:
+    with _warns("cranfield.write_run", dict(MOVED)["cranfield.write_run"]):
+        write_run = cranfield.write_run
+    with _warns("cranfield.read_run", dict(MOVED)["cranfield.read_run"]):
+        read_run = cranfield.read_run
+    run = cranfield.load_run(RUN_A, name="a")
+    write_run(run, tmp_path / "old.run")
+    cranfield.save_run(run, tmp_path / "new.run")
+    assert (tmp_path / "old.run").read_bytes() == (tmp_path / "new.run").read_bytes()
+    assert read_run(tmp_path / "old.run").frame.equals(
+        cranfield.load_run(tmp_path / "new.run").frame
+    )
+    with _warns("cranfield.read_qrels", dict(MOVED)["cranfield.read_qrels"]):
+        from cranfield import read_qrels  # type: ignore[attr-defined]
+    cranfield.save_qrels(QRELS, tmp_path / "qrels.txt")
+    assert read_qrels(tmp_path / "qrels.txt").frame.equals(
+        cranfield.load_qrels(tmp_path / "qrels.txt").frame
+    )
+    with _warns("cranfield.io.formats.read_run", dict(MOVED)["cranfield.io.formats.read_run"]):
+        from cranfield.io.formats import read_run as read_any  # type: ignore[attr-defined]
+    assert read_any(tmp_path / "new.run").frame.equals(read_run(tmp_path / "new.run").frame)
+
+
+def test_every_moved_name_in_the_source_is_tested_here() -> None:
+    declared = set()
+    for path in (REPO / "src" / "cranfield").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("MovedName"):
+                module, old, new = (ast.literal_eval(a) for a in node.args[:3])
+                declared.add((f"{module}.{old}", new))
+    declared.discard(("pkg.old_join", "os.path.join"))  # _deprecation.py's own example
+    assert declared == set(MOVED_NAMES)
+
+
 # --------------------------------------------------------------------------- the mechanics
 
 
@@ -277,3 +371,15 @@ def test_every_alias_is_tested_here_and_listed_in_the_changelog() -> None:
         assert re.search(rf"`{name}\b[^`]*`[^\n]*`{old}`[^\n]*`{new}`", deprecated), (
             f"CHANGELOG.md's Deprecated lacks {name}: {old} -> {new}"
         )
+
+
+def test_every_moved_form_is_listed_in_the_changelog() -> None:
+    changelog = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    deprecated = changelog.split("### Deprecated", 1)[1].split("\n##", 1)[0]
+    entries = deprecated.replace("\n  ", " ").splitlines()
+    for old, new in MOVED:
+        old_name, new_name = old.partition("(")[0], re.split(r"[ ,(]", new)[0]
+        assert any(
+            f"`{old_name}`" in line and f"`{new_name}`" in line.partition(": now")[2]
+            for line in entries
+        ), f"CHANGELOG.md's Deprecated lacks {old} -> {new}"

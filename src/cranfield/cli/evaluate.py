@@ -1,10 +1,11 @@
 """``cranfield evaluate QRELS RUN [RUN ...]``: measures of runs, as a table or as data.
 
-A run that is a folder of Parquet files is a dataset (:mod:`cranfield.evaluation.datasets`):
-without ``--jobs`` or ``--scheduler`` its partitions are scored here by dask's synchronous
-scheduler (one partition in memory at a time, nothing to start), with ``--jobs N`` by a local
-Dask cluster of ``N`` worker processes started for the command, with ``--scheduler`` by that
-cluster's workers.
+A folder of run files is that many runs, one per file (:mod:`cranfield.io.runset` states the
+rule). A run that is a folder of Parquet files is a dataset
+(:mod:`cranfield.evaluation.datasets`): without ``--jobs`` or ``--scheduler`` its partitions
+are scored here by dask's synchronous scheduler (one partition in memory at a time, nothing to
+start), with ``--jobs N`` by a local Dask cluster of ``N`` worker processes started for the
+command, with ``--scheduler`` by that cluster's workers.
 
 Exit codes: 0 success, 1 usage error (bad option, unknown measure), 2 bad input data.
 """

@@ -431,6 +431,23 @@ class _DeprecatedFlag(argparse.Action):
         self.target(parser, namespace, given, option_string)
 
 
+class _Runs(argparse.Action):
+    """The runs of a command: each folder of run files given stands for its files, in the
+    order of their names (the rule of :mod:`cranfield.io.runset`); a Parquet dataset folder
+    stays one run."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        from cranfield.io.runset import expand_folders
+
+        setattr(namespace, self.dest, expand_folders(values))
+
+
 class _Choice(argparse.Action):
     """One of ``choices``, stored; a deprecated value (``-f text``) is noted and does what its
     replacement does (``-f table``, or another option: ``--export-format qrels``)."""
@@ -552,13 +569,18 @@ def add_inputs(
     runs_metavar: str | tuple[str, ...] = "RUN",
 ) -> None:
     """The positional ``qrels`` and ``runs`` of the commands that evaluate: files in any
-    format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``).
+    format :mod:`cranfield.io.formats` reads (``--qrels-format``, ``--run-format``), the qrels
+    an ir_datasets id too (:mod:`cranfield.io.irds`); a folder of run files among the runs
+    stands for its files (:mod:`cranfield.io.runset`).
 
     A tuple ``runs_metavar`` is exactly those runs, each named in the usage (``QRELS RUN_A
     RUN_B``) with the ``runs_help`` of the same place, gathered in ``args.runs`` all the same.
     """
     p.add_argument(
-        "qrels", metavar="QRELS", help=f"qrels file ({INPUT_FORMATS}; optionally compressed)"
+        "qrels",
+        metavar="QRELS",
+        help=f"qrels file ({INPUT_FORMATS}; optionally compressed), or an ir_datasets id such "
+        "as msmarco-passage/trec-dl-2019/judged (read from its local cache; the irds extra)",
     )
     if isinstance(runs_metavar, tuple):
         for name, words in zip(runs_metavar, runs_help, strict=True):
@@ -567,7 +589,11 @@ def add_inputs(
             )
         return
     p.add_argument(
-        "runs", nargs="+", metavar=runs_metavar, help=f"{runs_help} (any of those formats)"
+        "runs",
+        nargs="+",
+        action=_Runs,
+        metavar=runs_metavar,
+        help=f"{runs_help} (any of those formats; a folder of run files: each file)",
     )
 
 

@@ -28,7 +28,7 @@ class Qrels:
 
     The table has the columns ``query_id``, ``iteration``, ``doc_id`` (strings) and
     ``relevance`` (int64) and is sorted by ``query_id`` then ``doc_id``, both bytewise
-    (C ``strcmp`` order, as trec_eval). Construct it with :func:`cranfield.read_qrels`,
+    (C ``strcmp`` order, as trec_eval). Construct it with :func:`cranfield.load_qrels`,
     which validates the input; the constructor trusts its argument.
 
     Relevance values follow trec_eval: a value ``>= 0`` is a judgment (graded levels are

@@ -31,7 +31,7 @@ class Run:
     in input order; the rank column of a TREC file is not kept because trec_eval never
     uses it (documents are ranked by score, see :mod:`cranfield.data.ranking`). ``tag``
     is the run tag of the *last* line of a TREC file, as trec_eval reports it.
-    Construct it with :func:`cranfield.read_run`, which validates the input.
+    Construct it with :func:`cranfield.load_run`, which validates the input.
     """
 
     frame: pl.DataFrame

@@ -2,8 +2,8 @@
 
 :class:`Evaluator` scores one run, a run streamed in blocks, or many runs into one aligned
 :class:`ScoreTable`; :class:`EvalOptions` holds the evaluation options, validated once;
-:func:`cranfield.evaluate` and :func:`cranfield.evaluate_stream` are thin convenience
-functions over an :class:`Evaluator`.
+:func:`cranfield.evaluate` (one run), :func:`cranfield.evaluate_many` (several runs) and
+:func:`cranfield.evaluate_stream` are thin convenience functions over an :class:`Evaluator`.
 """
 
 import typing
@@ -11,7 +11,12 @@ import typing
 from cranfield._lazy import lazy_names as _lazy_names
 
 if typing.TYPE_CHECKING:
-    from cranfield.evaluation.evaluator import Evaluator, evaluate, evaluate_stream
+    from cranfield.evaluation.evaluator import (
+        Evaluator,
+        evaluate,
+        evaluate_many,
+        evaluate_stream,
+    )
     from cranfield.evaluation.options import EvalKwargs, EvalOptions
     from cranfield.evaluation.results import Results, ScoreTable
 
@@ -22,6 +27,7 @@ __all__ = [
     "Results",
     "ScoreTable",
     "evaluate",
+    "evaluate_many",
     "evaluate_stream",
 ]
 
@@ -33,6 +39,7 @@ _LAZY = {
     "Results": "cranfield.evaluation.results",
     "ScoreTable": "cranfield.evaluation.results",
     "evaluate": "cranfield.evaluation.evaluator",
+    "evaluate_many": "cranfield.evaluation.evaluator",
     "evaluate_stream": "cranfield.evaluation.evaluator",
 }
 

@@ -4,8 +4,8 @@
 holds. A TREC file is read through the one opener (:func:`cranfield.io.source.read_bytes`) and
 the line tokenizer of :mod:`cranfield.io.lines`, a run (6 fields or more) told from qrels (4
 fields); a file in any other format (MS MARCO, BEIR, CSV, TSV, JSON, JSON Lines, Parquet) is
-read by the one reader of its format (:func:`cranfield.io.formats.read_run`,
-:func:`~cranfield.io.formats.read_qrels`), whose refusal is the ``unreadable`` finding, and
+read by the one reader of its format (:func:`cranfield.io.formats.read_run_file`,
+:func:`~cranfield.io.formats.read_qrels_file`), whose refusal is the ``unreadable`` finding, and
 checked on the table it reads (a finding's ``line`` is then None and its message names the
 data row). Each report counts what the file holds and lists its :class:`Finding`\\ s: what
 the strict readers refuse (their own message), and what they accept but a user likely did not
@@ -174,7 +174,7 @@ def _judgments(qrels: str | Path) -> dict[str, dict[str, str]]:
             # ranx JSON does not say; a table with a score column and no label is a run
             if format_ != "json" and formats.detect_kind(qrels, format_) != "qrels":
                 raise InputError(source_name(qrels), None, "holds a run, not judgments")
-            frame = formats.read_qrels(qrels, format=format_).frame
+            frame = formats.read_qrels_file(qrels, format=format_).frame
         except InputError as error:
             message = f"cannot be read as qrels: {error}"
             raise InputError(source_name(qrels), None, message) from None
@@ -247,9 +247,9 @@ def _check_table(
     data: Qrels | Run
     try:
         data = (
-            formats.read_qrels(path, format=format_)
+            formats.read_qrels_file(path, format=format_)
             if kind == "qrels"
-            else formats.read_run(path, format=format_)
+            else formats.read_run_file(path, format=format_)
         )
     except InputError as error:
         return FileReport(name, kind, what, findings=tuple(_refused(error)))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Unpack, cast, overload
+from typing import TYPE_CHECKING, Any, Unpack, cast
 
 from cranfield._progress import Tracker, progress_enabled
 from cranfield._types import RunNaming
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from cranfield.data.run import Run
     from cranfield.evaluation.datasets import Partition
     from cranfield.evaluation.engines import Engine
+    from cranfield.evaluation.execution import EvalExecutionKwargs
     from cranfield.io.load import QrelsLike, RunLike
     from cranfield.io.runset import RunSet
 
@@ -71,6 +72,7 @@ __all__ = [
     "RunTask",
     "compute",
     "evaluate",
+    "evaluate_many",
     "evaluate_stream",
     "load_judgments",
     "measure_kwargs",
@@ -511,21 +513,6 @@ def _run_topics(run: object, name: str | None) -> list[str] | None:
     return load_run(cast("RunLike", run)).topics
 
 
-@overload
-def evaluate(
-    qrels: QrelsLike,
-    run: list[Any] | tuple[Any, ...] | RunSet,
-    measures: MeasureLike | Iterable[MeasureLike],
-    *,
-    options: EvalOptions | None = None,
-    run_name: str | None = None,
-    known: QrelsLike | None = None,
-    intents: Any = None,
-    **kwargs: Unpack[EvalKwargs],
-) -> ScoreTable: ...
-
-
-@overload
 def evaluate(
     qrels: QrelsLike,
     run: RunLike,
@@ -536,20 +523,7 @@ def evaluate(
     known: QrelsLike | None = None,
     intents: Any = None,
     **kwargs: Unpack[EvalKwargs],
-) -> Results: ...
-
-
-def evaluate(
-    qrels: QrelsLike,
-    run: RunLike,
-    measures: MeasureLike | Iterable[MeasureLike],
-    *,
-    options: EvalOptions | None = None,
-    run_name: str | None = None,
-    known: QrelsLike | None = None,
-    intents: Any = None,
-    **kwargs: Unpack[EvalKwargs],
-) -> Results | ScoreTable:
+) -> Results:
     """Evaluate one run against judgments: ``Evaluator(qrels, measures, ...).evaluate(run)``.
 
     Parameters
@@ -557,8 +531,7 @@ def evaluate(
     qrels, run:
         Paths (TREC text, compressed or not, or Parquet), ``Qrels``/``Run`` objects, polars or
         pandas DataFrames, Arrow tables, or dicts ``{query_id: {doc_id: value}}``. Never mutated.
-        A list (or a :class:`~cranfield.io.runset.RunSet`) of runs scores each of them into one
-        aligned :class:`~cranfield.evaluation.results.ScoreTable` (:meth:`Evaluator.many`).
+        Several runs (a folder of run files too) are scored with :func:`evaluate_many`.
     measures:
         Names such as ``"nDCG@10"``, ``"P(rel=2)@5"``, ``"AP"``, trec_eval names (``"map"``,
         ``"P.5,10"``, ``"official"``), ranx names (``"ndcg@10"``, ``"mrr"``), or ``Measure``s.
@@ -576,18 +549,24 @@ def evaluate(
     Returns
     -------
     Results
-        Per-query values and aggregates for every measure; a ``ScoreTable`` of one
-        ``Results`` per run for a list of runs.
+        Per-query values and aggregates for every measure.
 
     Raises
     ------
     OptionError
-        For an option value it cannot take.
+        For an option value it cannot take, or a folder of run files as ``run``.
     MeasureError
         For an unknown measure or aggregation, or ``"micro"`` for a measure that is not a
         set measure.
     EvaluationError
         When a measure needs ``known`` or ``intents`` and none was given.
+
+    Notes
+    -----
+    Deprecated: a list (or :class:`~cranfield.io.runset.RunSet`) of runs given as ``run``
+    is still scored into a :class:`~cranfield.evaluation.results.ScoreTable`, as before, with
+    a :class:`DeprecationWarning` naming :func:`evaluate_many`, which replaces it; that form
+    goes in the next minor release (CONTRIBUTING.md, "Deprecations").
 
     Examples
     --------
@@ -607,19 +586,24 @@ def evaluate(
     >>> res = evaluate(qrels, run, ["SetP"], aggregate={"SetP": "micro"})
     >>> res["SetP"], res.aggregate("SetP", "mean")
     (0.4, 0.41666666666666663)
-
-    Several runs, aligned by query:
-
-    >>> evaluate(qrels, [run, {"q1": {"b": 1.0}}], ["SetP"]).means()
-    {'run1': {'SetP': 0.41666666666666663}, 'run2': {'SetP': 0.5}}
     """
     evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **kwargs)
     if isinstance(run, (list, tuple)) or _is_run_set(run):
+        # Deprecated (one minor release): a list of runs, scored into a ScoreTable as before.
+        from cranfield._deprecation import warn_renamed
+
+        warn_renamed(
+            "evaluate(qrels, [run, ...], measures)", "evaluate_many(qrels, runs, measures)"
+        )
         if run_name is not None:
             raise OptionError(
                 "run_name", "None for a list of runs (name them with a dict)", run_name
             )
-        return evaluator.many(cast("Sequence[Any]", run))
+        return evaluator.many(cast("Sequence[Any]", run))  # type: ignore[return-value]
+    if _is_run_folder(run):
+        raise OptionError(
+            "run", "one run (a folder of run files is several: score them with evaluate_many)", run
+        )
     return evaluator.evaluate(run, name=run_name)
 
 
@@ -627,6 +611,79 @@ def _is_run_set(run: object) -> bool:
     from cranfield.io.runset import RunSet  # no polars
 
     return isinstance(run, RunSet)
+
+
+def _is_run_folder(run: object) -> bool:
+    """Whether ``run`` is a folder of run files (:mod:`cranfield.io.runset`), not one run."""
+    from cranfield.io.parquet_dataset import folder_runs  # no polars
+
+    return isinstance(run, (str, Path)) and Path(run).is_dir() and folder_runs(run) is not None
+
+
+def evaluate_many(
+    qrels: QrelsLike,
+    runs: RunSet | Sequence[Any] | Mapping[str, Any],
+    measures: MeasureLike | Iterable[MeasureLike],
+    *,
+    names: RunNaming | Sequence[str] = "file",
+    options: EvalOptions | None = None,
+    known: QrelsLike | None = None,
+    intents: Any = None,
+    execution: Execution | None = None,
+    **kwargs: Unpack[EvalExecutionKwargs],
+) -> ScoreTable:
+    """Score several runs against judgments into one table aligned by query:
+    ``Evaluator(qrels, measures, ...).many(runs, ...)``.
+
+    Parameters
+    ----------
+    qrels:
+        Judgments, as for :func:`evaluate`; read once for every run.
+    runs:
+        A list of runs (paths, ``Run``s, DataFrames, dicts), a ``{name: run}`` mapping or a
+        :class:`~cranfield.io.runset.RunSet`, named by the rule of
+        :mod:`cranfield.io.run_names`; a folder of run files stands for its files
+        (:mod:`cranfield.io.runset`).
+    measures:
+        As for :func:`evaluate`.
+    names:
+        ``"file"`` (default), ``"tag"`` or one name per run (see
+        :meth:`RunSet.of <cranfield.io.runset.RunSet.of>`).
+    options, known, intents:
+        The evaluation options (whole, or as keywords among ``**kwargs``) and the extra
+        inputs of some measures, as for :func:`evaluate`.
+    execution, **kwargs:
+        Where and how the runs are scored (:class:`~cranfield.evaluation.execution.Execution`,
+        whole or as keywords: ``jobs``, ``scheduler``, ``store``, ``progress``, ``stream``,
+        ``block_bytes``); the numbers are the same.
+
+    Returns
+    -------
+    ScoreTable
+        One :class:`~cranfield.evaluation.results.Results` per run, in the order given,
+        aligned by query (runs × queries × measures).
+
+    Raises
+    ------
+    OptionError
+        For an option value it cannot take, an empty set of runs or two runs with one name.
+    MeasureError
+        For an unknown measure or aggregation.
+
+    Examples
+    --------
+    >>> from cranfield import evaluate_many
+    >>> qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}}
+    >>> run = {"q1": {"a": 2.0, "x": 1.0}, "q2": {"c": 1.0, "y": 0.5, "z": 0.2}}
+    >>> evaluate_many(qrels, [run, {"q1": {"b": 1.0}}], ["SetP"]).means()
+    {'run1': {'SetP': 0.41666666666666663}, 'run2': {'SetP': 0.5}}
+    >>> evaluate_many(qrels, {"bm25": run}, "SetP", missing="skip").names
+    ['bm25']
+    """
+    rest: dict[str, Any] = dict(kwargs)
+    run_on = execution_from(execution, rest, caller="evaluate_many")
+    evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **rest)
+    return evaluator.many(runs, names=names, execution=run_on)
 
 
 def evaluate_stream(
@@ -653,7 +710,8 @@ def evaluate_stream(
     A query whose lines reappear after another query's is an
     :class:`~cranfield.errors.InputError` naming the file, the data line and the query.
     Everything else (ties, unsorted scores, duplicates, malformed lines with their physical
-    line numbers, comment and blank lines) behaves exactly as in :func:`cranfield.read_run`.
+    line numbers, comment and blank lines) behaves exactly as in
+    :func:`cranfield.io.trec.read_run`.
 
     Parameters
     ----------

@@ -144,7 +144,10 @@ class Judgments:
         read = self._read
         if read.input is None and isinstance(self.source, (str, Path)):
             from cranfield.io.inputs import open_qrels
+            from cranfield.io.irds import is_irds_id
 
+            if is_irds_id(self.source):  # no file: an ir_datasets id, read by load_qrels
+                return None
             read.input = open_qrels(self.source, format=self.qrels_format)
         return read.input
 

@@ -13,6 +13,9 @@ since. A file this process did not read whole is hashed when a provenance is ask
 (:meth:`Results.provenance <cranfield.evaluation.results.Results.provenance>`,
 :meth:`ScoreTable.provenance <cranfield.evaluation.results.ScoreTable.provenance>`) if it is
 a regular file; a pipe that was not read here is not hashed (it cannot be read again).
+
+Qrels given as an ir_datasets id (:mod:`cranfield.io.irds`) are named by the id, with the
+file of ir_datasets' local cache they were read from and that file's SHA-256.
 """
 
 from __future__ import annotations
@@ -97,11 +100,15 @@ class InputFile:
         SHA-256 of the file's bytes; ``None`` when there is no file to hash, for a Parquet
         dataset (a folder or glob of files, named by its path and not hashed), or for a pipe
         this process did not read whole.
+    file:
+        For qrels given as an ir_datasets id (``source``), the file of ir_datasets' local
+        cache they were read from (``sha256`` is its hash); ``None`` otherwise.
     """
 
     role: str
     source: str
     sha256: str | None
+    file: str | None = None
 
     @classmethod
     def of(cls, role: str, path: str | Path | None) -> InputFile:
@@ -110,6 +117,11 @@ class InputFile:
             return cls(role, IN_MEMORY, None)
         if str(path) == "-":
             return cls(role, STDIN, None)
+        from cranfield.io.irds import cached_file
+
+        cached = cached_file(str(path))  # an ir_datasets id whose qrels were read here
+        if cached is not None:
+            return cls(role, str(path), cached[1], cached[0])
         from cranfield.io.parquet_dataset import is_dataset
         from cranfield.io.source import digest_of, regular_file
 
@@ -121,8 +133,9 @@ class InputFile:
         return cls(role, str(path), known)
 
     def to_dict(self) -> dict[str, str | None]:
-        """``{"source": ..., "sha256": ...}``."""
-        return {"source": self.source, "sha256": self.sha256}
+        """``{"source": ..., "sha256": ...}`` (and ``"file"`` when there is one)."""
+        out = {"source": self.source, "sha256": self.sha256}
+        return out if self.file is None else {**out, "file": self.file}
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from typing import Any, Final, Literal, cast
 
 import polars as pl
 
+from cranfield._deprecation import MovedName, moved_names
 from cranfield._types import FILE_FORMATS, INPUT_KINDS, DuplicatePolicy, FileFormat, InputKind
 from cranfield._validate import check_choice
 from cranfield.data.judgments import label_text
@@ -92,12 +93,34 @@ __all__ = [
     "left_out",
     "read_delimited",
     "read_json_lines",
-    "read_qrels",
-    "read_run",
+    "read_qrels_file",
+    "read_run_file",
     "write",
 ]
 
 Kind = InputKind
+
+# Until 0.2.0 the readers were read_qrels and read_run, the names of cranfield.io.trec's TREC
+# readers with another meaning; one public name per job now (issue 29).
+__getattr__ = moved_names(
+    __name__,
+    (
+        MovedName(
+            "cranfield.io.formats",
+            "read_qrels",
+            "cranfield.io.formats.read_qrels_file (or cranfield.load_qrels)",
+            "cranfield.io.formats",
+            "read_qrels_file",
+        ),
+        MovedName(
+            "cranfield.io.formats",
+            "read_run",
+            "cranfield.io.formats.read_run_file (or cranfield.load_run)",
+            "cranfield.io.formats",
+            "read_run_file",
+        ),
+    ),
+)
 
 HEAD_BYTES = 1 << 16
 """How much of a file's text :func:`detect` reads."""
@@ -129,7 +152,7 @@ def detect(source: str | Path, kind: Kind) -> FileFormat:
     """The format of the qrels (``kind="qrels"``) or run file ``source``, by the module's rule.
 
     Standard input (``-``) and pipes cannot be read twice: their text is read whole, once,
-    by :func:`read_qrels` and :func:`read_run`, which detect on the bytes read.
+    by :func:`read_qrels_file` and :func:`read_run_file`, which detect on the bytes read.
     """
     if is_parquet(source):
         return "parquet"
@@ -327,7 +350,7 @@ def _msmarco(text: bytes, kind: Kind) -> bool:
 # ----------------------------------------------------------------- reading
 
 
-def read_qrels(
+def read_qrels_file(
     source: str | Path,
     *,
     format: FileFormat | None = None,
@@ -378,7 +401,7 @@ def _qrels_in(
     return Qrels(qrels.frame, name=qrels.name, notes=(_note(label, format, "qrels"), *qrels.notes))
 
 
-def read_run(
+def read_run_file(
     source: str | Path,
     *,
     format: FileFormat | None = None,

@@ -12,7 +12,7 @@ a regular file of at most 16 MiB            read whole into one buffer; split wi
                                             from the same bytes in its format
                                             (:mod:`cranfield.io.formats`)
 a larger regular TREC file, not compressed  read block by block through one handle
-                                            (:func:`cranfield.io.trec.read_run_file`); a
+                                            (:func:`cranfield.io.trec.read_run_handle`); a
                                             block that is not clean sends the reading back
                                             to the file's start through the same handle
 any other file (compressed, another         read whole, once, and parsed from those bytes
@@ -188,7 +188,7 @@ class RunInput(_FileInput):
         """A large regular file: TREC text not compressed read block by block; else whole,
         through the same handle."""
         from cranfield.io.formats import HEAD_BYTES, detect_text, run_from_bytes
-        from cranfield.io.trec import read_run_file
+        from cranfield.io.trec import read_run_handle
 
         try:
             handle = open(self.source, "rb")  # noqa: SIM115 -- closed below, on every path
@@ -203,7 +203,7 @@ class RunInput(_FileInput):
                 or detect_text(head, "run", label=self.label, whole=False, path=True) == "trec"
             )
             if trec:
-                return read_run_file(handle, self.label, name=name, digest=self.digest)
+                return read_run_handle(handle, self.label, name=name, digest=self.digest)
             raw = handle.read()
         self.digest.update(raw)
         self.digest.done()

@@ -3,7 +3,7 @@
 The second column, which ordinary qrels ignore, is the subtopic (intent) the judgment is
 for, as in the TREC Web track's diversity qrels read by ``ndeval``; a document may appear
 once per subtopic. A repeated (query, subtopic, document) triple is an error. The file is
-read with the same rules as :func:`cranfield.read_qrels` (:mod:`cranfield.io.lines`: ASCII
+read with the rules of :func:`cranfield.io.trec.read_qrels` (:mod:`cranfield.io.lines`: ASCII
 blank separators, ``#`` comments, UTF-8, a byte-order mark dropped at the start of the file
 only, compression, a 64-bit integer relevance, errors naming file and line).
 """

@@ -5,7 +5,9 @@ A dataset is given as
 * a **folder** of Parquet files (``*.parquet`` or ``*.pq``; in sub-folders too, and
   hive-partitioned folders ``query_id=301/part.0.parquet`` are read as such); files and
   folders whose name starts with ``_`` or ``.`` (``_SUCCESS``, ``_metadata``, ``.crc``) are
-  skipped, any other file is an error;
+  skipped, any other file is an error. A folder whose files are run files of another format
+  is not a dataset but a set of runs (:func:`folder_runs` is the rule, stated in
+  :mod:`cranfield.io.runset`);
 * a **glob** of Parquet files (``lake/*.parquet``, ``**`` for sub-folders; no hive
   partitioning);
 * a ``dask.dataframe.DataFrame``.
@@ -42,7 +44,7 @@ from cranfield.errors import InputError
 # cranfield.io.columnar (and with it polars) is imported when a dataset is read, not to tell
 # whether a run is one: `cranfield evaluate` on small clean files never imports polars.
 
-__all__ = ["ParquetDataset", "is_dataset", "query_ids", "read_dataset"]
+__all__ = ["ParquetDataset", "folder_runs", "is_dataset", "query_ids", "read_dataset"]
 
 SUFFIXES = (".parquet", ".pq")
 """The names of the Parquet files of a dataset folder."""
@@ -92,14 +94,68 @@ def is_dask_frame(source: object) -> bool:
 
 
 def is_dataset(source: object) -> bool:
-    """Whether a run given as ``source`` is a Parquet dataset: a folder, a glob that names no
-    existing file, or a ``dask.dataframe.DataFrame``."""
+    """Whether a run given as ``source`` is a Parquet dataset: a folder that is not a folder
+    of run files (:func:`folder_runs`), a glob that names no existing file, or a
+    ``dask.dataframe.DataFrame``.
+
+    Raises
+    ------
+    InputError
+        For a folder that holds both Parquet files and other files (:func:`folder_runs`).
+    """
     if isinstance(source, (str, Path)):
         text = str(source)
         if text == "-":
             return False
-        return os.path.isdir(text) or (bool(_GLOB & set(text)) and not os.path.exists(text))
+        if os.path.isdir(text):
+            return folder_runs(text) is None
+        return bool(_GLOB & set(text)) and not os.path.exists(text)
     return is_dask_frame(source)
+
+
+def folder_runs(folder: str | Path) -> tuple[str, ...] | None:
+    """The run files of ``folder`` when it is a folder of runs; ``None`` when it is a Parquet
+    dataset. The rule, on the entries of the folder itself (names starting with ``.`` or
+    ``_`` skipped, as in a dataset):
+
+    * Parquet files (``*.parquet``, ``*.pq``) or hive partitions (sub-folders ``key=value``),
+      and no other file: a Parquet dataset;
+    * other files, and neither Parquet files nor hive partitions: a folder of runs, one run
+      per file, sorted by name (each path is ``folder`` joined with the file's name);
+      sub-folders are not looked into;
+    * neither (an empty folder, or sub-folders only): a dataset, whose reader looks into the
+      sub-folders and says what it finds.
+
+    Raises
+    ------
+    InputError
+        For a folder that holds both, naming one file of each kind.
+    """
+    parquet: list[str] = []
+    others: list[str] = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            name = entry.name
+            if name.startswith(("_", ".")):
+                continue
+            if entry.is_dir():
+                if "=" in name:
+                    parquet.append(name)
+            elif name.endswith(SUFFIXES):
+                parquet.append(name)
+            else:  # a file, or a link or pipe (read as a run, it says what it is)
+                others.append(name)
+    if parquet and others:
+        raise InputError(
+            str(folder),
+            None,
+            f"holds Parquet files ({min(parquet)}) and other files ({min(others)}): a folder "
+            "given as runs is either a Parquet dataset or a folder of run files; move one kind "
+            "out, or give the files",
+        )
+    if parquet or not others:
+        return None
+    return tuple(os.path.join(folder, name) for name in sorted(others))
 
 
 def read_dataset(source: Any) -> ParquetDataset:

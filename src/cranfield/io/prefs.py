@@ -143,7 +143,7 @@ def read_qrels_jg(source: str | Path) -> pl.DataFrame:
     polars.DataFrame
         The qrels columns ``query_id``, ``iteration`` (here: the judgment group),
         ``doc_id`` (strings) and ``relevance`` (int64), sorted by ``query_id``,
-        ``iteration`` and ``doc_id`` (bytewise). Unlike :func:`cranfield.read_qrels`, a
+        ``iteration`` and ``doc_id`` (bytewise). Unlike :func:`cranfield.load_qrels`, a
         document may occur once in each group. Negative relevance means "in the pool but
         not judged", as everywhere in trec_eval.
 

@@ -9,7 +9,7 @@ alone carries the same name):
   ``.tsv``, ``.csv``, ``.json``, ``.jsonl``, ``.parquet`` ...): ``runs/input.pircRBa1.gz`` is
   ``input.pircRBa1``, ``bm25.json.gz`` is ``bm25``; standard
   input (``-``) is ``stdin``;
-* a :class:`~cranfield.data.run.Run` keeps its name (:func:`cranfield.read_run` names it by
+* a :class:`~cranfield.data.run.Run` keeps its name (:func:`cranfield.load_run` names it by
   the rule above);
 * any other in-memory run (a DataFrame, a dict) is ``run1``, ``run2`` ... by its position;
 * two run files with the same name in different folders are told apart by as many parent

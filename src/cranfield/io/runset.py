@@ -3,10 +3,27 @@
 The names follow the one run-naming rule of :mod:`cranfield.io.run_names`; a run can be
 referred to by its name or by its path (:meth:`RunSet.find`), so
 ``cranfield compare -b runs/bm25.gz`` and ``-b bm25`` are the same baseline.
+
+A folder given among the runs is either **a folder of runs** or **a Parquet dataset** (one
+run, :mod:`cranfield.io.parquet_dataset`), by what the folder itself holds (names starting
+with ``.`` or ``_`` skipped: hidden files, ``_SUCCESS``):
+
+* Parquet files (``*.parquet``, ``*.pq``) or hive partitions (sub-folders ``key=value``), and
+  no other file: a Parquet dataset;
+* other files only: a folder of runs, each file a run in any format cranfield reads, in the
+  order of their names, named by the rule (``runs/bm25.run`` is ``bm25``); its sub-folders are
+  not looked into;
+* both: an :class:`~cranfield.errors.InputError` naming a file of each kind;
+* neither (empty, or sub-folders only): a Parquet dataset, whose reader says what it finds.
+
+So ``cranfield evaluate qrels.txt runs/`` scores every run in ``runs/``, and ``RunSet.of(
+["runs/"])`` holds them (:func:`expand_folders`; the rule is
+:func:`~cranfield.io.parquet_dataset.folder_runs`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,17 +31,34 @@ from typing import TYPE_CHECKING, Any
 
 from cranfield._types import RUN_NAMINGS, FileFormat, RunNaming
 from cranfield.errors import OptionError
+from cranfield.io.parquet_dataset import folder_runs
 from cranfield.io.run_names import default_name, file_names, run_name
 from cranfield.io.source import same_file
 
 if TYPE_CHECKING:
     from cranfield.data.run import Run
 
-__all__ = ["RunSet", "run_name"]  # run_name: re-exported, the rule itself
+__all__ = ["RunSet", "expand_folders", "run_name"]  # run_name: re-exported, the rule itself
 
 
 def _is_path(source: object) -> bool:
     return isinstance(source, (str, Path))
+
+
+def expand_folders(runs: Sequence[Any]) -> list[Any]:
+    """``runs`` with each folder of runs replaced by its run files, in place (see the module
+    notes); every other run (a file, a Parquet dataset, a ``Run``, a frame) as it is.
+
+    Raises
+    ------
+    InputError
+        For a folder that holds both Parquet files and other files.
+    """
+    out: list[Any] = []
+    for run in runs:
+        files = folder_runs(run) if _is_path(run) and os.path.isdir(run) else None
+        out.extend([run] if files is None else files)
+    return out
 
 
 @dataclass(frozen=True)
@@ -59,7 +93,8 @@ class RunSet:
         runs:
             A path, ``Run``, DataFrame; a list of them; or a mapping from name to run. A
             mapping is always read as named runs: put a single ``{query_id: {doc_id:
-            score}}`` run in a list.
+            score}}`` run in a list. A folder of run files stands for its files (see the
+            module notes).
         names:
             ``"file"`` (default: the naming rule of the module), ``"tag"`` (the run tag of
             each run; runs are loaded to read it), or one name per run.
@@ -74,7 +109,7 @@ class RunSet:
         if isinstance(runs, Mapping):
             keys = [str(k) for k in runs]
             return cls._checked(tuple(keys), tuple(runs.values()))
-        items: list[Any] = (
+        items = expand_folders(
             list(runs) if isinstance(runs, Sequence) and not _is_path(runs) else [runs]
         )
         if not items:

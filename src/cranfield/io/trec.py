@@ -297,7 +297,7 @@ class _BlockRead:
     doc_keys: NDArray[np.uint32]  # see Run.doc_keys
 
 
-def read_run_file(
+def read_run_handle(
     handle: BinaryIO, label: str, *, name: str | None = None, digest: Digest | None = None
 ) -> Run:
     """A TREC run from an open regular file that is not compressed, read once: block by

@@ -2,8 +2,8 @@
 
 :func:`query_blocks` reads a run through :func:`~cranfield.io.source.open_source` (a path or
 ``-``, compressed or not) about ``block_bytes`` bytes at a time, cut at line ends, and parses
-each block exactly as :func:`cranfield.read_run` parses a whole file; the lines of the query
-that a block ends in are carried into the next block, so each block holds whole queries.
+each block exactly as :func:`cranfield.io.trec.read_run` parses a whole file; the lines of the
+query that a block ends in are carried into the next block, so each block holds whole queries.
 
 What blocks require, and check: **the lines of each query are contiguous** (the file is
 grouped by query, in any query order; lines inside a query may be in any order). A query
@@ -11,7 +11,7 @@ whose lines reappear after another query's is an :class:`~cranfield.errors.Input
 naming the file, the data line and the query. Everything else (ties, unsorted scores,
 duplicates, malformed lines with their physical line numbers, comment and blank lines, a
 line longer than the longest allowed, :mod:`cranfield.io.limits`) behaves exactly as in
-:func:`cranfield.read_run`. Two blocks are held at a time, whatever the size of the run.
+:func:`cranfield.io.trec.read_run`. Two blocks are held at a time, whatever the size of the run.
 """
 
 from __future__ import annotations

@@ -314,8 +314,12 @@ def test_a_folder_without_parquet_files_or_with_another_file_is_named(tmp_path: 
     with pytest.raises(InputError, match=r"empty: holds no Parquet files"):
         Evaluator(qrels, ["AP"]).evaluate(empty)
     lake = _files(tmp_path / "lake", frame, files=2)
-    (lake / "notes.csv").write_text("a,b\n")
+    (lake / "query_id=1").mkdir()
+    (lake / "query_id=1" / "notes.csv").write_text("a,b\n")
     with pytest.raises(InputError, match=r"notes\.csv: is in the dataset folder .* not a Parquet"):
+        Evaluator(qrels, ["AP"]).evaluate(lake)
+    (lake / "notes.csv").write_text("a,b\n")  # beside the Parquet files: a folder of runs too?
+    with pytest.raises(InputError, match=r"lake: holds Parquet files \(part\.0\.parquet\) and "):
         Evaluator(qrels, ["AP"]).evaluate(lake)
     with pytest.raises(InputError, match=r"nothing\*\.parquet: matches no Parquet file"):
         Evaluator(qrels, ["AP"]).evaluate_dataset(str(tmp_path / "nothing*.parquet"))

@@ -11,6 +11,7 @@ import pytest
 import cranfield
 from cranfield import OptionError
 from cranfield.evaluation.evaluator import Evaluator, evaluate_stream
+from cranfield.evaluation.execution import Execution
 from cranfield.evaluation.options import EvalKwargs, EvalOptions
 from cranfield.evaluation.results import ScoreTable
 from cranfield.io.runset import RunSet, run_name
@@ -92,8 +93,8 @@ def test_compare_accepts_every_evaluation_option_and_input() -> None:
     assert c2.means["AP"]["a"] == pytest.approx((alone_a["q1"] + alone_a["q2"]) / 2)
 
 
-def test_evaluate_with_a_list_returns_the_aligned_table() -> None:
-    table = cranfield.evaluate(QRELS, [RUN_A, RUN_B], ["AP", "P@2"])
+def test_evaluate_many_returns_the_aligned_table() -> None:
+    table = cranfield.evaluate_many(QRELS, [RUN_A, RUN_B], ["AP", "P@2"])
     assert isinstance(table, ScoreTable)
     assert table.names == ["run1", "run2"]
     assert table.topics == ["q1", "q2", "q3"]
@@ -102,9 +103,21 @@ def test_evaluate_with_a_list_returns_the_aligned_table() -> None:
     frame = table.to_polars()
     assert frame.columns == ["run", "query_id", "AP", "P@2"]
     assert frame.height == 6
-    skipped = cranfield.evaluate(QRELS, [RUN_A, RUN_B], ["AP"], missing="skip")
+    skipped = cranfield.evaluate_many(QRELS, [RUN_A, RUN_B], ["AP"], missing="skip")
     assert skipped.topics == ["q1", "q2"]
     assert skipped.dropped_topics == ["q3"]
+
+
+def test_evaluate_many_takes_names_and_the_execution_options(tmp_path: Path) -> None:
+    named = cranfield.evaluate_many(QRELS, [RUN_A, RUN_B], "AP", names=["a", "b"])
+    assert named.names == ["a", "b"]
+    stored = cranfield.evaluate_many(QRELS, {"a": RUN_A}, "AP", store=tmp_path, depth=1)
+    assert stored["a"].options == EvalOptions(depth=1)
+    with pytest.raises(
+        OptionError,
+        match="The 'jobs' option must be left out when execution= is given to evaluate_many",
+    ):
+        cranfield.evaluate_many(QRELS, [RUN_A], "AP", execution=Execution(), jobs=2)
 
 
 def test_one_evaluator_scores_one_run_a_stream_and_many(tmp_path: Path) -> None:
@@ -151,7 +164,7 @@ def test_the_naming_rule(tmp_path: Path) -> None:
     with pytest.raises(OptionError, match="The 'baseline' option must be a run's name or path"):
         runs.find("c/bm25")
     # A run loaded with read_run carries the same name as its path gets.
-    assert cranfield.read_run(paths[0]).name == "bm25"
+    assert cranfield.load_run(paths[0]).name == "bm25"
     assert RunSet.of({"x": RUN_A, "y": RUN_B}).names == ("x", "y")
     assert RunSet.of([RUN_A, RUN_B]).names == ("run1", "run2")
     with pytest.raises(OptionError, match="one name per run"):
@@ -175,7 +188,7 @@ def test_the_same_run_has_the_same_name_everywhere(tmp_path: Path) -> None:
         paths.append(tmp_path / name)
     expected = ["input.bm25", "input.dense"]
     assert compare(QRELS, paths, "AP").runs == expected
-    assert [r.run_name for r in cranfield.evaluate(QRELS, paths, "AP")] == expected
+    assert [r.run_name for r in cranfield.evaluate_many(QRELS, paths, "AP")] == expected
     assert [n for n, _ in named_runs(paths)] == expected
     assert list(load_runs(paths)) == expected
     assert cranfield.evaluate(QRELS, paths[0], "AP").run_name == expected[0]

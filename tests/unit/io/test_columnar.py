@@ -23,13 +23,14 @@ from polars.testing import assert_frame_equal
 from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
 from cranfield.errors import InputError
-from cranfield.io import load_qrels, load_run, read_qrels, read_run
+from cranfield.io import load_qrels, load_run
 from cranfield.io.columnar import (
     read_parquet_qrels,
     read_parquet_run,
     to_polars_frame,
     write_parquet,
 )
+from cranfield.io.trec import read_qrels, read_run
 
 
 def check_error(exc: InputError, source: str, row: int | None, problem: str) -> None:

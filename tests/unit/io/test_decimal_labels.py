@@ -180,7 +180,7 @@ def test_small_and_large_labels_are_written_as_they_read_back(tmp_path: Path, su
     """A label the writer would spell with an exponent (1.6e-06, 1e+16), which the label
     grammar refuses, is written as a plain decimal with every digit: the file reads back."""
     from cranfield.io.formats import format_of_suffix, write
-    from cranfield.io.formats import read_qrels as read_any
+    from cranfield.io.formats import read_qrels_file as read_any
 
     text = b"1 0 a 0.0000016202680442309699\n1 0 b 10000000000000000.5\n1 0 c .25\n"
     path = put(tmp_path, text, "in.qrels")

@@ -12,7 +12,7 @@ import pytest
 
 from cranfield.data.sessions import Sessions
 from cranfield.errors import OptionError
-from cranfield.io.formats import read_qrels, write
+from cranfield.io.formats import read_qrels_file, write
 from cranfield.logs import (
     DBN,
     PBM,
@@ -195,7 +195,7 @@ def test_judgments_as_gains_read_back_unchanged(tmp_path: Path) -> None:
     path = tmp_path / "clicks.qrels"
     write(qrels, path)
     with pytest.warns(UserWarning, match="not integers"):
-        back = read_qrels(path)
+        back = read_qrels_file(path)
     assert (
         back.frame.get_column("gain").to_list()
         == fitted.relevance().get_column("relevance").to_list()

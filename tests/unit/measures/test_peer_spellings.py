@@ -84,8 +84,8 @@ def test_spelling_is_the_canonical_measure(typed: str, canonical: str) -> None:
 @pytest.fixture(scope="module")
 def example() -> tuple[cranfield.Qrels, cranfield.Run]:
     return (
-        cranfield.read_qrels(EXAMPLES / "qrels.txt"),
-        cranfield.read_run(EXAMPLES / "bm25.run"),
+        cranfield.load_qrels(EXAMPLES / "qrels.txt"),
+        cranfield.load_run(EXAMPLES / "bm25.run"),
     )
 
 

@@ -34,13 +34,13 @@ RUNS = ("bm25", "tasb", "splade-pp-ed", "repllama", "rankgpt35-on-bm25")
 
 @pytest.fixture(scope="module")
 def qrels() -> cranfield.Qrels:
-    return cranfield.read_qrels(require(DL19 / "qrels" / "qrels.dl19-passage.txt"))
+    return cranfield.load_qrels(require(DL19 / "qrels" / "qrels.dl19-passage.txt"))
 
 
 @pytest.fixture(scope="module")
 def runs() -> dict[str, cranfield.Run]:
     return {
-        name: cranfield.read_run(require(DL19 / "runs" / "dl19" / f"{name}.txt.gz"))
+        name: cranfield.load_run(require(DL19 / "runs" / "dl19" / f"{name}.txt.gz"))
         for name in RUNS
     }
 
