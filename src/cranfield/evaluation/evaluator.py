@@ -266,6 +266,12 @@ class Evaluator:
         """
         from cranfield.io.parquet_dataset import is_dataset  # no polars
 
+        if _is_run_folder(run):
+            raise OptionError(
+                "run",
+                "one run (a folder of run files is several: score them with evaluate_many)",
+                run,
+            )
         if is_dataset(run):
             return self.evaluate_dataset(run, name=name)
         opened: Any = run
@@ -600,10 +606,6 @@ def evaluate(
                 "run_name", "None for a list of runs (name them with a dict)", run_name
             )
         return evaluator.many(cast("Sequence[Any]", run))  # type: ignore[return-value]
-    if _is_run_folder(run):
-        raise OptionError(
-            "run", "one run (a folder of run files is several: score them with evaluate_many)", run
-        )
     return evaluator.evaluate(run, name=run_name)
 
 

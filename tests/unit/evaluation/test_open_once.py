@@ -217,3 +217,17 @@ def test_process_substitution_and_standard_input(tmp_path: Path) -> None:
     out = json.loads(_cranfield("evaluate", qrels, RUN, "-f", "json"))
     sha = out["provenance"]["inputs"]["qrels"]["sha256"]
     assert sha == hashlib.sha256(QRELS.read_bytes()).hexdigest()
+
+
+def test_a_folder_of_runs_is_refused_as_one_run_and_read_as_many(tmp_path: Path) -> None:
+    from cranfield.errors import OptionError
+    from cranfield.evaluation.evaluator import Evaluator
+
+    for name in ("bm25.run", "neural.run"):
+        (tmp_path / name).write_bytes((EXAMPLES / name).read_bytes())
+    evaluator = Evaluator(QRELS, "AP")
+    with pytest.raises(OptionError, match="a folder of run files is several"):
+        evaluator.evaluate(tmp_path)
+    table = evaluator.many([tmp_path])
+    assert list(table.names) == ["bm25", "neural"]
+    assert table.means()["bm25"] == evaluator.evaluate(tmp_path / "bm25.run").means()
