@@ -32,12 +32,14 @@ import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cranfield._lazy import require
 from cranfield._types import DuplicatePolicy
-from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError
+
+if TYPE_CHECKING:
+    from cranfield.data.qrels import Qrels  # polars: imported when an id is read, not before
 
 __all__ = ["cached_file", "is_irds_id", "looks_like_id", "read_qrels"]
 
@@ -133,6 +135,8 @@ def read_qrels(
     )
     note = f"{dataset_id}: read from ir_datasets' local cache."
     _CACHED[dataset_id] = _provenance(present)
+    from cranfield.data.qrels import Qrels
+
     return Qrels(qrels.frame, name=qrels.name, notes=(note, *qrels.notes))
 
 
