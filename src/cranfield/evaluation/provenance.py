@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cranfield._version import __version__
 
@@ -75,7 +75,8 @@ def file_sha256(path: str | Path) -> str:
         digest.opened(path, os.fstat(f.fileno()))
         while chunk := f.read(_CHUNK):
             digest.update(chunk)
-    return digest.done()
+    digest.done()
+    return cast("str", digest.hexdigest)
 
 
 def source_path(source: object) -> str | None:

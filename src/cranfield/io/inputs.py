@@ -110,7 +110,7 @@ class _FileInput:
                 with open(self.source, "rb", buffering=0) as handle:
                     self.digest.opened(self.source, os.fstat(handle.fileno()))
                     got = handle.readinto(buffer[:size].data) or 0
-                    self.digest.update(buffer[:got].data)
+                    self.digest.update_later(buffer[:got].data)  # hashed while it is split
                     more = handle.read() if got == size else b""
             except OSError as exc:
                 message = f"cannot read file ({exc.strerror or exc})"

@@ -34,6 +34,7 @@ import stat
 import sys
 import zlib
 from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Final, Protocol, cast
 
@@ -97,7 +98,7 @@ def source_name(source: str | Path) -> str:
 
 # ---------------------------------------------------------------------- digests
 
-_DIGESTS: dict[tuple[object, ...], str] = {}
+_DIGESTS: dict[tuple[object, ...], str | Future[str]] = {}
 _MOST_DIGESTS = 100_000  # more files than one command reads: the oldest are forgotten
 
 
@@ -119,6 +120,11 @@ class Digest:
     (:func:`digest_of` finds it by the file's identity, without opening it); a reader that
     stops early (a fast path that hands over to a careful one) leaves nothing behind.
     Standard input is hashed but not remembered (it has no name to find it by).
+
+    Bytes that stay as they are (a whole file's buffer, a block) can be hashed on a helper
+    thread while the reader parses them (:meth:`update_later`; hashlib lets go of the GIL):
+    on two cores the hash then costs a reader no wall time. :attr:`hexdigest` and
+    :func:`digest_of` wait for it.
     """
 
     def __init__(self) -> None:
@@ -126,7 +132,15 @@ class Digest:
 
         self._hash = hashlib.sha256()
         self._identity: tuple[object, ...] | None = None
-        self.hexdigest: str | None = None
+        self._pending: Future[str] | None = None  # the last work given to the helper thread
+        self._hexdigest: str | None = None
+
+    @property
+    def hexdigest(self) -> str | None:
+        """The digest once every byte was read (:meth:`done`), else ``None``."""
+        if self._pending is not None:
+            self._pending.result()
+        return self._hexdigest
 
     def opened(self, path: str | Path, info: os.stat_result) -> None:
         """The source being read is the file ``path`` with the status ``info`` (``fstat`` of
@@ -134,23 +148,61 @@ class Digest:
         self._identity = _identity(path, info)
 
     def update(self, data: bytes | memoryview) -> None:
-        """The next bytes read."""
+        """The next bytes read (hashed now: the caller may reuse their buffer)."""
+        self._wait()
         self._hash.update(data)
+
+    def update_later(self, data: bytes | memoryview) -> None:
+        """The next bytes read, hashed on the helper thread: ``data`` must not change."""
+        self._pending = _hasher().submit(self._feed, data)
+
+    def _feed(self, data: bytes | memoryview) -> str:
+        self._hash.update(data)
+        return ""
+
+    def _wait(self) -> None:
+        if self._pending is not None:
+            self._pending.result()
+            self._pending = None
 
     def restart(self) -> None:
         """Forget the bytes hashed so far (the source is read again from its start)."""
         import hashlib
 
+        self._wait()
         self._hash = hashlib.sha256()
 
-    def done(self) -> str:
-        """Every byte was read: the digest, remembered for the file's version."""
-        self.hexdigest = self._hash.hexdigest()
+    def done(self) -> None:
+        """Every byte was read: the digest is remembered for the file's version."""
+        if self._pending is None:
+            self._finish()
+            return
+        finished = _hasher().submit(self._finish)  # after the bytes given before it
+        self._pending = finished
         if self._identity is not None:
-            if len(_DIGESTS) >= _MOST_DIGESTS:
-                _DIGESTS.pop(next(iter(_DIGESTS)))
-            _DIGESTS[self._identity] = self.hexdigest
-        return self.hexdigest
+            _remember(self._identity, finished)
+
+    def _finish(self) -> str:
+        self._hexdigest = self._hash.hexdigest()
+        if self._identity is not None:
+            _remember(self._identity, self._hexdigest)
+        return self._hexdigest
+
+
+_HASHER: list[ThreadPoolExecutor] = []
+
+
+def _hasher() -> ThreadPoolExecutor:
+    """The one helper thread that hashes (in the order the bytes were given)."""
+    if not _HASHER:
+        _HASHER.append(ThreadPoolExecutor(1, thread_name_prefix="cranfield-sha256"))
+    return _HASHER[0]
+
+
+def _remember(identity: tuple[object, ...], digest: str | Future[str]) -> None:
+    if identity not in _DIGESTS and len(_DIGESTS) >= _MOST_DIGESTS:
+        _DIGESTS.pop(next(iter(_DIGESTS)))
+    _DIGESTS[identity] = digest
 
 
 def digest_of(path: str | Path) -> str | None:
@@ -163,7 +215,8 @@ def digest_of(path: str | Path) -> str | None:
         info = os.stat(path)
     except (OSError, ValueError):
         return None
-    return _DIGESTS.get(_identity(path, info))
+    found = _DIGESTS.get(_identity(path, info))
+    return found.result() if isinstance(found, Future) else found
 
 
 class _Hashed:

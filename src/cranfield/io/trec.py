@@ -392,7 +392,7 @@ def _fast_run_blocks(
         for start, end in itertools.pairwise(cuts):
             block = handle.read(end - start)
             if digest is not None:
-                digest.update(block)
+                digest.update_later(block)  # hashed on its own thread while it is parsed
             if start == 0:
                 block = block.removeprefix(BOM)
             if first_long_line(block, longest) is not None:
