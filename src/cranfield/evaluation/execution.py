@@ -286,7 +286,9 @@ def score_runs(
     datasets = _datasets(tasks)
     if datasets and kept is not None:
         raise OptionError(
-            "store", "None when a run is a Parquet dataset (its results are not stored)", kept
+            "store",
+            "None when a run is a Parquet dataset (its results are not stored)",
+            execution.store,
         )
     if datasets and stream:
         raise OptionError(
