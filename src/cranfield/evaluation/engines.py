@@ -6,7 +6,7 @@ The interface is small on purpose, so that another engine could sit behind it:
 1. what every task shares, the bound :class:`~cranfield.evaluation.evaluator.Evaluator` (qrels
    read and indexed once, here), is sent to each worker once;
 2. one module-level function is mapped over the items, each on a worker:
-   :func:`~cranfield.evaluation.evaluator.score_task` for an evaluation, where the worker
+   :func:`~cranfield.evaluation.execution.score_task` for an evaluation, where the worker
    reads the run where it lies (a path is read by the worker; a
    run in memory is sent with its task);
 3. only what the function returns comes back (a run's
