@@ -38,7 +38,12 @@ from cranfield.io.source import same_file
 if TYPE_CHECKING:
     from cranfield.data.run import Run
 
-__all__ = ["RunSet", "expand_folders", "run_name"]  # run_name: re-exported, the rule itself
+__all__ = [
+    "RunSet",
+    "expand_folders",
+    "run_name",
+    "several_runs",
+]  # run_name: re-exported, the rule itself
 
 
 def _is_path(source: object) -> bool:
@@ -181,3 +186,21 @@ class RunSet:
                 if _is_path(source) and same_file(source, ref):
                     return i
         raise OptionError("baseline", "a run's name or path (" + ", ".join(self.names) + ")", ref)
+
+
+def several_runs(runs: object, names: RunNaming | Sequence[str] = "file") -> RunSet:
+    """``runs`` (a list, a ``{name: run}`` mapping or a :class:`RunSet`) named by
+    :meth:`RunSet.of`, when they are at least two: what a comparison of runs takes.
+
+    Raises
+    ------
+    OptionError
+        For a single path or anything else that is not a list or a mapping of runs, or for
+        fewer than two runs.
+    """
+    if isinstance(runs, (str, Path)) or not isinstance(runs, (Sequence, Mapping, RunSet)):
+        raise OptionError("runs", "a list or a dict of at least 2 runs", type(runs).__name__)
+    run_set = RunSet.of(runs, names)
+    if len(run_set) < 2:
+        raise OptionError("runs", "at least 2 runs", len(run_set))
+    return run_set

@@ -902,7 +902,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
     Holm correction over 2 comparisons (1 pair × 2 measures).
     """
     from cranfield.evaluation.evaluator import Evaluator
-    from cranfield.io.runset import RunSet
+    from cranfield.io.runset import several_runs
 
     rest: dict[str, Any] = dict(kwargs)
     run_on = execution_from(execution, rest, caller="compare")
@@ -911,11 +911,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
     wanted = evaluator.measures
     if not wanted:
         raise OptionError("measures", "at least one measure", measures)
-    if isinstance(runs, (str, Path)) or not isinstance(runs, (Sequence, Mapping, RunSet)):
-        raise OptionError("runs", "a list or a dict of at least 2 runs", type(runs).__name__)
-    run_set = RunSet.of(runs, names)
-    if len(run_set) < 2:
-        raise OptionError("runs", "at least 2 runs", len(run_set))
+    run_set = several_runs(runs, names)
     if isinstance(baseline, (str, Path)):
         baseline = run_set.names[run_set.find(baseline)]
     table = evaluator.many(run_set, execution=run_on)

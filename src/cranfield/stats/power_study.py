@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Unpack
 
 from cranfield._validate import check_float, check_int
@@ -185,7 +184,7 @@ def power(  # noqa: PLR0913 -- entry point: inputs, naming, the study's settings
     """
     from cranfield.evaluation.evaluator import Evaluator
     from cranfield.evaluation.execution import execution_from
-    from cranfield.io.runset import RunSet
+    from cranfield.io.runset import several_runs
 
     _check_settings(
         alpha=alpha,
@@ -201,11 +200,7 @@ def power(  # noqa: PLR0913 -- entry point: inputs, naming, the study's settings
     evaluator = Evaluator(qrels, measures, options, known=known, intents=intents, **rest)
     if not evaluator.measures:
         raise OptionError("measures", "at least one measure", measures)
-    if isinstance(runs, (str, Path)) or not isinstance(runs, (Sequence, Mapping, RunSet)):
-        raise OptionError("runs", "a list or a dict of at least 2 runs", type(runs).__name__)
-    run_set = RunSet.of(runs, names)
-    if len(run_set) < 2:
-        raise OptionError("runs", "at least 2 runs", len(run_set))
+    run_set = several_runs(runs, names)
     table = evaluator.many(run_set, execution=run_on)
     return _study(
         table,

@@ -777,7 +777,7 @@ def correlate(  # noqa: PLR0913 -- entry point: inputs, the two settings, naming
     """
     from cranfield.evaluation.evaluator import Evaluator
     from cranfield.evaluation.execution import execution_from
-    from cranfield.io.runset import RunSet
+    from cranfield.io.runset import several_runs
 
     _check_resampling(p=p, alpha=alpha, n_resamples=n_resamples, seed=seed)
     if measure_b is not None and qrels_b is not None:
@@ -791,11 +791,7 @@ def correlate(  # noqa: PLR0913 -- entry point: inputs, the two settings, naming
     rest: dict[str, Any] = dict(kwargs)
     run_on = execution_from(execution, rest, caller="correlate")
     evaluator = Evaluator(qrels, measures, options, **rest)
-    if isinstance(runs, (str, Path)) or not isinstance(runs, (Sequence, Mapping, RunSet)):
-        raise OptionError("runs", "a list or a dict of at least 2 runs", type(runs).__name__)
-    run_set = RunSet.of(runs, names)
-    if len(run_set) < 2:
-        raise OptionError("runs", "at least 2 runs", len(run_set))
+    run_set = several_runs(runs, names)
     resampling = {"p": p, "n_resamples": n_resamples, "alpha": alpha, "seed": seed}
     table = evaluator.many(run_set, execution=run_on)
     if settings is None:
