@@ -100,15 +100,19 @@ class Judgments:
 
     def for_options(self, options: EvalOptions) -> Judgments:
         """These judgments, if ``options`` read them the same way; else the same inputs to be
-        read anew (their extra judgments, once read, shared)."""
+        parsed anew (the qrels file's bytes, once read, and the extra judgments shared)."""
         if (options.duplicates, options.qrels_format) == (self.duplicates, self.qrels_format):
             return self
+        read = _Read()
+        if options.qrels_format == self.qrels_format:  # the same file, another duplicates rule
+            read.input = self._read.input
         return Judgments(
             self.source,
             options.duplicates,
             options.qrels_format,
             self.known,
             self.intents,
+            _read=read,
             _extras=self._extras,
         )
 

@@ -231,3 +231,21 @@ def test_a_folder_of_runs_is_refused_as_one_run_and_read_as_many(tmp_path: Path)
     table = evaluator.many([tmp_path])
     assert list(table.names) == ["bm25", "neural"]
     assert table.means()["bm25"] == evaluator.evaluate(tmp_path / "bm25.run").means()
+
+
+def test_qrels_read_again_under_another_duplicates_rule_are_not_opened_again(
+    inputs: dict[str, Path],
+) -> None:
+    from cranfield.errors import InputError, QrelsNoteWarning
+    from cranfield.evaluation.evaluator import Evaluator
+
+    qrels = inputs["qrels"]
+    repeated = qrels.read_bytes() + qrels.read_bytes().splitlines(keepends=True)[0]
+    qrels.write_bytes(repeated)  # one judgment twice: merged by default, refused by "error"
+    with opens(qrels) as counted:
+        evaluator = Evaluator(qrels, "AP")
+        with pytest.warns(QrelsNoteWarning, match="1 repeated judgment line"):
+            assert any("merged" in note for note in evaluator.qrels.notes)
+        with pytest.raises(InputError, match="duplicate document 'D101-01' for query '101'"):
+            _ = evaluator.with_options(duplicates="error").qrels
+    assert counted == Counter({qrels.name: 1})
