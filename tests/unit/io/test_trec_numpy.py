@@ -169,6 +169,46 @@ def test_scores_read_as_the_careful_reader_reads_them(tmp_path_factory: Any, tex
     assert [np.signbit(v) for v in columns_read.score] == [np.signbit(v) for v in expected]
 
 
+# Around each edge of the exact division m / 10**k (m <= 2**53, k <= 22, 19 digits): the
+# rows on either side take different paths and must still agree with a correctly rounded
+# parser bit for bit.
+_EDGES = ["9007199254740992", "9007199254740993", "9007199254740992.0", "900719925474099.3"]
+_EDGES += ["0." + "1" * 21, "0." + "1" * 22, "0." + "1" * 23, "1" * 19, "1" * 20, "-" + "9" * 19]
+_EDGES += ["0.0000000000000000000001", "0.00000000000000000000001", "-0", "-0.000", "+0.0"]
+_EDGES += ["43.724", "49.19109429178723", "0.30000000000000004", ".5", "5.", "-.5", "+7."]
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_EDGES),
+            st.from_regex(r"[+-]?([0-9]{1,22}(\.[0-9]{0,22})?|\.[0-9]{1,22})", fullmatch=True),
+        ),
+        min_size=1,
+        max_size=40,
+    )
+)
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_decimal_scores_are_the_correctly_rounded_doubles(tmp_path: Path, texts: list[str]) -> None:
+    """Scores without an exponent, many to a file, are the doubles Python's float() gives,
+    bit for bit (signed zeros included), on both sides of the fast path's edges."""
+    lines = [("q", "Q0", f"d{i}", "1", text, "t") for i, text in enumerate(texts)]
+    columns_read = read_run_columns(_write(tmp_path / "run", lines))
+    assert columns_read is not None
+    expected = np.array([float(text) for text in texts])
+    assert columns_read.score.view(np.uint64).tolist() == expected.view(np.uint64).tolist()
+
+
+def test_relevance_levels_are_the_integers_written(tmp_path: Path) -> None:
+    levels = ["0", "-1", "+2", "007", "-0", "999999999999999999", "-999999999999999999"]
+    path = _write(tmp_path / "qrels", [("q", "0", f"d{i}", v) for i, v in enumerate(levels)])
+    columns_read = read_qrels_columns(path)
+    assert columns_read is not None
+    assert columns_read.relevance.tolist() == [int(v) for v in levels]
+
+
 @pytest.mark.parametrize("text", ["200000000000000000001E304", "-1e999", "1e-999", "1e-330"])
 def test_scores_beyond_float64_read_as_the_careful_reader_reads_them(
     tmp_path: Path, text: str
