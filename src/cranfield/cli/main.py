@@ -10,6 +10,7 @@ from typing import NoReturn
 
 def run() -> NoReturn:
     """The ``cranfield`` command: run :func:`main` on the command line and exit with its code."""
+    _one_blas_thread()
     _keep_freed_memory()
     # Importing numpy, polars and the measures allocates enough objects to set off many
     # garbage collections, a full one walking everything imported. A command makes few
@@ -72,6 +73,18 @@ def _flush() -> None:
                     _discard_output()
         except (OSError, ValueError):
             pass
+
+
+def _one_blas_thread() -> None:
+    """Start numpy's OpenBLAS with one thread, unless the user chose a number.
+
+    cranfield does no linear algebra worth a second thread, but OpenBLAS starts a thread per
+    core when numpy is imported, which costs every command about 30 ms of start-up on two
+    cores (BENCHMARKS.md, issue 29). Only the command does this, before numpy is imported;
+    the library leaves the process alone. Worker processes started by the command inherit
+    the setting, which is what a pool of one process per core wants anyway.
+    """
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def _keep_freed_memory() -> None:

@@ -85,6 +85,34 @@ def test_version_and_help_import_neither_numpy_nor_polars(flag: str) -> None:
     assert done.stdout.startswith("cranfield " if flag == "--version" else "usage: cranfield")
 
 
+_BLAS_THREADS = (
+    "import os, sys\n"
+    "from cranfield.cli import main as entry\n"
+    "entry._exit = lambda code: sys.exit(code)\n"
+    "sys.argv = ['cranfield', 'measures', 'AP']\n"
+    "try:\n"
+    "    entry.run()\n"
+    "finally:\n"
+    "    print(os.environ.get('OPENBLAS_NUM_THREADS'), file=sys.stderr)\n"
+)
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "1"), ("2", "2")])
+def test_the_command_starts_openblas_with_one_thread_unless_told(
+    given: str | None, seen: str
+) -> None:
+    """Start-up: OpenBLAS's threads cost every command time and cranfield does no linear
+    algebra; a user's own setting is kept."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run(
+        [sys.executable, "-c", _BLAS_THREADS], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == seen
+
+
 # --------------------------------------------------------------------------- list options
 
 
