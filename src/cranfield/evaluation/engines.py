@@ -37,7 +37,6 @@ from __future__ import annotations
 import os
 import sys
 import threading
-import uuid
 import warnings
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
@@ -308,6 +307,8 @@ class DaskCluster(Engine):
                 client.close()
 
     def map(self, function: Callable[[S, T], R], shared: S, items: Sequence[T]) -> Iterator[R]:
+        import uuid  # here, not at the top: every command's start-up is spared it
+
         with self.connected() as client:
             sent = client.scatter(shared, broadcast=True)
             # keys of this map alone: a key an earlier map used may still hold its result

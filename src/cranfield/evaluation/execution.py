@@ -150,10 +150,12 @@ class Execution:
 
     def result_store(self) -> ResultStore | None:
         """The result store, opened (``None``: results are not kept)."""
+        store = self.store
+        if store is None:
+            return None  # not even imported: hashlib's and json's start-up spared
         from cranfield.evaluation.store import ResultStore
 
-        store = self.store
-        return store if isinstance(store, ResultStore) or store is None else ResultStore(store)
+        return store if isinstance(store, ResultStore) else ResultStore(store)
 
 
 class ExecutionKwargs(TypedDict, total=False):

@@ -429,6 +429,29 @@ def test_the_command_on_small_clean_files_never_imports_polars(tmp_path: Path) -
         assert {k: v for k, v in result.items() if k != "run"} == values
 
 
+def test_the_small_path_imports_only_what_it_uses(tmp_path: Path) -> None:
+    """Start-up is most of the time of a small evaluation (BENCHMARKS.md, issue 29): the
+    plain command leaves out what only other options need (the store, clusters, tables)."""
+    qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
+    run = _write(tmp_path / "run", _RUN)
+    unused = ["polars", "pyarrow", "scipy", "dask", "uuid", "cranfield.evaluation.store"]
+    script = (
+        "import sys\n"
+        "from cranfield.cli.main import main\n"
+        "code = main(['evaluate', *sys.argv[1:]])\n"
+        f"print([m for m in {unused!r} if m in sys.modules], file=sys.stderr)\n"
+        "raise SystemExit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(qrels), str(run)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stderr.splitlines()[-1] == "[]"
+    assert "0.5000" in done.stdout  # AP: a (relevant) at rank 1 of 2, c not retrieved
+
+
 def test_a_line_over_a_lowered_limit_is_left_to_the_careful_reader(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
