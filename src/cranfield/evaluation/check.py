@@ -165,6 +165,14 @@ def check(
 
 
 def _judgments(qrels: str | Path) -> dict[str, dict[str, str]]:
+    from cranfield.io import irds
+
+    if irds.is_irds_id(qrels):  # no file: the dataset's qrels, from ir_datasets' cache
+        rows = irds.read_qrels(str(qrels)).frame.select("query_id", "doc_id", "relevance")
+        judged: dict[str, dict[str, str]] = {}
+        for query, doc, level in rows.iter_rows():
+            judged.setdefault(query, {})[doc] = str(level)
+        return judged
     try:
         format_, _ = _format_of(qrels, "qrels")
     except InputError as error:

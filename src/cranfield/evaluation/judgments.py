@@ -148,9 +148,8 @@ class Judgments:
         read = self._read
         if read.input is None and isinstance(self.source, (str, Path)):
             from cranfield.io.inputs import open_qrels
-            from cranfield.io.irds import is_irds_id
 
-            if is_irds_id(self.source):  # no file: an ir_datasets id, read by load_qrels
+            if _is_id(self.source):  # no file: an ir_datasets id, read by load_qrels
                 return None
             read.input = open_qrels(self.source, format=self.qrels_format)
         return read.input
@@ -215,11 +214,11 @@ class Judgments:
         extras = self._extras
         if extras.frames is None:
             known = intents = None
-            if isinstance(self.known, (str, Path)):
+            if isinstance(self.known, (str, Path)) and not _is_id(self.known):
                 from cranfield.io.inputs import open_qrels
 
                 known = open_qrels(self.known).qrels(name="known").frame
-            elif self.known is not None:
+            elif self.known is not None:  # in memory, or an ir_datasets id
                 from cranfield.io.load import load_qrels
 
                 known = load_qrels(self.known, name="known").frame
@@ -250,3 +249,10 @@ class Judgments:
         if self.intents is not None:
             out["intents"] = source_path(self.intents)
         return out
+
+
+def _is_id(source: str | Path) -> bool:
+    """Whether ``source`` is an ir_datasets id rather than a file (:mod:`cranfield.io.irds`)."""
+    from cranfield.io.irds import is_irds_id
+
+    return is_irds_id(source)

@@ -114,6 +114,31 @@ for qrels in ({DL19!r}, {DL20!r}):
     assert not (home / "msmarco-passage" / "trec-dl-2020" / "qrels").exists()
 
 
+def test_an_id_is_taken_for_known_judgments_and_by_check(tmp_path: Path) -> None:
+    """Wherever a qrels path is: ``--known`` and ``check --qrels`` take an id too, with the
+    answers the same judgments give as a file."""
+    home = _home(tmp_path)
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    code = f"""
+from cranfield.cli.main import main
+for known in ({DL19!r}, "qrels.txt"):
+    main(["evaluate", "qrels.txt", "run.txt", "-m", "Coverage", "--known", known, "-f", "csv"])
+for qrels in ({DL19!r}, "qrels.txt"):
+    print("exit", main(["check", "run.txt", "--qrels", qrels, "-f", "json"]), flush=True)
+"""
+    done = _python(code, home, tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "run,num_queries,Coverage" and lines[1] == lines[3]
+    assert float(lines[1].split(",")[2]) > 0
+    reports = "\n".join(lines[4:]).split("\nexit ")
+    assert [r.split("\n", 1)[0] for r in reports[1:]] == ["0", "0"]
+    by_id = json.loads(reports[0])
+    by_file = json.loads(reports[1].split("\n", 1)[1])
+    assert by_id["qrels"] == DL19 and by_file["qrels"] == "qrels.txt"
+    assert by_id["files"] == by_file["files"]
+
+
 def test_a_name_that_is_neither_a_file_nor_an_id_cannot_be_read(tmp_path: Path) -> None:
     done = _python(
         "from cranfield.cli.main import main\n"
