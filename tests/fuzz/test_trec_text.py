@@ -23,8 +23,8 @@ from cranfield.data.qrels import Qrels
 from cranfield.data.run import Run
 from cranfield.errors import EvaluationError, InputError, QueryOverlapWarning
 from cranfield.io import trec
+from cranfield.io.inputs import open_qrels, open_run
 from cranfield.io.trec import read_qrels, read_run
-from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
 from tests.fuzz import reference_formats as reference
 from tests.fuzz.checks import attempt, exact_rows, one_line_error, refused_as_the_reference
 from tests.fuzz.conftest import fuzz
@@ -69,7 +69,7 @@ def test_qrels_are_read_as_the_reference_reads_them(data: bytes, packing: str) -
             assert _qrels_rows(outcome) == sorted(levels)
         else:
             refused_as_the_reference(outcome, path, verdict)
-        columns = read_qrels_columns(path)  # None: not a small clean file, read as above
+        columns = open_qrels(path).columns()  # None: not a small clean file, read as above
         event("numpy reader" if columns is not None else "not for the numpy reader")
         if columns is not None:
             # Clean files may hold a repeated pair: the ranking finds it, not this reader.
@@ -114,7 +114,7 @@ def test_runs_are_read_as_the_reference_reads_them(
             assert outcome.tag == verdict.tag
         else:
             refused_as_the_reference(outcome, path, verdict)
-        columns = read_run_columns(path)
+        columns = open_run(path).columns()
         event("numpy reader" if columns is not None else "not for the numpy reader")
         if columns is not None:
             assert set(verdict.bad.values()) <= {"duplicate"}, verdict.bad

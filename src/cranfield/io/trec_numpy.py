@@ -75,8 +75,16 @@ def fits(path: str | Path) -> bool:
 
 
 def read_run_columns(path: str | Path) -> RunColumns | None:
-    """The columns of a clean run file (see the module notes), or ``None``."""
-    return run_columns(_small_text(path))
+    """The columns of a clean run file (see the module notes), or ``None``.
+
+    Deprecated (CHANGELOG.md): files are opened in one place; use
+    ``cranfield.io.inputs.open_run(path).columns()``.
+    """
+    from cranfield._deprecation import warn_renamed
+    from cranfield.io.inputs import open_run
+
+    warn_renamed("read_run_columns(path)", "open_run(path).columns() (cranfield.io.inputs)")
+    return open_run(path, format="trec").columns()
 
 
 def padded(size: int) -> NDArray[np.uint8]:
@@ -130,11 +138,14 @@ def run_columns(buffer: NDArray[np.uint8] | None) -> RunColumns | None:
 def read_qrels_columns(path: str | Path) -> QrelsColumns | None:
     """The columns of a clean qrels file (see the module notes), or ``None``.
 
-    The file is read at every call: nothing is kept between calls, so a file changed in
-    place (even to the same size and modification time) is never answered from an old
-    reading. An :class:`~cranfield.evaluation.evaluator.Evaluator` reads its qrels once.
+    Deprecated (CHANGELOG.md): files are opened in one place; use
+    ``cranfield.io.inputs.open_qrels(path).columns()``.
     """
-    return qrels_columns(_small_text(path))
+    from cranfield._deprecation import warn_renamed
+    from cranfield.io.inputs import open_qrels
+
+    warn_renamed("read_qrels_columns(path)", "open_qrels(path).columns() (cranfield.io.inputs)")
+    return open_qrels(path, format="trec").columns()
 
 
 def qrels_columns(buffer: NDArray[np.uint8] | None) -> QrelsColumns | None:
@@ -149,23 +160,6 @@ def qrels_columns(buffer: NDArray[np.uint8] | None) -> QrelsColumns | None:
     if relevance is None or query_id is None or doc_id is None:
         return None
     return QrelsColumns(query_id, doc_id, relevance.astype(np.int64, copy=False))
-
-
-def _small_text(path: str | Path) -> NDArray[np.uint8] | None:
-    """The text of a small UTF-8 file without a BOM (decompressed if need be), followed by
-    a newline and :data:`MAX_FIELD` NULs; ``None`` for any other file."""
-    if not fits(path):
-        return None
-    try:
-        with Path(path).open("rb", buffering=0) as handle:
-            size = os.fstat(handle.fileno()).st_size
-            # Read straight into an array with room for the padding: no copy of the text.
-            buffer: NDArray[np.uint8] = np.zeros(size + 1 + MAX_FIELD, dtype=np.uint8)
-            if handle.readinto(buffer[:size].data) != size or handle.read(1):
-                return None  # the file changed size while read
-    except OSError:
-        return None
-    return text_of(buffer, size, str(path))
 
 
 def _unpacked(packed: NDArray[np.uint8], name: str) -> NDArray[np.uint8] | None:

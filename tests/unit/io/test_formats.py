@@ -25,10 +25,10 @@ from cranfield._types import FILE_FORMATS
 from cranfield.data.run import Run
 from cranfield.errors import InputError, QrelsNoteWarning, UnknownKindError
 from cranfield.io.formats import HEAD_BYTES, HEAD_LINES, detect, detect_kind, detect_text, write
+from cranfield.io.inputs import open_qrels, open_run
 from cranfield.io.load import load_qrels, load_run
 from cranfield.io.run_names import run_name
 from cranfield.io.source import read_head
-from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
 from tests.conftest import REAL, require
 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "Rprec", "recall@3"]
@@ -483,8 +483,8 @@ def test_detection_reads_only_the_head(tmp_path: Path) -> None:
 def test_the_numpy_readers_leave_other_formats_to_the_loader(tmp_path: Path) -> None:
     for name, text in {**RUNS, **QRELS}.items():
         path = _write(tmp_path, name, text)
-        assert read_run_columns(path) is None, name
-        assert read_qrels_columns(path) is None, name
+        assert open_run(path).columns() is None, name
+        assert open_qrels(path).columns() is None, name
 
 
 def test_streaming_reads_trec_runs_only(

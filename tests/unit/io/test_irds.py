@@ -129,13 +129,15 @@ for qrels in ({DL19!r}, "qrels.txt"):
     done = _python(code, home, tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "run,num_queries,Coverage" and lines[1] == lines[3]
+    assert lines[0] == "run,num_queries,Coverage"
+    assert lines[1] == lines[3]
     assert float(lines[1].split(",")[2]) > 0
     reports = "\n".join(lines[4:]).split("\nexit ")
     assert [r.split("\n", 1)[0] for r in reports[1:]] == ["0", "0"]
     by_id = json.loads(reports[0])
     by_file = json.loads(reports[1].split("\n", 1)[1])
-    assert by_id["qrels"] == DL19 and by_file["qrels"] == "qrels.txt"
+    assert by_id["qrels"] == DL19
+    assert by_file["qrels"] == "qrels.txt"
     assert by_id["files"] == by_file["files"]
 
 

@@ -31,8 +31,8 @@ from cranfield.data import ranking, row_index
 from cranfield.errors import EvaluationError, InputError, QueryOverlapWarning
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.io import trec_numpy
+from cranfield.io.inputs import open_qrels, open_run
 from cranfield.io.trec import read_qrels, read_run
-from cranfield.io.trec_numpy import read_qrels_columns, read_run_columns
 
 # Ids whose bytewise order differs from numeric or case-folded order, some not ASCII, of 1
 # to 17 bytes (so that the qrels and the run hold them in arrays of different widths).
@@ -162,7 +162,7 @@ def test_scores_read_as_the_careful_reader_reads_them(tmp_path_factory: Any, tex
     """Any score of the clean grammar, long ones too, is the same float64 either way."""
     path = tmp_path_factory.mktemp("s") / "run"
     _write(path, [("q", "Q0", "d", "1", text, "t"), ("q", "Q0", "e", "2", "0", "t")])
-    columns_read = read_run_columns(path)
+    columns_read = open_run(path).columns()
     assert columns_read is not None
     expected = read_run(path).frame.get_column("score").to_list()
     assert columns_read.score.tolist() == expected
@@ -195,7 +195,7 @@ def test_decimal_scores_are_the_correctly_rounded_doubles(tmp_path: Path, texts:
     """Scores without an exponent, many to a file, are the doubles Python's float() gives,
     bit for bit (signed zeros included), on both sides of the fast path's edges."""
     lines = [("q", "Q0", f"d{i}", "1", text, "t") for i, text in enumerate(texts)]
-    columns_read = read_run_columns(_write(tmp_path / "run", lines))
+    columns_read = open_run(_write(tmp_path / "run", lines)).columns()
     assert columns_read is not None
     expected = np.array([float(text) for text in texts])
     assert columns_read.score.view(np.uint64).tolist() == expected.view(np.uint64).tolist()
@@ -204,7 +204,7 @@ def test_decimal_scores_are_the_correctly_rounded_doubles(tmp_path: Path, texts:
 def test_relevance_levels_are_the_integers_written(tmp_path: Path) -> None:
     levels = ["0", "-1", "+2", "007", "-0", "999999999999999999", "-999999999999999999"]
     path = _write(tmp_path / "qrels", [("q", "0", f"d{i}", v) for i, v in enumerate(levels)])
-    columns_read = read_qrels_columns(path)
+    columns_read = open_qrels(path).columns()
     assert columns_read is not None
     assert columns_read.relevance.tolist() == [int(v) for v in levels]
 
@@ -215,7 +215,7 @@ def test_scores_beyond_float64_read_as_the_careful_reader_reads_them(
 ) -> None:
     """Overflow is inf and underflow 0 (or a subnormal), quietly, as polars reads them."""
     path = _write(tmp_path / "run", [("q", "Q0", "d", "1", text, "t")])
-    columns_read = read_run_columns(path)
+    columns_read = open_run(path).columns()
     assert columns_read is not None
     assert columns_read.score.tolist() == read_run(path).frame.get_column("score").to_list()
 
@@ -225,7 +225,7 @@ def test_columns_hold_the_ids_numbers_and_tag(tmp_path: Path) -> None:
         tmp_path / "run",
         [("q1", "Q0", "d\u00e9", "1", "2.5", "x"), ("q10", "Q0", "a" * 9, "2", "-1", "last")],
     )
-    columns_read = read_run_columns(run)
+    columns_read = open_run(run).columns()
     assert columns_read is not None
     assert columns_read.query_id.tolist() == [b"q1", b"q10"]
     assert columns_read.doc_id.tolist() == ["d\u00e9".encode(), b"a" * 9]
@@ -233,7 +233,7 @@ def test_columns_hold_the_ids_numbers_and_tag(tmp_path: Path) -> None:
     assert columns_read.score.tolist() == [2.5, -1.0]
     assert columns_read.tag == "last"
     qrels = _write(tmp_path / "qrels", [("1", "0", "d", "-7"), ("1", "0", "e", "+3")], sep="\t")
-    judged = read_qrels_columns(qrels)
+    judged = open_qrels(qrels).columns()
     assert judged is not None
     assert judged.relevance.tolist() == [-7, 3]
 
@@ -293,9 +293,9 @@ def test_every_file_gets_the_careful_answer(tmp_path: Path, name: str) -> None:
     run = tmp_path / "run"
     run.write_bytes(_NOT_CLEAN.get(name) or _ALSO_READ[name])
     if name in _ALSO_READ:
-        assert read_run_columns(run) is not None
+        assert open_run(run).columns() is not None
     elif name != "repeated pair":
-        assert read_run_columns(run) is None
+        assert open_run(run).columns() is None
     try:
         careful: Any = evaluate(read_qrels(qrels), read_run(run), _MEASURES).to_dict()
     except InputError as exc:
@@ -316,23 +316,23 @@ def test_qrels_that_are_not_clean_are_left_to_the_careful_reader(
 ) -> None:
     path = tmp_path / "qrels"
     path.write_bytes(text)
-    assert read_qrels_columns(path) is None
+    assert open_qrels(path).columns() is None
 
 
 @pytest.mark.parametrize("pack", [gzip.compress, bz2.compress, lzma.compress])
 def test_small_compressed_files_are_read_too(tmp_path: Path, pack: Any) -> None:
     packed = tmp_path / "run.packed"
     packed.write_bytes(pack(_clean()))
-    columns_read = read_run_columns(packed)
-    plain = read_run_columns(_write(tmp_path / "run", _RUN))
+    columns_read = open_run(packed).columns()
+    plain = open_run(_write(tmp_path / "run", _RUN)).columns()
     assert columns_read is not None
     assert plain is not None
     assert columns_read.doc_id.tolist() == plain.doc_id.tolist() == [b"a", b"b"]
     assert columns_read.score.tolist() == plain.score.tolist()
     with mock.patch.object(trec_numpy, "MAX_BYTES", 8 * (packed.stat().st_size - 1)):
-        assert read_run_columns(packed) is None  # too large compressed: not even unpacked
+        assert open_run(packed).columns() is None  # too large compressed: not even unpacked
     with mock.patch.object(trec_numpy, "MAX_BYTES", len(_clean()) - 1):
-        assert read_run_columns(packed) is None  # too large once unpacked
+        assert open_run(packed).columns() is None  # too large once unpacked
 
 
 def test_corrupt_empty_and_missing_files_are_left_to_the_careful_reader(tmp_path: Path) -> None:
@@ -344,13 +344,13 @@ def test_corrupt_empty_and_missing_files_are_left_to_the_careful_reader(tmp_path
     empty = tmp_path / "empty"
     empty.write_bytes(b"")
     for path in (corrupt, empty, tmp_path / "absent", tmp_path, "-"):
-        assert read_run_columns(path) is None
+        assert open_run(path).columns() is None
     assert not any(trec_numpy.fits(path) for path in (empty, tmp_path / "absent", tmp_path, "-"))
     run = _write(tmp_path / "run", _RUN)
     assert trec_numpy.fits(run)
     with mock.patch.object(trec_numpy, "MAX_BYTES", 10):
         assert not trec_numpy.fits(run)
-        assert read_run_columns(run) is None
+        assert open_run(run).columns() is None
 
 
 def test_repeated_judgments_and_hash_clashes_fall_back(tmp_path: Path) -> None:
@@ -367,7 +367,7 @@ def test_repeated_judgments_and_hash_clashes_fall_back(tmp_path: Path) -> None:
         return np.zeros(ids.size, dtype=np.uint64)
 
     with mock.patch.object(ranking, "id_hashes", same):
-        judged, ranked = read_qrels_columns(qrels), read_run_columns(run)
+        judged, ranked = open_qrels(qrels).columns(), open_run(run).columns()
         assert judged is not None
         assert ranked is not None
         assert ranking.rank_columns(ranked, judged) is None
@@ -379,13 +379,13 @@ def test_qrels_changed_in_place_are_read_again_even_with_the_same_size_and_mtime
 ) -> None:
     path = _write(tmp_path / "qrels", [("q", "0", "a", "1")])
     before = os.stat(path)
-    first = read_qrels_columns(path)
+    first = open_qrels(path).columns()
     assert first is not None
     assert first.relevance.tolist() == [1]
     _write(path, [("q", "0", "a", "2")])  # one byte changed: same size
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert os.stat(path).st_size == before.st_size
-    again = read_qrels_columns(path)
+    again = open_qrels(path).columns()
     assert again is not None
     assert again.relevance.tolist() == [2]
 
@@ -464,12 +464,12 @@ def test_a_line_over_a_lowered_limit_is_left_to_the_careful_reader(
     blanks.write_bytes(_clean().replace(b" ", b"  "))
     monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "11")  # the lines hold 12 and more
     for run in (single, blanks):
-        assert read_run_columns(run) is None
+        assert open_run(run).columns() is None
         with pytest.raises(InputError, match=rf"^{run}:1: is longer than 11 bytes, the longest"):
             evaluate(str(qrels), str(run), _MEASURES)
-    assert read_qrels_columns(qrels) is not None
+    assert open_qrels(qrels).columns() is not None
     monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "6")  # its line holds 7
-    assert read_qrels_columns(qrels) is None
+    assert open_qrels(qrels).columns() is None
 
 
 def test_a_small_compressed_bomb_is_not_unpacked_whole(tmp_path: Path) -> None:
@@ -483,8 +483,27 @@ def test_a_small_compressed_bomb_is_not_unpacked_whole(tmp_path: Path) -> None:
     bomb.write_bytes(packed)
     tracemalloc.start()
     try:
-        assert read_run_columns(bomb) is None
+        assert open_run(bomb).columns() is None
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert peak < trec_numpy.MAX_BYTES + (8 << 20)
+
+
+def test_the_path_readers_are_deprecated_for_the_one_opener(tmp_path: Path) -> None:
+    """``read_run_columns``/``read_qrels_columns`` opened files their own way; they now go
+    through :func:`cranfield.io.inputs.open_run`/``open_qrels`` and warn."""
+    run = _write(tmp_path / "run", _RUN)
+    qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1")])
+    with pytest.warns(DeprecationWarning, match=r"open_run\(path\)\.columns\(\)"):
+        old_run = trec_numpy.read_run_columns(run)
+    with pytest.warns(DeprecationWarning, match=r"open_qrels\(path\)\.columns\(\)"):
+        old_qrels = trec_numpy.read_qrels_columns(qrels)
+    new_run, new_qrels = open_run(run).columns(), open_qrels(qrels).columns()
+    assert old_run is not None
+    assert new_run is not None
+    assert old_run.doc_id.tolist() == new_run.doc_id.tolist()
+    assert old_run.score.tolist() == new_run.score.tolist()
+    assert old_qrels is not None
+    assert new_qrels is not None
+    assert old_qrels.relevance.tolist() == new_qrels.relevance.tolist() == [1]
