@@ -249,3 +249,21 @@ def test_qrels_read_again_under_another_duplicates_rule_are_not_opened_again(
         with pytest.raises(InputError, match="duplicate document 'D101-01' for query '101'"):
             _ = evaluator.with_options(duplicates="error").qrels
     assert counted == Counter({qrels.name: 1})
+
+
+@pytest.mark.parametrize("form", ["trec", "commented", "gzip"])
+def test_only_outputs_that_show_provenance_hash_the_inputs(
+    inputs: dict[str, Path], form: str
+) -> None:
+    """A table (or CSV) shows no provenance and keeps no store: its inputs are not hashed
+    (the CPU of a large run's SHA-256 spared); JSON hashes them as they are read."""
+    from cranfield.io.source import digest_of
+
+    run, qrels = inputs[form], inputs["qrels"]
+    for fmt in ("table", "csv"):
+        assert cli("evaluate", qrels, run, "-f", fmt)[0] == 0
+        assert digest_of(run) is None
+        assert digest_of(qrels) is None
+    assert cli("evaluate", qrels, run, "-f", "json")[0] == 0
+    assert digest_of(run) == hashlib.sha256(run.read_bytes()).hexdigest()
+    assert digest_of(qrels) == hashlib.sha256(qrels.read_bytes()).hexdigest()
