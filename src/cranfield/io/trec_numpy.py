@@ -38,7 +38,7 @@ import numpy as np
 from cranfield.data.columns import QrelsColumns, RunColumns
 from cranfield.errors import InputError
 from cranfield.io.limits import max_line_bytes
-from cranfield.io.source import MAGIC_BYTES, compression, decompressed
+from cranfield.io.source import MAGIC_BYTES, compression, decompressed, read_bytes
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -81,10 +81,9 @@ def read_run_columns(path: str | Path) -> RunColumns | None:
     ``cranfield.io.inputs.open_run(path).columns()``.
     """
     from cranfield._deprecation import warn_renamed
-    from cranfield.io.inputs import open_run
 
     warn_renamed("read_run_columns(path)", "open_run(path).columns() (cranfield.io.inputs)")
-    return open_run(path, format="trec").columns()
+    return run_columns(_text_read(path))
 
 
 def padded(size: int) -> NDArray[np.uint8]:
@@ -142,10 +141,25 @@ def read_qrels_columns(path: str | Path) -> QrelsColumns | None:
     ``cranfield.io.inputs.open_qrels(path).columns()``.
     """
     from cranfield._deprecation import warn_renamed
-    from cranfield.io.inputs import open_qrels
 
     warn_renamed("read_qrels_columns(path)", "open_qrels(path).columns() (cranfield.io.inputs)")
-    return open_qrels(path, format="trec").columns()
+    return qrels_columns(_text_read(path))
+
+
+def _text_read(path: str | Path) -> NDArray[np.uint8] | None:
+    """A small regular file's text read by the one opener (:func:`read_bytes`), padded as
+    :func:`text_of` gives it; ``None`` for any other file (the deprecated readers)."""
+    if not fits(path):
+        return None
+    try:
+        data = read_bytes(path, lines=False)
+    except InputError:
+        return None
+    if not 0 < len(data) <= MAX_BYTES:
+        return None
+    buffer = padded(len(data))
+    buffer[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+    return text_of(buffer, len(data), str(path))
 
 
 def qrels_columns(buffer: NDArray[np.uint8] | None) -> QrelsColumns | None:
