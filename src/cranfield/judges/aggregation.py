@@ -444,6 +444,7 @@ def _glad(
         last = q
         probas = e_step(x[:n_workers], x[n_workers:])
         given = probas[c.t, c.k]
+
         def objective(v: NDArray[np.float64], g: NDArray[np.float64] = given) -> float:
             return -q_value(v, g)
 

@@ -8,8 +8,11 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cranfield.judges.aggregation import Combined
+    from cranfield.judges.asking import Asked
+    from cranfield.judges.assessment import Assessment
+    from cranfield.judges.probe import Probe
 
-__all__ = ["combined_text"]
+__all__ = ["asked_text", "assessment_text", "combined_text", "probe_text"]
 
 
 def _num(x: float, digits: int = 4) -> str:
@@ -53,3 +56,62 @@ def combined_text(result: Combined, *, skipped: int = 0) -> str:
     ]
     notes = "".join(f"  {n}\n" for n in result.notes)
     return "\n".join(head) + "\n\n" + _table(header, rows) + "\nnotes:\n" + notes
+
+
+def assessment_text(result: Assessment) -> str:
+    """``judges assess``'s table: one row per judge, then one verdict per judge."""
+    grades = sorted({g for j in result.judges for g in j.kappa_per_grade})
+    header = ["judge", "pairs", "kappa", "linear", f"bin@{result.level}", "alpha"]
+    header += [f"k({g})" for g in grades]
+    runs = result.measure is not None
+    if runs:
+        top = result.judges[0].top
+        k = 0 if top is None else top.k
+        header += ["tau", "tau_AP", "RBO", f"tau@top{k}", f"top{k}"]
+    rows = []
+    for j in result.judges:
+        row = [j.judge, str(j.shared), _num(j.kappa), _num(j.kappa_linear)]
+        row += [_num(j.kappa_binary), _num(j.alpha)]
+        row += [_num(j.kappa_per_grade.get(g, math.nan)) for g in grades]
+        if j.ranking is not None and j.top is not None:
+            c = j.ranking.coefficients
+            row += [_num(c[n].value) for n in ("kendall_tau_b", "tau_ap", "rbo")]
+            row += [_num(j.top.kendall_tau_b), f"{j.top.overlap:.0%}"]
+        rows.append(row)
+    head = f"humans: {result.humans}"
+    if runs:
+        head += f"; runs ranked by {result.measure}"
+    verdicts = "".join(f"{j.verdict}\n" for j in result.judges)
+    notes = (
+        f"kappa over the grades (unweighted, linear), k(g): grade g against the rest, "
+        f"bin@{result.level}: labels >= {result.level} relevant; alpha: Krippendorff's, "
+        "ordinal; negative labels are not judgments.\n"
+    )
+    return head + "\n\n" + _table(header, rows) + "\n" + verdicts + "\n" + notes
+
+
+def asked_text(asked: Asked, prices: tuple[float, float] | None = None) -> str:
+    """``judges ask``'s summary: what was asked, answered, kept, and what it cost."""
+    prompt, completion = asked.tokens()
+    cost = asked.cost(prices)
+    lines = [
+        f"model:      {asked.model} (prompt {asked.template})",
+        f"pairs:      {len(asked.pairs)} ({asked.graded} graded, {asked.malformed} malformed "
+        f"answers kept without a grade, {asked.failed} failed requests)",
+        f"requests:   {asked.requests} sent, {asked.cached} answers from the cache",
+        f"tokens:     {prompt} prompt, {completion} completion (this run's requests)",
+        f"time:       {asked.seconds:.1f} s",
+    ]
+    if cost is not None:
+        lines.append(f"cost:       {cost:.4f} (at the prices given)")
+    return "\n".join(lines) + "\n"
+
+
+def probe_text(probe: Probe) -> str:
+    """``judges ask --probe``'s table: stuffed passages and the grades they got."""
+    header = ["repeats", "graded", "mean grade", f">= {probe.level}"]
+    rows = [
+        [str(r), str(n), _num(m, 2), "-" if math.isnan(s) else f"{s:.0%}"]
+        for r, n, m, s in probe.rows
+    ]
+    return _table(header, rows) + "\n" + probe.verdict + "\n"

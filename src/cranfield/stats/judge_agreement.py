@@ -45,6 +45,7 @@ __all__ = [
     "agree",
     "cohen_kappa",
     "fleiss_kappa",
+    "kappa_of_confusion",
     "krippendorff_alpha",
 ]
 
@@ -91,6 +92,22 @@ def cohen_kappa(a: ArrayLike, b: ArrayLike, *, weights: KappaWeights = None) -> 
     check_choice("weights", weights, _WEIGHTS)
     _, counts = confusion_matrix(a, b)
     return _kappa(counts, weights)
+
+
+def kappa_of_confusion(counts: ArrayLike, *, weights: KappaWeights = None) -> float:
+    """Cohen's κ of a square confusion matrix of counts (rows one judge, columns the other),
+    as :func:`cohen_kappa` computes it from the labels.
+
+    Examples
+    --------
+    >>> kappa_of_confusion([[2, 0], [1, 1]])
+    0.5
+    """
+    check_choice("weights", weights, _WEIGHTS)
+    matrix = np.asarray(counts, dtype=np.int64)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+        raise OptionError("counts", "a square matrix of counts", matrix.shape)
+    return _kappa(matrix, weights)
 
 
 def _kappa(counts: NDArray[np.int64], weights: KappaWeights) -> float:

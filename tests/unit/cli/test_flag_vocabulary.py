@@ -177,6 +177,26 @@ VOCABULARY: dict[str, Flag] = {
     "--gold": Flag((), "gold", "qrels of pairs whose label is known (scores workers)"),
     "--scale": Flag((), "scale", "the labels allowed, LOW-HIGH"),
     "--out-of-scale": Flag((), "out_of_scale", "a label outside the scale: error or skip"),
+    "--top-systems": Flag((), "top_systems", "the humans' K best runs, compared again"),
+    "--url": Flag((), "url", "the base URL of an OpenAI-compatible API"),
+    "--llm": Flag((), "llm", "the language model's name at the endpoint"),
+    "--queries": Flag((), "queries_file", "a file of query texts"),
+    "--passages": Flag((), "passages", "a file of passage texts"),
+    "--all-pairs": Flag((), "all_pairs", "ask about judged pool pairs too"),
+    "--pairs": Flag((), "pairs", "a qrels-format file of the pairs to ask about"),
+    "--probe": Flag((), "probe", "the keyword-stuffing probe"),
+    "--prompt": Flag((), "prompt", "a prompt template: a shipped name or a file"),
+    "--cache": Flag((), "cache", "folder of kept answers"),
+    "--answers": Flag((), "answers", "write every answer received (an output)"),
+    "--concurrency": Flag((), "concurrency", "requests under way at once"),
+    "--rate": Flag((), "rate", "most requests started a second"),
+    "--retries": Flag((), "retries", "retries of a 429, 5xx or time-out"),
+    "--backoff": Flag((), "backoff", "first wait before a retry, doubling"),
+    "--timeout": Flag((), "timeout", "one request's time limit"),
+    "--api-key-env": Flag((), "api_key_env", "environment variable holding the API key"),
+    "--temperature": Flag((), "temperature", "the model's sampling temperature"),
+    "--max-tokens": Flag((), "max_tokens", "the longest answer, in tokens"),
+    "--price": Flag((), "price", "prices per million prompt and completion tokens"),
 }
 """Every flag of every command, by its long spelling: the one vocabulary of the command line."""
 
@@ -258,8 +278,8 @@ def _shape(action: argparse.Action) -> tuple[str, object, str]:
 
 
 def test_every_command_is_reached() -> None:
-    """29 leaf commands: the 28 built with argparse here and trec-eval."""
-    assert len(LEAVES) + 1 == 29
+    """31 leaf commands: the 30 built with argparse here and trec-eval."""
+    assert len(LEAVES) + 1 == 31
     tops = {name.split()[0] for name in LEAVES} | {"trec-eval"}
     assert tops == {c.name for c in COMMANDS}
 

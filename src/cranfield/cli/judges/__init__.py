@@ -21,6 +21,16 @@ JUDGES_COMMANDS: Final[tuple[Command, ...]] = (
         "cranfield.cli.judges.combine",
         "crowd labels into qrels: majority, Dawid-Skene, one-coin, GLAD; worker quality",
     ),
+    Command(
+        "ask",
+        "cranfield.cli.judges.ask",
+        "a model judge behind an OpenAI-compatible endpoint grades pool pairs (cached)",
+    ),
+    Command(
+        "assess",
+        "cranfield.cli.judges.assess",
+        "judges against human qrels: kappa, alpha, rankings, top systems, a verdict",
+    ),
 )
 
 
