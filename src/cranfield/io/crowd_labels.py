@@ -270,7 +270,7 @@ def crowd_from_qrels(
         n = frame.height
         parts.append(
             (
-                np.full(n, name, dtype=np.str_),
+                np.full(n, name),
                 np.asarray(frame.get_column("query_id").to_list(), dtype=np.str_),
                 np.asarray(frame.get_column("doc_id").to_list(), dtype=np.str_),
             )

@@ -181,14 +181,14 @@ def krippendorff_alpha(ratings: ArrayLike, *, level: AlphaLevel = "nominal") -> 
     present = np.isfinite(r)
     values = np.unique(r[present])
     k = values.size
-    coincidence = np.zeros((k, k))
-    for u in range(r.shape[1]):
-        labels = r[present[:, u], u]
-        m_u = labels.size
-        if m_u < 2:
-            continue
-        counts = np.array([(labels == v).sum() for v in values], dtype=np.float64)
-        coincidence += (np.outer(counts, counts) - np.diag(counts)) / (m_u - 1)
+    # counts[u, c]: the labels of item u equal to value c; items with fewer than 2 left out
+    judge_of, item_of = np.nonzero(present)
+    counts = np.zeros((r.shape[1], k))
+    np.add.at(counts, (item_of, np.searchsorted(values, r[judge_of, item_of])), 1.0)
+    m_u = counts.sum(axis=1)
+    pairable = counts[m_u >= 2]
+    weighted = pairable / (m_u[m_u >= 2] - 1.0)[:, None]
+    coincidence = weighted.T @ pairable - np.diag(weighted.sum(axis=0))
     margins = coincidence.sum(axis=1)
     n = float(margins.sum())
     if n < 2:

@@ -125,3 +125,12 @@ def test_a_label_that_is_not_an_integer(tmp_path: Path, capsys: pytest.CaptureFi
     code, _, err = _cli(capsys, "combine", str(labels), "--scale", "3")
     assert code == 1
     assert "--scale takes LOW-HIGH" in err
+
+
+def test_qrels_judges_keep_their_whole_names(tmp_path: Path) -> None:
+    from cranfield.io.crowd_labels import crowd_from_qrels
+
+    for name in ("alpha-judge", "beta-judge"):
+        (tmp_path / f"{name}.txt").write_text("q1 0 d1 1\n")
+    crowd = crowd_from_qrels([tmp_path / "alpha-judge.txt", tmp_path / "beta-judge.txt"])
+    assert crowd.workers.tolist() == ["alpha-judge.txt", "beta-judge.txt"]
