@@ -48,9 +48,12 @@ def combined_text(result: Combined, *, skipped: int = 0) -> str:
         "glad": "alpha",
     }[result.method]
     gold = result.gold_pairs > 0
-    header = ["worker", "labels", "agree", skill] + (["gold", "gold acc"] if gold else [])
+    own = result.method != "majority"  # the majority's skill is its agreement
+    header = ["worker", "labels", "agree"] + ([skill] if own else [])
+    header += ["gold", "gold acc"] if gold else []
     rows = [
-        [w.worker, str(w.labels), _num(w.agreement), _num(w.skill)]
+        [w.worker, str(w.labels), _num(w.agreement)]
+        + ([_num(w.skill)] if own else [])
         + ([str(w.gold), _num(w.gold_accuracy)] if gold else [])
         for w in result.workers
     ]
@@ -82,6 +85,14 @@ def assessment_text(result: Assessment) -> str:
     if runs:
         head += f"; runs ranked by {result.measure}"
     verdicts = "".join(f"{j.verdict}\n" for j in result.judges)
+    if len(result.judges) <= 3:  # a few judges: their confusion matrices too
+        for j in result.judges:
+            grid = [
+                [f"humans {g}", *map(str, row)]
+                for g, row in zip(j.labels, j.confusion, strict=True)
+            ]
+            verdicts += f"\nconfusion (rows: humans, columns: {j.judge}):\n"
+            verdicts += _table(["", *map(str, j.labels)], grid)
     notes = (
         f"kappa over the grades (unweighted, linear), k(g): grade g against the rest, "
         f"bin@{result.level}: labels >= {result.level} relevant; alpha: Krippendorff's, "
