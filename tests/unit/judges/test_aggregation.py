@@ -167,3 +167,41 @@ def test_dawid_skene_with_gold_equal_to_crowdkit_with_true_labels() -> None:
     probas, labels = _theirs(DawidSkene(n_iter=100), crowd, ours, true_labels=true_labels)
     assert np.abs(probas - ours.probabilities).max() < TOLERANCE["dawid-skene"]
     assert np.array_equal(labels, ours.labels)
+
+
+# --------------------------------------------------------------------------- properties
+
+from hypothesis import given, settings  # noqa: E402 - the properties' own imports
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(0, 4), st.integers(0, 2), st.integers(0, 5), st.integers(0, 3)),
+        min_size=1,
+        max_size=40,
+        unique_by=lambda r: (r[0], r[1], r[2]),
+    ),
+    seed=st.integers(0, 2**16),
+    method=st.sampled_from(["majority", "dawid-skene", "one-coin", "glad"]),
+)
+def test_the_order_of_the_labels_does_not_matter(
+    rows: list[tuple[int, int, int, int]], seed: int, method: str
+) -> None:
+    crowd = _crowd(*((f"w{w}", f"q{q}", f"d{d}", g) for w, q, d, g in rows))
+    order = np.random.default_rng(seed).permutation(len(rows))
+    shuffled = _crowd(*((f"w{w}", f"q{q}", f"d{d}", g) for w, q, d, g in (rows[i] for i in order)))
+    a = combine(crowd, method=method)  # type: ignore[arg-type]
+    b = combine(shuffled, method=method)  # type: ignore[arg-type]
+    assert np.allclose(a.probabilities, b.probabilities, atol=1e-9)
+    # labels equal wherever the best grade is clear (a tie within rounding may go either way)
+    top2 = np.sort(a.probabilities, axis=1)[:, -2:] if a.probabilities.shape[1] > 1 else None
+    clear = np.ones(a.labels.size, bool) if top2 is None else top2[:, 1] - top2[:, 0] > 1e-9
+    assert a.labels[clear].tolist() == b.labels[clear].tolist()
+    assert set(a.labels.tolist()) <= {g for *_, g in rows}  # a label some worker gave
+    if method == "majority":  # the combined label is a most frequent one
+        for q, d, lab, p in zip(a.queries, a.docs, a.labels, a.probabilities, strict=True):
+            given_ = [g for w, qq, dd, g in rows if f"q{qq}" == q and f"d{dd}" == d]
+            assert given_.count(lab) == max(given_.count(g) for g in set(given_))
+            assert p.sum() == pytest.approx(1.0)
