@@ -65,6 +65,11 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
     ("logs", ("cranfield.logs",), "interaction logs: click metrics, click models, online tests"),
     ("report", ("cranfield.report", "cranfield.plot"), "presentation: text, LaTeX, SVG, HTML"),
     ("lab", ("cranfield.lab",), "experiments: systems x collection -> runs, efficiency, effect"),
+    (
+        "judges",
+        ("cranfield.judges",),
+        "many judges: crowd labels combined, a model judge asked, judges assessed",
+    ),
     ("compat", ("cranfield.compat",), "trec_eval's own command line and output"),
     ("cli", ("cranfield.cli",), "the command line: parse, call, render"),
 )

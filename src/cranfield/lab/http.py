@@ -47,6 +47,7 @@ __all__ = [
     "MAX_REDIRECTS",
     "MAX_RESPONSE_BYTES",
     "REDIRECTS",
+    "HTTPStatusError",
     "JSONClient",
     "Redirects",
     "check_url",
@@ -158,6 +159,15 @@ def _check_headers(headers: object) -> dict[str, str]:
             "headers", "a table of header names to one-line ASCII string values", shown
         )
     return dict(table)
+
+
+class HTTPStatusError(EngineError):
+    """An answer with an HTTP error status; :attr:`status` says which (a client that retries
+    429 and 5xx answers reads it)."""
+
+    def __init__(self, message: str, *, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
@@ -313,8 +323,9 @@ class JSONClient:
         """The JSON of a final answer, read within the size limit and the deadline."""
         where = shown_url(str(response.url))
         if not response.is_success:
-            raise EngineError(
-                f"{where} answered HTTP {response.status_code} {response.reason_phrase}."
+            raise HTTPStatusError(
+                f"{where} answered HTTP {response.status_code} {response.reason_phrase}.",
+                status=response.status_code,
             )
         encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
         if encoding not in ("", "identity"):

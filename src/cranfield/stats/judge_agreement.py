@@ -45,6 +45,7 @@ __all__ = [
     "agree",
     "cohen_kappa",
     "fleiss_kappa",
+    "kappa_of_confusion",
     "krippendorff_alpha",
 ]
 
@@ -91,6 +92,22 @@ def cohen_kappa(a: ArrayLike, b: ArrayLike, *, weights: KappaWeights = None) -> 
     check_choice("weights", weights, _WEIGHTS)
     _, counts = confusion_matrix(a, b)
     return _kappa(counts, weights)
+
+
+def kappa_of_confusion(counts: ArrayLike, *, weights: KappaWeights = None) -> float:
+    """Cohen's κ of a square confusion matrix of counts (rows one judge, columns the other),
+    as :func:`cohen_kappa` computes it from the labels.
+
+    Examples
+    --------
+    >>> kappa_of_confusion([[2, 0], [1, 1]])
+    0.5
+    """
+    check_choice("weights", weights, _WEIGHTS)
+    matrix = np.asarray(counts, dtype=np.int64)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+        raise OptionError("counts", "a square matrix of counts", matrix.shape)
+    return _kappa(matrix, weights)
 
 
 def _kappa(counts: NDArray[np.int64], weights: KappaWeights) -> float:
@@ -164,14 +181,14 @@ def krippendorff_alpha(ratings: ArrayLike, *, level: AlphaLevel = "nominal") -> 
     present = np.isfinite(r)
     values = np.unique(r[present])
     k = values.size
-    coincidence = np.zeros((k, k))
-    for u in range(r.shape[1]):
-        labels = r[present[:, u], u]
-        m_u = labels.size
-        if m_u < 2:
-            continue
-        counts = np.array([(labels == v).sum() for v in values], dtype=np.float64)
-        coincidence += (np.outer(counts, counts) - np.diag(counts)) / (m_u - 1)
+    # counts[u, c]: the labels of item u equal to value c; items with fewer than 2 left out
+    judge_of, item_of = np.nonzero(present)
+    counts = np.zeros((r.shape[1], k))
+    np.add.at(counts, (item_of, np.searchsorted(values, r[judge_of, item_of])), 1.0)
+    m_u = counts.sum(axis=1)
+    pairable = counts[m_u >= 2]
+    weighted = pairable / (m_u[m_u >= 2] - 1.0)[:, None]
+    coincidence = weighted.T @ pairable - np.diag(weighted.sum(axis=0))
     margins = coincidence.sum(axis=1)
     n = float(margins.sum())
     if n < 2:

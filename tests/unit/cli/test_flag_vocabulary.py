@@ -39,6 +39,7 @@ import pytest
 
 from cranfield.cli.commands import COMMANDS
 from cranfield.cli.exits import EXIT_CODES, FINDINGS, exit_codes_text
+from cranfield.cli.judges import JUDGES_COMMANDS
 from cranfield.cli.logs import LOGS_COMMANDS
 from cranfield.cli.parser import SEED, Deprecation, Parser, UsageError
 
@@ -171,6 +172,31 @@ VOCABULARY: dict[str, Flag] = {
     "--ab": Flag((), "ab_users", "simulate an A/B test of this many users a bucket"),
     "--sessions": Flag((), "sessions", "sessions per simulated user"),
     "--overall-only": Flag((), "overall_only", "leave out the table per query"),
+    # many judges
+    "--aggregation": Flag((), "aggregation", "how the labels of a pair become one"),
+    "--gold": Flag((), "gold", "qrels of pairs whose label is known (scores workers)"),
+    "--scale": Flag((), "scale", "the labels allowed, LOW-HIGH"),
+    "--out-of-scale": Flag((), "out_of_scale", "a label outside the scale: error or skip"),
+    "--top-systems": Flag((), "top_systems", "the humans' K best runs, compared again"),
+    "--url": Flag((), "url", "the base URL of an OpenAI-compatible API"),
+    "--llm": Flag((), "llm", "the language model's name at the endpoint"),
+    "--queries": Flag((), "queries_file", "a file of query texts"),
+    "--passages": Flag((), "passages", "a file of passage texts"),
+    "--all-pairs": Flag((), "all_pairs", "ask about judged pool pairs too"),
+    "--pairs": Flag((), "pairs", "a qrels-format file of the pairs to ask about"),
+    "--probe": Flag((), "probe", "the keyword-stuffing probe"),
+    "--prompt": Flag((), "prompt", "a prompt template: a shipped name or a file"),
+    "--cache": Flag((), "cache", "folder of kept answers"),
+    "--answers": Flag((), "answers", "write every answer received (an output)"),
+    "--concurrency": Flag((), "concurrency", "requests under way at once"),
+    "--rate": Flag((), "rate", "most requests started a second"),
+    "--retries": Flag((), "retries", "retries of a 429, 5xx or time-out"),
+    "--backoff": Flag((), "backoff", "first wait before a retry, doubling"),
+    "--timeout": Flag((), "timeout", "one request's time limit"),
+    "--api-key-env": Flag((), "api_key_env", "environment variable holding the API key"),
+    "--temperature": Flag((), "temperature", "the model's sampling temperature"),
+    "--max-tokens": Flag((), "max_tokens", "the longest answer, in tokens"),
+    "--price": Flag((), "price", "prices per million prompt and completion tokens"),
 }
 """Every flag of every command, by its long spelling: the one vocabulary of the command line."""
 
@@ -192,9 +218,10 @@ def _leaf_makers() -> Iterator[tuple[str, MakeParser]]:
     for command in COMMANDS:
         if command.name == "trec-eval":  # getopt: trec_eval's own command line, checked below
             continue
-        if command.name == "logs":
-            for sub in LOGS_COMMANDS:
-                yield f"logs {sub.name}", importlib.import_module(sub.module)._parser
+        if command.name in ("logs", "judges"):
+            table = LOGS_COMMANDS if command.name == "logs" else JUDGES_COMMANDS
+            for sub in table:
+                yield f"{command.name} {sub.name}", importlib.import_module(sub.module)._parser
             continue
         make: MakeParser = importlib.import_module(command.module)._parser
         subs = _sub_parsers(make(sink, sink))
@@ -251,8 +278,8 @@ def _shape(action: argparse.Action) -> tuple[str, object, str]:
 
 
 def test_every_command_is_reached() -> None:
-    """28 leaf commands: the 27 built with argparse here and trec-eval."""
-    assert len(LEAVES) + 1 == 28
+    """31 leaf commands: the 30 built with argparse here and trec-eval."""
+    assert len(LEAVES) + 1 == 31
     tops = {name.split()[0] for name in LEAVES} | {"trec-eval"}
     assert tops == {c.name for c in COMMANDS}
 
