@@ -66,6 +66,11 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
     ("report", ("cranfield.report", "cranfield.plot"), "presentation: text, LaTeX, SVG, HTML"),
     ("lab", ("cranfield.lab",), "experiments: systems x collection -> runs, efficiency, effect"),
     ("compat", ("cranfield.compat",), "trec_eval's own command line and output"),
+    (
+        "workbench",
+        ("cranfield.workbench",),
+        "the judging workbench: a project's database, the web application, the export",
+    ),
     ("cli", ("cranfield.cli",), "the command line: parse, call, render"),
 )
 

@@ -41,6 +41,7 @@ COMMANDS: Final = (
     Command("check", "cranfield.cli.check", "lint runs and qrels without evaluating them"),
     Command("convert", "cranfield.cli.convert", "rewrite a run or qrels in another format"),
     Command("logs", "cranfield.cli.logs", "click logs: metrics, click models, online tests"),
+    Command("judge", "cranfield.cli.judge", "judge pooled documents in a browser: qrels"),
 )
 
 _USAGE: Final = "usage: cranfield [-h] [--version] COMMAND ...\n"

@@ -39,6 +39,7 @@ import pytest
 
 from cranfield.cli.commands import COMMANDS
 from cranfield.cli.exits import EXIT_CODES, FINDINGS, exit_codes_text
+from cranfield.cli.judge import JUDGE_COMMANDS
 from cranfield.cli.logs import LOGS_COMMANDS
 from cranfield.cli.parser import SEED, Deprecation, Parser, UsageError
 
@@ -171,6 +172,17 @@ VOCABULARY: dict[str, Flag] = {
     "--ab": Flag((), "ab_users", "simulate an A/B test of this many users a bucket"),
     "--sessions": Flag((), "sessions", "sessions per simulated user"),
     "--overall-only": Flag((), "overall_only", "leave out the table per query"),
+    # the judging workbench
+    "--pool": Flag((), "pool", "the runs pooled for judging"),
+    "--topics": Flag((), "topics", "the topics file shown to assessors"),
+    "--docs": Flag((), "docs", "the documents file shown to assessors"),
+    "--scale": Flag((), "scale", "the graded scale of a judging project"),
+    "--db": Flag((), "db", "a judging project's database URL"),
+    "--host": Flag((), "host", "the address a server listens on"),
+    "--port": Flag((), "port", "the port a server listens on (0: a free one)"),
+    "--role": Flag((), "role", "an assessor's role: assessor or organiser"),
+    "--per-assessor": Flag((), "per_assessor", "a folder for each assessor's own qrels"),
+    "--reveal-assessors": Flag((), "reveal_assessors", "assessors by name, not anonymised"),
 }
 """Every flag of every command, by its long spelling: the one vocabulary of the command line."""
 
@@ -192,9 +204,15 @@ def _leaf_makers() -> Iterator[tuple[str, MakeParser]]:
     for command in COMMANDS:
         if command.name == "trec-eval":  # getopt: trec_eval's own command line, checked below
             continue
-        if command.name == "logs":
-            for sub in LOGS_COMMANDS:
-                yield f"logs {sub.name}", importlib.import_module(sub.module)._parser
+        if command.name in ("logs", "judge"):
+            table = LOGS_COMMANDS if command.name == "logs" else JUDGE_COMMANDS
+            for sub in table:
+                sub_make: MakeParser = importlib.import_module(sub.module)._parser
+                nested = _sub_parsers(sub_make(sink, sink))
+                if not nested:
+                    yield f"{command.name} {sub.name}", sub_make
+                for name in nested:
+                    yield f"{command.name} {sub.name} {name}", _sub_maker(sub_make, name)
             continue
         make: MakeParser = importlib.import_module(command.module)._parser
         subs = _sub_parsers(make(sink, sink))
@@ -251,8 +269,8 @@ def _shape(action: argparse.Action) -> tuple[str, object, str]:
 
 
 def test_every_command_is_reached() -> None:
-    """28 leaf commands: the 27 built with argparse here and trec-eval."""
-    assert len(LEAVES) + 1 == 28
+    """33 leaf commands: the 32 built with argparse here and trec-eval."""
+    assert len(LEAVES) + 1 == 33
     tops = {name.split()[0] for name in LEAVES} | {"trec-eval"}
     assert tops == {c.name for c in COMMANDS}
 
