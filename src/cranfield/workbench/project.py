@@ -20,9 +20,10 @@ import json
 import math
 import re
 import secrets
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -54,7 +55,10 @@ ROLES: Final = ("assessor", "organiser")
 PROJECT_FILE: Final = "project.json"
 SQLITE_FILE: Final = "judgments.sqlite"
 SESSION_SECONDS: Final = 12 * 3600.0
+SESSION_CACHE_SECONDS: Final = 10.0
+_CACHED_SESSIONS: Final = 10_000
 MAX_NOTE: Final = 2000
+_CACHED_DOCUMENTS: Final = 10_000
 _NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}")
 
 DEFAULT_SCALE: Final[tuple[tuple[int, str], ...]] = (
@@ -196,14 +200,29 @@ class Project:
         self.t = tables()
         migrate(self.engine, str(folder / PROJECT_FILE))
         self._strategy = strategy
+        self._lock: AbstractContextManager[object] = (
+            threading.RLock() if self.engine.dialect.name == "sqlite" else nullcontext()
+        )
+        # what never changes after 'judge init', read once: the pool, topics, scale, texts
         self._order: dict[str, tuple[str, ...]] | None = None
+        self._pool_sets: dict[str, frozenset[str]] | None = None
+        self._topics: dict[str, TopicRecord] | None = None
+        self._scale: tuple[tuple[int, str], ...] | None = None
+        self._documents: dict[str, DocumentRecord] = {}
+        # what this server process knows: sessions (read again after a few seconds), and
+        # assignments found (never taken back)
+        self._sessions: dict[str, tuple[Session, float, float]] = {}
+        self._assigned: set[tuple[int, str]] = set()
         self._dummy_hash: str | None = None
 
     # ------------------------------------------------------------------ settings
 
     @contextmanager
     def _tx(self) -> Iterator[sa.Connection]:
-        with self.engine.begin() as conn:
+        """One transaction. On SQLite, one at a time in this process: the threads of the server
+        queue on a lock instead of SQLite's busy handler, which sleeps ever longer while the
+        write lock is taken."""
+        with self._lock, self.engine.begin() as conn:
             yield conn
 
     def setting(self, key: str) -> Any:
@@ -225,7 +244,9 @@ class Project:
     @property
     def scale(self) -> tuple[tuple[int, str], ...]:
         """The graded scale: ``(label, wording)`` pairs."""
-        return tuple((int(g), str(w)) for g, w in self.setting("scale"))
+        if self._scale is None:
+            self._scale = tuple((int(g), str(w)) for g, w in self.setting("scale"))
+        return self._scale
 
     @property
     def strategy(self) -> Strategy:
@@ -248,15 +269,12 @@ class Project:
 
     def topic(self, query_id: str) -> TopicRecord:
         """The topic ``query_id``."""
-        import sqlalchemy as sa
-
-        with self._tx() as conn:
-            row = conn.execute(
-                sa.select(self.t.topics).where(self.t.topics.c.query_id == query_id)
-            ).first()
-        if row is None:
+        if self._topics is None:
+            self._topics = {t.query_id: t for t in self.topics()}
+        found = self._topics.get(query_id)
+        if found is None:
             raise NotAllowed(query_id)
-        return TopicRecord(row.query_id, row.title, row.description, row.narrative)
+        return found
 
     def topics(self) -> list[TopicRecord]:
         """Every topic, in the project's order."""
@@ -268,12 +286,19 @@ class Project:
         """The document ``doc_id``."""
         import sqlalchemy as sa
 
+        found = self._documents.get(doc_id)
+        if found is not None:
+            return found
         d = self.t.documents
         with self._tx() as conn:
             row = conn.execute(sa.select(d).where(d.c.doc_id == doc_id)).first()
         if row is None:
             raise NotAllowed(doc_id)
-        return DocumentRecord(row.doc_id, row.title, row.text)
+        found = DocumentRecord(row.doc_id, row.title, row.text)
+        if len(self._documents) >= _CACHED_DOCUMENTS:
+            self._documents.pop(next(iter(self._documents)))
+        self._documents[doc_id] = found
+        return found
 
     def runs(self) -> dict[str, Path]:
         """``{run name: its TREC file in the project folder}``."""
@@ -425,19 +450,29 @@ class Project:
 
         if not token or len(token) > 128:
             return None
+        key, now = _token_hash(token), time.time()
+        cached = self._sessions.get(key)
+        if cached is not None and cached[2] > now:  # read again after SESSION_CACHE_SECONDS
+            return cached[0] if cached[1] > now else None
         s, a = self.t.sessions, self.t.assessors
         with self._tx() as conn:
             row = conn.execute(
                 sa.select(s.c.csrf, s.c.expires_at, a.c.id, a.c.name, a.c.role)
                 .join(a, a.c.id == s.c.assessor_id)
-                .where(s.c.token_hash == _token_hash(token))
+                .where(s.c.token_hash == key)
             ).first()
-        if row is None or row.expires_at < time.time():
+        if row is None or row.expires_at < now:
+            self._sessions.pop(key, None)
             return None
-        return Session(Assessor(row.id, row.name, row.role), row.csrf)
+        session = Session(Assessor(row.id, row.name, row.role), row.csrf)
+        if len(self._sessions) >= _CACHED_SESSIONS:
+            self._sessions.clear()
+        self._sessions[key] = (session, row.expires_at, now + SESSION_CACHE_SECONDS)
+        return session
 
     def logout(self, token: str) -> None:
         """End the session of ``token``."""
+        self._sessions.pop(_token_hash(token), None)
         with self._tx() as conn:
             conn.execute(
                 self.t.sessions.delete().where(self.t.sessions.c.token_hash == _token_hash(token))
@@ -455,23 +490,27 @@ class Project:
     ) -> None:
         import sqlalchemy as sa
 
-        g, p = self.t.assignments, self.t.pool
-        if (
-            conn.execute(
-                sa.select(g.c.query_id).where(
-                    g.c.assessor_id == assessor_id, g.c.query_id == query_id
-                )
-            ).first()
-            is None
-        ):
-            raise NotAllowed(query_id)
-        if doc_id is not None and (
-            conn.execute(
-                sa.select(p.c.doc_id).where(p.c.query_id == query_id, p.c.doc_id == doc_id)
-            ).first()
-            is None
-        ):
+        g = self.t.assignments
+        # an assignment is never taken back: one found once is kept, the others asked again
+        if (assessor_id, query_id) not in self._assigned:
+            if (
+                conn.execute(
+                    sa.select(g.c.query_id).where(
+                        g.c.assessor_id == assessor_id, g.c.query_id == query_id
+                    )
+                ).first()
+                is None
+            ):
+                raise NotAllowed(query_id)
+            self._assigned.add((assessor_id, query_id))
+        if doc_id is not None and doc_id not in self._pooled().get(query_id, ()):
             raise NotAllowed(doc_id)
+
+    def _pooled(self) -> dict[str, frozenset[str]]:
+        """Each topic's pooled documents (the pool never changes: read once)."""
+        if self._pool_sets is None:
+            self._pool_sets = {q: frozenset(d) for q, d in self.order().items()}
+        return self._pool_sets
 
     def history(self, assessor_id: int, query_id: str) -> list[Judgment]:
         """An assessor's judgments of a topic, in the order they were first made."""
@@ -515,6 +554,9 @@ class Project:
         """What the assessor sees of ``query_id``: ``doc_id`` (one of their own judged documents,
         or the current one), else where they left off, else the strategy's next document.
 
+        :attr:`Screen.next` is ``""`` on the last document the assessor judged: the way forward
+        is where they left off.
+
         Raises
         ------
         NotAllowed
@@ -524,11 +566,17 @@ class Project:
 
         pooled = self.order().get(query_id, ())  # read before the transaction: one at a time
         strategy = self.strategy
+        j, pl_ = self.t.judgments, self.t.places
         with self._tx() as conn:
             self._check(conn, assessor_id, query_id, doc_id)
-            history = self._history(conn, assessor_id, query_id)
-            done = {h.doc_id: h for h in history}
-            pl_ = self.t.places
+            # (doc_id, label) in the order first judged: plain tuples, no objects per row
+            done: dict[str, int | None] = dict(
+                conn.execute(
+                    sa.select(j.c.doc_id, j.c.label)
+                    .where(j.c.assessor_id == assessor_id, j.c.query_id == query_id)
+                    .order_by(j.c.id)
+                ).all()
+            )
             place = conn.execute(
                 sa.select(pl_.c.doc_id).where(
                     pl_.c.assessor_id == assessor_id, pl_.c.query_id == query_id
@@ -542,40 +590,43 @@ class Project:
             elif place is not None and place not in done:
                 current = place  # resume exactly where the assessor left off
             else:
-                judged = {
-                    h.doc_id: float(h.label) if h.label is not None else math.nan for h in history
-                }
+                judged = {d: math.nan if g is None else float(g) for d, g in done.items()}
                 current = strategy.propose(query_id, judged)
                 if current is not None and (current in done or current not in pooled):
                     raise RuntimeError(
                         f"the strategy proposed {current!r} for topic {query_id}, which is not "
                         "a pooled document the assessor has still to judge"
                     )
+            note = ""
             if current is not None:
                 self._place(conn, assessor_id, query_id, current, keep=True)
+                if current in done:
+                    note = conn.execute(
+                        sa.select(j.c.note).where(
+                            j.c.assessor_id == assessor_id,
+                            j.c.query_id == query_id,
+                            j.c.doc_id == current,
+                        )
+                    ).scalar_one()
         topic = self.topic(query_id)
-        total = len(pooled)
+        order = list(done)
+        last = order[-1] if order else None
         if current is None:
-            return Screen(topic, None, None, False, "", len(done), total, _last(history), None)
-        order = [h.doc_id for h in history]
-        if current in done:
-            i = order.index(current)
-            previous = order[i - 1] if i > 0 else None
-            following = order[i + 1] if i + 1 < len(order) else ""
-            mine = done[current]
-            return Screen(
-                topic,
-                self.document(current),
-                mine.label,
-                mine.label is None,
-                mine.note,
-                len(done),
-                total,
-                previous,
-                following,
-            )
+            return Screen(topic, None, None, False, "", len(done), len(pooled), last, None)
+        if current not in done:
+            document = self.document(current)
+            return Screen(topic, document, None, False, "", len(done), len(pooled), last, None)
+        i = order.index(current)
         return Screen(
-            topic, self.document(current), None, False, "", len(done), total, _last(history), None
+            topic,
+            self.document(current),
+            done[current],
+            done[current] is None,
+            note,
+            len(done),
+            len(pooled),
+            order[i - 1] if i > 0 else None,
+            order[i + 1] if i + 1 < len(order) else "",
         )
 
     def judge(
@@ -604,6 +655,7 @@ class Project:
         if len(note) > MAX_NOTE:
             raise OptionError("note", f"at most {MAX_NOTE} characters", f"{len(note)} characters")
         j, pl_ = self.t.judgments, self.t.places
+        self._pooled()  # read before the transaction: one at a time
         now = time.time()
         for attempt in range(3):  # two requests for the same document: the second updates
             try:
@@ -623,14 +675,12 @@ class Project:
                         j.c.doc_id == doc_id,
                     )
                     values = {"label": label, "note": note, "seconds": seconds, "judged_at": now}
-                    if conn.execute(sa.select(j.c.id).where(*key)).first() is None:
+                    if conn.execute(j.update().where(*key).values(**values)).rowcount == 0:
                         conn.execute(
                             j.insert().values(
                                 assessor_id=assessor_id, query_id=query_id, doc_id=doc_id, **values
                             )
                         )
-                    else:
-                        conn.execute(j.update().where(*key).values(**values))
                     conn.execute(
                         self.t.events.insert().values(
                             assessor_id=assessor_id,
@@ -730,10 +780,6 @@ class Project:
     def close(self) -> None:
         """Close the database's connections."""
         self.engine.dispose()
-
-
-def _last(history: Sequence[Judgment]) -> str | None:
-    return history[-1].doc_id if history else None
 
 
 # ---------------------------------------------------------------------- making and opening
