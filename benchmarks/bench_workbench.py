@@ -12,10 +12,13 @@ server lets them for ``--seconds``: one step is "judge and show next", the POST 
 judgment and the GET of the next screen it redirects to, timed together on the client
 (httpx, one asyncio loop in this process: the clients share the machine with the server).
 
-Reported per repetition, then the medians: judgments per second, the p50 and p99 of one step,
+Each run also times a baseline with as many clients for as long: one GET of a static file a
+step (the floor of the HTTP stack on this machine), before the judging in one run and after it
+in the next. Reported per repetition, then the medians: judgments per second, the p50 and p99 of one step,
 the judgments the clients saw accepted against the rows and events in the database (lost:
 accepted but not stored; duplicated: stored twice), and the server's resident memory (VmRSS)
-sampled every second: after the log-ins, at the middle and at the end of the run.
+sampled every second: after the log-ins, at the middle and at the end of the run; and the
+ratio of the two steps' p50.
 """
 
 from __future__ import annotations
@@ -149,6 +152,27 @@ async def assessor(
     return accepted
 
 
+async def static_client(url: str, until: list[float], steps: list[float], think: float) -> None:
+    """The baseline: one GET of a static file a step, the floor of the HTTP stack here."""
+    async with httpx.AsyncClient(base_url=url, timeout=60.0) as c:
+        while time.monotonic() < until[0]:
+            started = time.perf_counter()
+            r = await c.get("/static/workbench.css")
+            r.raise_for_status()
+            steps.append(time.perf_counter() - started)
+            if think:
+                await asyncio.sleep(think)
+
+
+async def baseline(url: str, clients: int, seconds: float, think: float) -> tuple[float, float]:
+    """p50 and p99 (ms) of the baseline step with as many clients."""
+    until = [time.monotonic() + seconds]
+    steps: list[float] = []
+    await asyncio.gather(*(static_client(url, until, steps, think) for _ in range(clients)))
+    steps.sort()
+    return 1000 * steps[len(steps) // 2], 1000 * steps[min(len(steps) - 1, int(len(steps) * 0.99))]
+
+
 @dataclass
 class Result:
     """One run of the load test."""
@@ -162,6 +186,8 @@ class Result:
     rss_end_mib: float
     stored: int = 0
     duplicated: int = 0
+    static_p50_ms: float = 0.0
+    static_p99_ms: float = 0.0
 
     @property
     def lost(self) -> int:
@@ -211,7 +237,7 @@ JUDGED = "select count(*) from events where action = 'judge'"
 
 
 def one_run(
-    project: Path, team: dict[str, tuple[str, str]], seconds: float, think: float
+    project: Path, team: dict[str, tuple[str, str]], seconds: float, think: float, first: bool
 ) -> Result:
     log = (project / "serve.log").open("w")
     server = subprocess.Popen(
@@ -225,7 +251,12 @@ def one_run(
         url = server.stdout.readline().split(" at ")[1].strip().rstrip("/")
         db = sqlite3.connect(project / "judgments.sqlite")
         before = db.execute(JUDGED).fetchone()[0]
+        # the baseline before the judging in one run, after it in the next (alternating)
+        static = asyncio.run(baseline(url, len(team), seconds, think)) if first else None
         result = asyncio.run(load(url, team, seconds, server.pid, think))
+        if static is None:
+            static = asyncio.run(baseline(url, len(team), seconds, think))
+        result.static_p50_ms, result.static_p99_ms = static
         result.stored = db.execute(JUDGED).fetchone()[0] - before
         result.duplicated = db.execute(DUPLICATES).fetchone()[0]
         db.close()
@@ -262,7 +293,7 @@ def main() -> None:
             team[f"a{i}"] = (out.split("(shown once): ")[1].split()[0], topic)
         results = []
         for r in range(args.repeat):
-            res = one_run(project, team, args.seconds, args.think)
+            res = one_run(project, team, args.seconds, args.think, r % 2 == 0)
             results.append(res)
             print(f"run {r + 1}: {res} lost={res.lost}", flush=True)
     print(
@@ -270,8 +301,11 @@ def main() -> None:
         f"think {args.think:g} s, "
         f"{args.repeat} runs; Python {platform.python_version()} on {platform.machine()}"
     )
-    for key in ("per_second", "p50_ms", "p99_ms", "rss_start_mib", "rss_middle_mib", "rss_end_mib"):
+    keys = ("per_second", "p50_ms", "p99_ms", "static_p50_ms", "static_p99_ms")
+    for key in (*keys, "rss_start_mib", "rss_middle_mib", "rss_end_mib"):
         print(f"median {key}: {statistics.median(getattr(r, key) for r in results):.1f}")
+    ratio = statistics.median(r.p50_ms / r.static_p50_ms for r in results)
+    print(f"median p50 ratio, judge and show next / static GET: {ratio:.1f}")
     lost = sum(r.lost for r in results)
     print(f"lost: {lost}, duplicated: {sum(r.duplicated for r in results)}")
 
