@@ -38,6 +38,7 @@ from cranfield.workbench.project import MAX_NOTE, NotAllowed, Project, Session
 
 if TYPE_CHECKING:
     from jinja2 import Environment
+    from markupsafe import Markup
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response
@@ -98,31 +99,24 @@ class Throttle:
         self._recent(key).append(self.clock())
 
 
-def highlight(text: str, terms: set[str]) -> list[tuple[str, bool]]:
-    """``text`` cut into pieces, each marked when it is one of ``terms`` (lower case), for the
-    template to wrap in ``<mark>`` (escaped like every other piece).
+def highlight(text: str, terms: set[str]) -> Markup:
+    """``text`` escaped for HTML, each of ``terms`` (lower case, whole words) in it wrapped in
+    ``<mark>``: one escape of the whole text, the marks added on the escaped text, never inside
+    an entity.
 
     Examples
     --------
-    >>> highlight("Organised crime, crime rates.", {"crime"})
-    [('Organised ', False), ('crime', True), (', ', False), ('crime', True), (' rates.', False)]
+    >>> str(highlight("Organised crime, <b>crime</b> & rates.", {"crime", "amp"}))
+    'Organised <mark>crime</mark>, &lt;b&gt;<mark>crime</mark>&lt;/b&gt; &amp; rates.'
     """
+    from markupsafe import Markup, escape
+
+    escaped = str(escape(text))
     if not terms:
-        return [(text, False)] if text else []
-    pattern = re.compile(
-        r"\b(" + "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)) + r")\b",
-        re.IGNORECASE,
-    )
-    pieces: list[tuple[str, bool]] = []
-    start = 0
-    for m in pattern.finditer(text):
-        if m.start() > start:
-            pieces.append((text[start : m.start()], False))
-        pieces.append((m.group(0), True))
-        start = m.end()
-    if start < len(text):
-        pieces.append((text[start:], False))
-    return pieces
+        return Markup(escaped)
+    words = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    pattern = re.compile(r"(&[#\w]+;)|\b(" + words + r")\b", re.IGNORECASE)
+    return Markup(pattern.sub(lambda m: m.group(1) or f"<mark>{m.group(2)}</mark>", escaped))
 
 
 def query_terms(title: str) -> set[str]:
@@ -345,8 +339,8 @@ def create_app(  # noqa: C901, PLR0915 -- the routes of one small application, k
         doc = request.query_params.get("doc") or None
         screen = await run_in_threadpool(project.screen, session.assessor.id, q, doc)
         terms = query_terms(screen.topic.title)
-        pieces = highlight(screen.document.text, terms) if screen.document else []
-        title = highlight(screen.document.title, terms) if screen.document else []
+        pieces = highlight(screen.document.text, terms) if screen.document else ""
+        title = highlight(screen.document.title, terms) if screen.document else ""
         return page("judge.html", session=session, screen=screen, pieces=pieces, title_pieces=title)
 
     async def judge(request: Request) -> Response:
