@@ -154,6 +154,7 @@ def provenance(
         "created_at": _iso(settings["created_at"]),
         "database": project.engine.dialect.name,
         "strategy": settings["strategy"],
+        "strategies_used": settings.get("strategies", []),
         "seed": settings["seed"],
         "scale": {str(g): w for g, w in settings["scale"]},
         "pool": {

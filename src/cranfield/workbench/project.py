@@ -20,6 +20,7 @@ import json
 import math
 import re
 import secrets
+import shutil
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -213,6 +214,7 @@ class Project:
         # assignments found (never taken back)
         self._sessions: dict[str, tuple[Session, float, float]] = {}
         self._assigned: set[tuple[int, str]] = set()
+        self._strategy_noted = False
         self._dummy_hash: str | None = None
 
     # ------------------------------------------------------------------ settings
@@ -506,6 +508,23 @@ class Project:
         if doc_id is not None and doc_id not in self._pooled().get(query_id, ()):
             raise NotAllowed(doc_id)
 
+    def _note_strategy(self, conn: sa.Connection, strategy: Strategy) -> None:
+        """Add the strategy's name (its ``name``, else its class's) to the setting
+        ``strategies``: every strategy that has chosen a document, for the provenance."""
+        import sqlalchemy as sa
+
+        name = str(getattr(strategy, "name", type(strategy).__name__))
+        st = self.t.settings
+        found = conn.execute(sa.select(st.c.value).where(st.c.key == "strategies")).scalar()
+        names: list[str] = [] if found is None else json.loads(found)
+        if name not in names:
+            value = json.dumps([*names, name])
+            if found is None:
+                conn.execute(st.insert().values(key="strategies", value=value))
+            else:
+                conn.execute(st.update().where(st.c.key == "strategies").values(value=value))
+        self._strategy_noted = True
+
     def _pooled(self) -> dict[str, frozenset[str]]:
         """Each topic's pooled documents (the pool never changes: read once)."""
         if self._pool_sets is None:
@@ -592,6 +611,8 @@ class Project:
             else:
                 judged = {d: math.nan if g is None else float(g) for d, g in done.items()}
                 current = strategy.propose(query_id, judged)
+                if not self._strategy_noted:
+                    self._note_strategy(conn, strategy)
                 if current is not None and (current in done or current not in pooled):
                     raise RuntimeError(
                         f"the strategy proposed {current!r} for topic {query_id}, which is not "
@@ -802,7 +823,7 @@ def _sample(items: Sequence[str]) -> str:
     return shown + (f" and {len(items) - 3} more" if len(items) > 3 else "")
 
 
-def create_project(
+def create_project(  # noqa: PLR0915 -- one transaction writes the whole project
     folder: str | Path,
     *,
     runs: Sequence[str | Path],
@@ -862,64 +883,74 @@ def create_project(
             f"lacks {len(missing_docs)} of the {len(pooled_docs)} pooled documents "
             f"({_sample(missing_docs)})",
         )
+    made = not target.exists()
     target.mkdir(parents=True, exist_ok=True)
     url = db or f"sqlite:///{(target / SQLITE_FILE).resolve()}"
-    (target / PROJECT_FILE).write_text(
-        json.dumps({"db": url, "cranfield": __version__}, indent=2) + "\n", encoding="utf-8"
-    )
-    project = Project(target, url)
-    t = project.t
-    with project._tx() as conn:
-        if conn.execute(t.settings.select().limit(1)).first() is not None:
-            raise InputError(url, None, "already holds a judging project")
-        (target / "runs").mkdir(exist_ok=True)
-        run_rows = []
-        for i, (name, run) in enumerate(loaded.items(), start=1):
-            file = f"runs/{i:03d}.txt"
-            save_run(run, target / file)
-            run_rows.append({"name": name, "file": file})
-        conn.execute(t.runs.insert(), run_rows)
-        shared = [q for q in (t_.query_id for t_ in topic_list) if q in set(pooled_topics)]
-        conn.execute(
-            t.topics.insert(),
-            [
-                {
-                    "query_id": q,
-                    "title": by_id[q].title,
-                    "description": by_id[q].description,
-                    "narrative": by_id[q].narrative,
-                    "position": i,
-                }
-                for i, q in enumerate(shared)
-            ],
+    project: Project | None = None
+    try:
+        project = Project(target, url)
+        t = project.t
+        with project._tx() as conn:
+            if conn.execute(t.settings.select().limit(1)).first() is not None:
+                raise InputError(url, None, "already holds a judging project")
+            (target / "runs").mkdir(exist_ok=True)
+            run_rows = []
+            for i, (name, run) in enumerate(loaded.items(), start=1):
+                file = f"runs/{i:03d}.txt"
+                save_run(run, target / file)
+                run_rows.append({"name": name, "file": file})
+            conn.execute(t.runs.insert(), run_rows)
+            shared = [q for q in (t_.query_id for t_ in topic_list) if q in set(pooled_topics)]
+            conn.execute(
+                t.topics.insert(),
+                [
+                    {
+                        "query_id": q,
+                        "title": by_id[q].title,
+                        "description": by_id[q].description,
+                        "narrative": by_id[q].narrative,
+                        "position": i,
+                    }
+                    for i, q in enumerate(shared)
+                ],
+            )
+            conn.execute(
+                t.documents.insert(),
+                [{"doc_id": d, "title": docs[d].title, "text": docs[d].text} for d in pooled_docs],
+            )
+            positions: dict[str, int] = {}
+            pool_rows = []
+            for q, d in order.iter_rows():
+                positions[q] = positions.get(q, 0) + 1
+                pool_rows.append({"query_id": q, "doc_id": d, "position": positions[q]})
+            conn.execute(t.pool.insert(), pool_rows)
+            settings: Mapping[str, Any] = {
+                "name": target.resolve().name,
+                "scale": [list(g) for g in scale],
+                "seed": seed,
+                "strategy": PoolOrder.name,
+                "pool_depth": pool_depth,
+                "created_at": time.time(),
+                "cranfield": __version__,
+                "topics_file": Path(topics).name,
+                "documents_file": Path(documents).name,
+                "topics_left_out": len(topic_list) - len(shared),
+                "documents_left_out": len(docs) - len(pooled_docs),
+                "pooled": len(pool_rows),
+            }
+            conn.execute(
+                t.settings.insert(),
+                [{"key": k, "value": json.dumps(v)} for k, v in settings.items()],
+            )
+        (target / PROJECT_FILE).write_text(
+            json.dumps({"db": url, "cranfield": __version__}, indent=2) + "\n", encoding="utf-8"
         )
-        conn.execute(
-            t.documents.insert(),
-            [{"doc_id": d, "title": docs[d].title, "text": docs[d].text} for d in pooled_docs],
-        )
-        positions: dict[str, int] = {}
-        pool_rows = []
-        for q, d in order.iter_rows():
-            positions[q] = positions.get(q, 0) + 1
-            pool_rows.append({"query_id": q, "doc_id": d, "position": positions[q]})
-        conn.execute(t.pool.insert(), pool_rows)
-        settings: Mapping[str, Any] = {
-            "name": target.resolve().name,
-            "scale": [list(g) for g in scale],
-            "seed": seed,
-            "strategy": PoolOrder.name,
-            "pool_depth": pool_depth,
-            "created_at": time.time(),
-            "cranfield": __version__,
-            "topics_file": Path(topics).name,
-            "documents_file": Path(documents).name,
-            "topics_left_out": len(topic_list) - len(shared),
-            "documents_left_out": len(docs) - len(pooled_docs),
-            "pooled": len(pool_rows),
-        }
-        conn.execute(
-            t.settings.insert(), [{"key": k, "value": json.dumps(v)} for k, v in settings.items()]
-        )
+    except BaseException:
+        if project is not None:
+            project.close()
+        if made:  # nothing half made is left behind
+            shutil.rmtree(target, ignore_errors=True)
+        raise
     return project
 
 

@@ -104,6 +104,7 @@ def test_a_scripted_session_exports_byte_for_byte_on_sqlite(team: Team, tmp_path
     record = check_export(team, tmp_path)
     assert record["database"] == "sqlite"
     assert (record["strategy"], record["seed"], record["pool"]["depth"]) == ("pool", 0, 2)
+    assert record["strategies_used"] == ["pool"]
     assert record["pool"]["runs"] == ["a", "b"]
     assert [a["assessor"] for a in record["assessors"]] == [
         "assessor-1",
@@ -190,3 +191,35 @@ def test_the_command_line_makes_a_project_and_says_what_it_left_out(
     code, _, err = cli(argv)
     assert code == 2
     assert err == f"cranfield judge init: {folder}: already exists and is not an empty folder\n"
+
+
+def test_bad_input_is_one_sentence_and_exit_code_2(inputs: Inputs, tmp_path: Path) -> None:
+    short = tmp_path / "short.jsonl"
+    short.write_text("".join(inputs.docs.read_text().splitlines(keepends=True)[:2]))
+    one = tmp_path / "one.tsv"
+    one.write_text("1\torganised crime\n")
+    runs = [str(r) for r in inputs.runs]
+    base = ["judge", "init", str(tmp_path / "p"), "--pool", *runs, "--pool-depth", "2"]
+    code, out, err = cli([*base, "--topics", str(inputs.topics), "--docs", str(short)])
+    assert (code, out) == (2, "")
+    assert err == (
+        f"cranfield judge init: {short}: lacks 4 of the 6 pooled documents (d3, d4, d5 and 1 "
+        "more)\n"
+    )
+    code, out, err = cli([*base, "--topics", str(one), "--docs", str(inputs.docs)])
+    assert (code, out) == (2, "")
+    assert err == (
+        f"cranfield judge init: {one}: lacks 1 of the runs' 2 topics (2): the topics and the "
+        "pool must share their topics\n"
+    )
+    assert not (tmp_path / "p").exists()
+    code, _, err = cli(["judge", "export", str(tmp_path), "-o", str(tmp_path / "q.txt")])
+    assert (code, err) == (
+        2,
+        f"cranfield judge export: {tmp_path}: is not a judging project (no project.json)\n",
+    )
+    code, _, err = cli(
+        [*base, "--topics", str(inputs.topics), "--docs", str(inputs.docs), "--scale", "0=a"]
+    )
+    assert code == 1
+    assert "--scale" in err

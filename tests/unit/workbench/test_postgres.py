@@ -62,3 +62,45 @@ def test_undo_resume_and_the_schema_on_postgresql(pg_team: Team) -> None:
         assert shown.doc_id == order[0]
     finally:
         again.close()
+
+
+def test_the_command_line_makes_a_project_on_postgresql(
+    server: str, inputs: Inputs, tmp_path: Path
+) -> None:
+    from tests.unit.workbench.test_export import cli
+
+    url = new_database(server, "judge_cli")
+    folder = tmp_path / "p"
+    code, out, err = cli(
+        [
+            "judge",
+            "init",
+            str(folder),
+            "--pool",
+            *map(str, inputs.runs),
+            "--topics",
+            str(inputs.topics),
+            "--docs",
+            str(inputs.docs),
+            "--pool-depth",
+            "2",
+            "--db",
+            url,
+        ]
+    )
+    assert code == 0, err
+    assert out.splitlines()[0].endswith("; database postgresql.")
+    assert not (folder / "judgments.sqlite").exists()
+    p = open_project(folder)
+    try:
+        assert {q: len(d) for q, d in p.order().items()} == {"1": 4, "2": 3}
+    finally:
+        p.close()
+    code, out, err = cli(
+        [
+            *("judge", "init", str(tmp_path / "q"), "--pool", *map(str, inputs.runs)),
+            *("--topics", str(inputs.topics), "--docs", str(inputs.docs), "--db", url),
+        ]
+    )
+    assert code == 2
+    assert err.endswith(": already holds a judging project\n")

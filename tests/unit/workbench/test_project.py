@@ -208,6 +208,7 @@ def test_any_object_with_propose_chooses_the_next_document(team: Team) -> None:
             p.judge(ann, "1", doc.doc_id, label)
         assert shown == ["d6", "d3", "d2", "d1"]
         assert p.screen(ann, "1").document is None
+        assert p.setting("strategies") == ["_Reverse"]
         last = strategy.seen[-1]
         assert last["d6"] == 1.0
         assert math.isnan(last["d3"])
