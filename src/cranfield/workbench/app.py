@@ -414,10 +414,10 @@ def create_app(  # noqa: C901, PLR0915 -- the routes of one small application, k
         )
 
     async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        if exc.status_code == 404:
+        status = getattr(exc, "status_code", 500)
+        if status == 404:
             return await not_found(request, exc)
-        return page("message.html", exc.status_code, title="Refused", message=exc.detail)
+        return page("message.html", status, title="Refused", message=getattr(exc, "detail", ""))
 
     routes = [
         Route("/", home),
