@@ -65,3 +65,31 @@ with open("examples/sessions.csv", "w") as s:
             number += 1
             clicks = sum(ab.random() < taste for _ in range(10))
             s.write(f"s{number:03d},u{u:02d},{bucket},{clicks},10\n")
+
+
+# The judging workbench's walk-through (docs/judging-workbench.md): the topics and documents of
+# the runs above, as an assessor reads them. Its own generator: the files above stay as they are.
+import json  # noqa: E402
+
+words = random.Random(32)
+SUBJECTS = {
+    "101": ("heat pumps in cold climates", "How well do air-source heat pumps work below -10 C?"),
+    "102": ("river flood forecasting", "Methods that forecast river floods days ahead."),
+    "103": ("bicycle lane safety", "Do separated bicycle lanes reduce injuries?"),
+    "104": ("sourdough starter care", "How to keep a sourdough starter alive and active."),
+    "105": ("solar panel recycling", "What happens to solar panels at the end of their life?"),
+    "106": ("urban beekeeping", "Keeping honey bees on city rooftops: rules and risks."),
+    "107": ("<script>alert('topic')</script> markup in titles", "A topic whose text holds HTML."),
+    "108": ("night train revival", "Why are night trains coming back in Europe?"),
+}
+FILLER = ["study", "report", "data", "field", "season", "city", "rate", "test", "model", "case"]
+with open("examples/judging/topics.jsonl", "w") as f:
+    for t, (title, desc) in SUBJECTS.items():
+        f.write(json.dumps({"query_id": t, "title": title, "description": desc,
+                            "narrative": "Relevant documents answer the question directly."}) + "\n")
+with open("examples/judging/docs.jsonl", "w") as f:
+    for t, (title, _) in SUBJECTS.items():
+        for n in range(1, 21):
+            body = " ".join(words.choice(FILLER) for _ in range(60))
+            f.write(json.dumps({"doc_id": f"D{t}-{n:02d}", "title": f"On {title} ({n})",
+                                "text": f"A document about {title}. {body}."}) + "\n")

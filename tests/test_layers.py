@@ -71,6 +71,11 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
         "many judges: crowd labels combined, a model judge asked, judges assessed",
     ),
     ("compat", ("cranfield.compat",), "trec_eval's own command line and output"),
+    (
+        "workbench",
+        ("cranfield.workbench",),
+        "the judging workbench: a project's database, the web application, the export",
+    ),
     ("cli", ("cranfield.cli",), "the command line: parse, call, render"),
 )
 

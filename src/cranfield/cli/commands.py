@@ -42,6 +42,7 @@ COMMANDS: Final = (
     Command("convert", "cranfield.cli.convert", "rewrite a run or qrels in another format"),
     Command("logs", "cranfield.cli.logs", "click logs: metrics, click models, online tests"),
     Command("judges", "cranfield.cli.judges", "crowd labels combined, model judges, judges judged"),
+    Command("judge", "cranfield.cli.judge", "judge pooled documents in a browser: qrels"),
 )
 
 _USAGE: Final = "usage: cranfield [-h] [--version] COMMAND ...\n"

@@ -226,19 +226,34 @@ class Pool:
         random, so neither their rank nor their id order (pools are built sorted) shows.
         """
         check_choice("format", format, POOL_FORMATS)
-        rng = np.random.default_rng(check_int("seed", seed, minimum=0))
-        key = rng.permutation(self.frame.height)
-        shuffled = (
-            self.frame.select("query_id", "doc_id")
-            .with_columns(pl.Series("key", key))
-            .sort(["query_id", "key"])
-        )
+        shuffled = self.shuffled(seed)
         sep = "\t" if format == "tsv" else " "
         lines = (
             f"{q}\t{d}\n" if format == "tsv" else f"{q}{sep}0{sep}{d}{sep}-1\n"
             for q, d in shuffled.select("query_id", "doc_id").iter_rows()
         )
         write_text(path, "".join(lines))
+
+    def shuffled(self, seed: int) -> pl.DataFrame:
+        """The order in which assessors see the pool: ``query_id``, ``doc_id``, topics in
+        bytewise order, the documents of each topic permuted by ``seed``
+        (``numpy.random.default_rng``), as :meth:`export` writes them and the judging
+        workbench (:mod:`cranfield.workbench`) shows them.
+
+        Examples
+        --------
+        >>> p = pool({"a": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}}, depth=3)
+        >>> p.shuffled(0).get_column("doc_id").to_list()
+        ['d2', 'd3', 'd1']
+        """
+        rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+        key = rng.permutation(self.frame.height)
+        return (
+            self.frame.select("query_id", "doc_id")
+            .with_columns(pl.Series("key", key))
+            .sort(["query_id", "key"])
+            .select("query_id", "doc_id")
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready statistics: sizes per topic and contributions per run."""

@@ -39,6 +39,7 @@ import pytest
 
 from cranfield.cli.commands import COMMANDS
 from cranfield.cli.exits import EXIT_CODES, FINDINGS, exit_codes_text
+from cranfield.cli.judge import JUDGE_COMMANDS
 from cranfield.cli.judges import JUDGES_COMMANDS
 from cranfield.cli.logs import LOGS_COMMANDS
 from cranfield.cli.parser import SEED, Deprecation, Parser, UsageError
@@ -175,7 +176,9 @@ VOCABULARY: dict[str, Flag] = {
     # many judges
     "--aggregation": Flag((), "aggregation", "how the labels of a pair become one"),
     "--gold": Flag((), "gold", "qrels of pairs whose label is known (scores workers)"),
-    "--scale": Flag((), "scale", "the labels allowed, LOW-HIGH"),
+    "--scale": Flag(
+        (), "scale", "the grades allowed (judges: LOW-HIGH; judge init: with their words)"
+    ),
     "--out-of-scale": Flag((), "out_of_scale", "a label outside the scale: error or skip"),
     "--top-systems": Flag((), "top_systems", "the humans' K best runs, compared again"),
     "--url": Flag((), "url", "the base URL of an OpenAI-compatible API"),
@@ -197,6 +200,17 @@ VOCABULARY: dict[str, Flag] = {
     "--temperature": Flag((), "temperature", "the model's sampling temperature"),
     "--max-tokens": Flag((), "max_tokens", "the longest answer, in tokens"),
     "--price": Flag((), "price", "prices per million prompt and completion tokens"),
+    # the judging workbench
+    "--pool": Flag((), "pool", "the runs pooled for judging"),
+    "--topics": Flag((), "topics", "the topics file shown to assessors"),
+    "--docs": Flag((), "docs", "the documents file shown to assessors"),
+    "--grades": Flag((), "grades", "the graded scale of a judging project, with its words"),
+    "--db": Flag((), "db", "a judging project's database URL"),
+    "--host": Flag((), "host", "the address a server listens on"),
+    "--port": Flag((), "port", "the port a server listens on (0: a free one)"),
+    "--role": Flag((), "role", "an assessor's role: assessor or organiser"),
+    "--per-assessor": Flag((), "per_assessor", "a folder for each assessor's own qrels"),
+    "--reveal-assessors": Flag((), "reveal_assessors", "assessors by name, not anonymised"),
 }
 """Every flag of every command, by its long spelling: the one vocabulary of the command line."""
 
@@ -211,6 +225,9 @@ def _sub_parsers(p: Parser) -> dict[str, Parser]:
     return {}
 
 
+_PACKAGES = {"logs": LOGS_COMMANDS, "judges": JUDGES_COMMANDS, "judge": JUDGE_COMMANDS}
+
+
 def _leaf_makers() -> Iterator[tuple[str, MakeParser]]:
     """Each leaf command's name (``lab pool``) and a maker of its parser (a fresh one each
     time: a parser notes each deprecated spelling once)."""
@@ -218,10 +235,14 @@ def _leaf_makers() -> Iterator[tuple[str, MakeParser]]:
     for command in COMMANDS:
         if command.name == "trec-eval":  # getopt: trec_eval's own command line, checked below
             continue
-        if command.name in ("logs", "judges"):
-            table = LOGS_COMMANDS if command.name == "logs" else JUDGES_COMMANDS
-            for sub in table:
-                yield f"{command.name} {sub.name}", importlib.import_module(sub.module)._parser
+        if command.name in _PACKAGES:  # a command package: its own table of sub-commands
+            for sub in _PACKAGES[command.name]:
+                sub_make: MakeParser = importlib.import_module(sub.module)._parser
+                nested = _sub_parsers(sub_make(sink, sink))
+                if not nested:
+                    yield f"{command.name} {sub.name}", sub_make
+                for name in nested:
+                    yield f"{command.name} {sub.name} {name}", _sub_maker(sub_make, name)
             continue
         make: MakeParser = importlib.import_module(command.module)._parser
         subs = _sub_parsers(make(sink, sink))
@@ -278,8 +299,8 @@ def _shape(action: argparse.Action) -> tuple[str, object, str]:
 
 
 def test_every_command_is_reached() -> None:
-    """31 leaf commands: the 30 built with argparse here and trec-eval."""
-    assert len(LEAVES) + 1 == 31
+    """36 leaf commands: the 35 built with argparse here and trec-eval."""
+    assert len(LEAVES) + 1 == 36
     tops = {name.split()[0] for name in LEAVES} | {"trec-eval"}
     assert tops == {c.name for c in COMMANDS}
 
