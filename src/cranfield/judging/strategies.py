@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 import numpy as np
 
 from cranfield._validate import check_choice, check_float, check_int
-from cranfield.errors import OptionError
+from cranfield.errors import EvaluationError, OptionError
 from cranfield.judging.pools import RunLists, TopicLists, run_lists
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 
     from cranfield.io.runset import RunSet
 
-__all__ = ["STRATEGIES", "Strategy", "strategy"]
+__all__ = ["STRATEGIES", "Strategy", "check_budget", "strategy"]
 
 
 @runtime_checkable
@@ -401,6 +401,26 @@ class _Policy:
             self._states.pop(query_id, None)
 
 
+def check_budget(budget: object) -> int | None:
+    """``budget`` as judgments per topic: an integer >= 1, or ``None`` (no limit).
+
+    A budget below 1 is refused as input that cannot be judged (an
+    :class:`~cranfield.errors.EvaluationError`, the command line's exit 2), a value that is
+    not an integer as an option (:class:`~cranfield.errors.OptionError`).
+
+    >>> check_budget(0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cranfield.errors.EvaluationError: A budget of 0 judgments per topic judges nothing: ...
+    """
+    value = check_int("budget", budget, none=True)
+    if value is not None and value < 1:
+        raise EvaluationError(
+            f"A budget of {value} judgments per topic judges nothing: give a budget of 1 or more."
+        )
+    return value
+
+
 def strategy(
     name: str,
     runs: RunLists | RunSet | Mapping[str, Any] | Sequence[Any],
@@ -443,7 +463,7 @@ def strategy(
     ['d1', 'd4', 'd2']
     """
     check_choice("strategy", name, STRATEGIES)
-    budget = check_int("budget", budget, minimum=1, none=True)
+    budget = check_budget(budget)
     seed = check_int("seed", seed, minimum=0)
     unknown = sorted(set(params) - set(_PARAMS.get(name, ())))
     if unknown:

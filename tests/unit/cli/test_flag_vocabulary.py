@@ -142,6 +142,11 @@ VOCABULARY: dict[str, Flag] = {
     "--export": Flag((), "export", "write the pool for judging to this file"),
     "--export-format": Flag((), "export_format", "format of the --export file"),
     "--on-conflict": Flag((), "on_conflict", "which judgment wins a conflict"),
+    # judging on a budget
+    "--strategy": Flag((), "strategies", "adjudication strategies (a list; one where one)"),
+    "--budget": Flag((), "budget", "judgments per topic"),
+    "--judged": Flag((), "judged", "the judgments made so far (qrels)"),
+    "--checkpoints": Flag((), "checkpoints", "budgets where the ranking is compared"),
     "--folds": Flag(("-n",), "n_folds", "number of folds"),
     # interaction logs
     "--log-format": Flag((), "log_format", "the logs' format"),
@@ -251,8 +256,8 @@ def _shape(action: argparse.Action) -> tuple[str, object, str]:
 
 
 def test_every_command_is_reached() -> None:
-    """28 leaf commands: the 27 built with argparse here and trec-eval."""
-    assert len(LEAVES) + 1 == 28
+    """30 leaf commands: the 29 built with argparse here and trec-eval."""
+    assert len(LEAVES) + 1 == 30
     tops = {name.split()[0] for name in LEAVES} | {"trec-eval"}
     assert tops == {c.name for c in COMMANDS}
 

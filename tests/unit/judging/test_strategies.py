@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from cranfield.errors import OptionError
+from cranfield.errors import EvaluationError, OptionError
 from cranfield.judging import STRATEGIES, Strategy, run_lists, strategy
 
 # A: d1 d2 d3 d4; B: d5 d2 d6; C: d1 d7 (scores descending = rank order)
@@ -121,7 +121,6 @@ def test_propose_is_repeatable_and_takes_judgments_from_anywhere() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "option"),
     [
-        ({"budget": 0}, "budget"),
         ({"seed": -1}, "seed"),
         ({"k": 1.0}, "k"),
     ],
@@ -129,6 +128,11 @@ def test_propose_is_repeatable_and_takes_judgments_from_anywhere() -> None:
 def test_bad_options_are_one_sentence(kwargs: dict[str, int], option: str) -> None:
     with pytest.raises(OptionError, match=f"'{option}'"):
         strategy("depth", RUNS, **kwargs)
+
+
+def test_a_budget_of_zero_is_input_that_cannot_be_judged() -> None:
+    with pytest.raises(EvaluationError, match=r"^A budget of 0 judgments per topic judges nothing"):
+        strategy("depth", RUNS, budget=0)
 
 
 def test_bad_parameters() -> None:
