@@ -964,7 +964,7 @@ def judging_curves(
     >>> sim = simulate({"a": {"q": {"d1": 2.0, "d2": 1.0}}, "b": {"q": {"d2": 1.0}}},
     ...                {"q": {"d2": 1}}, ["depth", "mtf"], budget=2, checkpoints=[])
     >>> [line.get_label() for line in judging_curves(sim).axes[0].lines]
-    ['depth', 'mtf']
+    ['depth', 'mtf', 'relevant in the pool']
     """
     require_matplotlib()
     from matplotlib.figure import Figure
@@ -987,7 +987,13 @@ def judging_curves(
             )
     left.set_xlabel("judgments per topic")
     left.set_ylabel(f"relevant found ({len(simulation.topics)} topics)")
-    left.axhline(simulation.pooled_relevant, color="0.6", linewidth=0.8, linestyle=":")
+    left.axhline(
+        simulation.pooled_relevant,
+        color="0.6",
+        linewidth=0.8,
+        linestyle=":",
+        label="relevant in the pool",
+    )
     left.legend(loc="lower right", fontsize="small")
     right.set_xlabel("judgments per topic")
     right.set_ylabel(f"τ_AP of the runs' {literal(simulation.measure)} ranking")
