@@ -1,4 +1,5 @@
-"""The text of ``cranfield pool``'s results: a judging simulation, the next documents to judge."""
+"""The text of ``cranfield pool`` and ``cranfield estimate``: a judging simulation, the next
+documents to judge, and the estimates from a sample in the layout of NIST's scripts."""
 
 from __future__ import annotations
 
@@ -6,9 +7,16 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from cranfield.judging.estimators import InferredEstimates, StatisticalEstimates
     from cranfield.judging.simulation import Simulation
 
-__all__ = ["proposals_text", "simulation_text"]
+__all__ = [
+    "perl_text",
+    "proposals_text",
+    "sample_eval_text",
+    "simulation_text",
+    "statap_text",
+]
 
 
 def _budgets(simulation: Simulation) -> list[int]:
@@ -53,3 +61,79 @@ def proposals_text(strategy: str, proposals: Mapping[str, Sequence[str]]) -> str
     for qid, docs in proposals.items():
         lines.extend(f"{qid} {doc}" for doc in docs)
     return "\n".join(lines) + "\n"
+
+
+def perl_text(value: float | int | None) -> str:
+    """A number as Perl prints it in a string (``%.15g``; ``None``, an undefined value,
+    prints nothing).
+
+    >>> perl_text(0.125), perl_text(1.0), perl_text(None), perl_text(7)
+    ('0.125', '1', '', '7')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.15g}"
+
+
+def sample_eval_text(estimates: InferredEstimates, *, per_query: bool = False) -> str:
+    """``sample_eval.pl``'s output (``-q``: each topic's block first)."""
+    from cranfield.judging.estimators import CUTOFFS
+
+    lines: list[str] = []
+    if per_query:
+        for q in estimates.topics:
+            v = estimates.per_topic[q]
+            lines.append(f"infAP\t\t{q}\t\t{v['infAP']:6.4f}")
+            lines.append(f"infNDCG\t\t{q}\t\t{v['infNDCG']:6.4f}")
+            lines.extend(f"iP{c}\t\t{q}\t\t{v[f'iP{c}']:6.4f}" for c in CUTOFFS)
+            lines.append(f"inum_rel_ret\t{q}\t{v['inum_rel_ret']:14.4f}")
+            lines.append(f"inum_rel\t{q}\t{v['inum_rel']:14.4f}")
+            lines.append(f"num_ret\t\t{q}\t{int(v['num_ret']):9d}")
+    s = estimates.summary
+    lines.append(f"infAP\t\tall\t\t{s['infAP']:6.4f}")
+    lines.append(f"infNDCG\t\tall\t\t{s['infNDCG']:6.4f}")
+    for i in range(11):
+        key = f"iprec@rec{i / 10:4.2f}"
+        lines.append(f"{key}\tall\t\t{s[key]:6.4f}")
+    lines.extend(f"iP{c}\t\tall\t\t{s[f'iP{c}']:6.4f}" for c in CUTOFFS)
+    lines.append(f"inum_rel_ret\tall\t{s['inum_rel_ret']:14.4f}")
+    lines.append(f"inum_rel\tall\t{s['inum_rel']:14.4f}")
+    lines.append(f"num_ret\t\tall\t{int(s['num_ret']):9d}")
+    return "\n".join(lines) + "\n"
+
+
+def statap_text(estimates: StatisticalEstimates, *, per_query: bool = False) -> str:
+    """``statAP_MQ_eval_v3.pl``'s output on standard output (``-q``: each topic's block)."""
+    out: list[str] = []
+    for t in estimates.topics if per_query else ():
+        out.append(f"\n\ttopic={t.topic}  ")
+        if t.kind == "UMASS":
+            out.append("UMASS\n")
+            continue
+        out.append(f"{t.kind} \n")
+        if t.ap is None:
+            ap = rp = "NA--no relevant docs"
+            pc = "0"
+        else:
+            ap, rp, pc = f"{t.ap:3f}", f"{t.rp:3f}", f"{t.pc:3f}"
+        out.append(
+            f"\tRelevant={t.relevant:3f}  sampled={t.sampled} sampled_relev={t.sampled_relevant}\n"
+        )
+        out.append(
+            f"\tsampled_in_list={t.sampled_in_list}  "
+            f"sampled_relev_in_list={t.sampled_relevant_in_list}\n"
+        )
+        out.append(f"\tAP={ap}  R-prec={rp}  Prec_at_30={pc}  nDCG={perl_text(t.ndcg)}\n")
+        out.append(f"\tvarAP={perl_text(t.var_ap)}\n")
+    s = estimates.summary
+    out.append(f"\n valid_topics={estimates.valid_topics}")
+    out.append(
+        f"\n statMAP_on_valid_topics={perl_text(s['statMAP'])}    "
+        f"VAR_MAP={perl_text(s['var_map'])} "
+    )
+    out.append(f"\n statMRP_on_valid_topics={perl_text(s['statMRP'])}")
+    out.append(f"\n statMPC_30 _on_valid_topics={perl_text(s['statMPC@30'])} ")
+    out.append(f"\n statMNDCG_on_valid_topics={perl_text(s['statMNDCG'])} \n\n")
+    return "".join(out)
