@@ -114,9 +114,9 @@ def read_stratified(source: str | Path) -> list[StratifiedJudgment]:
 
     Examples
     --------
-    >>> import tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "q.txt")
-    >>> _ = open(path, "w").write("1 0 d1 1 1\\n1 0 d2 1 -1\\n")
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp(), "q.txt")
+    >>> _ = path.write_text("1 0 d1 1 1\\n1 0 d2 1 -1\\n")
     >>> [(j.doc_id, j.stratum, j.sampled) for j in read_stratified(path)]
     [('d1', '1', True), ('d2', '1', False)]
     """
@@ -156,9 +156,9 @@ def read_prels(source: str | Path) -> list[Prel]:
 
     Examples
     --------
-    >>> import tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "prels")
-    >>> _ = open(path, "w").write("1 d1 1 1 0.5\\n1 d2 0 1 1.5\\n")
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp(), "prels")
+    >>> _ = path.write_text("1 d1 1 1 0.5\\n1 d2 0 1 1.5\\n")
     >>> read_prels(path)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
