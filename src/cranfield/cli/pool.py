@@ -7,15 +7,19 @@ Sub-commands::
     cranfield pool simulate QRELS RUN [RUN ...] [--strategy S,...] [--budget 100]
                             [--pool-depth 100] [--checkpoints N,...] [-m AP] [--plot FILE]
                             [-f table|json]
+    cranfield pool sample RUN [RUN ...] --strata 1-10:1,11-:0.1 -o DESIGN [--prels FILE]
+                          [--pool-depth 100] [--seed 0]
 
 ``pool next`` asks a strategy (:mod:`cranfield.judging.strategies`) for the next document of
 every topic, given the judgments made so far; ``pool simulate`` replays strategies with
-complete qrels as the assessor (:mod:`cranfield.judging.simulation`). ``cranfield lab pool``
+complete qrels as the assessor (:mod:`cranfield.judging.simulation`); ``pool sample`` draws a
+stratified sample for judging (:mod:`cranfield.judging.sampling`; ``cranfield estimate``
+reads it back once judged). ``cranfield lab pool``
 is another thing: the statistics of one depth-k pool (sizes, unique documents, judged@k,
 leave-one-run-out); ``--pool-depth`` means the same in both.
 
 Exit codes: 0 success, 1 usage error (bad option or value), 2 bad input (an unreadable run or
-qrels file, a budget of 0 judgments).
+qrels file, a budget of 0 judgments, a stratum with no document).
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
 def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.command == "next":
         return _next(args, out)
+    if args.command == "sample":
+        return _sample(args, out)
     return _simulate(args, out)
 
 
@@ -126,7 +132,58 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="also draw the curves to this .png, .svg or .pdf file (needs the 'plot' extra)",
     )
     add_format(sim, ("table", "json"))
+
+    smp = add("sample", "A stratified sample of the pool to judge (sample_eval.pl's qrels).")
+    smp.add_argument("runs", nargs="+", metavar="RUN", help="run files")
+    smp.add_argument(
+        "--strata",
+        required=True,
+        metavar="FIRST-LAST:RATE,...",
+        help="strata by a document's best rank and the share of each sampled, in (0, 1] "
+        "(1-10:1,11-100:0.2,101-:0.05)",
+    )
+    smp.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="the design: topic 0 doc_id stratum -1 (not sampled) or -2 (to judge)",
+    )
+    smp.add_argument(
+        "--prels",
+        metavar="FILE",
+        help="also the sampled documents as prels with their inclusion probability",
+    )
+    smp.add_argument(
+        "--pool-depth",
+        type=_positive,
+        default=100,
+        metavar="K",
+        help="pool depth: each run's top K documents of a topic are pooled (default 100)",
+    )
+    add_seed(smp, "the draws")
     return p
+
+
+def _sample(args: argparse.Namespace, out: TextIO) -> int:
+    from cranfield.io.sink import refuse_overwriting
+    from cranfield.judging.sampling import stratified_sample
+
+    for target, option in ((args.output, "output"), (args.prels, "prels")):
+        if target is not None:
+            refuse_overwriting(target, args.runs, option=option)
+    sample = stratified_sample(args.runs, args.strata, pool_depth=args.pool_depth, seed=args.seed)
+    sample.write_stratified(args.output)
+    if args.prels is not None:
+        sample.write_prels(args.prels)
+    out.write("stratum        pooled  sampled\n")
+    for name, (pooled, sampled) in sample.sizes().items():
+        out.write(f"{name:<12} {pooled:>8} {sampled:>8}\n")
+    out.write(
+        f"Wrote the design to {args.output}: replace each -2 with its judgment, then "
+        f"cranfield estimate inferred {args.output} RUN.\n"
+    )
+    return 0
 
 
 def _budget(value: int | None) -> int | None:

@@ -9,7 +9,8 @@
   judged document with the probability that the sample included it. A relevance of ``-999``
   or a probability ``NA`` leaves the line out (the script's meaning); ``method`` is the
   Million Query track's judging site (0 UMass, 1 NEU, 2 both, 4 NEU), kept for the
-  script's compat mode.
+  script's compat mode. cranfield writes ``-2`` for a sampled document still to be judged,
+  and the reader refuses one left in the file.
 
 Both scripts read their files as one stream of whitespace-separated fields, five at a time,
 so a line with a missing field shifts every later one; these readers read lines and refuse
@@ -180,6 +181,8 @@ def read_prels(source: str | Path) -> list[Prel]:
         code = _number(name, line, raw, method, "method")
         if code != int(code):
             raise InputError(name, line, f"the method must be an integer, got {method!r}", raw)
+        if value == TO_JUDGE:
+            raise InputError(name, line, "a sampled document is not judged yet (relevance -2)", raw)
         probability = None if prob == "NA" else _number(name, line, raw, prob, "probability")
         if probability is not None and not 0.0 < probability <= 1.0 and value > LEFT_OUT:
             raise InputError(

@@ -147,6 +147,9 @@ VOCABULARY: dict[str, Flag] = {
     "--budget": Flag((), "budget", "judgments per topic"),
     "--judged": Flag((), "judged", "the judgments made so far (qrels)"),
     "--checkpoints": Flag((), "checkpoints", "budgets where the ranking is compared"),
+    "--strata": Flag((), "strata", "strata of a sample by best rank, with their rates"),
+    "--prels": Flag((), "prels", "also write the sample as prels (an output)"),
+    "--compat": Flag((), "compat", "a reference program's numbers and output, byte for byte"),
     "--folds": Flag(("-n",), "n_folds", "number of folds"),
     # interaction logs
     "--log-format": Flag((), "log_format", "the logs' format"),
@@ -256,8 +259,8 @@ def _shape(action: argparse.Action) -> tuple[str, object, str]:
 
 
 def test_every_command_is_reached() -> None:
-    """30 leaf commands: the 29 built with argparse here and trec-eval."""
-    assert len(LEAVES) + 1 == 30
+    """33 leaf commands: the 32 built with argparse here and trec-eval."""
+    assert len(LEAVES) + 1 == 33
     tops = {name.split()[0] for name in LEAVES} | {"trec-eval"}
     assert tops == {c.name for c in COMMANDS}
 
