@@ -9,12 +9,16 @@ Sub-commands::
                             [-f table|json]
     cranfield pool sample RUN [RUN ...] --strata 1-10:1,11-:0.1 -o DESIGN [--prels FILE]
                           [--pool-depth 100] [--seed 0]
+    cranfield pool pseudo QRELS RUN [RUN ...] [--vote soboroff,count,borda,condorcet]
+                          [-m AP] [--pool-depth 100] [--seed 0] [-f table|json]
 
 ``pool next`` asks a strategy (:mod:`cranfield.judging.strategies`) for the next document of
 every topic, given the judgments made so far; ``pool simulate`` replays strategies with
 complete qrels as the assessor (:mod:`cranfield.judging.simulation`); ``pool sample`` draws a
 stratified sample for judging (:mod:`cranfield.judging.sampling`; ``cranfield estimate``
-reads it back once judged). ``cranfield lab pool``
+reads it back once judged); ``pool pseudo`` ranks the runs with pseudo-qrels made from the runs
+alone and compares with the ranking under real qrels (:mod:`cranfield.judging.pseudo_qrels`).
+``cranfield lab pool``
 is another thing: the statistics of one depth-k pool (sizes, unique documents, judged@k,
 leave-one-run-out); ``--pool-depth`` means the same in both.
 
@@ -47,6 +51,8 @@ def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _next(args, out)
     if args.command == "sample":
         return _sample(args, out)
+    if args.command == "pseudo":
+        return _pseudo(args, out)
     return _simulate(args, out)
 
 
@@ -162,7 +168,52 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="pool depth: each run's top K documents of a topic are pooled (default 100)",
     )
     add_seed(smp, "the draws")
+
+    pse = add("pseudo", "Rank the runs with no judgments (pseudo-qrels), against real qrels.")
+    pse.add_argument("qrels", metavar="QRELS", help="real judgments, for the comparison")
+    pse.add_argument("runs", nargs="+", metavar="RUN", help="run files")
+    from cranfield.judging.pseudo_qrels import METHODS
+
+    pse.add_list_option(
+        "--vote",
+        dest="votes",
+        choices=METHODS,
+        metavar="NAME",
+        help="how documents are voted relevant (a list; default every one): " + ", ".join(METHODS),
+    )
+    add_measures(pse, ["AP"], one=True, help="the measure that ranks the runs")
+    pse.add_argument(
+        "--pool-depth",
+        type=_positive,
+        default=100,
+        metavar="K",
+        help="pool depth: each run's top K documents of a topic are pooled (default 100)",
+    )
+    add_seed(pse, "Soboroff et al.'s draws")
+    add_format(pse, ("table", "json"))
     return p
+
+
+def _pseudo(args: argparse.Namespace, out: TextIO) -> int:
+    from cranfield.judging.pseudo_qrels import METHODS, pseudo_study
+
+    study = pseudo_study(
+        args.runs,
+        args.qrels,
+        args.votes or list(METHODS),
+        measure=args.measures[0],
+        pool_depth=args.pool_depth,
+        seed=args.seed,
+    )
+    if args.format == "json":
+        data = {"measure": study.measure, "tau": study.tau, "tau_ap": study.tau_ap}
+        out.write(json.dumps({**data, "means": study.means}, indent=2) + "\n")
+        return 0
+    out.write(f"the runs' {study.measure} ranking under pseudo-qrels vs the qrels\n")
+    out.write(f"{'method':<10} {'tau-b':>7} {'tau_AP':>7}\n")
+    for m in study.methods:
+        out.write(f"{m:<10} {study.tau[m]:>7.3f} {study.tau_ap[m]:>7.3f}\n")
+    return 0
 
 
 def _sample(args: argparse.Namespace, out: TextIO) -> int:

@@ -150,6 +150,7 @@ VOCABULARY: dict[str, Flag] = {
     "--strata": Flag((), "strata", "strata of a sample by best rank, with their rates"),
     "--prels": Flag((), "prels", "also write the sample as prels (an output)"),
     "--compat": Flag((), "compat", "a reference program's numbers and output, byte for byte"),
+    "--vote": Flag((), "votes", "how runs vote documents relevant without judgments (a list)"),
     "--folds": Flag(("-n",), "n_folds", "number of folds"),
     # interaction logs
     "--log-format": Flag((), "log_format", "the logs' format"),
@@ -259,8 +260,8 @@ def _shape(action: argparse.Action) -> tuple[str, object, str]:
 
 
 def test_every_command_is_reached() -> None:
-    """33 leaf commands: the 32 built with argparse here and trec-eval."""
-    assert len(LEAVES) + 1 == 33
+    """34 leaf commands: the 33 built with argparse here and trec-eval."""
+    assert len(LEAVES) + 1 == 34
     tops = {name.split()[0] for name in LEAVES} | {"trec-eval"}
     assert tops == {c.name for c in COMMANDS}
 

@@ -93,3 +93,11 @@ def test_a_budget_of_zero_is_one_sentence_and_exit_2() -> None:
     code, _, err = run(["next", *RUNS, "--budget", "0"])
     assert code == 2
     assert err.count("\n") == 1
+
+
+def test_pseudo_compares_with_the_qrels() -> None:
+    code, out, err = run(["pseudo", QRELS, *RUNS, "--vote", "count,borda"])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "the runs' AP ranking under pseudo-qrels vs the qrels"
+    assert [line.split()[0] for line in lines[2:]] == ["count", "borda"]
