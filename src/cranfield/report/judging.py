@@ -51,7 +51,7 @@ def simulation_text(simulation: Simulation) -> str:
                 f" {t:>6.3f}/{a:<6.3f}"
                 for t, a in zip(simulation.tau[name], simulation.tau_ap[name], strict=True)
             )
-            lines.append(f"{name:<{width}}{cells}")
+            lines.append(f"{name:<{width}}{cells}".rstrip())
     return "\n".join(lines) + "\n"
 
 
