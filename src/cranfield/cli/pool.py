@@ -5,7 +5,7 @@ Sub-commands::
     cranfield pool next RUN [RUN ...] [--judged QRELS] [--strategy mtf] [--budget N]
                         [--pool-depth 100] [--seed 0]
     cranfield pool simulate QRELS RUN [RUN ...] [--strategy S,...] [--budget 100]
-                            [--pool-depth 100] [--checkpoints N,...] [-m AP] [--plot FILE]
+                            [--pool-depth 100] [--checkpoints N,...] [-m AP] [--plot FILE] [-o PAGE]
                             [-f table|json]
     cranfield pool sample RUN [RUN ...] --strata 1-10:1,11-:0.1 -o DESIGN [--prels FILE]
                           [--pool-depth 100] [--seed 0]
@@ -132,6 +132,12 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "(default ten points up to --budget; 0 for none)",
     )
     add_measures(sim, ["AP"], one=True, help="the measure that ranks the runs")
+    sim.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="also write the curves and the numbers as a self-contained HTML page",
+    )
     sim.add_argument(
         "--plot",
         metavar="FILE",
@@ -272,6 +278,10 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
         from cranfield.cli.figures import check_figure
 
         check_figure(args.plot, [args.qrels, *args.runs], label="--plot")
+    if args.output is not None:
+        from cranfield.io.sink import refuse_overwriting
+
+        refuse_overwriting(args.output, [args.qrels, *args.runs], option="output")
     checkpoints = args.checkpoints
     if checkpoints == [0]:
         checkpoints = []
@@ -299,4 +309,9 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
         save_figure(judging_curves(result), args.plot)
         if args.format != "json":
             out.write(f"Wrote the curves to {args.plot}.\n")
+    if args.output is not None:
+        from cranfield.cli.figures import write_page
+        from cranfield.report.judging import simulation_html
+
+        write_page(args.output, simulation_html(result), out)
     return 0

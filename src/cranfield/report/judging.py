@@ -14,6 +14,7 @@ __all__ = [
     "perl_text",
     "proposals_text",
     "sample_eval_text",
+    "simulation_html",
     "simulation_text",
     "statap_text",
 ]
@@ -137,3 +138,80 @@ def statap_text(estimates: StatisticalEstimates, *, per_query: bool = False) -> 
     out.append(f"\n statMPC_30 _on_valid_topics={perl_text(s['statMPC@30'])} ")
     out.append(f"\n statMNDCG_on_valid_topics={perl_text(s['statMNDCG'])} \n\n")
     return "".join(out)
+
+
+def simulation_html(simulation: Simulation, *, title: str | None = None) -> str:
+    """A self-contained HTML page of a judging simulation: the curves of relevant found per
+    judgment spent and, at the checkpoints, τ_AP against the full qrels (inline SVG, no
+    extra needed), then :func:`simulation_text` as a table."""
+    from cranfield.report.html import _asset, _e, page_top
+    from cranfield.report.svg_charts import (
+        LineChart,
+        LineSeries,
+        int_ticks,
+        line_chart,
+        series_style,
+    )
+
+    budget = simulation.budget
+    top = max([1, *(int(f[-1]) for f in simulation.found.values())])
+    found = LineChart(
+        key="found",
+        title="Relevant documents found",
+        caption=f"summed over {len(simulation.topics)} topics; {simulation.pooled_relevant} "
+        "relevant documents in the pool",
+        x_label="judgments per topic",
+        y_label="relevant found",
+        x_range=(0.0, float(budget)),
+        x_ticks=int_ticks(0, budget),
+        series=[
+            LineSeries(
+                name,
+                [0.0, *range(1, budget + 1)],
+                [0.0, *simulation.found[name].tolist()],
+                *series_style(i),
+                markers=False,
+            )
+            for i, name in enumerate(simulation.strategies)
+        ],
+        y_range=(0.0, float(top)),
+    )
+    charts = [line_chart(found)]
+    if simulation.checkpoints:
+        charts.append(
+            line_chart(
+                LineChart(
+                    key="tau-ap",
+                    title=f"τ_AP of the runs' {simulation.measure} ranking vs the full qrels",
+                    caption="after N judgments per topic",
+                    x_label="judgments per topic",
+                    y_label="τ_AP",
+                    x_range=(0.0, float(budget)),
+                    x_ticks=int_ticks(0, budget),
+                    series=[
+                        LineSeries(
+                            name,
+                            list(map(float, simulation.checkpoints)),
+                            [max(v, 0.0) for v in simulation.tau_ap[name]],
+                            *series_style(i),
+                        )
+                        for i, name in enumerate(simulation.strategies)
+                    ],
+                )
+            )
+        )
+    heading = title or "Judging on a budget"
+    subtitle = (
+        f"{len(simulation.topics)} topics · pool depth {simulation.pool_depth} · budget "
+        f"{budget} per topic"
+    )
+    body = (
+        f'<section id="curves"><h2>Curves</h2><div class="charts">{"".join(charts)}</div>'
+        f'</section><section id="numbers"><h2>Numbers</h2><pre>{_e(simulation_text(simulation))}'
+        "</pre></section>"
+    )
+    nav = ['<a href="#curves">Curves</a>', '<a href="#numbers">Numbers</a>']
+    return (
+        page_top(heading, subtitle, nav, _asset("report.css"))
+        + f"<main>{body}</main>\n</body></html>\n"
+    )

@@ -81,6 +81,28 @@ def test_simulate_as_text_and_json(tmp_path: Path) -> None:
     )
     assert code == 0, err
     assert figure.read_text().startswith("<?xml")
+    page = tmp_path / "page.html"
+    code, out, err = run(
+        [
+            "simulate",
+            QRELS,
+            *RUNS,
+            "--budget",
+            "4",
+            "--checkpoints",
+            "2,4",
+            "--strategy",
+            "depth,mtf",
+            "-o",
+            str(page),
+        ]
+    )
+    assert code == 0, err
+    html = page.read_text()
+    assert html.startswith("<!doctype html>") or html.lower().startswith("<!doctype html>")
+    assert 'id="found-svg"' in html
+    assert 'id="tau-ap-svg"' in html
+    assert "relevant found after N judgments per topic" in html
 
 
 def test_a_budget_of_zero_is_one_sentence_and_exit_2() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cranfield.judging.pools import run_lists
 from cranfield.judging.pseudo_qrels import pseudo_qrels, pseudo_study
 from tests.unit.conftest import ROBUST03, robust03_runs
 
@@ -34,8 +35,9 @@ def test_borda_and_condorcet() -> None:
 
 
 def test_soboroff_draws_from_the_pool_with_duplicates() -> None:
+    lists = run_lists(RUNS)
     drawn = [
-        relevant(pseudo_qrels(RUNS, "soboroff", relevant=1, seed=s).to_dict()) for s in range(200)
+        relevant(pseudo_qrels(lists, "soboroff", relevant=1, seed=s).to_dict()) for s in range(200)
     ]
     assert all(len(x) == 1 for x in drawn)
     share_d2 = sum("d2" in x for x in drawn) / len(drawn)
