@@ -16,7 +16,7 @@ Every strategy reads one :class:`~cranfield.judging.pools.RunLists`, built once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -69,6 +69,13 @@ class Simulation:
     tau, tau_ap:
         ``{strategy: tuple}``: τ-b and τ_AP of the runs' ranking under the judgments made at
         each checkpoint against the ranking under the full qrels.
+    runs:
+        The run names, in the order of :attr:`scores` and :attr:`reference`.
+    reference:
+        Each run's mean ``measure`` under the full qrels (empty without checkpoints).
+    scores:
+        ``{strategy: tuple}``: at each checkpoint, each run's mean ``measure`` under the
+        judgments made so far (how the scores move as the budget grows).
     """
 
     strategies: tuple[str, ...]
@@ -83,6 +90,9 @@ class Simulation:
     checkpoints: tuple[int, ...]
     tau: dict[str, tuple[float, ...]]
     tau_ap: dict[str, tuple[float, ...]]
+    runs: tuple[str, ...] = ()
+    reference: tuple[float, ...] = ()
+    scores: dict[str, tuple[tuple[float, ...], ...]] = field(default_factory=dict)
 
     def found_at(self, judgments: int) -> dict[str, int]:
         """``{strategy: relevant found}`` after ``judgments`` per topic."""
@@ -119,12 +129,16 @@ class Simulation:
             "pooled_relevant": self.pooled_relevant,
             "measure": self.measure,
             "checkpoints": list(self.checkpoints),
+            "reference": dict(zip(self.runs, self.reference, strict=True)),
             "strategies": {
                 s: {
                     "found": self.found[s].tolist(),
                     "spent": self.spent[s].tolist(),
                     "tau": [plain(v) for v in self.tau[s]],
                     "tau_ap": [plain(v) for v in self.tau_ap[s]],
+                    "scores": [
+                        dict(zip(self.runs, step, strict=True)) for step in self.scores.get(s, ())
+                    ],
                 }
                 for s in self.strategies
             },
@@ -268,19 +282,19 @@ def simulate(  # noqa: PLR0913 -- inputs, the strategies, and the settings of th
     pooled_relevant = sum(1 for q in topics for d in lists.topics[q].docs if truth[q].get(d, 0) > 0)
     reference = _means(full, loaded, measure, topics) if steps else np.zeros(0)
     found, spent, tau, tau_ap = {}, {}, {}, {}
+    scores: dict[str, tuple[tuple[float, ...], ...]] = {}
     for name in names:
         order = _judge(name, judged_lists, truth, budget, seed, given.get(name, {}))
         found[name], spent[name] = _curves(order, budget)
-        taus, aps = [], []
+        taus, aps, means = [], [], []
         for step in steps:
-            t, ap = _agreement(
-                reference,
-                _means(_partial_qrels(order, step), loaded, measure, topics),
-                run_set.names,
-            )
+            at_step = _means(_partial_qrels(order, step), loaded, measure, topics)
+            t, ap = _agreement(reference, at_step, run_set.names)
             taus.append(t)
             aps.append(ap)
+            means.append(tuple(float(v) for v in at_step))
         tau[name], tau_ap[name] = tuple(taus), tuple(aps)
+        scores[name] = tuple(means)
     return Simulation(
         strategies=tuple(names),
         budget=budget,
@@ -294,6 +308,9 @@ def simulate(  # noqa: PLR0913 -- inputs, the strategies, and the settings of th
         checkpoints=tuple(steps),
         tau=tau,
         tau_ap=tau_ap,
+        runs=run_set.names,
+        reference=tuple(float(v) for v in reference),
+        scores=scores,
     )
 
 

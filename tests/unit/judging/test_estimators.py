@@ -70,6 +70,20 @@ def test_xinfap_by_hand(tmp_path: Path) -> None:
     assert compat.per_topic["1"]["inum_rel_ret"] != 3.0  # the script's smoothing shows
 
 
+def test_the_default_averages_over_every_judged_topic(tmp_path: Path) -> None:
+    (tmp_path / "q").write_text("1 0 a 1 1\n1 0 b 1 0\n2 0 x 1 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n")  # topic 2 not answered
+    compat = inferred(tmp_path / "q", tmp_path / "r", compat="sample_eval")
+    default = inferred(tmp_path / "q", tmp_path / "r")
+    assert compat.topics == ("1",)
+    assert default.topics == ("1", "2")
+    assert compat.summary["infAP"] == pytest.approx(1.0, abs=1e-4)
+    assert default.summary["infAP"] == pytest.approx(0.5, abs=1e-4)
+    assert default.per_topic["2"]["infAP"] == 0.0
+    # both count every judged topic's estimated relevant documents
+    assert compat.summary["inum_rel"] == default.summary["inum_rel"] == 2.0
+
+
 def test_statap_by_hand(tmp_path: Path) -> None:
     # a (relevant, p 1/2), b (not, p 1/2), c (relevant, p 1/4): R = 2 + 4 = 6
     (tmp_path / "p").write_text("7 a 1 1 0.5\n7 b 0 1 0.5\n7 c 1 1 0.25\n")

@@ -41,6 +41,10 @@ def test_rankings_are_compared_at_the_checkpoints() -> None:
     assert sim.tau["depth"][-1] == pytest.approx(1.0)
     assert sim.tau_ap["depth"][-1] == pytest.approx(1.0)
     assert sim.checkpoints == (1, 4)
+    # with every pooled document judged the scores are the full qrels' scores
+    assert sim.scores["depth"][-1] == pytest.approx(sim.reference)
+    assert sim.runs == ("good", "bad", "mid")
+    assert sim.reference[0] == pytest.approx(1.0)
     assert len(sim.tau["depth"]) == 2
     data = sim.to_dict()
     assert data["strategies"]["depth"]["found"] == sim.found["depth"].tolist()
