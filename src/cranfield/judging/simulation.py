@@ -129,7 +129,9 @@ class Simulation:
             "pooled_relevant": self.pooled_relevant,
             "measure": self.measure,
             "checkpoints": list(self.checkpoints),
-            "reference": dict(zip(self.runs, self.reference, strict=True)),
+            "reference": dict(zip(self.runs, self.reference, strict=True))
+            if self.reference
+            else {},
             "strategies": {
                 s: {
                     "found": self.found[s].tolist(),
