@@ -270,8 +270,13 @@ class _Hedge(_Topic):
                 self.value[docs, run] = (harmonic[z] - harmonic[:z]) / harmonic[z]
         self.weight = np.full(n_runs, 1.0 / max(n_runs, 1))
         self.log_beta = float(np.log(beta))
+        self.penalty = np.zeros(n_docs)  # -inf once judged: added, not indexed, every choice
+        self.left = n_docs
 
     def observe(self, i: int | None, grade: float) -> None:
+        if i is not None:
+            self.penalty[i] = -np.inf
+            self.left -= 1
         v = self.value[i] if i is not None else np.zeros(self.weight.size)
         sign = -1.0 if grade > 0 else 1.0
         loss = 0.5 * (1.0 + sign * v)
@@ -279,10 +284,10 @@ class _Hedge(_Topic):
         self.weight = w / w.sum()
 
     def choose(self) -> int | None:
-        score = self.value @ self.weight
-        score[self.judged] = -np.inf
-        if score.size == 0 or not np.isfinite(score.max()):
+        if self.left <= 0:
             return None
+        score = self.value @ self.weight
+        score += self.penalty
         return int(np.argmax(score))
 
 
