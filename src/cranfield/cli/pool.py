@@ -9,6 +9,7 @@ Sub-commands::
                             [-f table|json]
     cranfield pool sample RUN [RUN ...] --strata 1-10:1,11-:0.1 -o DESIGN [--prels FILE]
                           [--pool-depth 100] [--seed 0]
+    cranfield pool sample RUN [RUN ...] --sample-size 200 -o PRELS [--pool-depth 100]
     cranfield pool pseudo QRELS RUN [RUN ...] [--vote soboroff,count,borda,condorcet]
                           [-m AP] [--pool-depth 100] [--seed 0] [-f table|json]
 
@@ -149,17 +150,23 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     smp.add_argument("runs", nargs="+", metavar="RUN", help="run files")
     smp.add_argument(
         "--strata",
-        required=True,
         metavar="FIRST-LAST:RATE,...",
         help="strata by a document's best rank and the share of each sampled, in (0, 1] "
         "(1-10:1,11-100:0.2,101-:0.05)",
+    )
+    smp.add_argument(
+        "--sample-size",
+        type=_positive,
+        metavar="N",
+        help="instead of strata: N draws per topic from statAP's AP prior, written as prels",
     )
     smp.add_argument(
         "-o",
         "--output",
         required=True,
         metavar="FILE",
-        help="the design: topic 0 doc_id stratum -1 (not sampled) or -2 (to judge)",
+        help="the design: topic 0 doc_id stratum -1 (not sampled) or -2 (to judge); with "
+        "--sample-size, prels: topic doc_id -2 1 probability",
     )
     smp.add_argument(
         "--prels",
@@ -229,6 +236,20 @@ def _sample(args: argparse.Namespace, out: TextIO) -> int:
     for target, option in ((args.output, "output"), (args.prels, "prels")):
         if target is not None:
             refuse_overwriting(target, args.runs, option=option)
+    if (args.strata is None) == (args.sample_size is None):
+        raise UsageError(1, "give --strata or --sample-size, one of the two.")
+    if args.sample_size is not None:
+        from cranfield.judging.sampling import prior_sample
+
+        drawn = prior_sample(
+            args.runs, args.sample_size, pool_depth=args.pool_depth, seed=args.seed
+        )
+        drawn.write_prels(args.output)
+        out.write(
+            f"Wrote {drawn.sampled()} documents to judge to {args.output}: replace each -2 "
+            f"with its judgment, then cranfield estimate statap {args.output} RUN.\n"
+        )
+        return 0
     sample = stratified_sample(args.runs, args.strata, pool_depth=args.pool_depth, seed=args.seed)
     sample.write_stratified(args.output)
     if args.prels is not None:

@@ -25,7 +25,7 @@ from cranfield.io.runset import RunSet
 from cranfield.io.sampled_judgments import TO_JUDGE, write_prels, write_stratified
 from cranfield.judging.pools import RunLists, run_lists
 
-__all__ = ["Sample", "Stratum", "parse_strata", "stratified_sample"]
+__all__ = ["PriorSample", "Sample", "Stratum", "parse_strata", "prior_sample", "stratified_sample"]
 
 
 @dataclass(frozen=True)
@@ -180,3 +180,65 @@ def stratified_sample(
             "nothing; change the strata or the pool depth."
         )
     return sample
+
+
+@dataclass(frozen=True, eq=False)
+class PriorSample:
+    """A sample drawn with statAP's AP prior (:func:`prior_sample`).
+
+    ``rows``: ``(topic, doc_id, inclusion probability, sampled)`` for every pooled document.
+    """
+
+    size: int
+    rows: tuple[tuple[str, str, float, bool], ...]
+
+    def sampled(self) -> int:
+        """Documents sampled over every topic."""
+        return sum(1 for row in self.rows if row[3])
+
+    def write_prels(self, path: str | Path, *, relevance: int = TO_JUDGE) -> None:
+        """The sampled documents as prels with their inclusion probability (method 1),
+        relevance ``relevance`` (``-2``: to judge)."""
+        write_prels(path, [(t, d, relevance, 1, p) for t, d, p, s in self.rows if s])
+
+
+def prior_sample(
+    runs: RunLists | RunSet | Mapping[str, Any] | Sequence[Any],
+    size: int,
+    *,
+    pool_depth: int | None = 100,
+    seed: int = 0,
+) -> PriorSample:
+    """statAP's sample: ``size`` draws per topic, with replacement, from the AP prior.
+
+    Each run gives the document at rank r of its Z the weight ``(1 + H_Z - H_r) / (2Z)``
+    (the AP prior of Aslam, Pavlu & Yilmaz 2006, H the harmonic numbers); a document's
+    probability per draw, p, is its weights summed over the runs and normalised over the
+    topic's pool; its inclusion probability after ``size`` draws is ``1 - (1 - p)^size``,
+    the probability the prels carry.
+
+    Examples
+    --------
+    >>> s = prior_sample({"a": {"q": {"d1": 2.0, "d2": 1.0}}}, 50)
+    >>> [(d, round(p, 6), sampled) for _, d, p, sampled in s.rows]
+    [('d1', 1.0, True), ('d2', 1.0, True)]
+    """
+    size = check_int("size", size, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    lists = runs if isinstance(runs, RunLists) else run_lists(runs, pool_depth=pool_depth)
+    rows: list[tuple[str, str, float, bool]] = []
+    for qid in sorted(lists.topics):
+        topic = lists.topics[qid]
+        weight = np.zeros(len(topic))
+        for docs in topic.lists:
+            z = docs.size
+            if z:
+                harmonic = np.cumsum(1.0 / np.arange(1, z + 1))
+                weight[docs] += (1.0 + harmonic[-1] - harmonic) / (2.0 * z)
+        p = weight / weight.sum()
+        rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(qid.encode())]))
+        drawn = set(rng.choice(len(topic), size=size, replace=True, p=p).tolist())
+        inclusion = -np.expm1(size * np.log1p(-np.minimum(p, 1.0 - 1e-16)))
+        inclusion[p >= 1.0] = 1.0
+        rows.extend((qid, doc, float(inclusion[i]), i in drawn) for i, doc in enumerate(topic.docs))
+    return PriorSample(size=size, rows=tuple(rows))

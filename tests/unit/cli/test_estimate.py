@@ -76,3 +76,16 @@ def test_a_stratum_with_no_population_exits_2(tmp_path: Path) -> None:
         "cranfield pool sample: stratum 900- holds no pooled document in any topic: its rate "
         "samples nothing; change the strata or the pool depth.\n"
     )
+
+
+def test_a_prior_sample_for_statap(tmp_path: Path) -> None:
+    prels = tmp_path / "prels.txt"
+    code, out, err = run(["pool", "sample", RUN, "--sample-size", "20", "-o", str(prels)])
+    assert code == 0, err
+    lines = prels.read_text().splitlines()
+    assert out.startswith(f"Wrote {len(lines)} documents to judge to {prels}")
+    assert all(line.split()[2:4] == ["-2", "1"] for line in lines)
+    assert all(0 < float(line.split()[4]) <= 1 for line in lines)
+    code, _, err = run(["pool", "sample", RUN, "-o", str(prels)])
+    assert code == 1
+    assert "give --strata or --sample-size" in err

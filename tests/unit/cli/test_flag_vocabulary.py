@@ -150,6 +150,7 @@ VOCABULARY: dict[str, Flag] = {
     "--strata": Flag((), "strata", "strata of a sample by best rank, with their rates"),
     "--prels": Flag((), "prels", "also write the sample as prels (an output)"),
     "--compat": Flag((), "compat", "a reference program's numbers and output, byte for byte"),
+    "--sample-size": Flag((), "sample_size", "draws per topic from statAP's AP prior"),
     "--vote": Flag((), "votes", "how runs vote documents relevant without judgments (a list)"),
     "--folds": Flag(("-n",), "n_folds", "number of folds"),
     # interaction logs
