@@ -541,9 +541,8 @@ def _stat_topic(  # noqa: PLR0912, PLR0915, C901 -- the estimator's steps, top t
     return out
 
 
-def _stat_runs(
-    run: RunLike, topics: Mapping[str, _Sample], compat: bool
-) -> dict[str, list[str | None]]:
+def _stat_runs(run: RunLike, topics: Mapping[str, _Sample]) -> dict[str, list[str | None]]:
+    """Each sampled topic's documents of ``run``, ranked (statAP reads the whole list)."""
     ranked = ranked_doc_ids(load_run(run))
     out: dict[str, list[str | None]] = {}
     for q, docs in ranked.items():
@@ -583,7 +582,7 @@ def statistical(
     strict = mode == "statap"
     rows = read_prels(prels) if isinstance(prels, (str, Path)) else list(prels)
     samples = _samples(rows, strict)
-    runs = _stat_runs(run, samples, strict)
+    runs = _stat_runs(run, samples)
     order = sorted(samples, key=perl_number) if strict else sorted(samples)
     topics: list[StatTopic] = []
     sums = {"statMAP": 0.0, "statMRP": 0.0, "statMPC@30": 0.0, "statMNDCG": 0.0, "var": 0.0}
