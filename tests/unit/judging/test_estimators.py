@@ -23,12 +23,12 @@ WEB09 = REAL / "qrels-misc" / "anserini-tools" / "prels.web.1-50.txt.gz"
 PERL_ENV = {**os.environ, "PERL_HASH_SEED": "0", "PERL_PERTURB_KEYS": "0"}
 
 
-def oracle(script: str, *args: Path | str) -> str:
+def oracle(script: str, *args: Path | str, per_query: bool = True) -> str:
     perl = shutil.which("perl")
     if perl is None:
         pytest.fail("perl is not installed: the oracle scripts need it")
     done = subprocess.run(
-        [perl, str(require(SCRIPTS / script)), "-q", *map(str, args)],
+        [perl, str(require(SCRIPTS / script)), *(["-q"] if per_query else []), *map(str, args)],
         capture_output=True,
         text=True,
         env=PERL_ENV,
@@ -161,6 +161,13 @@ def test_byte_identical_to_the_scripts_on_generated_samples(tmp_path: Path, seed
     expected = oracle("statAP_MQ_eval_v3.pl", paths["prels"], paths["run"])
     got = statap_text(statistical(paths["prels"], paths["run"], compat="statap"), per_query=True)
     assert got == expected
+    if seed == 0:  # without -q: the summary alone
+        summary = inferred(paths["qrels"], paths["run"], compat="sample_eval")
+        expected = oracle("sample_eval.pl", paths["qrels"], paths["run"], per_query=False)
+        assert sample_eval_text(summary) == expected
+        stat = statistical(paths["prels"], paths["run"], compat="statap")
+        expected = oracle("statAP_MQ_eval_v3.pl", paths["prels"], paths["run"], per_query=False)
+        assert statap_text(stat) == expected
 
 
 _NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]\d+)?|-?\d+e[-+]\d+")
