@@ -63,6 +63,11 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
     ),
     ("stats", ("cranfield.stats",), "significance tests and effects; a Comparison and its data"),
     ("logs", ("cranfield.logs",), "interaction logs: click metrics, click models, online tests"),
+    (
+        "judging",
+        ("cranfield.judging",),
+        "judging on a budget: strategies, simulation, sampling, estimators, pseudo-qrels",
+    ),
     ("report", ("cranfield.report", "cranfield.plot"), "presentation: text, LaTeX, SVG, HTML"),
     ("lab", ("cranfield.lab",), "experiments: systems x collection -> runs, efficiency, effect"),
     (

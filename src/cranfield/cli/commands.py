@@ -38,6 +38,8 @@ COMMANDS: Final = (
     Command("report", "cranfield.cli.report", "one self-contained HTML report"),
     Command("plot", "cranfield.cli.plot", "figures: PR, gain, differences, scores, one query"),
     Command("lab", "cranfield.cli.lab", "experiments, efficiency, pooling, folds, cv"),
+    Command("pool", "cranfield.cli.pool", "judging on a budget: what to judge next, simulated"),
+    Command("estimate", "cranfield.cli.estimate", "xinfAP and statAP from a judged sample"),
     Command("check", "cranfield.cli.check", "lint runs and qrels without evaluating them"),
     Command("convert", "cranfield.cli.convert", "rewrite a run or qrels in another format"),
     Command("logs", "cranfield.cli.logs", "click logs: metrics, click models, online tests"),

@@ -15,7 +15,9 @@ pyplot's global state, so they work in scripts, notebooks and servers alike:
 * :func:`query_pr_curve`: the precision–recall points of one query, with the interpolated
   step curve;
 * :func:`ranking_scatter`: the system means under two measures or two qrels (a
-  :class:`~cranfield.stats.rank_correlation.RankCorrelation`), the swapped pairs joined.
+  :class:`~cranfield.stats.rank_correlation.RankCorrelation`), the swapped pairs joined;
+* :func:`judging_curves`: a judging simulation, relevant found per judgment spent and τ_AP
+  against the full qrels as the budget grows.
 
 matplotlib is imported only when a figure is drawn; without it the functions raise
 :class:`ModuleNotFoundError` naming the install command. Run names and query ids are drawn
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
     from cranfield.data.run import Run
     from cranfield.evaluation.options import EvalKwargs
     from cranfield.evaluation.results import Results
+    from cranfield.judging.simulation import Simulation
     from cranfield.stats.comparison import Comparison
     from cranfield.stats.discriminative_power import DiscriminativePower
     from cranfield.stats.histogram import QueryDifferences, SortBy
@@ -71,6 +74,7 @@ __all__ = [
     "asl_curves",
     "difference_bars",
     "gain_curve",
+    "judging_curves",
     "pr_curve",
     "query_pr_curve",
     "ranking_scatter",
@@ -936,3 +940,63 @@ def query_pr_curve(  # noqa: PLR0913 -- a figure: inputs, curve options, title/a
     axes.set_ylabel("Precision")
     _legend(axes, handles, labels)
     return _finish(fig, axes, title, f"Precision–recall of query {query_id}")
+
+
+# --------------------------------------------------------------------------- judging
+
+
+def judging_curves(
+    simulation: Simulation,
+    *,
+    title: str | None = None,
+    figsize: tuple[float, float] = (10.0, 4.2),
+) -> Figure:
+    """A judging simulation (:func:`cranfield.judging.simulation.simulate`) in two panels.
+
+    Left: relevant documents found against judgments spent per topic, one line per
+    strategy (the curves of Losada et al.); right: τ_AP of the runs' ranking under the
+    judgments made against the full qrels, at each checkpoint (left empty without
+    checkpoints).
+
+    Examples
+    --------
+    >>> from cranfield.judging.simulation import simulate
+    >>> sim = simulate({"a": {"q": {"d1": 2.0, "d2": 1.0}}, "b": {"q": {"d2": 1.0}}},
+    ...                {"q": {"d2": 1}}, ["depth", "mtf"], budget=2, checkpoints=[])
+    >>> [line.get_label() for line in judging_curves(sim).axes[0].lines]
+    ['depth', 'mtf', 'relevant in the pool']
+    """
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize, layout="constrained")
+    left, right = fig.subplots(1, 2)
+    x = np.arange(1, simulation.budget + 1)
+    for i, name in enumerate(simulation.strategies):
+        color, style = _style(i)
+        left.plot(x, simulation.found[name], color=color, linestyle=style, label=name)
+        if simulation.checkpoints:
+            right.plot(
+                simulation.checkpoints,
+                simulation.tau_ap[name],
+                color=color,
+                linestyle=style,
+                marker="o",
+                markersize=3,
+                label=name,
+            )
+    left.set_xlabel("judgments per topic")
+    left.set_ylabel(f"relevant found ({len(simulation.topics)} topics)")
+    left.axhline(
+        simulation.pooled_relevant,
+        color="0.6",
+        linewidth=0.8,
+        linestyle=":",
+        label="relevant in the pool",
+    )
+    left.legend(loc="lower right", fontsize="small")
+    right.set_xlabel("judgments per topic")
+    right.set_ylabel(f"τ_AP of the runs' {literal(simulation.measure)} ranking")
+    _finish(fig, right, None, "ranking vs full qrels")
+    default = f"judging on a budget: pool depth {simulation.pool_depth}"
+    return _finish(fig, left, title, default)

@@ -1,0 +1,125 @@
+"""``cranfield pool``: the next documents to judge, a simulation as text, JSON and a figure."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from cranfield.cli.commands import main as cranfield
+from tests.conftest import REPO
+
+EXAMPLES = REPO / "examples"
+QRELS = str(EXAMPLES / "qrels.txt")
+RUNS = [str(EXAMPLES / "bm25.run"), str(EXAMPLES / "neural.run")]
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = cranfield(["pool", *argv], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_next_proposes_the_top_of_the_first_run_then_moves_on(tmp_path: Path) -> None:
+    code, out, err = run(["next", *RUNS, "--strategy", "depth"])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "# next to judge by depth: query_id doc_id"
+    assert lines[1] == "101 D101-13"  # bm25's rank 1 of query 101
+    judged = tmp_path / "judged.txt"
+    judged.write_text("101 0 D101-13 0\n")
+    code, out, err = run(["next", *RUNS, "--strategy", "depth", "--judged", str(judged)])
+    assert code == 0, err
+    # depth order: neural's rank 1 next (bm25's rank 1 is judged)
+    first = out.splitlines()[1]
+    assert first.startswith("101 ")
+    assert first != "101 D101-13"
+
+
+def test_simulate_as_text_and_json(tmp_path: Path) -> None:
+    code, out, err = run(
+        ["simulate", QRELS, *RUNS, "--budget", "5", "--checkpoints", "5", "--strategy", "depth,mtf"]
+    )
+    assert code == 0, err
+    assert out.startswith("judging simulated: ")
+    assert "relevant found after N judgments per topic" in out
+    code, out, err = run(
+        [
+            "simulate",
+            QRELS,
+            *RUNS,
+            "--budget",
+            "5",
+            "--checkpoints",
+            "0",
+            "--strategy",
+            "depth",
+            "-f",
+            "json",
+        ]
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["budget"] == 5
+    assert len(data["strategies"]["depth"]["found"]) == 5
+    assert data["checkpoints"] == []
+    figure = tmp_path / "curves.svg"
+    code, out, err = run(
+        [
+            "simulate",
+            QRELS,
+            *RUNS,
+            "--budget",
+            "3",
+            "--checkpoints",
+            "3",
+            "--strategy",
+            "mtf",
+            "--plot",
+            str(figure),
+        ]
+    )
+    assert code == 0, err
+    assert figure.read_text().startswith("<?xml")
+    page = tmp_path / "page.html"
+    code, out, err = run(
+        [
+            "simulate",
+            QRELS,
+            *RUNS,
+            "--budget",
+            "4",
+            "--checkpoints",
+            "2,4",
+            "--strategy",
+            "depth,mtf",
+            "-o",
+            str(page),
+        ]
+    )
+    assert code == 0, err
+    html = page.read_text()
+    assert html.startswith("<!doctype html>") or html.lower().startswith("<!doctype html>")
+    assert 'id="found-svg"' in html
+    assert 'id="tau-ap-svg"' in html
+    assert "relevant found after N judgments per topic" in html
+
+
+def test_a_budget_of_zero_is_one_sentence_and_exit_2() -> None:
+    code, _, err = run(["simulate", QRELS, *RUNS, "--budget", "0"])
+    assert code == 2
+    assert err.strip() == (
+        "cranfield pool simulate: A budget of 0 judgments per topic judges nothing: give a budget of 1 "
+        "or more."
+    )
+    code, _, err = run(["next", *RUNS, "--budget", "0"])
+    assert code == 2
+    assert err.count("\n") == 1
+
+
+def test_pseudo_compares_with_the_qrels() -> None:
+    code, out, err = run(["pseudo", QRELS, *RUNS, "--vote", "count,borda"])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "the runs' AP ranking under pseudo-qrels vs the qrels"
+    assert [line.split()[0] for line in lines[2:]] == ["count", "borda"]
