@@ -5,24 +5,18 @@ assessor has done on the topic so far (``{doc_id: label}``; a skipped document i
 ``nan``, seen but not labelled), the pooled document to show next, or ``None`` when the topic
 is done for this assessor. The adjudication strategies of :mod:`cranfield.judging` follow it;
 the workbench needs nothing else of them. A strategy may only propose a pooled document the
-assessor has not done yet (the workbench checks, and refuses another).
+assessor has not done yet (the workbench checks, and refuses another). The protocol has one
+home, :class:`cranfield.judging.strategies.Strategy`; it is named here too, for the
+workbench's users.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol, runtime_checkable
+
+from cranfield.judging.strategies import Strategy
 
 __all__ = ["PoolOrder", "Strategy"]
-
-
-@runtime_checkable
-class Strategy(Protocol):
-    """Chooses the next document of a topic from the judgments so far."""
-
-    def propose(self, query_id: str, judged: Mapping[str, float]) -> str | None:
-        """The next document of ``query_id`` to judge, or ``None`` when there is none."""
-        ...
 
 
 class PoolOrder:

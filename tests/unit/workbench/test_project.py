@@ -235,3 +235,31 @@ def test_a_strategy_proposing_a_document_done_already_is_a_bug(team: Team) -> No
 def test_a_folder_without_a_project_is_one_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="is not a judging project"):
         open_project(tmp_path)
+
+
+def test_an_adjudication_strategy_of_cranfield_judging_chooses_live(
+    team: Team, inputs: Inputs
+) -> None:
+    """The workbench and :mod:`cranfield.judging` share one ``Strategy``: Move-to-Front over
+    the project's runs picks each next document from the labels entered so far, exactly as
+    the same strategy replayed alone does."""
+    from cranfield.judging.strategies import Strategy, strategy
+
+    chosen = strategy("mtf", list(inputs.runs), pool_depth=2)
+    assert isinstance(chosen, Strategy)
+    p = open_project(team.project.folder, strategy=chosen)
+    try:
+        ann = p.assessor("ann").id
+        shown, labels = [], {"d1": 0, "d2": 1, "d3": 0, "d6": 1}
+        while (doc := p.screen(ann, "1").document) is not None:
+            shown.append(doc.doc_id)
+            p.judge(ann, "1", doc.doc_id, labels[doc.doc_id])
+    finally:
+        p.close()
+    replay, judged = strategy("mtf", list(inputs.runs), pool_depth=2), {}
+    expected = []
+    while (nxt := replay.propose("1", judged)) is not None:
+        expected.append(nxt)
+        judged[nxt] = float(labels[nxt])
+    assert shown == expected
+    assert sorted(shown) == ["d1", "d2", "d3", "d6"]
