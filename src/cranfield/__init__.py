@@ -16,6 +16,7 @@ from cranfield._deprecation import MovedName as _MovedName
 from cranfield._lazy import lazy_names as _lazy_names
 from cranfield._version import __version__
 from cranfield.errors import (
+    AmbiguousFormatError,
     CranfieldError,
     CranfieldWarning,
     EngineError,
@@ -108,6 +109,7 @@ _MOVED = (
 __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals(), _MOVED)
 
 __all__ = [
+    "AmbiguousFormatError",
     "Comparison",
     "CranfieldError",
     "CranfieldWarning",

@@ -26,6 +26,7 @@ built with :func:`spelled`), so the library never imports the command line.
 from __future__ import annotations
 
 __all__ = [
+    "AmbiguousFormatError",
     "CranfieldError",
     "CranfieldWarning",
     "EngineError",
@@ -133,6 +134,11 @@ class InputError(CranfieldError, ValueError):
 class UnknownKindError(InputError):
     """A file that does not say whether it holds a run or judgments (ranx JSON, a table with
     both or neither kind of value column), where its kind was not given."""
+
+
+class AmbiguousFormatError(InputError):
+    """A file whose first lines fit two formats that would read it differently (a headerless
+    ``qid doc integer`` table: MS MARCO ranks, or scores?), where its format was not given."""
 
 
 class OptionError(CranfieldError, ValueError, TypeError):

@@ -18,7 +18,9 @@ compressed files and ``-`` work as everywhere) and names its format:
   table is read (a run without a score or rank column is an error naming the header line);
 * text whose first :data:`HEAD_LINES` data lines all hold fields separated by single tabs,
   3 per line with an integer third (``qid pid rank``) for a run, 2 (``qid pid``, relevance
-  1) for qrels: MS MARCO (``msmarco``);
+  1) for qrels: MS MARCO (``msmarco``). The ranks of a run must start at 1 and never
+  decrease within a query: other integers may be scores, and such a file is an
+  :class:`~cranfield.errors.AmbiguousFormatError` naming ``format``/``--run-format``;
 * anything else: TREC text (:mod:`cranfield.io.trec`), read and refused exactly as always.
   MS MARCO's 4-column qrels ``qid 0 pid 1`` are TREC qrels.
 
@@ -55,7 +57,7 @@ from cranfield.data.judgments import label_text
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import trec_eval_order
 from cranfield.data.run import Run
-from cranfield.errors import InputError, OptionError, UnknownKindError
+from cranfield.errors import AmbiguousFormatError, InputError, OptionError, UnknownKindError
 from cranfield.io import trec
 from cranfield.io.columnar import (
     kind_of_columns,
@@ -205,6 +207,8 @@ def detect_text(
     if header is not None:
         return header
     if _msmarco(text, kind):
+        if kind == "run":
+            _check_ranks(text, label)
         return "msmarco"
     return "trec"
 
@@ -344,6 +348,36 @@ def _msmarco(text: bytes, kind: Kind) -> bool:
         if count == HEAD_LINES:
             break
     return count > 0
+
+
+def _check_ranks(text: bytes, label: str) -> None:
+    """Refuse to guess when the third column of a headerless ``qid pid integer`` run is not
+    MS MARCO's ranks: they start at 1 and increase within each query (a rank given twice is
+    a tie, which ``check`` names). Integer scores (``qid doc 3``, ``qid doc 2`` ...) read as
+    ranks would invert the ranking."""
+    last: dict[bytes, int] = {}
+    for number, raw in enumerate(text.split(b"\n"), start=1):
+        fields = raw.strip().split(b"\t")
+        if len(fields) != 3:
+            continue
+        query, rank = fields[0], int(fields[2])
+        before = last.get(query)
+        if (before is None and rank != 1) or (before is not None and rank < before):
+            found = f"starts at {rank}" if before is None else f"gives {rank} after {before}"
+            problem = (
+                f"is a headerless table of query, document and an integer that is not an MS "
+                f"MARCO rank (query {query.decode()!r} {found}; ranks start at 1 and never "
+                f"decrease within a query)"
+            )
+            raise AmbiguousFormatError(
+                label,
+                number,
+                f"{problem}: give format='msmarco' (run_format=) if they are ranks, or add a "
+                f"header line (query_id, doc_id, score) if they are scores",
+                command_line_problem=f"{problem}: give --run-format msmarco if they are ranks, "
+                "or add a header line (query_id<TAB>doc_id<TAB>score) if they are scores",
+            )
+        last[query] = rank
 
 
 # ----------------------------------------------------------------- reading
