@@ -27,6 +27,7 @@ from cranfield.errors import (
     OptionError,
     QrelsNoteWarning,
     QueryOverlapWarning,
+    StoreWarning,
     UnknownKindError,
     WorkdirInUseError,
 )
@@ -130,6 +131,7 @@ __all__ = [
     "Run",
     "RunSet",
     "ScoreTable",
+    "StoreWarning",
     "TestPlan",
     "UnknownKindError",
     "WorkdirInUseError",

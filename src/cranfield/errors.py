@@ -37,6 +37,7 @@ __all__ = [
     "OptionError",
     "QrelsNoteWarning",
     "QueryOverlapWarning",
+    "StoreWarning",
     "UnknownKindError",
     "WorkdirInUseError",
 ]
@@ -236,6 +237,12 @@ class CranfieldWarning(UserWarning):
 
 class QueryOverlapWarning(CranfieldWarning):
     """A run answers fewer than half of the queries judged in the qrels."""
+
+
+class StoreWarning(CranfieldWarning):
+    """The result store (``--store``) held a damaged entry, which was computed again, or could
+    not keep what was computed (a read-only or full disk). The numbers given are computed,
+    so ``--strict`` prints it without failing the command."""
 
 
 class QrelsNoteWarning(CranfieldWarning):

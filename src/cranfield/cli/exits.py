@@ -44,6 +44,7 @@ from cranfield.errors import (
     InputError,
     MeasureError,
     OptionError,
+    StoreWarning,
 )
 
 if TYPE_CHECKING:  # the parser (argparse) is imported when a command runs: not for --help
@@ -225,6 +226,7 @@ def _warned(
         with warnings.catch_warnings(record=True) as recorded:
             caught = recorded
             warnings.simplefilter("error" if strict else "always", CranfieldWarning)
+            warnings.simplefilter("always", StoreWarning)  # the numbers given are computed
             return body(args, out, err)
     finally:  # after the filters are restored; also when the body then fails
         for w in caught:
