@@ -240,6 +240,27 @@ def _awaited(pool: Any, future: Any) -> Any:
                 raise _WorkerDied from None
 
 
+@contextmanager
+def _workers_ignore_interrupts() -> Iterator[None]:
+    """Worker processes started inside never see Ctrl-C: a Ctrl-C typed at a terminal reaches
+    every process of its group, and this process, which ends its workers, is the one to
+    answer it (a worker still starting printed a traceback each).
+
+    SIGINT is blocked in this thread while the workers start; a child inherits the blocked
+    mask across ``exec``, and Python leaves it so. Here, a Ctrl-C typed in that instant stays
+    pending and is handled when the mask is restored: it is not lost."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):  # not POSIX
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _workers(pool: Any) -> list[Any]:
     """The worker processes ``pool`` started (``concurrent.futures`` keeps them by pid)."""
     return list((getattr(pool, "_processes", None) or {}).values())
@@ -283,17 +304,20 @@ class Processes(Engine):
             initializer=_install,
             initargs=(function, pickle.dumps(shared), max(1, all_cores() // workers)),
         )
-        item: T | None = items[0] if items else None
+        given = 0  # the results given so far: the next item is the one awaited
         try:
-            futures = [pool.submit(_in_worker, i) for i in items]
-            for item, future in zip(items, futures, strict=True):
+            with _workers_ignore_interrupts():  # the workers start as the tasks are given
+                futures = [pool.submit(_in_worker, item) for item in items]
+            for future in futures:
                 result, caught = _awaited(pool, future)
                 _replay(caught)
+                given += 1
                 yield result
         except (BrokenProcessPool, _WorkerDied) as exc:
             _end(pool)
             raise EvaluationError(
-                f"a worker process died while {item} (or one beside it) was being "
+                f"a worker process died while {items[min(given, len(items) - 1)]} (or one "
+                f"beside it) was being "
                 f"scored, out of memory or killed; no result is given from part of "
                 f"the runs: run again, with fewer --jobs."
             ) from exc
