@@ -157,6 +157,24 @@ class ResultStore:
             self.damaged += 1
             return None
 
+    def agreeing(self, found: dict[Measure, Stored | None]) -> dict[Measure, Stored | None]:
+        """The entries of one run ``found`` for its measures, or none of them when they
+        disagree on the run's queries (each entry valid alone, the store damaged as a whole:
+        said once, and computed again)."""
+        kept = [entry for entry in found.values() if entry is not None]
+        first = kept[0] if kept else None
+        if first is None or all(
+            (e.topics, e.missing_topics) == (first.topics, first.missing_topics) for e in kept
+        ):
+            return found
+        self._say(
+            "damaged",
+            f"the result store {self.folder} held entries of one run that disagree on its "
+            f"queries; they are computed again and replaced",
+        )
+        self.damaged += len(kept)
+        return dict.fromkeys(found)
+
     def _say(self, what: str, message: str) -> None:
         """Warn ``message`` once per kind of trouble (``what``) of this store."""
         if what not in self._said:
@@ -227,9 +245,13 @@ def checked(data: Any, measure: Measure) -> Stored | None:
     _check_range(numbers, measure)
     missing = data["missing_topics"]
     notes, said = data["notes"], data["warnings"]
-    if not all(isinstance(x, str) for x in [*missing, *notes]):
+    if not all(isinstance(x, list) for x in (missing, notes, said)) or not all(
+        isinstance(x, str) for x in [*missing, *notes]
+    ):
         raise ValueError("its missing queries or notes are not text")
-    if not all(len(w) == 2 and all(isinstance(x, str) for x in w) for w in said):
+    if not all(
+        isinstance(w, list) and len(w) == 2 and all(isinstance(x, str) for x in w) for w in said
+    ):
         raise ValueError("its warnings are not (category, message) pairs")
     return Stored(
         topics=tuple(topics),

@@ -165,3 +165,19 @@ def test_one_store_reused_after_the_run_file_changed_gives_the_new_numbers(
     assert second.per_query("AP")["q1"] == 0.5
     assert store.computed == 2
     assert second.per_query("AP") == pytest.approx({**AP, "q1": 0.5}, abs=0, rel=1e-15)
+
+
+def test_entries_of_one_run_that_disagree_on_its_queries_are_computed_again(
+    tmp_path: Path,
+) -> None:
+    """Each entry valid alone (its checksum made anew), but one names other queries: the run
+    is computed again (it was an error telling to remove the folder)."""
+    qrels, run, folder = _stored(tmp_path, ["AP", "RR"])
+    entry = sorted(folder.glob("*/*.json"))[0]
+    _damage(entry, {"topics": ["q1", "q2", "q9"]}, sign=True)
+    store = ResultStore(folder)
+    with pytest.warns(StoreWarning, match="disagree on its queries") as warned:
+        table = Evaluator(qrels, ["AP", "RR"]).many([run], store=store)
+    assert len(warned) == 1
+    assert table.results[0].per_query("AP") == pytest.approx(AP, abs=0, rel=1e-15)
+    assert store.computed == 2
