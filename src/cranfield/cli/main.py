@@ -25,6 +25,7 @@ def run() -> NoReturn:
     _exit(code)
 
 
+_WATCHER = "cranfield-interrupt"
 GRACE_SECONDS = 0.3
 """How long Ctrl-C lets the command unwind (its files being written removed, its worker
 processes ended) before the process ends regardless."""
@@ -92,7 +93,7 @@ def _watch_interrupts() -> None:
                 threading.Event().wait(GRACE_SECONDS)
                 _hard_stop()
 
-    threading.Thread(target=watch, name="cranfield-interrupt", daemon=True).start()
+    threading.Thread(target=watch, name=_WATCHER, daemon=True).start()
 
 
 def _exit(code: int) -> NoReturn:
@@ -108,7 +109,8 @@ def _exit(code: int) -> NoReturn:
     """
     import threading
 
-    if threading.active_count() > 1:
+    others = [t for t in threading.enumerate() if t.name != _WATCHER]
+    if len(others) > 1:  # this thread and another, a library's (not the Ctrl-C watcher)
         gc.freeze()  # still skip the last garbage collection
         _flush()
         sys.exit(code)
