@@ -43,6 +43,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -593,8 +594,19 @@ class _Parsed:
                 raise InputError(exc.source, self.header, exc.problem, exc.text) from None
             if exc.line is None or self.lines is not None:
                 raise
-            place = f"data row {exc.line}" if self.where is None else self.where(exc.line)
-            raise InputError(exc.source, None, f"{place}: {exc.problem}", exc.text) from None
+            if self.where is None:
+                place, problem = f"data row {exc.line}", exc.problem
+            else:  # a JSON document has no rows to count: the pair names the place
+                place = self.where(exc.line)
+                problem = _FIRST_SEEN.sub(" (given twice)", exc.problem)
+                problem = _EARLIER_ROW.sub(" first", problem)
+            raise InputError(exc.source, None, f"{place}: {problem}", exc.text) from None
+
+
+_FIRST_SEEN = re.compile(r"\s*\(first seen on row \d+\)")
+_EARLIER_ROW = re.compile(r" on row \d+")
+"""How the table checks name the earlier row of a repeated pair (``(first seen on row 2)``,
+``judged 1 on row 2 and 0 here``)."""
 
 
 def _parsed(text: bytes, label: str, format_: FileFormat, kind: Kind) -> _Parsed:
