@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield._lazy import INSTALL_HINT_START, install_hint
 from cranfield.errors import (
+    AmbiguousFormatError,
     CranfieldError,
     CranfieldWarning,
     EngineError,
@@ -128,6 +129,10 @@ def message(exc: BaseException, parser: Parser | None = None) -> str:
     ``parser`` spells them, when it declares the option)."""
     if isinstance(exc, OptionError):
         return exc.for_command_line(parser.flag_for(exc.option) if parser else None)
+    if isinstance(exc, AmbiguousFormatError) and parser is not None:
+        # the run's format is --run-format where runs are evaluated, --from in convert
+        flag = parser.flag_for("run_format") or parser.flag_for("source_format")
+        return exc.for_command_line().replace("--run-format", flag or "--run-format")
     if isinstance(exc, CranfieldError):
         return exc.for_command_line()
     if isinstance(exc, CranfieldWarning):

@@ -94,3 +94,18 @@ def test_the_commands_refuse_to_guess(tmp_path: Path) -> None:
     )
     assert strict.returncode != 0
     assert "format-ambiguous" in strict.stdout
+
+
+def test_convert_names_its_own_flag(tmp_path: Path) -> None:
+    import contextlib
+    import io
+
+    from cranfield.cli.main import main
+
+    run = _write(tmp_path, "run.tsv", SCORES)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["convert", str(run), str(tmp_path / "out.trec")])
+    assert code == 2
+    assert "give --from msmarco if they are ranks" in err.getvalue()
+    assert not (tmp_path / "out.trec").exists()
