@@ -16,6 +16,7 @@ from cranfield._deprecation import MovedName as _MovedName
 from cranfield._lazy import lazy_names as _lazy_names
 from cranfield._version import __version__
 from cranfield.errors import (
+    AmbiguousFormatError,
     CranfieldError,
     CranfieldWarning,
     EngineError,
@@ -26,6 +27,7 @@ from cranfield.errors import (
     OptionError,
     QrelsNoteWarning,
     QueryOverlapWarning,
+    StoreWarning,
     UnknownKindError,
     WorkdirInUseError,
 )
@@ -108,6 +110,7 @@ _MOVED = (
 __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals(), _MOVED)
 
 __all__ = [
+    "AmbiguousFormatError",
     "Comparison",
     "CranfieldError",
     "CranfieldWarning",
@@ -128,6 +131,7 @@ __all__ = [
     "Run",
     "RunSet",
     "ScoreTable",
+    "StoreWarning",
     "TestPlan",
     "UnknownKindError",
     "WorkdirInUseError",

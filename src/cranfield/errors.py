@@ -26,6 +26,7 @@ built with :func:`spelled`), so the library never imports the command line.
 from __future__ import annotations
 
 __all__ = [
+    "AmbiguousFormatError",
     "CranfieldError",
     "CranfieldWarning",
     "EngineError",
@@ -36,6 +37,7 @@ __all__ = [
     "OptionError",
     "QrelsNoteWarning",
     "QueryOverlapWarning",
+    "StoreWarning",
     "UnknownKindError",
     "WorkdirInUseError",
 ]
@@ -135,6 +137,11 @@ class UnknownKindError(InputError):
     both or neither kind of value column), where its kind was not given."""
 
 
+class AmbiguousFormatError(InputError):
+    """A file whose first lines fit two formats that would read it differently (a headerless
+    ``qid doc integer`` table: MS MARCO ranks, or scores?), where its format was not given."""
+
+
 class OptionError(CranfieldError, ValueError, TypeError):
     """An option given a value it cannot take.
 
@@ -230,6 +237,12 @@ class CranfieldWarning(UserWarning):
 
 class QueryOverlapWarning(CranfieldWarning):
     """A run answers fewer than half of the queries judged in the qrels."""
+
+
+class StoreWarning(CranfieldWarning):
+    """The result store (``--store``) held a damaged entry, which was computed again, or could
+    not keep what was computed (a read-only or full disk). The numbers given are computed,
+    so ``--strict`` prints it without failing the command."""
 
 
 class QrelsNoteWarning(CranfieldWarning):

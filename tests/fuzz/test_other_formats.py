@@ -28,9 +28,12 @@ def _text(format_: str, kind: str) -> bytes:
     """A valid file of ``kind`` in ``format_``, written by hand."""
     value = "relevance" if kind == "qrels" else "score"
     if format_ == "msmarco":
+        ranks = [
+            sum(q == other for other, _, _ in ROWS[: i + 1]) for i, (q, _, _) in enumerate(ROWS)
+        ]
         lines = [
-            f"{q}\t{d}" if kind == "qrels" else f"{q}\t{d}\t{i + 1}"
-            for i, (q, d, _) in enumerate(ROWS)
+            f"{q}\t{d}" if kind == "qrels" else f"{q}\t{d}\t{rank}"
+            for rank, (q, d, _) in zip(ranks, ROWS, strict=True)
         ]
         return ("\n".join(lines) + "\n").encode()
     if format_ in ("csv", "tsv", "beir"):

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield._lazy import INSTALL_HINT_START, install_hint
 from cranfield.errors import (
+    AmbiguousFormatError,
     CranfieldError,
     CranfieldWarning,
     EngineError,
@@ -44,6 +45,7 @@ from cranfield.errors import (
     InputError,
     MeasureError,
     OptionError,
+    StoreWarning,
 )
 
 if TYPE_CHECKING:  # the parser (argparse) is imported when a command runs: not for --help
@@ -127,6 +129,10 @@ def message(exc: BaseException, parser: Parser | None = None) -> str:
     ``parser`` spells them, when it declares the option)."""
     if isinstance(exc, OptionError):
         return exc.for_command_line(parser.flag_for(exc.option) if parser else None)
+    if isinstance(exc, AmbiguousFormatError) and parser is not None:
+        # the run's format is --run-format where runs are evaluated, --from in convert
+        flag = parser.flag_for("run_format") or parser.flag_for("source_format")
+        return exc.for_command_line().replace("--run-format", flag or "--run-format")
     if isinstance(exc, CranfieldError):
         return exc.for_command_line()
     if isinstance(exc, CranfieldWarning):
@@ -225,6 +231,7 @@ def _warned(
         with warnings.catch_warnings(record=True) as recorded:
             caught = recorded
             warnings.simplefilter("error" if strict else "always", CranfieldWarning)
+            warnings.simplefilter("always", StoreWarning)  # the numbers given are computed
             return body(args, out, err)
     finally:  # after the filters are restored; also when the body then fails
         for w in caught:

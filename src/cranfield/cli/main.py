@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -17,11 +18,18 @@ def run() -> NoReturn:
     # reference cycles: collect every 100,000 allocations, not every 700 (at 50,000 one
     # collection still fell among the imports; BENCHMARKS.md has the figures).
     gc.set_threshold(100_000, 20, 100)
+    _watch_interrupts()
     try:
         code = main()
     except KeyboardInterrupt:
         _interrupted()
     _exit(code)
+
+
+_WATCHER = "cranfield-interrupt"
+GRACE_SECONDS = 0.3
+"""How long Ctrl-C lets the command unwind (its files being written removed, its worker
+processes ended) before the process ends regardless."""
 
 
 def _interrupted() -> NoReturn:
@@ -31,8 +39,62 @@ def _interrupted() -> NoReturn:
     nothing half-written is left; helper threads (a run's next block being read) are not
     waited for.
     """
+    _hard_stop()
+
+
+def _hard_stop() -> NoReturn:
+    """End the process now with 130: what is being written removed, the worker processes it
+    started killed, the output flushed."""
+    import multiprocessing
+    import signal
+
+    from cranfield.io.sink import remove_partial
+
+    remove_partial()
+    for child in multiprocessing.active_children():
+        with contextlib.suppress(OSError):
+            os.kill(child.pid or 0, signal.SIGKILL)
     _flush()
     os._exit(130)
+
+
+def _watch_interrupts() -> None:
+    """Make Ctrl-C end the command whatever it waits for.
+
+    Python raises ``KeyboardInterrupt`` in the main thread only when that thread runs Python
+    code again: a command waiting for a helper thread that reads standard input from a
+    terminal (``evaluate QRELS -``) unwound into a wait for that thread and never ended. The
+    signal's number is also written to a pipe the moment it arrives
+    (:func:`signal.set_wakeup_fd`); a watching thread gives the interrupt
+    :data:`GRACE_SECONDS` to unwind, then ends the process itself (:func:`_hard_stop`).
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    try:
+        signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except (ValueError, OSError):  # not the main thread of the main interpreter
+        os.close(read_end)
+        os.close(write_end)
+        return
+
+    def watch() -> None:
+        while True:
+            try:
+                got = os.read(read_end, 64)
+            except OSError:
+                return
+            if not got:
+                return
+            if signal.SIGINT in got:
+                threading.Event().wait(GRACE_SECONDS)
+                _hard_stop()
+
+    threading.Thread(target=watch, name=_WATCHER, daemon=True).start()
 
 
 def _exit(code: int) -> NoReturn:
@@ -48,7 +110,8 @@ def _exit(code: int) -> NoReturn:
     """
     import threading
 
-    if threading.active_count() > 1:
+    others = [t for t in threading.enumerate() if t.name != _WATCHER]
+    if len(others) > 1:  # this thread and another, a library's (not the Ctrl-C watcher)
         gc.freeze()  # still skip the last garbage collection
         _flush()
         sys.exit(code)

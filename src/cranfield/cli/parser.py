@@ -109,6 +109,10 @@ class Deprecation(NamedTuple):
     new: tuple[str, ...]
 
 
+_INPUT_DESTS: Final = ("qrels", "runs", "known", "intents", "files", "source")
+"""Where commands keep the inputs they read (``-``: standard input, readable once)."""
+
+
 class Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` that writes to ``out``/``err`` and never calls ``sys.exit``.
 
@@ -223,7 +227,23 @@ class Parser(argparse.ArgumentParser):
             self.error(f"the following arguments are required: {names}")
         if not hasattr(parsed, "command_prog"):  # the deepest parser names the command
             parsed.command_prog = self.prog
+        self._stdin_once(parsed)
         return parsed, extras
+
+    def _stdin_once(self, parsed: argparse.Namespace) -> None:
+        """Refuse standard input (``-``) given as two inputs: it can be read only once, and
+        the second reader would wait for ever or read nothing."""
+        given: list[str] = []
+        for dest in _INPUT_DESTS:
+            value = getattr(parsed, dest, None)
+            values = value if isinstance(value, list) else [value]
+            given += [self.flag_for(dest) or dest.upper() for v in values if v == "-"]
+        if len(given) > 1:  # one sentence, no usage: the command line is well formed
+            raise UsageError(
+                1,
+                f"standard input (-) can be read only once, and is given as "
+                f"{' and '.join(given)}: give all but one of them as files",
+            )
 
     def _old_spellings(self, action: argparse.Action) -> bool:
         """Whether ``action`` has a deprecated spelling in this parser."""

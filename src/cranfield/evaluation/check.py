@@ -18,6 +18,9 @@ code                  finding                                                app
                       message)
 ``kind-unknown``      the file does not say whether it holds a run or        all
                       qrels (ranx JSON): give ``kind`` (``--kind``)
+``format-ambiguous``  a headerless ``qid doc integer`` table whose third     MS MARCO
+                      column is not ranks (1, increasing in each query):
+                      scores or ranks? give the format
 ``duplicate``         a (query, document) pair on more than one line; in     all
                       a table, what the reader did (refused, or merged
                       identical judgments: its note)
@@ -53,7 +56,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from cranfield.errors import InputError, UnknownKindError
+from cranfield.errors import AmbiguousFormatError, InputError, UnknownKindError
 from cranfield.evaluation.overlap import partial_overlap
 from cranfield.io import formats
 from cranfield.io.lines import BOM, INTEGER, NUMBER, data_lines, int64, lines
@@ -212,8 +215,16 @@ def check_file(
     try:
         format_, told = _format_of(path, kind)
     except InputError as error:
-        code = "kind-unknown" if isinstance(error, UnknownKindError) else "unreadable"
-        return FileReport(name, "unknown", findings=(Finding(code, str(error), error.line),))
+        code = (
+            "kind-unknown"
+            if isinstance(error, UnknownKindError)
+            else "format-ambiguous"
+            if isinstance(error, AmbiguousFormatError)
+            else "unreadable"
+        )
+        # an ambiguous format is settled where the file is evaluated: say the flag's name
+        said = error.for_command_line() if code == "format-ambiguous" else str(error)
+        return FileReport(name, "unknown", findings=(Finding(code, said, error.line),))
     if format_ != "trec" and told is not None:
         return _check_table(path, format_, told, judged)
     return _check_trec(path, judged)

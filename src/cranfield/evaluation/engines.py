@@ -206,13 +206,75 @@ def _install(function: Callable[[Any, Any], Any], shared: bytes, threads: int) -
     """A worker's start: its share of the cores for polars' thread pool (set before polars is
     imported, which unpickling ``shared`` does), then what every task shares."""
     import pickle
+    import signal
 
+    # Ctrl-C at a terminal reaches every process of its group: this process's parent stops
+    # the work and ends its workers, which must not print a traceback each meanwhile.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ.setdefault("POLARS_MAX_THREADS", str(threads))
     _WORKER[:] = [function, pickle.loads(shared)]
 
 
 def _in_worker(item: Any) -> tuple[Any, Caught]:
     return _recording(_WORKER[0], _WORKER[1], item)
+
+
+class _WorkerDied(Exception):
+    """A worker process of the pool ended while the pool was in use."""
+
+
+_POLL_SECONDS = 0.2
+"""How often a wait for a worker's result looks whether every worker still lives."""
+
+
+def _awaited(pool: Any, future: Any) -> Any:
+    """The result of ``future``, a task of ``pool``; :class:`_WorkerDied` as soon as any
+    worker of the pool has ended, at whatever moment (while it starts too: a worker killed
+    then can leave ``concurrent.futures`` waiting for ever)."""
+    while True:
+        try:
+            return future.result(timeout=_POLL_SECONDS)
+        except TimeoutError:
+            if any(p.exitcode is not None for p in _workers(pool)):
+                raise _WorkerDied from None
+
+
+@contextmanager
+def _workers_ignore_interrupts() -> Iterator[None]:
+    """Worker processes started inside never see Ctrl-C: a Ctrl-C typed at a terminal reaches
+    every process of its group, and this process, which ends its workers, is the one to
+    answer it (a worker still starting printed a traceback each).
+
+    SIGINT is blocked in this thread while the workers start; a child inherits the blocked
+    mask across ``exec``, and Python leaves it so. Here, a Ctrl-C typed in that instant stays
+    pending and is handled when the mask is restored: it is not lost."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):  # not POSIX
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _workers(pool: Any) -> list[Any]:
+    """The worker processes ``pool`` started (``concurrent.futures`` keeps them by pid)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _end(pool: Any) -> None:
+    """Stop ``pool`` at once, leaving no process behind: every worker killed and reaped, the
+    tasks not started cancelled, nothing waited for that may never come."""
+    workers = _workers(pool)
+    for process in workers:
+        if process.exitcode is None:
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.join()
 
 
 class Processes(Engine):
@@ -235,28 +297,33 @@ class Processes(Engine):
 
         workers = min(self.workers, len(items)) or 1
         self._started = workers  # no more processes than items
-        with ProcessPoolExecutor(
+        pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_install,
             initargs=(function, pickle.dumps(shared), max(1, all_cores() // workers)),
-        ) as pool:
-            futures = [pool.submit(_in_worker, item) for item in items]
-            try:
-                for item, future in zip(items, futures, strict=True):
-                    try:
-                        result, caught = future.result()
-                    except BrokenProcessPool as exc:
-                        raise EvaluationError(
-                            f"a worker process died while {item} (or one beside it) was being "
-                            f"scored, out of memory or killed; no result is given from part of "
-                            f"the runs: run again, with fewer --jobs."
-                        ) from exc
-                    _replay(caught)
-                    yield result
-            finally:
-                for future in futures:
-                    future.cancel()
+        )
+        given = 0  # the results given so far: the next item is the one awaited
+        try:
+            with _workers_ignore_interrupts():  # the workers start as the tasks are given
+                futures = [pool.submit(_in_worker, item) for item in items]
+            for future in futures:
+                result, caught = _awaited(pool, future)
+                _replay(caught)
+                given += 1
+                yield result
+        except (BrokenProcessPool, _WorkerDied) as exc:
+            _end(pool)
+            raise EvaluationError(
+                f"a worker process died while {items[min(given, len(items) - 1)]} (or one "
+                f"beside it) was being "
+                f"scored, out of memory or killed; no result is given from part of "
+                f"the runs: run again, with fewer --jobs."
+            ) from exc
+        except BaseException:  # an error, Ctrl-C, or a reader that stopped early
+            _end(pool)
+            raise
+        pool.shutdown(wait=True)
 
     def describe(self) -> str:
         started = getattr(self, "_started", self.workers)

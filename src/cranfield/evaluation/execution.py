@@ -426,7 +426,7 @@ def _looked_up(
     inputs = {role: p for role, p in evaluator.sources(source).items() if role != "run"}
     key = store.run_key(source, inputs, evaluator.options)
     found = {m: store.get(key, m) for m in evaluator.measures} if key is not None else {}
-    return task, key, found
+    return task, key, store.agreeing(found)
 
 
 def _recorded(scored: Iterator[Results]) -> tuple[Results, tuple[tuple[str, str], ...]]:

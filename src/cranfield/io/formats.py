@@ -18,7 +18,9 @@ compressed files and ``-`` work as everywhere) and names its format:
   table is read (a run without a score or rank column is an error naming the header line);
 * text whose first :data:`HEAD_LINES` data lines all hold fields separated by single tabs,
   3 per line with an integer third (``qid pid rank``) for a run, 2 (``qid pid``, relevance
-  1) for qrels: MS MARCO (``msmarco``);
+  1) for qrels: MS MARCO (``msmarco``). The ranks of a run must start at 1 and never
+  decrease within a query: other integers may be scores, and such a file is an
+  :class:`~cranfield.errors.AmbiguousFormatError` naming ``format``/``--run-format``;
 * anything else: TREC text (:mod:`cranfield.io.trec`), read and refused exactly as always.
   MS MARCO's 4-column qrels ``qid 0 pid 1`` are TREC qrels.
 
@@ -41,7 +43,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal, cast
@@ -55,7 +58,7 @@ from cranfield.data.judgments import label_text
 from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import trec_eval_order
 from cranfield.data.run import Run
-from cranfield.errors import InputError, OptionError, UnknownKindError
+from cranfield.errors import AmbiguousFormatError, InputError, OptionError, UnknownKindError
 from cranfield.io import trec
 from cranfield.io.columnar import (
     kind_of_columns,
@@ -66,6 +69,13 @@ from cranfield.io.columnar import (
     read_parquet_run,
     run_from_frame,
     write_parquet,
+)
+from cranfield.io.json_docs import (
+    DocumentError,
+    RepeatedKeyError,
+    json_value,
+    read_document,
+    rows_frame,
 )
 from cranfield.io.limits import in_memory
 from cranfield.io.lines import BOM, INTEGER, data_lines
@@ -198,6 +208,8 @@ def detect_text(
     if header is not None:
         return header
     if _msmarco(text, kind):
+        if kind == "run":
+            _check_ranks(text, label)
         return "msmarco"
     return "trec"
 
@@ -270,7 +282,7 @@ def _kind_of_text(text: bytes, format_: FileFormat, whole: bool) -> Kind | None:
     line = text.lstrip().split(b"\n", 1)[0].strip()
     if format_ == "jsonl":
         try:
-            names = list(_json_value(line))
+            names = list(json_value(line))
         except ValueError:
             return None
     else:
@@ -279,20 +291,12 @@ def _kind_of_text(text: bytes, format_: FileFormat, whole: bool) -> Kind | None:
     return kind_of_columns(names)
 
 
-def _json_value(text: bytes | str) -> Any:
-    """``json.loads(text)``; nesting too deep for Python's parser (a ``RecursionError``) is
-    a ``ValueError`` like any other text that is not JSON."""
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
-
-
 def _row_object(line: bytes) -> bool:
-    """Whether ``line`` is a whole JSON object whose keys name a query and a document."""
+    """Whether ``line`` is a whole JSON object whose keys name a query and a document (a
+    key given twice too: the reader refuses it, naming the line)."""
     try:
-        value = _json_value(line)
-    except ValueError:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
         return False
     return isinstance(value, dict) and names_ids(list(value))
 
@@ -345,6 +349,36 @@ def _msmarco(text: bytes, kind: Kind) -> bool:
         if count == HEAD_LINES:
             break
     return count > 0
+
+
+def _check_ranks(text: bytes, label: str) -> None:
+    """Refuse to guess when the third column of a headerless ``qid pid integer`` run is not
+    MS MARCO's ranks: they start at 1 and increase within each query (a rank given twice is
+    a tie, which ``check`` names). Integer scores (``qid doc 3``, ``qid doc 2`` ...) read as
+    ranks would invert the ranking."""
+    last: dict[bytes, int] = {}
+    for number, raw in enumerate(text.split(b"\n"), start=1):
+        fields = raw.strip().split(b"\t")
+        if len(fields) != 3:
+            continue
+        query, rank = fields[0], int(fields[2])
+        before = last.get(query)
+        if (before is None and rank != 1) or (before is not None and rank < before):
+            found = f"starts at {rank}" if before is None else f"gives {rank} after {before}"
+            problem = (
+                f"is a headerless table of query, document and an integer that is not an MS "
+                f"MARCO rank (query {query.decode()!r} {found}; ranks start at 1 and never "
+                f"decrease within a query)"
+            )
+            raise AmbiguousFormatError(
+                label,
+                number,
+                f"{problem}: give format='msmarco' (run_format=) if they are ranks, or add a "
+                f"header line (query_id, doc_id, score) if they are scores",
+                command_line_problem=f"{problem}: give --run-format msmarco if they are ranks, "
+                "or add a header line (query_id<TAB>doc_id<TAB>score) if they are scores",
+            )
+        last[query] = rank
 
 
 # ----------------------------------------------------------------- reading
@@ -547,7 +581,7 @@ class _Parsed:
     frame: pl.DataFrame
     header: int | None
     lines: list[int] | None
-    where: list[str] | None = None
+    where: Callable[[int], str] | None = None
 
     @contextlib.contextmanager
     def errors(self) -> Iterator[None]:
@@ -560,8 +594,19 @@ class _Parsed:
                 raise InputError(exc.source, self.header, exc.problem, exc.text) from None
             if exc.line is None or self.lines is not None:
                 raise
-            place = f"data row {exc.line}" if self.where is None else self.where[exc.line - 1]
-            raise InputError(exc.source, None, f"{place}: {exc.problem}", exc.text) from None
+            if self.where is None:
+                place, problem = f"data row {exc.line}", exc.problem
+            else:  # a JSON document has no rows to count: the pair names the place
+                place = self.where(exc.line)
+                problem = _FIRST_SEEN.sub(" (given twice)", exc.problem)
+                problem = _EARLIER_ROW.sub(" first", problem)
+            raise InputError(exc.source, None, f"{place}: {problem}", exc.text) from None
+
+
+_FIRST_SEEN = re.compile(r"\s*\(first seen on row \d+\)")
+_EARLIER_ROW = re.compile(r" on row \d+")
+"""How the table checks name the earlier row of a repeated pair (``(first seen on row 2)``,
+``judged 1 on row 2 and 0 here``)."""
 
 
 def _parsed(text: bytes, label: str, format_: FileFormat, kind: Kind) -> _Parsed:
@@ -634,7 +679,12 @@ def read_json_lines(text: bytes, label: str) -> tuple[pl.DataFrame, list[int]]:
     frame and the physical line of each row. Read by polars when every line is an object of
     plain values (strings, numbers, nulls; a number keeps its type), else line by line with
     the standard library, every value as text, which names the first line that is not an
-    object (an :class:`~cranfield.errors.InputError`)."""
+    object or repeats a key (an :class:`~cranfield.errors.InputError`).
+
+    polars keeps the first of a repeated key, silently, and spells a number in a column of
+    strings its own way: its table is used only when every line gives each column exactly
+    once (:func:`_plain_rows`), else the careful reading decides (one spelling of a number,
+    :func:`~cranfield.io.json_docs.json_text`; a repeated key refused)."""
     numbers, joined = _kept_lines(text, comments=False)
     try:
         frame = pl.read_ndjson(io.BytesIO(joined), infer_schema_length=None)
@@ -644,9 +694,28 @@ def read_json_lines(text: bytes, label: str) -> tuple[pl.DataFrame, list[int]]:
         frame is not None
         and frame.height == len(numbers)
         and all(t in (pl.String, pl.Null) or t.is_numeric() for t in frame.dtypes)
+        and _plain_rows(frame, joined)
     ):
         return frame, numbers
     return _json_lines_one_by_one(text, label)
+
+
+def _plain_rows(frame: pl.DataFrame, joined: bytes) -> bool:
+    """Whether each of the lines ``joined`` gives every column of ``frame`` (the table polars
+    read from them) once, and a string to every column of strings.
+
+    Every key is a ``"`` followed by ``:`` (a ``"`` and ``:`` inside a string only add to
+    the count): a line with no more such places than ``frame`` has columns, none of them
+    null, repeats no key; one with as many places of ``"`` before ``:`` before ``"`` as
+    there are columns of strings gave each of them a string, not a number polars turned
+    into text."""
+    if frame.width == 0 or frame.null_count().sum_horizontal().item():
+        return False
+    strings = sum(dtype == pl.String for dtype in frame.dtypes)
+    lines = pl.Series("line", joined.decode("utf-8", "replace").split("\n"), dtype=pl.String)
+    keys = lines.str.count_matches(r'"\s*:')
+    valued = lines.str.count_matches(r'"\s*:\s*"')
+    return bool(((keys == frame.width) & (valued == strings)).all())
 
 
 def _json_lines_one_by_one(text: bytes, label: str) -> tuple[pl.DataFrame, list[int]]:
@@ -657,7 +726,10 @@ def _json_lines_one_by_one(text: bytes, label: str) -> tuple[pl.DataFrame, list[
         if not raw.strip():
             continue
         try:
-            row = _json_value(raw)
+            row = json_value(raw)
+        except RepeatedKeyError as exc:
+            shown = raw.strip().decode("utf-8", "replace")
+            raise InputError(label, number, f"{exc}; give each column once", shown) from None
         except ValueError as exc:
             shown = raw.strip().decode("utf-8", "replace")
             raise InputError(label, number, f"is not a JSON object ({exc})", shown) from None
@@ -666,59 +738,17 @@ def _json_lines_one_by_one(text: bytes, label: str) -> tuple[pl.DataFrame, list[
             raise InputError(label, number, "is not a JSON object", shown)
         rows.append(row)
         numbers.append(number)
-    return _rows_frame(rows), numbers
-
-
-def _rows_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    """Rows of JSON objects as a table of strings (numbers in their JSON spelling; a key a
-    row lacks is a null there)."""
-    keys: dict[str, None] = {}
-    for row in rows:
-        keys.update(dict.fromkeys(row))
-    return pl.DataFrame(
-        {
-            key: pl.Series(key, [_json_text(row.get(key)) for row in rows], dtype=pl.String)
-            for key in keys
-        }
-    )
-
-
-def _json_text(value: object) -> str | None:
-    """A JSON value as the text columnar converts: strings as they are, others in JSON."""
-    if value is None or isinstance(value, str):
-        return value
-    return json.dumps(value)
+    return rows_frame(rows), numbers
 
 
 def _json(text: bytes, label: str, kind: Kind) -> _Parsed:
-    """ranx-style JSON ``{query: {doc: value}}``, or a list of row objects."""
+    """ranx-style JSON ``{query: {doc: value}}``, or a list of row objects
+    (:func:`~cranfield.io.json_docs.read_document`: every repeat kept)."""
     try:
-        value = _json_value(text)
-    except ValueError as exc:
-        line = getattr(exc, "lineno", None)
-        problem = getattr(exc, "msg", str(exc))
-        raise InputError(label, line, f"is not valid JSON ({problem})") from None
-    if isinstance(value, list):
-        if not all(isinstance(row, dict) for row in value):
-            raise InputError(label, None, "is a JSON list whose items are not all objects (rows)")
-        return _Parsed(_rows_frame(value), None, None)
-    if not isinstance(value, dict):
-        raise InputError(label, None, f"holds a JSON {type(value).__name__}, not an object")
-    column = "relevance" if kind == "qrels" else "score"
-    rows: list[dict[str, Any]] = []
-    where: list[str] = []
-    for query, docs in value.items():
-        if not isinstance(docs, dict):
-            raise InputError(
-                label,
-                None,
-                f"the value of query {query!r} must be an object of document -> {column}, "
-                f"got a JSON {type(docs).__name__}",
-            )
-        for doc, number in docs.items():
-            rows.append({"query_id": query, "doc_id": doc, column: number})
-            where.append(f"query {query!r}, document {doc!r}")
-    return _Parsed(_rows_frame(rows), None, None, where)
+        table = read_document(text, "relevance" if kind == "qrels" else "score")
+    except DocumentError as exc:
+        raise InputError(label, exc.line, exc.problem) from None
+    return _Parsed(table.frame, None, None, table.where)
 
 
 def _msmarco_lines(text: bytes, label: str, kind: Kind) -> _Parsed:

@@ -38,7 +38,7 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cranfield._types import DuplicatePolicy, FileFormat
+from cranfield._types import DuplicatePolicy, FileFormat, InputKind
 from cranfield.errors import InputError
 from cranfield.io.limits import in_memory
 from cranfield.io.source import (
@@ -60,6 +60,9 @@ if TYPE_CHECKING:
     from cranfield.data.run import Run
 
 __all__ = ["QrelsInput", "RunInput", "open_qrels", "open_run"]
+
+_SKIP_COMMENTS: tuple[FileFormat, ...] = ("trec", "msmarco")
+"""The formats whose readers skip comment lines."""
 
 
 class _FileInput:
@@ -124,11 +127,28 @@ class _FileInput:
                 self._buffer = buffer
         return self._buffer
 
+    kind: InputKind
+
     def _keep_text(self, raw: bytes) -> bytes:
-        """Keep the text of the bytes read (decompressed if need be; lines not checked)."""
+        """Keep the text of the bytes read (decompressed if need be, comment lines kept short
+        where its format skips them; lines not checked)."""
         with in_memory(self.label):
-            self._text = decompressed(raw, self.label, lines=False)
+            self._text = decompressed(raw, self.label, lines=False, comments=self._comments)
         return self._text
+
+    def _comments(self, head: bytes) -> bool:
+        """Whether the comment lines of a text starting with ``head`` are skipped by its
+        format (TREC, MS MARCO), so that a compressed file of comments is held in a byte or
+        two a line (:func:`~cranfield.io.source.decompressed`), not its decompressed size."""
+        if self.format is not None:
+            return self.format in _SKIP_COMMENTS
+        from cranfield.io.formats import detect_text
+
+        try:
+            found = detect_text(head, self.kind, label=self.label, whole=False)
+        except InputError:  # read whole, and refused by its reader
+            return False
+        return found in _SKIP_COMMENTS
 
     def data(self) -> bytes:
         """The whole text of the input (a Parquet file's bytes), read once; its lines are
@@ -141,13 +161,17 @@ class _FileInput:
             return self._keep_text(buffer[: self.size].tobytes())
         if self._text is None:  # (a small file that changed size while read keeps its text)
             lines = None if not self.regular else False  # a pipe: checked as it comes
-            self._text = read_bytes(self.source, lines=lines, digest=self.digest)
+            self._text = read_bytes(
+                self.source, lines=lines, digest=self.digest, comments=self._comments
+            )
         return self._text
 
 
 class RunInput(_FileInput):
     """A run file opened once: its numpy split (:meth:`columns`) or its careful reading
     (:meth:`run`), from one reading of the file."""
+
+    kind: InputKind = "run"
 
     def columns(self) -> RunColumns | None:
         """The run as numpy columns, if it is a small clean TREC text (see
@@ -214,6 +238,8 @@ class RunInput(_FileInput):
 class QrelsInput(_FileInput):
     """A qrels file opened once: its numpy split (:meth:`columns`) or its careful reading
     (:meth:`qrels`), from one reading of the file."""
+
+    kind: InputKind = "qrels"
 
     def columns(self) -> QrelsColumns | None:
         """The qrels as numpy columns, if they are a small clean TREC text; else ``None``."""

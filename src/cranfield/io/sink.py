@@ -30,9 +30,25 @@ from pathlib import Path
 from cranfield.errors import OptionError
 from cranfield.io.source import same_file
 
-__all__ = ["refuse_overwriting", "replacing", "write_bytes", "write_text", "writing"]
+__all__ = [
+    "refuse_overwriting",
+    "remove_partial",
+    "replacing",
+    "write_bytes",
+    "write_text",
+    "writing",
+]
 
 _STEM_BYTES = 200
+_PARTIAL: set[Path] = set()  # the temporary files being written now, by every thread
+
+
+def remove_partial() -> None:
+    """Remove every temporary file being written now (a process about to end at once, on
+    Ctrl-C, without unwinding: nothing half-written is left behind)."""
+    for tmp in list(_PARTIAL):
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 @contextlib.contextmanager
@@ -63,13 +79,16 @@ def replacing(target: str | Path) -> Iterator[Path]:
     fd, name = tempfile.mkstemp(prefix=f".{stem}.", suffix=".partial", dir=folder)
     os.close(fd)
     tmp = Path(name)
+    _PARTIAL.add(tmp)
     try:
         yield tmp
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.chmod(tmp, _mode_for(final))
         os.replace(tmp, final)
+        _PARTIAL.discard(tmp)
     except BaseException as exc:
+        _PARTIAL.discard(tmp)
         with contextlib.suppress(OSError):
             tmp.unlink()
         if isinstance(exc, OSError) and exc.filename in (None, str(tmp)):

@@ -55,6 +55,10 @@ from cranfield.io.limits import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    Comments = Callable[[bytes], bool]
+    """Told the first :data:`COMMENT_HEAD` bytes of a text, whether its comment lines may be
+    kept short (the text is in a format whose comment lines are skipped: TREC, MS MARCO)."""
+
     from _typeshed import WriteableBuffer
 
 __all__ = [
@@ -300,7 +304,11 @@ def compression(head: bytes) -> str | None:
 
 
 def read_bytes(
-    source: str | Path, *, lines: bool | None = True, digest: Digest | None = None
+    source: str | Path,
+    *,
+    lines: bool | None = True,
+    digest: Digest | None = None,
+    comments: Comments | None = None,
 ) -> bytes:
     """All bytes of ``source`` (a path, or ``-`` for standard input), decompressed if they
     are gzip, bzip2, xz or zstd.
@@ -313,6 +321,9 @@ def read_bytes(
 
     ``digest``: the bytes read (as stored, before decompression) are hashed into it as they
     come, and it remembers the source's SHA-256 once they are all read (:class:`Digest`).
+
+    ``comments``: told the head of a text whose size was not known (compressed, a pipe), says
+    whether its comment lines may be kept short (:class:`_CommentLines`).
 
     Raises
     ------
@@ -338,9 +349,9 @@ def read_bytes(
             if digest is not None:
                 raw = _Hashed(raw, digest)
             if regular:  # its size is known: read whole at once
-                text = decompressed(raw.read(), name, lines=lines)
+                text = decompressed(raw.read(), name, lines=lines, comments=comments)
             else:
-                text = _unsized(raw, name, lines=lines)
+                text = _unsized(raw, name, lines=lines, comments=comments)
             if digest is not None:
                 digest.done()
             return text
@@ -385,7 +396,12 @@ def read_head(path: str | Path, size: int) -> tuple[bytes, bool]:
 
 
 def decompressed(
-    raw: bytes, name: str, *, limit: int | None = None, lines: bool | None = True
+    raw: bytes,
+    name: str,
+    *,
+    limit: int | None = None,
+    lines: bool | None = True,
+    comments: Comments | None = None,
 ) -> bytes:
     """``raw`` decompressed if it starts like a gzip, bzip2, xz or zstd stream, else itself;
     ``name`` names the source in the :class:`~cranfield.errors.InputError` of a bad stream.
@@ -394,12 +410,14 @@ def decompressed(
     :func:`~cranfield.io.limits.max_line_bytes` is an error naming it, and so is text beyond
     ``limit`` bytes (default :func:`~cranfield.io.limits.max_text_bytes`) once decompressed;
     ``lines=False``: no line is too long; ``None``: unless it starts as JSON (see
-    :func:`read_bytes`).
+    :func:`read_bytes`). ``comments``: see :func:`read_bytes`.
     """
     kind = compression(raw)
     if kind is None:
         return raw if _json_document(raw, lines) else short_lines(raw, name)
-    text = _Gathered(name, limit or max_text_bytes(), compressed=True, lines=lines)
+    text = _Gathered(
+        name, limit or max_text_bytes(), compressed=True, lines=lines, comments=comments
+    )
     streams = _Streams(kind, name)
     for piece in streams.pieces(raw):
         text.add(piece)
@@ -407,25 +425,81 @@ def decompressed(
     return text.value()
 
 
-def _unsized(raw: _Binary, name: str, *, lines: bool | None = True) -> bytes:
+def _unsized(
+    raw: _Binary, name: str, *, lines: bool | None = True, comments: Comments | None = None
+) -> bytes:
     """The whole text of a source whose size is not known before it is read (standard
     input, a pipe, a device), read a piece at a time up to the most text allowed."""
     head = _read(raw, MAGIC_BYTES, name)
     kind = compression(head)
     streams = None if kind is None else _Streams(kind, name)
     decoded = _Decoded(raw, head, streams, name)
-    text = _Gathered(name, max_text_bytes(), compressed=kind is not None, lines=lines)
+    text = _Gathered(
+        name, max_text_bytes(), compressed=kind is not None, lines=lines, comments=comments
+    )
     while piece := decoded.read(_CHUNK):
         text.add(piece)
     return text.value()
 
 
+COMMENT_HEAD: Final = 1 << 16
+"""How much text decides whether comment lines are kept short (the formats' detection's)."""
+
+
+class _CommentLines:
+    """Text whose comment lines (the first byte that is not a blank is ``#``) are kept as
+    ``#`` alone (a comment still), piece by piece: a line of text for each line read, so every line keeps its
+    number, but a compressed file of comments (a decompression bomb) is held in a byte or two
+    a line, not in its decompressed size."""
+
+    _COMMENT: Final = re.compile(rb"(?m)^[ \t]*#[^\n]*")
+
+    def __init__(self) -> None:
+        self._inside = False  # within a comment line already cut short
+        self._data_line = False  # within a line that is not a comment
+        self._pending = b""  # the start of a line that may yet be a comment (blanks only)
+
+    def feed(self, piece: bytes) -> bytes:
+        data = self._pending + piece
+        self._pending = b""
+        kept = b""
+        if self._inside or self._data_line:
+            end = data.find(b"\n")
+            if end < 0:
+                return b"" if self._inside else data
+            kept = b"\n" if self._inside else data[: end + 1]
+            self._inside = self._data_line = False
+            data = data[end + 1 :]
+        last = data.rfind(b"\n") + 1
+        whole, tail = data[:last], data[last:]
+        kept += self._COMMENT.sub(b"#", whole)
+        start = tail.lstrip(b" \t")
+        if start.startswith(b"#"):
+            self._inside = True
+            return kept + b"#"
+        if not start:
+            self._pending = tail
+            return kept
+        self._data_line = True
+        return kept + tail
+
+    def end(self) -> bytes:
+        return self._pending
+
+
 class _Gathered:
     """The text of a source gathered piece by piece, its lines and size checked as it comes
-    (:mod:`cranfield.io.limits`)."""
+    (:mod:`cranfield.io.limits`); with ``comments``, comment lines kept short once the head
+    says they may be (:class:`_CommentLines`)."""
 
     def __init__(
-        self, name: str, limit: int, *, compressed: bool, lines: bool | None = True
+        self,
+        name: str,
+        limit: int,
+        *,
+        compressed: bool,
+        lines: bool | None = True,
+        comments: Comments | None = None,
     ) -> None:
         self._name = name
         self._limit = limit
@@ -435,27 +509,49 @@ class _Gathered:
         # A BytesIO grows in place and hands its buffer over without a copy: the text is
         # held about once, not twice as by joining a list of pieces.
         self._text = io.BytesIO()
+        self._read = 0  # bytes of text read (before comment lines are cut short)
+        self._newlines = 0  # line ends among them
+        self._comments = comments
+        self._short: _CommentLines | None = None
 
     def add(self, piece: bytes) -> None:
         """Add the next piece of the text."""
-        if self._text.tell() + len(piece) > self._limit:
+        if self._read + len(piece) > self._limit:
             raise text_too_large(self._name, self._limit, compressed=self._compressed)
-        self._text.write(piece)
         if self._undecided and self._lines is not None:
-            start = _first_byte(self._text.getvalue())
-            if start or self._text.tell() > self._lines.limit:
+            start = _first_byte(self._text.getvalue() + piece)
+            if start or self._read + len(piece) > self._lines.limit:
                 self._undecided = False
                 if start in _JSON_OPENERS:
                     self._lines = None
-        if self._lines is None:
-            return
-        long_line = self._lines.feed(piece)
+        long_line = None if self._lines is None else self._lines.feed(piece)
         if long_line is not None:
-            number = self._text.getvalue().count(b"\n", 0, long_line) + 1
-            raise line_too_long(self._name, number, self._lines.limit)
+            inside = max(0, long_line - self._read)
+            number = self._newlines + piece.count(b"\n", 0, inside) + 1
+            raise line_too_long(self._name, number, self._lines.limit)  # type: ignore[union-attr]
+        self._read += len(piece)
+        self._newlines += piece.count(b"\n")
+        if self._short is not None:
+            self._text.write(self._short.feed(piece))
+            return
+        self._text.write(piece)
+        if self._comments is not None and self._read >= COMMENT_HEAD:
+            self._decide()
+
+    def _decide(self) -> None:
+        """Whether comment lines are kept short from now on (the head so far too)."""
+        comments, self._comments = self._comments, None
+        if comments is not None and comments(self._text.getvalue()[:COMMENT_HEAD]):
+            self._short = _CommentLines()
+            head = self._text.getvalue()
+            self._text = io.BytesIO()
+            self._text.write(self._short.feed(head))
 
     def value(self) -> bytes:
         """The text gathered so far."""
+        if self._short is not None:
+            self._text.write(self._short.end())
+            self._short = None
         return self._text.getvalue()
 
 

@@ -15,9 +15,9 @@ every rule about what the lab will and will not do over HTTP:
 * an answer of at most ``max_response_bytes`` bytes (:data:`MAX_RESPONSE_BYTES` by
   default), counted while it streams in, so a larger one is never held in memory; answers are
   asked for and read uncompressed (``Accept-Encoding: identity``), a compressed one is an error;
-* ``timeout`` bounds the whole request, redirects and a server that trickles its answer
-  included: the deadline is checked between the pieces of the answer, and one wait for the
-  next piece is itself bounded by the time left when the request (or redirect) was sent;
+* ``timeout`` bounds the whole request, redirects and a server that trickles its headers or
+  its answer included: at the deadline a watchdog closes the request's connection, whatever
+  it waits for, and the request ends with the error of a late answer;
 * no cookies are kept; proxies and certificates follow the environment as httpx reads it.
 
 Every failure is an :class:`~cranfield.errors.EngineError` of one line that names the URL as
@@ -27,6 +27,7 @@ Every failure is an :class:`~cranfield.errors.EngineError` of one line that name
 
 from __future__ import annotations
 
+import contextlib
 import http.cookiejar
 import json
 import re
@@ -247,18 +248,25 @@ class JSONClient:
 
         deadline = time.monotonic() + self.timeout
         where = shown_url(url)
+        watchdog = _Watchdog(deadline)
         try:
-            return self._exchange(httpx.URL(url), body, deadline)
+            return self._exchange(httpx.URL(url), body, deadline, watchdog)
         except httpx.InvalidURL as exc:
             raise EngineError(f"{where} is not a URL httpx can send: {_one_line(exc)}.") from None
         except httpx.TimeoutException:
             raise self._late(where) from None
-        except httpx.ConnectError as exc:
-            raise EngineError(f"{where} could not be reached: {_one_line(exc)}.") from exc
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, OSError) as exc:
+            if watchdog.fired:  # its connection closed at the deadline
+                raise self._late(where) from None
+            if isinstance(exc, httpx.ConnectError):
+                raise EngineError(f"{where} could not be reached: {_one_line(exc)}.") from exc
             raise EngineError(f"{where} failed: {_one_line(exc)}.") from exc
+        finally:
+            watchdog.stop()
 
-    def _exchange(self, home: httpx.URL, body: bytes | None, deadline: float) -> Any:
+    def _exchange(
+        self, home: httpx.URL, body: bytes | None, deadline: float, watchdog: _Watchdog
+    ) -> Any:
         import httpx
 
         client = self._open()
@@ -270,7 +278,12 @@ class JSONClient:
             if left <= 0:
                 raise self._late(shown_url(str(target)))
             request = client.build_request(
-                method, target, headers=self._headers(trusted, body), content=body, timeout=left
+                method,
+                target,
+                headers=self._headers(trusted, body),
+                content=body,
+                timeout=left,
+                extensions={"trace": watchdog.trace},
             )
             response = client.send(request, stream=True, auth=auth if trusted else None)
             try:
@@ -344,6 +357,8 @@ class JSONClient:
                 raise self._large(where, f"sent more than {limit} bytes")
             if time.monotonic() > deadline:
                 raise self._late(where)
+        if time.monotonic() >= deadline:  # the watchdog ended the answer early
+            raise self._late(where)
         try:
             return json.loads(data)
         except (ValueError, RecursionError) as exc:
@@ -360,6 +375,54 @@ class JSONClient:
         return EngineError(
             f"{where} did not answer within {self.timeout:g} s (the 'timeout' setting)."
         )
+
+
+class _Watchdog:
+    """Closes the connections of one request when its deadline passes, whatever they wait for
+    (a server that sends its status line and headers a byte at a time gets through every
+    per-read timeout). It learns each connection's socket from httpcore's ``trace`` events."""
+
+    def __init__(self, deadline: float) -> None:
+        self.fired = False
+        self._lock = threading.Lock()
+        self._sockets: list[Any] = []
+        self._timer = threading.Timer(max(0.0, deadline - time.monotonic()), self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def trace(self, event: str, info: Mapping[str, Any]) -> None:
+        """httpcore's trace callback: keep the socket of each connection made."""
+        if not event.endswith(("connect_tcp.complete", "start_tls.complete")):
+            return
+        stream = info.get("return_value")
+        sock = None if stream is None else stream.get_extra_info("socket")
+        if sock is None:
+            return
+        with self._lock:
+            self._sockets.append(sock)
+            late = self.fired
+        if late:
+            _shut(sock)
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            sockets = list(self._sockets)
+        for sock in sockets:
+            _shut(sock)
+
+    def stop(self) -> None:
+        """The request ended: no need to close anything."""
+        self._timer.cancel()
+
+
+def _shut(sock: Any) -> None:
+    """End a socket's exchange at once: a read blocked on it returns (it is closed by its
+    owner, httpcore)."""
+    import socket
+
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -159,7 +159,7 @@ SEEDED_TABLES = [
     ("run.jsonl", '{"query_id": "q1", "doc_id": "a", "score": NaN}\n', "nonfinite-score", None),
     ("run.json", '{"q1": {"a": 1.0}}\n', "kind-unknown", None),
     ("qrels.jsonl", '{"qid": "q1", "pid": "a", "rel": 1}\n' * 2, "duplicate", None),
-    ("run.tsv", "q1\ta\t0\n", "unreadable", None),
+    ("run.tsv", "q1\ta\t0\n", "format-ambiguous", None),  # rank 0: not MS MARCO ranks
     ("run.json", '{"q1": {"a": "x"}}\n', "unreadable", "run"),
 ]
 

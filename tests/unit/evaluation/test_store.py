@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cranfield.errors import OptionError, QueryOverlapWarning
+from cranfield.errors import OptionError, QueryOverlapWarning, StoreWarning
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.evaluation.results import ScoreTable
 from cranfield.evaluation.store import ResultStore
@@ -122,9 +122,10 @@ def test_a_damaged_entry_is_computed_again_and_replaced(tmp_path: Path) -> None:
     folder = tmp_path / "store"
     Evaluator(qrels, ["AP"]).many(runs, store=folder)
     (entry,) = folder.glob("*/*.json")
-    entry.write_text('{"format": 1, "measure": "AP", "topics": [')
+    entry.write_text('{"format": 2, "measure": "AP", "topics": [')
     store = ResultStore(folder)
-    table = Evaluator(qrels, ["AP"]).many(runs, store=store)
+    with pytest.warns(StoreWarning, match="held a damaged entry"):
+        table = Evaluator(qrels, ["AP"]).many(runs, store=store)
     assert store.computed == 1
     assert json.loads(entry.read_text())["measure"] == "AP"
     _same(table, Evaluator(qrels, ["AP"]).many(runs))

@@ -37,6 +37,7 @@ class EngineServer:
         self.seen: list[tuple[str, str, dict[str, str], bytes]] = []
         self.sent = 0
         self.big_done = threading.Event()
+        self.slow_cut = threading.Event()  # /slow-headers: the client hung up before the end
         self.pause = 0.02
         self._lock = threading.Lock()
         server = self
@@ -91,6 +92,19 @@ class EngineServer:
                 except OSError:
                     pass
 
+            def _slow_headers(self) -> None:
+                """A status line and headers one byte at a time (a slowloris answer)."""
+                head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                head += b"X-Padding: " + b"p" * 400 + b"\r\nContent-Length: 12\r\n\r\n"
+                try:
+                    for byte in head:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(server.pause)
+                    self.wfile.write(b'{"hits": []}')
+                except OSError:
+                    server.slow_cut.set()
+
             def _big(self, params: dict[str, list[str]]) -> None:
                 total = int(params["bytes"][0])
                 self.send_response(200)
@@ -121,6 +135,9 @@ class EngineServer:
                     return
                 if url.path == "/trickle":
                     self._trickle()
+                    return
+                if url.path == "/slow-headers":
+                    self._slow_headers()
                     return
                 if url.path == "/big":
                     self._big(params)

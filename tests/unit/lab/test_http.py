@@ -12,6 +12,7 @@ import pickle
 import re
 import subprocess
 import sys
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -264,6 +265,22 @@ def test_timeout_bounds_the_whole_request(served) -> None:  # type: ignore[no-un
     http = HTTPSystem("h", server.url + "/trickle?q={query}", timeout=0.3)
     with pytest.raises(EngineError, match=r"/trickle\?q=\.\.\. did not answer within 0.3 s"):
         http.search("x", 1)
+
+
+def test_timeout_bounds_a_server_that_sends_its_headers_slowly(served) -> None:  # type: ignore[no-untyped-def]
+    """Headers a byte every 50 ms get through every per-read timeout (the 440 bytes took 22 s
+    whatever the timeout, 60 s at a byte a second with timeout=3): the watchdog closes the
+    connection at the deadline (issue 30, item 7)."""
+    server, _ = served
+    server.pause = 0.05
+    http = HTTPSystem("h", server.url + "/slow-headers?q={query}", timeout=0.4)
+    started = time.monotonic()
+    with pytest.raises(EngineError, match=r"/slow-headers\?q=\.\.\. did not answer within 0.4 s"):
+        http.search("x", 1)
+    assert time.monotonic() - started >= 0.4  # not before the deadline (a sleep never ends early)
+    # the server saw its connection cut while it still had headers to send (a guard of 20 s
+    # against a hang, far above any load; the headers alone take 22 s)
+    assert server.slow_cut.wait(20)
 
 
 def test_other_answers_that_are_not_json(served) -> None:  # type: ignore[no-untyped-def]
