@@ -543,3 +543,13 @@ def test_jobs_scores_the_runs_in_worker_processes_with_the_same_numbers(
     code, _, err = cli(capsys, "evaluate", QRELS, *RUNS, "-j", "2", "--scheduler", "tcp://h:1")
     assert code == 1
     assert "The --jobs option must be 1 (the default) when a scheduler is given" in err
+
+
+def test_a_misspelt_trec_eval_cutoff_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ndcg_cut_1O`` (a letter O) used to print nDCG@1 and exit 0."""
+    code, out, err = cli(capsys, "evaluate", QRELS, RUNS[0], "-m", "ndcg_cut_1O")
+    assert (code, out) == (1, "")
+    assert err == (
+        "cranfield evaluate: trec_eval measure ndcg_cut: '1O' in ndcg_cut_1O is not a whole "
+        "number (digits only); did you mean ndcg_cut_10?\n"
+    )
