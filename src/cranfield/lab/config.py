@@ -47,6 +47,10 @@ import path or, failing that, from the configuration file's folder) and ``run`` 
 of a TREC run file). The ``trec`` collection format takes ``qrels``, ``topics`` (any format of
 :func:`~cranfield.lab.read_topics`) and ``documents`` (a JSON-lines file of
 ``{"doc_id", "text", "title"?}`` objects); ``ir_datasets`` takes ``dataset``.
+
+A configuration is code: a ``python`` system imports and calls whatever ``module:function``
+it names (``os:system`` included), so read only a configuration you would run as a Python
+script (``SECURITY.md``, "A configuration is code").
 """
 
 from __future__ import annotations

@@ -96,7 +96,9 @@ engine = "sqlite-fts5"                # SQLite's full-text search, no extra pack
 # [[systems]]
 # name = "mine"
 # engine = "python"                   # your own code, as module:function; a module
-#                                     # beside this file imports without PYTHONPATH
+#                                     # beside this file imports without PYTHONPATH.
+#                                     # Any module:function runs (os:system too): a
+#                                     # configuration is code, run only one you trust
 # factory = "my_engine:make"          # called as make(name=..., **params); returns a system
 # params = { size = 10 }
 # search = "my_engine:search"         # or: search(query, k) -> {doc_id: score} or [(doc_id, score)]
