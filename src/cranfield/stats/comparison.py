@@ -469,6 +469,18 @@ class Comparison:
         """:meth:`to_polars` as CSV text."""
         return self.to_polars().write_csv()
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: the means (one row per run) and :meth:`to_polars`'s pairs with
+        their differences, intervals and p-values, as polars shows tables (escaped, nothing
+        active). The table with significance marks and its LaTeX are
+        :func:`cranfield.report.comparison.to_text` and ``to_latex``."""
+        import polars as pl
+
+        means = pl.DataFrame(
+            {"run": self.runs, **{m: [self.means[m][r] for r in self.runs] for m in self.measures}}
+        )
+        return means._repr_html_() + self.to_polars()._repr_html_()
+
 
 def _count(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"

@@ -336,3 +336,20 @@ def test_what_reading_the_qrels_did_is_among_the_notes(tmp_path: Path) -> None:
     plain = compare(QRELS, {"A": A, "B": B}, "AP", tests="t-test").table
     assert plain is not None
     assert plain.notes == ()
+
+
+def test_a_comparison_shows_its_means_and_pairs_as_inert_tables() -> None:
+    from cranfield.stats import compare_scores
+
+    c = compare_scores(
+        {
+            "<script>x</script>": {"AP": [0.20, 0.30, 0.10, 0.40, 0.25, 0.35]},
+            "dense": {"AP": [0.35, 0.45, 0.20, 0.60, 0.40, 0.50]},
+        }
+    )
+    html = c._repr_html_()
+    assert "<script>" not in html
+    assert html.count("<table") == 2
+    assert "&quot;&lt;script&gt;x&lt;/script&gt;&quot;</td><td>0.266667" in html
+    p = c.pairs[0].tests["t-test"].p_adjusted
+    assert f"<td>{p:.6f}</td>" in html  # the p-value, as polars prints it
