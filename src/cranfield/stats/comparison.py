@@ -382,11 +382,26 @@ class Comparison:
             names = ", ".join(kinds[i] for i in self.intervals)
             boot = any(i != "t" for i in self.intervals)
             extra = f" ({self.n_resamples:,} resamples; seed {self.seed})" if boot else ""
+            unadjusted = (
+                f"; they are not adjusted for multiple comparisons: each covers its own pair "
+                f"at {(1 - self.alpha) * 100:g}%, while the p-values are adjusted"
+                if self.p_values_adjusted
+                else ""
+            )
             out.append(
                 f"Mean differences have {(1 - self.alpha) * 100:g}% confidence intervals: "
-                f"{names}{extra}."
+                f"{names}{extra}{unadjusted}."
             )
         return out
+
+    @property
+    def p_values_adjusted(self) -> bool:
+        """Whether some adjusted p-value differs in kind from its own pair's: a correction
+        over more than one comparison, or Tukey's HSD over more than two runs. The intervals
+        never are adjusted, which the notes then say beside them."""
+        if self.correction != "none" and len(self.pairs) > 1:
+            return True
+        return len(self.runs) > 2 and any(t in FAMILYWISE for t in self.tests)
 
     def provenance(self) -> Provenance | None:
         """cranfield's version, the SHA-256 of the qrels and of every run file, the measures,
