@@ -50,7 +50,8 @@ path = "../shared/data/cranfield"     # the folder holding the three files
 # Or your own files (use these keys instead of the three above):
 # format = "trec"
 # name = "my-collection"              # default: the documents file's name
-# documents = "docs.jsonl"            # JSON lines: {"doc_id": ..., "text": ..., "title": ...}
+# documents = "docs.jsonl"            # JSON lines: {"doc_id": ..., "text": ..., "title": ...},
+#                                     # or TREC SGML: <DOC><DOCNO>...</DOCNO><TEXT>...</TEXT></DOC>
 # topics = "topics.txt"               # TREC topics, TSV or JSON lines (cranfield.lab.read_topics)
 # qrels = "qrels.txt"                 # any qrels cranfield reads
 #

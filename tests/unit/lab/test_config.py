@@ -356,3 +356,22 @@ def test_the_lab_reads_its_own_runs_so_takes_no_run_format(folder: Path) -> None
         folder / "exp.toml", COLLECTION + SYSTEM + '[evaluation]\nrun_format = "csv"\n'
     )
     assert "[evaluation]: unknown key 'run_format'" in message
+
+
+def test_a_trec_collection_reads_classic_sgml_documents(folder: Path) -> None:
+    """``documents`` in TREC's <DOC><DOCNO>...<TEXT> form was read as JSON lines and refused."""
+    (folder / "docs.sgml").write_text(
+        "<DOC>\n<DOCNO> d1 </DOCNO>\n<TEXT>\nboundary layer\n</TEXT>\n</DOC>\n"
+        "<DOC>\n<DOCNO>d2</DOCNO>\n<HEADLINE>Heat</HEADLINE>\n<TEXT>heat transfer</TEXT>\n</DOC>\n"
+    )
+    cfg = folder / "lab.toml"
+    cfg.write_text(COLLECTION.replace("docs.jsonl", "docs.sgml") + SYSTEM)
+    experiment = load_config(cfg, progress=False)
+    docs = list(experiment.collection.iter_documents())
+    assert [(d.doc_id, d.text, d.title) for d in docs] == [
+        ("d1", "boundary layer", ""),
+        ("d2", "heat transfer", "Heat"),
+    ]
+    cfg.write_text(COLLECTION + SYSTEM)  # JSON lines still read as before
+    docs = list(load_config(cfg, progress=False).collection.iter_documents())
+    assert [d.doc_id for d in docs] == ["d1", "d2"]
