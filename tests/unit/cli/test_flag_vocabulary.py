@@ -143,6 +143,8 @@ VOCABULARY: dict[str, Flag] = {
     "--export-format": Flag((), "export_format", "format of the --export file"),
     "--on-conflict": Flag((), "on_conflict", "which judgment wins a conflict"),
     "--folds": Flag(("-n",), "n_folds", "number of folds"),
+    "--fold-file": Flag((), "fold_file", "predefined folds, one per line"),
+    "--group": Flag((), "group", "a group of runs left out together"),
     # interaction logs
     "--log-format": Flag((), "log_format", "the logs' format"),
     "--by": Flag((), "by", "values per query or per bucket"),
