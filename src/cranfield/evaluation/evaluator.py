@@ -113,9 +113,12 @@ def _aggregation(option: AggregateOption, wanted: list[Measure]) -> dict[Measure
                 chosen[m] = how
     for m, how in chosen.items():
         if how == "micro" and m.spec.micro is None:
+            why = f"{m} cannot be micro-averaged: only set measures pool their counts"
             raise MeasureError(
-                f"{m} cannot be micro-averaged: only set measures pool their counts; "
-                "give aggregate a mapping such as {'SetP': 'micro'} to mix."
+                f"{why}; give aggregate a mapping such as {{'SetP': 'micro'}} to mix.",
+                # the command line has no mapping to give: name what it can do
+                command_line=f"{why}; --aggregate micro takes set measures only "
+                "(SetP, SetR, SetF ...).",
             )
     return chosen
 

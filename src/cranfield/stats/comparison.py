@@ -80,6 +80,7 @@ __all__ = [
     "TestOutcome",
     "compare",
     "compare_scores",
+    "compare_table",
 ]
 
 # --------------------------------------------------------------------------- result types
@@ -942,6 +943,17 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
     if isinstance(baseline, (str, Path)):
         baseline = run_set.names[run_set.find(baseline)]
     table = evaluator.many(run_set, execution=run_on)
+    return compare_table(table, baseline=baseline, plan=test_plan)
+
+
+def compare_table(
+    table: ScoreTable, *, baseline: str | int | None = None, plan: TestPlan | None = None
+) -> Comparison:
+    """The :class:`Comparison` of the runs of a :class:`ScoreTable` scored already (what
+    :func:`compare` does once it has scored the runs): their inputs named as the table's
+    evaluator read them."""
+    test_plan = plan if plan is not None else TestPlan()
+    wanted = list(table.measures)
     topics = table.topics
     run_names = table.names
     cubes = [table.matrix(m) for m in wanted]
@@ -957,7 +969,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
         topics,
         cubes,
         means,
-        evaluator.options.missing,
+        table.options.missing,
         missing_topics,
         dropped,
         table,

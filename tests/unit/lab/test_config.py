@@ -286,6 +286,11 @@ def test_input_files_are_checked_when_the_configuration_is_read(
         ("a", "x/y", r"whose names can name a file .*got 'x/y'"),
         ("a", "..", r"whose names can name a file .*got '\.\.'"),
         ("a", "x" * 201, "whose names are at most 200 bytes long"),
+        (
+            "a",
+            "my run",
+            r"whose names are one word \(no blank: a name is its run.s tag\), got .my run.",
+        ),
     ],
 )
 def test_system_names_that_would_share_a_file_are_refused(

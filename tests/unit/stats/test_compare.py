@@ -11,6 +11,7 @@ from scipy import stats
 import cranfield
 from cranfield.errors import (
     EvaluationError,
+    InputError,
     MeasureError,
     MissingTopicError,
     OptionError,
@@ -152,8 +153,8 @@ def test_run_names_from_tags_or_files(tmp_path) -> None:  # type: ignore[no-unty
         compare(QRELS, [paths[0], paths[0]], "AP")
     copy = paths[0].with_name("copy.gz")
     copy.write_bytes(paths[0].read_bytes())
-    with pytest.raises(ValueError, match=r"a different name for each run .* got 'tagA'"):
-        compare(QRELS, [paths[0], copy], "AP", names="tag")
+    with pytest.raises(InputError, match=r"copy\.gz: has the run tag 'tagA', as .* has; name"):
+        compare(QRELS, [paths[0], copy], "AP", names="tag")  # the files' data: not an option
     twins = [tmp_path / "a" / "bm25.run", tmp_path / "b" / "bm25.run"]
     for twin, path in zip(twins, paths, strict=True):
         twin.parent.mkdir()
