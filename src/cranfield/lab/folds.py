@@ -107,7 +107,7 @@ def read_folds(path: str | Path) -> list[tuple[str, ...]]:
     --------
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "folds.tsv"
-    >>> _ = p.write_text("0\tq1 q3\n1\tq2\n")
+    >>> _ = p.write_text("0\\tq1 q3\\n1\\tq2\\n")
     >>> read_folds(p)
     [('q1', 'q3'), ('q2',)]
     """
