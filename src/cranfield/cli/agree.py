@@ -4,7 +4,9 @@ On the (query, document) pairs judged in two or more qrels files: Cohen's κ (un
 linear, quadratic) and the confusion matrix for every pair of files, Fleiss' κ and
 Krippendorff's α over all; with ``--runs``, the runs ranked under each qrels and compared with
 the first as ``cranfield correlate`` does (:mod:`cranfield.stats.judge_agreement`). Negative
-labels (trec_eval's "in the pool, not judged") are not judgments.
+labels (trec_eval's "in the pool, not judged") are not judgments. ``--relevance-level N``
+(``-l``, the evaluation option of that name) binarises graded labels before they are compared:
+N or more is relevant (1), less is not (0), as κ papers often report.
 
 Exit codes: 0 success, 1 usage error (bad option, unknown measure), 2 bad input data
 (unreadable file, malformed line, qrels that share no judged pair).
@@ -49,7 +51,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
             "Agreement of two or more qrels files on the (query, document) pairs they both "
             "judged: Cohen's kappa (unweighted, linear, quadratic) with the confusion matrix, "
             "Fleiss' kappa and Krippendorff's alpha; with --runs, the ranking of the runs "
-            "under each qrels compared with the first."
+            "under each qrels compared with the first. --relevance-level N binarises graded "
+            "labels first (N or more: relevant)."
         ),
         out=out,
         err=err,
@@ -79,6 +82,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         measure=args.measures[0],
         options=eval_options(args),
         run_names=args.names,
+        relevance_level=args.relevance_level,
         **correlation_options(args),
     )
     if args.format == "json":

@@ -7,9 +7,10 @@ Sub-commands::
                       [--jobs N | --scheduler ADDRESS] [--ship-index]
     cranfield lab pool RUN [RUN ...] [--pool-depth 100] [--qrels QRELS] [-m AP]
                        [--judged-k 10] [--export FILE --seed N] [-f json]
+                       [--group GROUP RUN [RUN ...] ...]
     cranfield lab merge QRELS NEW -o OUT [--on-conflict error|new|old]
     cranfield lab folds QRELS --folds 5 --seed 0
-    cranfield lab cv QRELS RUN RUN [...] [-m AP] [--folds 5] [--seed 0]
+    cranfield lab cv QRELS RUN RUN [...] [-m AP] [--folds 5] [--seed 0] [--fold-file FILE]
 
 Exit codes: 0 success, 1 usage error (bad option or value, an engine's package not
 installed), 2 bad input data (unreadable or malformed file, invalid configuration, a failing
@@ -132,6 +133,15 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     pool.add_argument("--qrels", type=Path, help="judgments, for judged@k and leave-one-out")
     add_measures(pool, ["AP"], one=True, help="measure of the leave-one-run-out test")
     pool.add_argument(
+        "--group",
+        nargs="+",
+        action="append",
+        metavar=("GROUP", "RUN"),
+        option="groups",
+        help="leave this group of runs out together in the bias test (one team's runs): its "
+        "name, then its runs' names; repeat for each group (a run in none is left out alone)",
+    )
+    pool.add_argument(
         "--judged-k", type=_positive, default=10, metavar="K", help="k of judged@k (10)"
     )
     pool.add_argument(
@@ -176,6 +186,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "-n", "--folds", dest="n_folds", type=_positive, default=5, help="number of folds (5)"
     )
     add_seed(cv, "the split into folds")
+    cv.add_argument(
+        "--fold-file",
+        type=Path,
+        metavar="FILE",
+        help="predefined folds instead of the seeded split: one fold per line, query ids "
+        "separated by blanks after an optional label and a tab (what 'lab folds' prints)",
+    )
     add_run_names(cv)
     add_evaluation_options(cv)
     add_parallel_options(cv)
@@ -250,6 +267,7 @@ def _pool(args: argparse.Namespace, out: TextIO) -> int:
         format=args.export_format,
         jobs=args.jobs,
         scheduler=args.scheduler,
+        groups=_group_option(args.group),
     )
     if args.format == "json":
         out.write(study.to_json())
@@ -258,6 +276,25 @@ def _pool(args: argparse.Namespace, out: TextIO) -> int:
 
         out.write(pool_study_text(study))
     return 0
+
+
+def _group_option(given: list[list[str]] | None) -> dict[str, str] | None:
+    """``--group NAME RUN [RUN ...]`` (repeated) as ``{run: group}``."""
+    if given is None:
+        return None
+    from cranfield.cli.parser import UsageError
+
+    groups: dict[str, str] = {}
+    for name, *runs in given:
+        if not runs:
+            raise UsageError(
+                1, f"--group {name} names no run: give the group's name, then its runs."
+            )
+        for run in runs:
+            if run in groups:
+                raise UsageError(1, f"run {run} is in two groups ({groups[run]} and {name}).")
+            groups[run] = name
+    return groups
 
 
 def _merge(args: argparse.Namespace, out: TextIO) -> int:
@@ -282,16 +319,25 @@ def _folds(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cv(args: argparse.Namespace, out: TextIO) -> int:
-    from cranfield.lab.folds import cross_validate
+    from cranfield.errors import InputError, OptionError
+    from cranfield.lab.folds import cross_validate, read_folds
 
-    result = cross_validate(
-        args.qrels,
-        _runs(args),
-        args.measures[0],
-        n_folds=args.n_folds,
-        seed=args.seed,
-        options=eval_options(args),
-        **parallel_options(args),
-    )
+    folds = None if args.fold_file is None else read_folds(args.fold_file)
+    try:
+        result = cross_validate(
+            args.qrels,
+            _runs(args),
+            args.measures[0],
+            n_folds=args.n_folds,
+            seed=args.seed,
+            folds=folds,
+            options=eval_options(args),
+            **parallel_options(args),
+        )
+    except OptionError as exc:
+        if folds is None or exc.option != "folds":
+            raise
+        # the folds are a file's contents: a data problem naming the file (exit 2)
+        raise InputError(str(args.fold_file), None, f"must hold {exc.expected}") from None
     out.write(result.to_text() + "\n")
     return 0

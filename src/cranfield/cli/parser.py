@@ -253,6 +253,7 @@ class Parser(argparse.ArgumentParser):
         """The long flag (else the short one) of the option stored in ``dest`` (or the
         metavar of a positional argument stored there), searched in this parser and its
         sub-command parsers; ``None`` if no option stores there."""
+        positional: list[str] = []
         for action in self._actions:
             if isinstance(action, argparse._SubParsersAction):
                 for sub in action.choices.values():
@@ -265,8 +266,9 @@ class Parser(argparse.ArgumentParser):
                 flags = action.option_strings
                 return next((f for f in flags if f.startswith("--")), flags[0])
             elif action.dest == dest and isinstance(action.metavar, str):
-                return action.metavar  # a positional argument, by its name in the usage: OUT
-        return None
+                positional.append(action.metavar)  # by its name in the usage: OUT
+        # several positionals into one list (diff's RUN_A RUN_B): the message names them all
+        return " and ".join(positional) if positional else None
 
     # ------------------------------------------------------------------ lists after the files
 

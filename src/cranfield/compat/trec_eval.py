@@ -107,7 +107,9 @@ class TrecEval:
         self.rows: list[TrecOutput] = []
         for name, raw in select(opts.measures, compat=opts.compat):
             self.rows.extend(
-                trec_names.expand(name, raw, rel_level=opts.relevance_level, c_floats=True)
+                trec_names.expand(
+                    name, raw, rel_level=opts.relevance_level, c_floats=True, strict=False
+                )
             )
         self.evaluator: Evaluator | None = None  # the grouped formats read their own qrels
         if opts.qrels_format not in ("prefs", "qrels_prefs", "qrels_jg"):

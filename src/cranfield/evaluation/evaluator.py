@@ -50,7 +50,7 @@ from cranfield.evaluation.results import Results, ScoreTable
 from cranfield.evaluation.scoring import Part, Prepared, compute, measure_kwargs, score
 from cranfield.io.inputs import RunInput, open_run
 from cranfield.io.run_names import default_name
-from cranfield.measures import Measure, parse_measures
+from cranfield.measures import Measure, parse_measures, peer_measure
 
 if TYPE_CHECKING:
     from cranfield.data.qrels import Qrels
@@ -86,9 +86,10 @@ MeasureLike = str | Measure
 
 def resolve_measures(measures: MeasureLike | Iterable[MeasureLike]) -> list[Measure]:
     """Parse names (expanding trec_eval names and nicknames), keep order, drop repeats."""
-    items = [measures] if isinstance(measures, (str, Measure)) else list(measures)
+    one = isinstance(measures, (str, Measure)) or peer_measure(measures) is not None
+    items: list[Any] = [measures] if one else list(cast("Iterable[MeasureLike]", measures))
     out: list[Measure] = []
-    for item in items:
+    for item in items:  # a name, a Measure, or an ir_measures measure (parse_measures reads it)
         for m in [item] if isinstance(item, Measure) else parse_measures(item):
             if m not in out:
                 out.append(m)
@@ -112,9 +113,12 @@ def _aggregation(option: AggregateOption, wanted: list[Measure]) -> dict[Measure
                 chosen[m] = how
     for m, how in chosen.items():
         if how == "micro" and m.spec.micro is None:
+            why = f"{m} cannot be micro-averaged: only set measures pool their counts"
             raise MeasureError(
-                f"{m} cannot be micro-averaged: only set measures pool their counts; "
-                "give aggregate a mapping such as {'SetP': 'micro'} to mix."
+                f"{why}; give aggregate a mapping such as {{'SetP': 'micro'}} to mix.",
+                # the command line has no mapping to give: name what it can do
+                command_line=f"{why}; --aggregate micro takes set measures only "
+                "(SetP, SetR, SetF ...).",
             )
     return chosen
 

@@ -197,6 +197,18 @@ class Results:
         require(("pandas", "pyarrow"), "pandas", "to_pandas()")
         return self.to_polars().to_pandas().set_index("query_id")
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: the run, its number of queries and each measure's aggregate,
+        as polars shows a table (every name and value escaped, nothing active)."""
+        return self._summary()._repr_html_()
+
+    def _summary(self) -> pl.DataFrame:
+        import polars as pl
+
+        row: dict[str, Any] = {"run": [self.run_name], "queries": [len(self.topics)]}
+        row.update({name: [value] for name, value in self.means().items()})
+        return pl.DataFrame(row)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data: run name, policy, missing topics, means and per-topic values."""
         return {
@@ -369,6 +381,19 @@ class ScoreTable:
         for m in self.measures:
             data[str(m)] = self.matrix(m).T.reshape(-1) if topics else np.zeros(0)
         return pl.DataFrame(data)
+
+    def to_pandas(self) -> Any:
+        """:meth:`to_polars` as a pandas DataFrame indexed by ``run`` and ``query_id`` (needs
+        the ``pandas`` extra: pandas and pyarrow)."""
+        require(("pandas", "pyarrow"), "pandas", "to_pandas()")
+        return self.to_polars().to_pandas().set_index(["run", "query_id"])
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: one row per run with its number of queries and each measure's
+        aggregate, as polars shows a table (escaped, nothing active)."""
+        import polars as pl
+
+        return pl.concat([r._summary() for r in self.results], how="diagonal")._repr_html_()
 
     def provenance(self) -> Provenance:
         """What produced the table: version, the qrels and every run (role ``run:NAME``)

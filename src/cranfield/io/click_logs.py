@@ -53,7 +53,9 @@ lists (of strings or integers, of numbers); in CSV and TSV they are one field ea
 values separated by blanks (``d1 d2 d3``), so ids there cannot hold a blank. A null time
 inside a list (an empty value in CSV cannot be one: leave the list out) is a time not known;
 a list of times must have one value per click. Times and dwell times are finite numbers
-``>= 0``.
+``>= 0``: a NaN written in the file is refused like an infinite or negative time (a null, not
+NaN, says a time is not known). :func:`write_sessions` writes the format the file's suffix
+names.
 
 Examples
 --------
@@ -659,8 +661,10 @@ def _times(
             row, f"the column {column!r} has {lengths[row]} values for {click_counts[row]} clicks"
         )
     inner = values.cast(pl.List(pl.Float64)).explode(empty_as_null=False, keep_nulls=False)
+    # a null is a time not known; a NaN written in the file is no number of seconds
+    written_nan = inner.is_nan().fill_null(False).to_numpy()
     known = inner.fill_null(np.nan).to_numpy().astype(np.float64)
-    bad = ~((known >= 0) & (known < np.inf)) & ~np.isnan(known)
+    bad = (~((known >= 0) & (known < np.inf)) & ~np.isnan(known)) | written_nan
     if bad.any():
         clicks_given = np.repeat(np.arange(click_counts.size)[given], click_counts[given])
         at = int(np.flatnonzero(bad)[0])
@@ -684,7 +688,14 @@ def _numbers(values: pl.Series, rows: _Rows, column: str) -> NDArray[np.float64]
         values = numbers
     elif not (values.dtype.is_numeric() or values.dtype == pl.Null):
         raise rows.table_error(f"the column {column!r} must hold numbers, not {values.dtype}")
-    out = values.cast(pl.Float64).fill_null(np.nan).to_numpy().astype(np.float64)
+    floats = values.cast(pl.Float64)
+    written_nan = floats.is_nan().fill_null(False).to_numpy()
+    if written_nan.any():  # a null (an empty value) is a time not known; NaN is no time
+        raise rows.error(
+            int(np.flatnonzero(written_nan)[0]),
+            f"the column {column!r} is NaN (leave the value out for a time not known)",
+        )
+    out = floats.fill_null(np.nan).to_numpy().astype(np.float64)
     bad_values = np.isinf(out)
     if bad_values.any():
         raise rows.error(int(np.flatnonzero(bad_values)[0]), f"the column {column!r} is infinite")
@@ -694,27 +705,75 @@ def _numbers(values: pl.Series, rows: _Rows, column: str) -> NDArray[np.float64]
 # -- writing --------------------------------------------------------------------------
 
 
+WRITTEN_FORMATS: Final = ("jsonl", "csv", "tsv", "parquet")
+
+
 def write_sessions(
     sessions: Sessions,
     path: str | Path,
     *,
-    format: Literal["jsonl", "parquet"] | None = None,
+    format: Literal["jsonl", "csv", "tsv", "parquet"] | None = None,
 ) -> None:
-    """Write ``sessions`` as JSON Lines or Parquet (by the suffix of ``path`` if ``format``
-    is None: ``.parquet``/``.pq``, else JSON Lines), whole or not at all
-    (:mod:`cranfield.io.sink`); :func:`read_sessions` reads it back as it was.
+    """Write ``sessions`` as JSON Lines, CSV, TSV or Parquet (by the suffix of ``path`` if
+    ``format`` is None: ``.csv``, ``.tsv``, ``.parquet``/``.pq``, else JSON Lines), whole or
+    not at all (:mod:`cranfield.io.sink`); :func:`read_sessions` reads it back as it was.
+
+    In CSV and TSV the lists are fields of values separated by blanks (the module notes), so
+    an id holding a blank, or a click time not known inside a list, cannot be written there.
 
     Raises
     ------
     OptionError
-        If ``format`` is not ``"jsonl"`` or ``"parquet"``.
+        If ``format`` is not one of ``"jsonl"``, ``"csv"``, ``"tsv"``, ``"parquet"``.
+    InputError
+        Naming ``path`` and the session, for what CSV or TSV cannot hold; nothing is written.
     """
-    chosen = format or ("parquet" if table_format_of_name(path) == "parquet" else "jsonl")
-    check_choice("format", chosen, ("jsonl", "parquet"))
+    named = table_format_of_name(path)
+    chosen = format or (named if named in ("csv", "tsv", "parquet") else "jsonl")
+    check_choice("format", chosen, WRITTEN_FORMATS)
     frame = sessions.to_polars()
     buffer = io.BytesIO()
     if chosen == "parquet":
         frame.write_parquet(buffer)
+    elif chosen in ("csv", "tsv"):
+        _delimited(frame, str(path)).write_csv(buffer, separator="," if chosen == "csv" else "\t")
     else:
         frame.write_ndjson(buffer)
     write_bytes(path, buffer.getvalue())
+
+
+def _delimited(frame: pl.DataFrame, name: str) -> pl.DataFrame:
+    """``frame`` with each list column as one field of blank-separated values (numbers in
+    Python's shortest round-trip spelling), as the CSV and TSV readers take them."""
+    columns: dict[str, list[str | None]] = {}
+    for column in frame.columns:
+        series = frame.get_column(column)
+        if not isinstance(series.dtype, pl.List):
+            continue
+        cells: list[str | None] = []
+        for row, values in enumerate(series.to_list(), start=1):
+            if values is None or not values:
+                cells.append(None)
+                continue
+            if any(v is None for v in values):
+                raise InputError(
+                    name,
+                    None,
+                    f"session {row} has a {column} value not known, which CSV and "
+                    "TSV cannot hold inside a list; write .jsonl or .parquet",
+                )
+            if series.dtype.inner == pl.String:
+                bad = next((v for v in values if len(v.split()) != 1), None)
+                if bad is not None:
+                    raise InputError(
+                        name,
+                        None,
+                        f"session {row} has the id {bad!r} in {column}, which CSV "
+                        "and TSV cannot hold (values are separated by blanks); write .jsonl or "
+                        ".parquet",
+                    )
+                cells.append(" ".join(values))
+            else:
+                cells.append(" ".join(repr(float(v)) for v in values))
+        columns[column] = cells
+    return frame.with_columns(pl.Series(c, v, dtype=pl.String) for c, v in columns.items())

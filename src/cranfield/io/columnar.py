@@ -33,7 +33,9 @@ string) and not NaN. A missing value, a NaN or infinite id or label, or a duplic
 document) pair in a run is an :class:`~cranfield.errors.InputError` naming the 1-based row
 (both rows for a duplicate).
 A pandas index with a name is read as a column (``df.set_index("qid")`` works); an unnamed
-index is ignored.
+index is ignored. A pandas frame is converted by pyarrow when it is installed (the ``pandas``
+extra), column by column through numpy and Python values when it is not: the same table
+either way, pyarrow being only faster on large frames.
 
 A Parquet file is read with these checks, and only the columns above are decoded. It must
 start and end with the magic bytes ``PAR1`` and its footer must parse; the columns must be
@@ -54,12 +56,14 @@ different values that no reader can notice. :func:`write_parquet` stores the che
 from __future__ import annotations
 
 import contextlib
+import importlib
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
+import numpy as np
 import polars as pl
 
 from cranfield._types import DUPLICATE_POLICIES, DuplicatePolicy, InputKind
@@ -184,10 +188,9 @@ def to_polars_frame(obj: Any, *, label: str | None = None) -> pl.DataFrame:
     if module.startswith("pandas") and hasattr(obj, "reset_index"):
         named_index = any(n is not None for n in obj.index.names)
         try:
-            table: pl.DataFrame = pl.from_pandas(obj.reset_index(drop=not named_index))
+            return _from_pandas(obj.reset_index(drop=not named_index))
         except _CONVERSION_ERRORS as exc:
             raise InputError(name, None, f"cannot be converted to a table ({exc})") from exc
-        return table
     if module.startswith("pyarrow"):
         converted = pl.from_arrow(obj)
         if isinstance(converted, pl.DataFrame):
@@ -196,6 +199,36 @@ def to_polars_frame(obj: Any, *, label: str | None = None) -> pl.DataFrame:
         f"cannot read judgments or a run from a {type(obj).__name__}; pass a path, a "
         "polars or pandas DataFrame, a pyarrow Table or a dict of dicts"
     )
+
+
+def _from_pandas(frame: Any) -> pl.DataFrame:
+    """A pandas frame as polars: by pyarrow when it is installed, else without it.
+
+    polars' own conversion needs pyarrow; without it each column goes through numpy (a
+    numpy dtype, NaN becoming null as polars' conversion makes it) or its Python values (an
+    extension, categorical or object column, pandas' missing values becoming null), so a
+    column mixing integers and strings is refused either way.
+    """
+    try:
+        importlib.import_module("pyarrow")
+    except ImportError:
+        pass
+    else:
+        table: pl.DataFrame = pl.from_pandas(frame)
+        return table
+    columns: list[pl.Series] = []
+    for label in frame.columns:
+        column = frame[label]
+        if isinstance(column.dtype, np.dtype) and column.dtype.kind in "biuf":
+            columns.append(pl.Series(str(label), column.to_numpy(), nan_to_null=True))
+        else:
+            values = column.astype(object).where(column.notna(), None).tolist()
+            kinds = sorted({type(v).__name__ for v in values if v is not None})
+            try:
+                columns.append(pl.Series(str(label), values, strict=True))
+            except _CONVERSION_ERRORS:
+                raise TypeError(f"column {label!r} mixes {' and '.join(kinds)} values") from None
+    return pl.DataFrame(columns)
 
 
 def names_ids(names: Sequence[str]) -> bool:

@@ -29,6 +29,7 @@ from cranfield.io.columnar import (
     run_from_mapping,
     to_polars_frame,
 )
+from cranfield.io.peers import peer_mapping, peer_name
 
 QrelsLike = Qrels | str | Path | Any
 RunLike = Run | str | Path | Any
@@ -44,7 +45,8 @@ def load_qrels(
     duplicates: DuplicatePolicy = "merge",
     format: FileFormat | None = None,
 ) -> Qrels:
-    """Judgments from a path, ``Qrels``, DataFrame, Arrow table or dict of dicts, or the id of
+    """Judgments from a path, ``Qrels``, DataFrame, Arrow table, dict of dicts or ranx
+    ``Qrels`` (:mod:`cranfield.io.peers`), or the id of
     an ir_datasets dataset (``"msmarco-passage/trec-dl-2019/judged"``: read from its local
     cache, never downloaded; :mod:`cranfield.io.irds` says when a string is one).
 
@@ -59,6 +61,9 @@ def load_qrels(
         if irds.is_irds_id(source):  # no such file, but an ir_datasets id (cranfield.io.irds)
             return irds.read_qrels(str(source), name=name, duplicates=duplicates)
         return formats.read_qrels_file(source, format=format, name=name, duplicates=duplicates)
+    peer = peer_mapping(source, "qrels")  # ranx's Qrels: its dict of dicts
+    if peer is not None:
+        return qrels_from_mapping(peer, name=name or "qrels", duplicates=duplicates)
     if isinstance(source, Mapping):
         return qrels_from_mapping(source, name=name or "qrels", duplicates=duplicates)
     label = f"<{type(source).__name__}>"
@@ -72,12 +77,16 @@ def load_run(
     name: str | None = None,
     format: FileFormat | None = None,
 ) -> Run:
-    """A run from a path, ``Run``, DataFrame, Arrow table or dict of dicts; a file is read
+    """A run from a path, ``Run``, DataFrame, Arrow table, dict of dicts or ranx ``Run``
+    (keeping its name; :mod:`cranfield.io.peers`); a file is read
     in ``format``, or in the format detected (:func:`cranfield.io.formats.detect`)."""
     if isinstance(source, Run):
         return source
     if isinstance(source, (str, Path)):
         return formats.read_run_file(source, format=format, name=name)
+    peer = peer_mapping(source, "run")  # ranx's Run: its dict of dicts and its name
+    if peer is not None:
+        return run_from_mapping(peer, name=name or peer_name(source) or "run")
     if isinstance(source, Mapping):
         return run_from_mapping(source, name=name or "run")
     label = f"<{type(source).__name__}>"

@@ -10,7 +10,7 @@ alone carries the same name):
   ``input.pircRBa1``, ``bm25.json.gz`` is ``bm25``; standard
   input (``-``) is ``stdin``;
 * a :class:`~cranfield.data.run.Run` keeps its name (:func:`cranfield.load_run` names it by
-  the rule above);
+  the rule above), and so does a ranx ``Run`` (its ``name``, when it has one);
 * any other in-memory run (a DataFrame, a dict) is ``run1``, ``run2`` ... by its position;
 * two run files with the same name in different folders are told apart by as many parent
   folders as it takes (``a/bm25``, ``b/bm25``);
@@ -63,6 +63,11 @@ def default_name(source: Any, position: int | None = None) -> str:
 
     if isinstance(source, Run):
         return source.name
+    from cranfield.io.peers import peer_name
+
+    named = peer_name(source)  # a ranx Run keeps its name
+    if named is not None:
+        return named
     return "run" if position is None else f"run{position + 1}"
 
 

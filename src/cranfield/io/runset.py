@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cranfield._types import RUN_NAMINGS, FileFormat, RunNaming
-from cranfield.errors import OptionError
+from cranfield.errors import InputError, OptionError
 from cranfield.io.parquet_dataset import folder_runs
 from cranfield.io.run_names import default_name, file_names, run_name
 from cranfield.io.source import same_file
@@ -64,6 +64,28 @@ def expand_folders(runs: Sequence[Any]) -> list[Any]:
         files = folder_runs(run) if _is_path(run) and os.path.isdir(run) else None
         out.extend([run] if files is None else files)
     return out
+
+
+def _distinct_tags(items: Sequence[Any], tags: Sequence[str]) -> None:
+    """Runs named by their tags must carry one each, all different: what the files hold, so
+    a data problem naming the file (an :class:`~cranfield.errors.InputError`), not a bad
+    option."""
+    seen: dict[str, str] = {}
+    for i, (item, tag) in enumerate(zip(items, tags, strict=True)):
+        label = str(item) if _is_path(item) else f"<run {i + 1}>"
+        other = "name them by file (names='file') or by a list of names"
+        cli = "name them by file (--names file, the default)"
+        if not tag:
+            raise InputError(
+                label,
+                None,
+                f"has no run tag to name it by; {other}",
+                command_line_problem=f"has no run tag to name it by; {cli}",
+            )
+        if tag in seen:
+            said = f"has the run tag {tag!r}, as {seen[tag]} has"
+            raise InputError(label, None, f"{said}; {other}", command_line_problem=f"{said}; {cli}")
+        seen[tag] = label
 
 
 @dataclass(frozen=True)
@@ -128,6 +150,7 @@ class RunSet:
                 from cranfield.io.load import load_run
 
                 loaded = [load_run(r, name=default_name(r, i)) for i, r in enumerate(items)]
+                _distinct_tags(items, [r.tag for r in loaded])
                 return cls._checked(tuple(r.tag for r in loaded), tuple(loaded))
             return cls._checked(file_names(items), tuple(items))
         given = tuple(str(n) for n in names)

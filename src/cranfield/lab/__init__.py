@@ -19,6 +19,7 @@ from cranfield.lab.collections import (
     from_ir_datasets,
     read_cranfield,
     read_topics,
+    read_trec_documents,
 )
 from cranfield.lab.config import load_config, make_system
 from cranfield.lab.efficiency import (
@@ -108,5 +109,6 @@ __all__ = [
     "pool_study",
     "read_cranfield",
     "read_topics",
+    "read_trec_documents",
     "select",
 ]

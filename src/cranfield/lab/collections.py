@@ -8,6 +8,8 @@ A :class:`Collection` bundles a stream of :class:`Document` objects, a list of
   explicit mapping of Cleverdon's relevance codes to gains (:data:`CRANFIELD_GAINS`).
 * :func:`read_topics`: TREC topic files (classic SGML ``<top>``, XML ``<topic>``, or
   ``query_id<TAB>text`` lines).
+* :func:`read_trec_documents`: documents in TREC's classic SGML (``<DOC><DOCNO>…</DOCNO>
+  <TEXT>…</TEXT></DOC>``, the TREC disks' and most ad hoc collections' format).
 * :func:`from_ir_datasets`: any dataset of the optional ``ir_datasets`` package
   (``pip install '.[irds]'``); downloading it needs network access.
 """
@@ -30,7 +32,7 @@ from cranfield.data.qrels import Qrels
 from cranfield.errors import InputError
 from cranfield.io.lines import INTEGER
 from cranfield.io.load import QrelsLike, load_qrels
-from cranfield.io.source import read_bytes
+from cranfield.io.source import open_source, read_bytes
 
 __all__ = [
     "CRANFIELD_GAINS",
@@ -41,6 +43,7 @@ __all__ = [
     "from_ir_datasets",
     "read_cranfield",
     "read_topics",
+    "read_trec_documents",
 ]
 
 QueryField = Literal["title", "description", "narrative", "title+description"]
@@ -352,6 +355,98 @@ def _cranfield_qrels(
     if not judged:
         raise InputError(str(path), None, "contains no judgments")
     return load_qrels(judged, name=path.name)
+
+
+_TREC_DOCNO: Final = re.compile(r"<DOCNO>(.*?)</DOCNO>", re.IGNORECASE | re.DOTALL)
+_TREC_TEXT: Final = re.compile(r"<TEXT>(.*?)</TEXT>", re.IGNORECASE | re.DOTALL)
+_TREC_TITLE: Final = re.compile(r"<(HEADLINE|TITLE|HEAD)>(.*?)</\1>", re.IGNORECASE | re.DOTALL)
+_TREC_DOCHDR: Final = re.compile(r"<DOCHDR>.*?</DOCHDR>", re.IGNORECASE | re.DOTALL)
+_TREC_DOC_OPEN: Final = re.compile(r"<DOC>", re.IGNORECASE)
+_TREC_DOC_CLOSE: Final = re.compile(r"</DOC>", re.IGNORECASE)
+_SGML_TAG: Final = re.compile(r"<[^<>]*>")
+
+
+def _plain(sgml: str) -> str:
+    """Text without its tags, whitespace collapsed."""
+    return " ".join(_SGML_TAG.sub(" ", sgml).split())
+
+
+def read_trec_documents(path: str | Path) -> Iterator[Document]:
+    """Documents in TREC's classic SGML, one ``<DOC>…</DOC>`` after another.
+
+    The id is the ``<DOCNO>``; the body the ``<TEXT>`` sections (all of them, in order), or,
+    in a document without one, everything but its ``<DOCNO>``, its title and a Web
+    ``<DOCHDR>``; the title the first ``<HEADLINE>``, ``<TITLE>`` or ``<HEAD>``. Tags inside
+    them are dropped and whitespace collapsed. The file (plain or compressed) is read as a
+    stream, one document in memory at a time.
+
+    Raises
+    ------
+    cranfield.errors.InputError
+        Naming the file and line: text outside a document, a ``<DOC>`` inside another or
+        never closed, a document without a ``<DOCNO>`` or whose id is empty or has a blank,
+        text that is not UTF-8.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "docs.sgml"
+    >>> _ = p.write_text("<DOC>\\n<DOCNO> FT911-1 </DOCNO>\\n<HEADLINE>Wings</HEADLINE>\\n"
+    ...                  "<TEXT>\\nSwept <B>wings</B> at\\nspeed.\\n</TEXT>\\n</DOC>\\n")
+    >>> list(read_trec_documents(p))
+    [Document(doc_id='FT911-1', text='Swept wings at speed.', title='Wings')]
+    """
+    label = str(path)
+    with open_source(path) as raw:
+        start: int | None = None
+        body: list[str] = []
+        number = 0
+        for number, data in enumerate(raw, start=1):
+            try:
+                line = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError(label, number, "is not UTF-8 text") from None
+            rest = line
+            while rest:
+                if start is None:
+                    opened = _TREC_DOC_OPEN.search(rest)
+                    before = rest if opened is None else rest[: opened.start()]
+                    if before.strip():
+                        raise InputError(
+                            label, number, "has text outside <DOC>...</DOC>", before.strip()
+                        )
+                    if opened is None:
+                        break
+                    start, body, rest = number, [], rest[opened.end() :]
+                    continue
+                closed = _TREC_DOC_CLOSE.search(rest)
+                inner = rest if closed is None else rest[: closed.start()]
+                if _TREC_DOC_OPEN.search(inner):
+                    raise InputError(label, number, f"opens a <DOC> inside the one of line {start}")
+                body.append(inner)
+                if closed is None:
+                    break
+                yield _trec_document("".join(body), label, start)
+                start, rest = None, rest[closed.end() :]
+        if start is not None:
+            raise InputError(label, start, "opens a <DOC> that is never closed")
+
+
+def _trec_document(sgml: str, label: str, line: int) -> Document:
+    docno = _TREC_DOCNO.search(sgml)
+    if docno is None:
+        raise InputError(label, line, "starts a document without a <DOCNO>")
+    doc_id = _plain(docno.group(1))
+    if not doc_id or " " in doc_id:
+        raise InputError(label, line, "has a <DOCNO> that is empty or holds a blank", doc_id)
+    title = _TREC_TITLE.search(sgml)
+    texts = _TREC_TEXT.findall(sgml)
+    if texts:
+        text = " ".join(_plain(t) for t in texts)
+    else:
+        rest = _TREC_DOCHDR.sub(" ", _TREC_DOCNO.sub(" ", sgml, count=1))
+        text = _plain(rest if title is None else rest.replace(title.group(0), " ", 1))
+    return Document(doc_id, text.strip(), _plain(title.group(2)) if title else "")
 
 
 def read_cranfield(

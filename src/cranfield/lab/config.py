@@ -45,8 +45,15 @@ functions, or ``factory = "module:function"`` called with ``name=`` and the ``pa
 table as keyword arguments and returning a system; the module is imported from the
 import path or, failing that, from the configuration file's folder) and ``run`` (``path``
 of a TREC run file). The ``trec`` collection format takes ``qrels``, ``topics`` (any format of
-:func:`~cranfield.lab.read_topics`) and ``documents`` (a JSON-lines file of
-``{"doc_id", "text", "title"?}`` objects); ``ir_datasets`` takes ``dataset``.
+:func:`~cranfield.lab.read_topics`) and ``documents``: a JSON-lines file of
+``{"doc_id", "text", "title"?}`` objects, or TREC's classic SGML (``<DOC><DOCNO>…</DOCNO>
+<TEXT>…</TEXT></DOC>``, :func:`~cranfield.lab.collections.read_trec_documents`, plain or
+compressed), told apart by their first character (``<`` or ``{``); ``ir_datasets`` takes
+``dataset``.
+
+A configuration is code: a ``python`` system imports and calls whatever ``module:function``
+it names (``os:system`` included), so read only a configuration you would run as a Python
+script (``SECURITY.md``, "A configuration is code").
 """
 
 from __future__ import annotations
@@ -67,6 +74,7 @@ from typing import Any, Final, Literal
 from cranfield.errors import CranfieldError, EvaluationError, InputError, OptionError
 from cranfield.evaluation.options import OPTION_NAMES, EvalOptions
 from cranfield.evaluation.provenance import file_sha256
+from cranfield.io.source import open_source
 from cranfield.lab.collections import (
     CRANFIELD_GAINS,
     Collection,
@@ -74,6 +82,7 @@ from cranfield.lab.collections import (
     from_ir_datasets,
     read_cranfield,
     read_topics,
+    read_trec_documents,
 )
 from cranfield.lab.experiment import Experiment
 from cranfield.lab.folds import cross_validation_settings
@@ -422,6 +431,21 @@ def make_system(  # noqa: C901, PLR0912 -- one branch per engine kind of the con
         raise src.error(label, _problem(exc)) from None
 
 
+def _documents(path: Path) -> Iterator[Document]:
+    """The documents of a ``trec`` collection: TREC SGML when the file's first character
+    that is not a blank is ``<``, JSON lines otherwise."""
+    with open_source(path) as raw:
+        head = b""
+        while not head:
+            chunk = raw.read(4096)
+            if not chunk:
+                break
+            head = chunk.lstrip()
+    if head.startswith(b"<"):
+        return read_trec_documents(path)
+    return _jsonl_documents(path)
+
+
 def _jsonl_documents(path: Path) -> Iterator[Document]:
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, start=1):
@@ -493,7 +517,7 @@ def make_collection(
         h.update(qrels.frame.write_csv().encode())
         return Collection(
             name=str(spec.get("name", docs_path.stem)),
-            documents=lambda: _jsonl_documents(docs_path),
+            documents=lambda: _documents(docs_path),
             topics=topics,
             qrels=qrels,
             fingerprint=h.hexdigest(),

@@ -50,7 +50,8 @@ path = "../shared/data/cranfield"     # the folder holding the three files
 # Or your own files (use these keys instead of the three above):
 # format = "trec"
 # name = "my-collection"              # default: the documents file's name
-# documents = "docs.jsonl"            # JSON lines: {"doc_id": ..., "text": ..., "title": ...}
+# documents = "docs.jsonl"            # JSON lines: {"doc_id": ..., "text": ..., "title": ...},
+#                                     # or TREC SGML: <DOC><DOCNO>...</DOCNO><TEXT>...</TEXT></DOC>
 # topics = "topics.txt"               # TREC topics, TSV or JSON lines (cranfield.lab.read_topics)
 # qrels = "qrels.txt"                 # any qrels cranfield reads
 #
@@ -96,7 +97,9 @@ engine = "sqlite-fts5"                # SQLite's full-text search, no extra pack
 # [[systems]]
 # name = "mine"
 # engine = "python"                   # your own code, as module:function; a module
-#                                     # beside this file imports without PYTHONPATH
+#                                     # beside this file imports without PYTHONPATH.
+#                                     # Any module:function runs (os:system too): a
+#                                     # configuration is code, run only one you trust
 # factory = "my_engine:make"          # called as make(name=..., **params); returns a system
 # params = { size = 10 }
 # search = "my_engine:search"         # or: search(query, k) -> {doc_id: score} or [(doc_id, score)]

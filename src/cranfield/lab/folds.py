@@ -20,10 +20,12 @@ import numpy as np
 
 from cranfield._deprecation import DeprecatedAlias, renamed_parameters
 from cranfield._validate import check_int
-from cranfield.errors import EvaluationError, OptionError
+from cranfield.errors import EvaluationError, InputError, OptionError
 from cranfield.evaluation.options import EvalOptions
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import polars as pl
 
     from cranfield.evaluation.evaluator import MeasureLike
@@ -39,6 +41,7 @@ __all__ = [
     "cross_validate_scores",
     "cross_validation_settings",
     "kfold",
+    "read_folds",
     "select",
 ]
 
@@ -88,6 +91,52 @@ def kfold(topics: Iterable[str], n_folds: int, *, seed: int) -> list[tuple[str, 
         )
     perm = np.random.default_rng(seed).permutation(len(ids))
     return [tuple(sorted((ids[j] for j in perm[i::n_folds]), key=_order)) for i in range(n_folds)]
+
+
+def read_folds(path: str | Path) -> list[tuple[str, ...]]:
+    """Predefined folds from a file: one fold per line, its query ids separated by blanks,
+    optionally after a label and a tab (``0<TAB>q1 q4 q7``: what ``cranfield lab folds``
+    prints). Blank lines are skipped.
+
+    Raises
+    ------
+    cranfield.errors.InputError
+        Naming the file and line: a fold without a query, or a query in two folds.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "folds.tsv"
+    >>> _ = p.write_text("0\\tq1 q3\\n1\\tq2\\n")
+    >>> read_folds(p)
+    [('q1', 'q3'), ('q2',)]
+    """
+    from cranfield.io.source import read_bytes
+
+    label = str(path)
+    data = read_bytes(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(label, data[: exc.start].count(b"\n") + 1, "is not UTF-8 text") from None
+    folds: list[tuple[str, ...]] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        ids = tuple(line.split("\t", 1)[1].split() if "\t" in line else line.split())
+        if not ids:
+            raise InputError(label, number, "names a fold without a query", line.strip())
+        for q in ids:
+            if q in seen:
+                raise InputError(
+                    label, number, f"puts query {q!r} in a second fold (line {seen[q]})"
+                )
+            seen[q] = number
+        folds.append(ids)
+    if not folds:
+        raise InputError(label, None, "holds no fold")
+    return folds
 
 
 @dataclass(frozen=True)
@@ -245,7 +294,7 @@ class CrossValidation:
     measure:
         Measure the candidates were compared on.
     n_folds, seed:
-        Folds and the seed that made them.
+        Folds and the seed that made them (unused when the folds were given).
     candidates:
         Candidate names, in the order given.
     folds:
@@ -257,6 +306,8 @@ class CrossValidation:
     all_topics_best, all_topics_score:
         The candidate with the best mean over all topics and that mean: chosen and reported
         on the same topics, hence optimistic (shown for contrast only).
+    predefined:
+        Whether the folds were given (``folds=``, ``lab cv --fold-file``) rather than drawn.
     """
 
     measure: str
@@ -268,6 +319,7 @@ class CrossValidation:
     score: float
     all_topics_best: str
     all_topics_score: float
+    predefined: bool = False
 
     k = DeprecatedAlias("k", "n_folds")
     """Deprecated spelling of :attr:`n_folds` (``k`` is a cutoff only)."""
@@ -293,6 +345,7 @@ class CrossValidation:
             "measure": self.measure,
             "n_folds": self.n_folds,
             "seed": self.seed,
+            "predefined": self.predefined,
             "candidates": list(self.candidates),
             "score": self.score,
             "all_topics_best": self.all_topics_best,
@@ -313,7 +366,8 @@ class CrossValidation:
     def to_text(self) -> str:
         """A small plain-text table and the held-out estimate."""
         lines = [
-            f"{self.n_folds}-fold cross-validation on {self.measure} (seed {self.seed}), "
+            f"{self.n_folds}-fold cross-validation on {self.measure} "
+            f"({'predefined folds' if self.predefined else f'seed {self.seed}'}), "
             f"{len(self.held_out)} topics, {len(self.candidates)} candidates",
             f"{'fold':>4}  {'topics':>6}  {'chosen':<24} {'train':>8} {'held-out':>9}",
         ]
@@ -357,9 +411,20 @@ def cross_validate_scores(
     else:
         parts = [tuple(str(t) for t in f) for f in folds]
         flat = [t for f in parts for t in f]
-        if sorted(flat, key=_order) != topics or any(not f for f in parts):
+        if sorted(flat, key=_order) != topics or any(not f for f in parts) or len(parts) < 2:
+            unplaced = sorted(set(topics) - set(flat), key=_order)
+            unknown = sorted(set(flat) - set(topics), key=_order)
+            why = "; ".join(
+                [
+                    *([f"scored queries in no fold: {_few(unplaced)}"] if unplaced else []),
+                    *([f"queries not scored: {_few(unknown)}"] if unknown else []),
+                ]
+            )
             raise OptionError(
-                "folds", "non-empty lists that hold each scored topic exactly once", folds
+                "folds",
+                "two or more folds that hold each scored query exactly once"
+                + (f" ({why})" if why else ""),
+                f"{len(parts)} folds",
             )
         n_folds = len(parts)
     where = {t: i for i, t in enumerate(topics)}
@@ -395,7 +460,12 @@ def cross_validate_scores(
         score=float(held.mean()),
         all_topics_best=names[top],
         all_topics_score=float(overall[top]),
+        predefined=folds is not None,
     )
+
+
+def _few(ids: list[str]) -> str:
+    return ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
 
 
 CV_SETTINGS: Final = ("measure", "n_folds", "seed")
@@ -448,6 +518,7 @@ def cross_validate(
     *,
     n_folds: int = 5,
     seed: int = 0,
+    folds: Sequence[Sequence[str]] | None = None,
     options: EvalOptions | None = None,
     execution: Execution | None = None,
     **kwargs: Unpack[EvalExecutionKwargs],
@@ -466,6 +537,9 @@ def cross_validate(
         Number of folds.
     seed:
         Seed of the fold assignment (:func:`kfold`).
+    folds:
+        Predefined folds (lists of query ids; :func:`read_folds` reads them from a file)
+        instead of the seeded split: they must hold each scored query exactly once.
     options, **kwargs:
         The evaluation options of :func:`cranfield.evaluate`, whole or as keywords; with
         ``missing="zero"`` (default) every judged topic counts, with ``"skip"`` the topics
@@ -505,4 +579,6 @@ def cross_validate(
         name: dict(zip(table.topics, scores[:, j].tolist(), strict=True))
         for j, name in enumerate(table.names)
     }
-    return cross_validate_scores(per_topic, n_folds=n_folds, seed=seed, measure=str(wanted[0]))
+    return cross_validate_scores(
+        per_topic, n_folds=n_folds, seed=seed, measure=str(wanted[0]), folds=folds
+    )

@@ -374,23 +374,32 @@ class LeaveOneOut:
         judge relevant), ``score`` (with all judgments), ``score_without`` (with its unique
         documents' judgments removed), ``delta`` (``score_without - score``),
         ``delta_percent``, ``rank`` and ``rank_without`` (its rank among all runs' full
-        scores, 1 = best).
+        scores, 1 = best). With ``groups``, a ``group`` column too, ``unique`` counts the
+        documents only the run's group contributed, and ``rank_without`` places the run among
+        the full scores of the runs outside its group.
+    groups:
+        ``{run: group}`` when runs were left out by group (one team's runs together), else
+        ``None`` (each run alone).
     """
 
     measure: str
     depth: int
     frame: pl.DataFrame
+    groups: dict[str, str] | None = None
 
     def to_text(self) -> str:
         """A plain-text table."""
+        kind = "leave-one-run-out" if self.groups is None else "leave-one-group-out"
+        group = "" if self.groups is None else f"{'group':<12} "
         lines = [
-            f"leave-one-run-out, {self.measure}, pool depth {self.depth}",
-            f"{'run':<20} {'unique':>7} {'uniq.rel':>8} {'score':>8} {'without':>8} "
+            f"{kind}, {self.measure}, pool depth {self.depth}",
+            f"{'run':<20} {group}{'unique':>7} {'uniq.rel':>8} {'score':>8} {'without':>8} "
             f"{'delta':>8} {'delta%':>7} {'rank':>5} {'rank w/o':>8}",
         ]
         for row in self.frame.iter_rows(named=True):
+            group = "" if self.groups is None else f"{row['group']:<12} "
             lines.append(
-                f"{row['run']:<20} {row['unique']:>7} {row['unique_relevant']:>8} "
+                f"{row['run']:<20} {group}{row['unique']:>7} {row['unique_relevant']:>8} "
                 f"{row['score']:>8.4f} {row['score_without']:>8.4f} {row['delta']:>+8.4f} "
                 f"{row['delta_percent']:>+7.2f} {row['rank']:>5} {row['rank_without']:>8}"
             )
@@ -405,6 +414,7 @@ def leave_one_out(
     depth: int = 100,
     options: EvalOptions | None = None,
     execution: Execution | None = None,
+    groups: Mapping[str, str] | None = None,
     **kwargs: Unpack[ExecutionKwargs],
 ) -> LeaveOneOut:
     """Score each run with and without the judgments of the documents only it pooled.
@@ -427,6 +437,11 @@ def leave_one_out(
         (:class:`~cranfield.evaluation.execution.Execution`, whole or as keywords: ``jobs``,
         ``scheduler``): each worker scores its runs with and without their unique documents'
         judgments.
+    groups:
+        ``{run name: group}`` to leave groups out instead of single runs (one team's runs,
+        which share their documents, together): each run is scored without the judgments of
+        the documents that only runs of its group pooled. A run not named is a group of its
+        own.
 
     Returns
     -------
@@ -453,10 +468,11 @@ def leave_one_out(
     run_on = execution_from(execution, dict(kwargs), caller="leave_one_out")
     engine = run_on.engine()
     run_set = _run_set(runs)
+    group_of = _groups(groups, run_set.names)
     pooled = pool(dict(run_set), depth, execution=run_on)
     if not isinstance(engine, InProcess):
         evaluator.prepare()
-    shared = (evaluator, pooled.unique_documents())
+    shared = (evaluator, _unique_to_groups(pooled, group_of), group_of)
     rows = list(engine.map(_without_unique, shared, list(run_set)))
     frame = pl.DataFrame(rows).with_columns(
         (pl.col("score_without") - pl.col("score")).alias("delta"),
@@ -468,23 +484,64 @@ def leave_one_out(
     scores = frame.get_column("score").to_numpy()
     without_scores = frame.get_column("score_without").to_numpy()
     rank = [int((scores > s).sum()) + 1 for s in scores]
-    rank_without = [int(np.delete(scores > w, i).sum()) + 1 for i, w in enumerate(without_scores)]
+    labels = np.array([group_of[r] for r in frame.get_column("run").to_list()], dtype=object)
+    rank_without = [  # among the full scores of the runs outside its group
+        int(((scores > w) & (labels != labels[i])).sum()) + 1 for i, w in enumerate(without_scores)
+    ]
     frame = frame.with_columns(pl.Series("rank", rank), pl.Series("rank_without", rank_without))
-    return LeaveOneOut(measure=str(evaluator.measures[0]), depth=depth, frame=frame)
+    if groups is not None:
+        frame = frame.insert_column(1, pl.Series("group", labels.tolist(), dtype=pl.String))
+    return LeaveOneOut(
+        measure=str(evaluator.measures[0]),
+        depth=depth,
+        frame=frame,
+        groups=None if groups is None else group_of,
+    )
+
+
+def _groups(groups: Mapping[str, str] | None, names: Sequence[str]) -> dict[str, str]:
+    """``{run: group}`` for every run: its given group, or its own name."""
+    given = dict(groups or {})
+    unknown = [r for r in given if r not in names]
+    if unknown:
+        raise OptionError(
+            "groups", f"a mapping of run names ({', '.join(names)}) to groups", unknown[0]
+        )
+    for group in given.values():
+        if not isinstance(group, str) or not group:
+            raise OptionError("groups", "group names that are non-empty strings", group)
+    return {r: given.get(r, r) for r in names}
+
+
+def _unique_to_groups(pooled: Pool, group_of: Mapping[str, str]) -> pl.DataFrame:
+    """Pooled (topic, document) pairs that the runs of exactly one group contributed, with
+    that ``group``."""
+    groups = pl.DataFrame(
+        {"run": list(group_of), "group": list(group_of.values())},
+        schema={"run": pl.String, "group": pl.String},
+    )
+    by_group = pooled.entries.join(groups, on="run").select("query_id", "doc_id", "group")
+    return (
+        by_group.unique()
+        .group_by("query_id", "doc_id")
+        .agg(pl.col("group").first(), pl.len().alias("n_groups"))
+        .filter(pl.col("n_groups") == 1)
+        .select("query_id", "doc_id", "group")
+    )
 
 
 def _without_unique(
-    shared: tuple[Evaluator, pl.DataFrame], item: tuple[str, Any]
+    shared: tuple[Evaluator, pl.DataFrame, Mapping[str, str]], item: tuple[str, Any]
 ) -> dict[str, Any]:
     """One row of :func:`leave_one_out`: a run scored with every judgment and without the
-    judgments of the documents only it pooled (``shared``: the evaluator and the pool's
-    unique documents)."""
-    evaluator, unique = shared
+    judgments of the documents only its group (itself, by default) pooled (``shared``: the
+    evaluator, the pool's documents unique to a group, each run's group)."""
+    evaluator, unique, group_of = shared
     m = evaluator.measures[0]
     name, run = item[0], _loaded(item)
     judgments = evaluator.qrels
     judged = judgments.frame
-    mine = unique.filter(pl.col("run") == name).select("query_id", "doc_id")
+    mine = unique.filter(pl.col("group") == group_of[name]).select("query_id", "doc_id")
     hit = judged.join(mine, on=["query_id", "doc_id"], how="semi")
     reduced = Qrels(
         frame=judged.join(mine, on=["query_id", "doc_id"], how="anti"), name=judgments.name
@@ -576,6 +633,7 @@ def pool_study(  # noqa: PLR0913 -- entry point: runs, naming, the pool's settin
     format: PoolFormat = "qrels",
     options: EvalOptions | None = None,
     execution: Execution | None = None,
+    groups: Mapping[str, str] | None = None,
     **kwargs: Unpack[EvalExecutionKwargs],
 ) -> PoolStudy:
     """Pool the runs, write the pool for judging, and with qrels measure how judged each run
@@ -608,6 +666,9 @@ def pool_study(  # noqa: PLR0913 -- entry point: runs, naming, the pool's settin
         Where the runs are read, pooled and scored (:class:`~cranfield.evaluation.execution.
         Execution`, whole or as keywords: ``jobs``, ``scheduler``, ...), as :func:`pool`,
         :func:`judged_at_k` and :func:`leave_one_out` take it; the numbers are the same.
+    groups:
+        ``{run name: group}``: the bias test leaves groups of runs out (one team's runs)
+        rather than single runs (:func:`leave_one_out`).
 
     Returns
     -------
@@ -665,7 +726,13 @@ def pool_study(  # noqa: PLR0913 -- entry point: runs, naming, the pool's settin
         study,
         judged_at_k=judged_at_k(qrels, named, k, options=evaluation, execution=run_on),
         leave_one_out=leave_one_out(
-            qrels, named, measure, depth=depth, options=evaluation, execution=run_on
+            qrels,
+            named,
+            measure,
+            depth=depth,
+            options=evaluation,
+            execution=run_on,
+            groups=groups,
         ),
     )
 

@@ -252,6 +252,10 @@ th, td { padding: .25em .55em; border-bottom: 1px solid #ddd; text-align: right;
          font-variant-numeric: tabular-nums; white-space: nowrap; }
 th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
 th.group { text-align: center; border-bottom: 2px solid #999; }
+th { white-space: normal; vertical-align: bottom; }
+td:first-child { white-space: normal; overflow-wrap: anywhere; min-width: 8em; }
+#provenance th { text-align: left; white-space: nowrap; vertical-align: top; }
+#provenance td { text-align: left; white-space: normal; overflow-wrap: anywhere; }
 td.sep, th.sep { border-left: 2px solid #999; }
 .up { color: #1a7f37; } .down { color: #b42318; } .p { color: #777; font-size: .85em; }
 .best { font-weight: 600; } ul.notes { color: #444; max-width: 70em; }

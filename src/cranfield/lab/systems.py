@@ -555,9 +555,11 @@ class HTTPSystem:
     name:
         System name.
     url:
-        URL template; ``{query}`` is replaced by the URL-encoded query and ``{k}`` by the
-        depth, e.g. ``"http://127.0.0.1:8080/search?q={query}&k={k}"``. An ``http`` or
-        ``https`` URL whose scheme, host and port are fixed (the placeholders come after).
+        URL template; ``{query}`` is replaced by the URL-encoded query (every character
+        but letters, digits and ``_.-~`` encoded, ``/`` included, so a topic's text never
+        changes the URL's path) and ``{k}`` by the depth, e.g.
+        ``"http://127.0.0.1:8080/search?q={query}&k={k}"``. An ``http`` or ``https`` URL
+        whose scheme, host and port are fixed (the placeholders come after).
     body:
         JSON request template (sends a POST): every string ``"{query}"``/``"{k}"`` inside
         it is replaced (a string that is exactly ``"{k}"`` becomes the integer), e.g.
@@ -675,7 +677,9 @@ class HTTPSystem:
     def search(self, query: str, k: int) -> Hits:
         """Send the request and read ``(doc_id, score)`` pairs from the JSON answer."""
         k = check_int("k", k, minimum=1)
-        url = self.url.replace("{query}", urllib.parse.quote(query)).replace("{k}", str(k))
+        # safe="": a '/' (or '?', '#', '&') in a topic's text is data, never a new path
+        # segment or parameter of the URL ("../admin" stays inside its placeholder).
+        url = self.url.replace("{query}", urllib.parse.quote(query, safe="")).replace("{k}", str(k))
         data = None
         if self.body is not None:
             data = json.dumps(_fill(self.body, query, k)).encode()

@@ -97,8 +97,9 @@ def check_system_names(names: Iterable[str]) -> None:
     """Refuse system names that cannot name files in the work directory, or whose files
     would be the same file.
 
-    A name must be non-empty, have no ``/``, ``\\`` or control character, not start with
-    ``.`` and be at most :data:`NAME_MAX_BYTES` bytes long in UTF-8.
+    A name must be non-empty, have no ``/``, ``\\``, blank or control character, not start
+    with ``.`` and be at most :data:`NAME_MAX_BYTES` bytes long in UTF-8 (it names the
+    system's files and is the run tag of its run).
 
     Raises
     ------
@@ -122,6 +123,12 @@ work directory differ, got ['bm25', 'bm25.json']. Both would write indexes/bm25.
                 "systems",
                 "systems whose names can name a file (no '/', '\\' or control character, "
                 "no leading '.')",
+                name,
+            )
+        if any(c.isspace() for c in name):  # it is its run's tag: one field of a TREC line
+            raise OptionError(
+                "systems",
+                "systems whose names are one word (no blank: a name is its run's tag)",
                 name,
             )
         if len(name.encode("utf-8")) > NAME_MAX_BYTES:

@@ -1,6 +1,6 @@
 """Measure declarations (one spec per measure), the name grammar and trec_eval's table."""
 
-from cranfield.measures._parse import parse_measure, parse_measures
+from cranfield.measures._parse import parse_measure, parse_measures, peer_measure
 from cranfield.measures._spec import Measure, MeasureSpec, Param, PeerName, all_specs
 
 __all__ = [
@@ -11,4 +11,5 @@ __all__ = [
     "all_specs",
     "parse_measure",
     "parse_measures",
+    "peer_measure",
 ]

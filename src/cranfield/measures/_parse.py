@@ -18,6 +18,7 @@ measure answers to it (``p@10``, ``r-precision``).
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from typing import Any
 
@@ -141,6 +142,83 @@ class _Parser:
         return name, params, at
 
 
+def peer_measure(obj: object) -> list[Measure] | None:
+    """The measure a peer tool's measure object is (ir_measures' ``nDCG@10``, ``AP(rel=2)``),
+    or ``None`` when ``obj`` is no such object.
+
+    The object's name, its given parameters and the defaults of those it leaves out (its
+    defaults, which may differ from cranfield's: ir_measures' ``RBP`` is ``p=0.8``) are
+    spelt in ir_measures' syntax and parsed as any name is, so its parameter spellings
+    translate as they do in text. A relevance level left at ir_measures' default is left to
+    the evaluation's ``relevance_level`` (1 unless set), as a name without ``rel`` is.
+
+    Raises
+    ------
+    MeasureError
+        One sentence when the object has no exact equivalent here.
+    """
+    cls = type(obj)
+    if cls.__module__.partition(".")[0] != "ir_measures" or not hasattr(obj, "NAME"):
+        return None
+    name = str(obj.NAME)
+    if name not in _IR_MEASURES_EQUAL:
+        raise MeasureError(
+            f"ir_measures' {obj} has no measure here known to give its values; write a "
+            "cranfield name instead ('cranfield measures' lists them)."
+        )
+    beta = dict(getattr(obj, "params", {}) or {}).get("beta", 1.0)
+    if name == "SetF" and beta != 1.0:
+        raise MeasureError(
+            f"ir_measures' {obj} hands beta to trec_eval's set_F, which reads it as beta "
+            f"squared: SetF(beta={math.sqrt(beta):.6g}) gives its values, SetF(beta={beta!r}) "
+            f"a true beta of {beta!r}; write the one you mean."
+        )
+    text = _ir_measures_text(obj)
+    try:
+        return parse_measures(text)
+    except MeasureError as exc:
+        raise MeasureError(f"ir_measures' {obj} has no equivalent here: {exc}") from None
+
+
+# ir_measures' measures (by NAME) whose values cranfield's measure of that name gives, checked
+# on the same qrels and runs (tests/unit/measures/test_peer_objects.py; the intent-aware ones
+# against pyndeval in tests/parity/test_ndeval_family.py). Any other is refused, not guessed.
+_IR_MEASURES_EQUAL = frozenset(
+    {
+        *("AP", "Bpref", "ERR", "IPrec", "Judged", "NumQ", "NumRel", "NumRelRet", "NumRet"),
+        *("P", "R", "RR", "Rprec", "SetAP", "SetF", "SetP", "SetR", "Success", "infAP", "nDCG"),
+        *("alpha_nDCG", "ERR_IA", "nERR_IA", "NRBP", "nNRBP", "P_IA", "AP_IA", "StRecall"),
+    }
+)
+
+
+# Parameters of ir_measures' measures whose default is not written out: the cutoff (written
+# after "@"), the relevance level (the evaluation's option) and judged_only (an option too).
+_IR_MEASURES_UNSPELT = ("cutoff", "recall", "rel", "judged_only")
+
+
+def _ir_measures_text(obj: Any) -> str:
+    """``nDCG(dcg='log2')@10``: an ir_measures measure in its own syntax, defaults included."""
+    given = dict(getattr(obj, "params", {}) or {})
+    at = given.pop("cutoff", None)
+    if at is None:
+        at = given.pop("recall", None)  # IPrec@0.5
+    params: dict[str, Any] = {}
+    for key, declared in (getattr(obj, "SUPPORTED_PARAMS", {}) or {}).items():
+        default = getattr(declared, "default", None)
+        if key in given or key in _IR_MEASURES_UNSPELT or default is None:
+            continue
+        if type(default) is object:
+            continue  # ir_measures' NOT_PROVIDED
+        params[key] = default
+    if given.get("judged_only") is False:  # its default, written out
+        del given["judged_only"]
+    params.update(given)
+    inner = ",".join(f"{key}={value!r}" for key, value in params.items())
+    head = f"{obj.NAME}({inner})" if inner else str(obj.NAME)
+    return head + (f"@{at}" if at is not None else "")
+
+
 def parse_measure(text: str) -> Measure:
     """Parse one measure in native syntax (``nDCG@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``)."""
     measures = parse_measures(text)
@@ -156,10 +234,19 @@ def parse_measures(text: str) -> list[Measure]:
     """Parse a name that may expand to several measures (``P.5,10``, ``official``).
 
     Exact spellings win (native, then trec_eval, then ranx, then ndeval); a native name is then matched
-    ignoring case when only one measure answers to it (``p@10``, ``r-precision``).
+    ignoring case when only one measure answers to it (``p@10``, ``r-precision``). An
+    ir_measures measure object is read by :func:`peer_measure`.
     """
     from cranfield.measures import trec_names
 
+    if not isinstance(text, str):
+        peer = peer_measure(text)
+        if peer is not None:
+            return peer
+        raise MeasureError(
+            f"A measure is a name or a Measure (or an ir_measures measure), "
+            f"got a {type(text).__name__}."
+        )
     text = text.strip()
     if not text:
         raise MeasureError("A measure name is empty.")

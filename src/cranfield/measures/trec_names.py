@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -244,14 +245,87 @@ class TrecOutput:
     family: Family = "ranked"
 
 
-def _atol(text: str) -> int:
-    m = re.match(r"\s*[+-]?\d+", text)
-    return int(m.group(0)) if m else 0
+_INTEGER = re.compile(r"\d+")
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+# Characters typed for digits: the letters O and l (``ndcg_cut_1O``, ``P_l0``).
+_DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1"})
 
 
-def _atof(text: str) -> float:
-    m = re.match(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", text)
-    return float(m.group(0)) if m else 0.0
+@dataclass(frozen=True)
+class _Numbers:
+    """How the numbers of one parameter list ``raw`` of measure ``name`` are read.
+
+    Strictly for a name given to cranfield (``-m``, ``parse_measures``): a cutoff in digits
+    only, a parameter a whole decimal number, or one sentence naming the nearest valid
+    spelling, ``sep`` (``.`` or ``_``) as the user wrote it. C's ``atol``/``atof`` would
+    read ``ndcg_cut_1O`` (a letter O) as nDCG@1, another measure computed silently.
+    ``cranfield trec-eval`` reads as trec_eval does (``strict=False``: the leading number,
+    ``ndcg_cut.23.4`` is ndcg_cut_23), its output being trec_eval's byte for byte.
+    """
+
+    name: str
+    raw: str
+    sep: str = "."
+    strict: bool = True
+
+    def integer(self, text: str) -> int:
+        if _INTEGER.fullmatch(text):
+            return int(text)
+        if not self.strict:
+            m = re.match(r"\s*[+-]?\d+", text)
+            return int(m.group(0)) if m else 0
+        raise MeasureError(
+            f"trec_eval measure {self.name}: {text!r} in {self.spelt} is not a whole number "
+            f"(digits only){self._nearest(text, _integer_guess)}"
+        )
+
+    def decimal(self, text: str) -> float:
+        if _DECIMAL.fullmatch(text):
+            return float(text)
+        if not self.strict:
+            m = _DECIMAL.match(text.lstrip())
+            return float(m.group(0)) if m else 0.0
+        raise MeasureError(
+            f"trec_eval measure {self.name}: {text!r} in {self.spelt} is not a number"
+            f"{self._nearest(text, _decimal_guess)}"
+        )
+
+    @property
+    def spelt(self) -> str:
+        return f"{self.name}{self.sep}{self.raw}"
+
+    def _nearest(self, bad: str, guess: Callable[[str], str | None]) -> str:
+        """``; did you mean ndcg_cut_10?``, ``bad`` replaced by its likely meaning, or ``.``."""
+        fixed = guess(bad)
+        if fixed is None:
+            return "."
+        items = [
+            fixed
+            if item == bad
+            else item[: -len(bad)] + fixed
+            if item.endswith("=" + bad)
+            else item
+            for item in self.raw.split(",")
+        ]
+        return f"; did you mean {self.name}{self.sep}{','.join(items)}?"
+
+
+def _integer_guess(text: str) -> str | None:
+    fixed = text.translate(_DIGIT_LOOKALIKES)
+    if _INTEGER.fullmatch(fixed):
+        return str(int(fixed))
+    if _DECIMAL.fullmatch(fixed) and float(fixed).is_integer() and float(fixed) >= 0:
+        return str(int(float(fixed)))
+    lead = re.match(r"\d+", fixed)
+    return lead.group(0) if lead else None
+
+
+def _decimal_guess(text: str) -> str | None:
+    fixed = text.translate(_DIGIT_LOOKALIKES)
+    if _DECIMAL.fullmatch(fixed):
+        return fixed
+    lead = _DECIMAL.match(fixed)
+    return lead.group(0) if lead else None
 
 
 def _f32(x: float) -> float:
@@ -259,7 +333,7 @@ def _f32(x: float) -> float:
 
 
 def _gain_pairs(
-    raw: str, name: str, float32: bool
+    raw: str, name: str, float32: bool, numbers: _Numbers
 ) -> tuple[tuple[tuple[int, float], ...], dict[str, float]]:
     """Split ``1=3,2=9,p=0.8`` into integer-level gains and other named values."""
     gains: list[tuple[int, float]] = []
@@ -268,7 +342,7 @@ def _gain_pairs(
         if "=" not in item:
             raise MeasureError(f"trec_eval measure {name}: parameter {item!r} must be name=value.")
         key, value = item.split("=", 1)
-        number = _atof(value)
+        number = numbers.decimal(value)
         if float32:
             number = _f32(number)
         if re.fullmatch(r"[+-]?\d+", key):
@@ -284,41 +358,59 @@ def _cut_label(form: TrecForm, value: float) -> str:
 
 
 def expand(
-    name: str, raw: str | None, *, rel_level: int | None = None, c_floats: bool = False
+    name: str,
+    raw: str | None,
+    *,
+    rel_level: int | None = None,
+    c_floats: bool = False,
+    sep: str = ".",
+    strict: bool = True,
 ) -> list[TrecOutput]:
     """The output rows of trec_eval measure ``name`` with parameter string ``raw``.
 
     ``c_floats`` rounds the parameters trec_eval stores as C ``float`` (gains, rbp's p) to
-    float32, for byte-identical output.
+    float32, for byte-identical output. Numbers in ``raw`` are read strictly (a cutoff in
+    digits only) unless ``strict`` is false (as trec_eval reads them, C's ``atol``); ``sep``,
+    the character the user wrote between name and parameters (``.`` or ``_``), spells the
+    suggestion when one is refused.
     """
+    numbers = _Numbers(name, raw or "", sep, strict)
     row = BY_NAME.get(name)
     if row is None:
         raise MeasureError(f"trec_eval has no measure {name!r}.")
     if row.spec is None:
-        return _expand_other(row, raw)
-    return _expand_measure(row, row.spec, raw, rel_level=rel_level, c_floats=c_floats)
+        return _expand_other(row, raw, numbers)
+    return _expand_measure(
+        row, row.spec, raw, rel_level=rel_level, c_floats=c_floats, numbers=numbers
+    )
 
 
-def _expand_other(row: TrecMeasure, raw: str | None) -> list[TrecOutput]:
+def _expand_other(row: TrecMeasure, raw: str | None, numbers: _Numbers) -> list[TrecOutput]:
     """Rows computed outside the measure registry: runid, relstring, prefs and jg."""
     name, family = row.name, row.family
     if name == "runid":
         return [TrecOutput(name, name, None, False, "runid", per_topic=False, family=family)]
     if name == "relstring":
-        length = _atol(raw) if raw else RELSTRING_LENGTH
+        length = numbers.integer(raw) if raw else RELSTRING_LENGTH
         label = f"{name}_{raw}" if raw else name
         return [TrecOutput(label, name, None, False, "none", arg=length, family=family)]
     if row.form.one_per_value:
         return [
             TrecOutput(_cut_label(row.form, c), name, None, False, "mean", arg=c, family=family)
-            for c in _cuts(row.form, raw)
+            for c in _cuts(row.form, raw, numbers)
         ]
     summary: Summary = "sum" if row.integer else "mean"
     return [TrecOutput(name, name, None, row.integer, summary, family=family)]
 
 
 def _expand_measure(
-    row: TrecMeasure, spec: MeasureSpec, raw: str | None, *, rel_level: int | None, c_floats: bool
+    row: TrecMeasure,
+    spec: MeasureSpec,
+    raw: str | None,
+    *,
+    rel_level: int | None,
+    c_floats: bool,
+    numbers: _Numbers,
 ) -> list[TrecOutput]:
     form = row.form
     takes = {p.name for p in spec.params}
@@ -327,7 +419,7 @@ def _expand_measure(
         params["rel"] = rel_level
     if form.one_per_value:
         out = []
-        for c in _cuts(form, raw):
+        for c in _cuts(form, raw, numbers):
             if form.args == "multipliers":
                 measure = make(spec.name, {**params, "mult": c})
             else:
@@ -335,7 +427,7 @@ def _expand_measure(
             out.append(TrecOutput(_cut_label(form, c), form.name, measure, False, "mean"))
         return out
     if raw:
-        params.update(_parameters(form, takes, raw, c_floats=c_floats))
+        params.update(_parameters(form, takes, raw, c_floats=c_floats, numbers=numbers))
     summary: Summary
     if form.summary == "count":
         summary = "count"
@@ -355,17 +447,19 @@ def _expand_measure(
     ]
 
 
-def _parameters(form: TrecForm, takes: set[str], raw: str, *, c_floats: bool) -> dict[str, Any]:
+def _parameters(
+    form: TrecForm, takes: set[str], raw: str, *, c_floats: bool, numbers: _Numbers
+) -> dict[str, Any]:
     """The measure parameters a trec_eval parameter list ``raw`` gives."""
     if form.args == "gains":
-        gains, named = _gain_pairs(raw, form.name, form.c_float and c_floats)
+        gains, named = _gain_pairs(raw, form.name, form.c_float and c_floats, numbers)
         params: dict[str, Any] = {}
         if "p" in takes and "p" in named:
             params["p"] = named["p"]
         if "gains" in takes and gains:
             params["gains"] = gains
         return params
-    values = [_atof(v) for v in raw.split(",")]
+    values = [numbers.decimal(v) for v in raw.split(",")]
     if form.args == "coefficients":
         if len(values) != 4:
             raise MeasureError(
@@ -383,18 +477,18 @@ def _parameters(form: TrecForm, takes: set[str], raw: str, *, c_floats: bool) ->
     return {}  # "none": trec_eval ignores the list (the label keeps it)
 
 
-def _cuts(form: TrecForm, raw: str | None) -> list[Any]:
+def _cuts(form: TrecForm, raw: str | None, numbers: _Numbers) -> list[Any]:
     if not raw:
         return list(form.defaults)
     items = raw.split(",")
     if form.args == "cutoffs":
-        cuts_i = sorted(_atol(x) for x in items)
+        cuts_i = sorted(numbers.integer(x) for x in items)
         if any(c <= 0 for c in cuts_i) or len(set(cuts_i)) != len(cuts_i):
             raise MeasureError(
                 f"trec_eval measure {form.name}: cutoffs must be distinct integers > 0, got {raw!r}."
             )
         return cuts_i
-    cuts_f = sorted(_atof(x) for x in items)
+    cuts_f = sorted(numbers.decimal(x) for x in items)
     if len(set(cuts_f)) != len(cuts_f):
         raise MeasureError(f"trec_eval measure {form.name}: cutoffs must be distinct, got {raw!r}.")
     return cuts_f
@@ -515,6 +609,7 @@ def translate(text: str) -> list[Measure] | None:
     if split is None:
         return None
     name, raw = split
+    sep = text[len(name)] if raw is not None else "."
     names = NICKNAMES.get(name, (name,))
     out: list[Measure] = []
     for n in names:
@@ -526,7 +621,9 @@ def translate(text: str) -> list[Measure] | None:
                 f"trec_eval measure {n!r} is only available through 'cranfield trec-eval'."
             )
         out.extend(
-            o.measure for o in expand(n, raw if name not in NICKNAMES else None) if o.measure
+            o.measure
+            for o in expand(n, raw if name not in NICKNAMES else None, sep=sep)
+            if o.measure
         )
     return out
 

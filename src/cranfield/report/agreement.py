@@ -171,6 +171,8 @@ def agreement_text(a: JudgeAgreement, *, per_query: bool = False) -> str:
         f"Fleiss' kappa {_num(a.fleiss_kappa)} on the {a.shared_by_all} pairs every judge "
         "labelled.",
     ]
+    if a.relevance_level is not None:
+        lines.append(a.notes[-1])
     skipped = {n: k for n, k in a.unjudged.items() if k}
     if skipped:
         told = ", ".join(f"{k} in {n}" for n, k in skipped.items())

@@ -75,7 +75,10 @@ def latex_escape(text: str) -> str:
 
 
 def letters(k: int) -> list[str]:
-    """Labels ``a, b, ..., z, aa, ab, ...`` for ``k`` runs."""
+    """Labels ``a, b, ..., z, aa, ab, ...`` for ``k`` runs.
+
+    Up to 26 runs a cell's marks are written together (``abd``); past 26 they are separated
+    by commas (``z,aa``), so that every mark reads one way."""
     out = []
     for i in range(k):
         s = ""
@@ -159,7 +162,10 @@ def _cells(c: Comparison, *, style: str) -> tuple[list[str], list[list[str]], se
             mark = ""
             if all_pairs:
                 beaten = c.better_than(run, m)
-                mark = "".join(labels[c.runs.index(r)] for r in beaten)
+                # past 26 runs labels have two letters: commas keep "z,aa" from reading "zaa"
+                mark = ("," if len(labels) > 26 else "").join(
+                    labels[c.runs.index(r)] for r in beaten
+                )
             elif run != c.baseline:
                 p = by_pair[(m, c.baseline or "", run)]
                 base = p.control_mean
@@ -233,7 +239,8 @@ def _rich_escape(text: str) -> str:
 
 def _details_rows(c: Comparison) -> tuple[list[str], list[list[str]]]:
     header = ["measure", "control", "treatment", "mean diff"]
-    header += [f"{kind} CI" for kind in c.intervals]
+    unadjusted = " unadj." if c.p_values_adjusted else ""  # beside adjusted p-values
+    header += [f"{kind} CI{unadjusted}" for kind in c.intervals]
     header += [f"{_TEST_SHORT[t]} p adj." for t in c.tests]
     header += ["W/T/L", "d_z", "URisk"]
     rows = []

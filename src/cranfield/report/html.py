@@ -126,7 +126,6 @@ def json_for_script(value: Any) -> str:
 def _charts(
     pr: Mapping[str, pl.DataFrame],
     gain: Mapping[str, pl.DataFrame],
-    ideal: Sequence[float] | None,
     *,
     rule: Interpolation,
     max_rank: int,
@@ -176,16 +175,13 @@ def _charts(
                     markers=max_rank <= 30,
                 )
             )
-        if ideal is not None:
-            ranks = list(range(1, len(ideal) + 1))
-            series.append(LineSeries("ideal", ranks, list(ideal), "#000000", "5 4", markers=False))
         charts.append(
             LineChart(
                 key="gain-chart",
                 title=f"nDCG@k, k = 1…{max_rank}",
                 caption=(
                     "Mean over the queries of nDCG@k (linear gain, log2 discount), the number "
-                    "evaluate reports for nDCG@k; dashed: the ideal ranking."
+                    "evaluate reports for nDCG@k (an ideal ranking scores 1 at every k)."
                 ),
                 x_label="Rank k",
                 y_label="nDCG@k",
@@ -221,8 +217,10 @@ def _summary(c: Comparison) -> str:
             v = c.means[m][run]
             marks = ""
             rel = ""
-            if all_pairs:
-                marks = "".join(labels[c.runs.index(r)] for r in c.better_than(run, m))
+            if all_pairs:  # commas past 26 runs, as the text table: "z,aa", never "zaa"
+                marks = ("," if len(labels) > 26 else "").join(
+                    labels[c.runs.index(r)] for r in c.better_than(run, m)
+                )
             elif run != c.baseline:
                 p = by_pair[(m, c.baseline or "", run)]
                 if p.tests[c.primary_test].significant:
@@ -241,7 +239,7 @@ def _summary(c: Comparison) -> str:
     notes_html = "".join(f"<li>{_e(s)}</li>" for s in notes(c))
     d_head, d_rows = _details_rows(c)
     details = (
-        '<details><summary>Every pairwise test</summary><div class="scroll">'
+        '<details open><summary>Every pairwise test</summary><div class="scroll tall">'
         '<table id="pairs-table"><thead><tr>'
         + "".join(
             f'<th scope="col"{" class=num" if j >= 3 else ""}>{_e(h)}</th>'
@@ -628,23 +626,6 @@ def _provenance_rows(
     return rows
 
 
-def _ideal_ndcg(judgments: Qrels, topics: Iterable[str], max_rank: int) -> list[float]:
-    """Mean ideal nDCG@k: the share of the queries with a relevant document, at every k."""
-    import polars as pl
-
-    wanted = list(topics)
-    if not wanted:
-        return [0.0] * max_rank
-    with_rel = (
-        judgments.frame.filter(pl.col("relevance") > 0)
-        .get_column("query_id")
-        .unique()
-        .is_in(wanted)
-        .sum()
-    )
-    return [float(with_rel) / len(wanted)] * max_rank
-
-
 @renamed_parameters(rng="seed", gain_depth="max_rank")
 def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options, **kwargs
     qrels: QrelsLike,
@@ -788,8 +769,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
             )
             for name, run in named
         }
-        ideal = _ideal_ndcg(curve_qrels, c.topics, max_rank)
-        charts = _charts(pr, gain, ideal, rule=rule, max_rank=max_rank)
+        charts = _charts(pr, gain, rule=rule, max_rank=max_rank)
         rows.append(
             (
                 "curves",

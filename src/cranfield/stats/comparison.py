@@ -80,6 +80,7 @@ __all__ = [
     "TestOutcome",
     "compare",
     "compare_scores",
+    "compare_table",
 ]
 
 # --------------------------------------------------------------------------- result types
@@ -382,11 +383,26 @@ class Comparison:
             names = ", ".join(kinds[i] for i in self.intervals)
             boot = any(i != "t" for i in self.intervals)
             extra = f" ({self.n_resamples:,} resamples; seed {self.seed})" if boot else ""
+            unadjusted = (
+                f"; they are not adjusted for multiple comparisons: each covers its own pair "
+                f"at {(1 - self.alpha) * 100:g}%, while the p-values are adjusted"
+                if self.p_values_adjusted
+                else ""
+            )
             out.append(
                 f"Mean differences have {(1 - self.alpha) * 100:g}% confidence intervals: "
-                f"{names}{extra}."
+                f"{names}{extra}{unadjusted}."
             )
         return out
+
+    @property
+    def p_values_adjusted(self) -> bool:
+        """Whether some adjusted p-value differs in kind from its own pair's: a correction
+        over more than one comparison, or Tukey's HSD over more than two runs. The intervals
+        never are adjusted, which the notes then say beside them."""
+        if self.correction != "none" and len(self.pairs) > 1:
+            return True
+        return len(self.runs) > 2 and any(t in FAMILYWISE for t in self.tests)
 
     def provenance(self) -> Provenance | None:
         """cranfield's version, the SHA-256 of the qrels and of every run file, the measures,
@@ -468,6 +484,18 @@ class Comparison:
     def to_csv(self) -> str:
         """:meth:`to_polars` as CSV text."""
         return self.to_polars().write_csv()
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the means (one row per run) and :meth:`to_polars`'s pairs with
+        their differences, intervals and p-values, as polars shows tables (escaped, nothing
+        active). The table with significance marks and its LaTeX are
+        :func:`cranfield.report.comparison.to_text` and ``to_latex``."""
+        import polars as pl
+
+        means = pl.DataFrame(
+            {"run": self.runs, **{m: [self.means[m][r] for r in self.runs] for m in self.measures}}
+        )
+        return means._repr_html_() + self.to_polars()._repr_html_()
 
 
 def _count(n: int, word: str) -> str:
@@ -915,6 +943,17 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
     if isinstance(baseline, (str, Path)):
         baseline = run_set.names[run_set.find(baseline)]
     table = evaluator.many(run_set, execution=run_on)
+    return compare_table(table, baseline=baseline, plan=test_plan)
+
+
+def compare_table(
+    table: ScoreTable, *, baseline: str | int | None = None, plan: TestPlan | None = None
+) -> Comparison:
+    """The :class:`Comparison` of the runs of a :class:`ScoreTable` scored already (what
+    :func:`compare` does once it has scored the runs): their inputs named as the table's
+    evaluator read them."""
+    test_plan = plan if plan is not None else TestPlan()
+    wanted = list(table.measures)
     topics = table.topics
     run_names = table.names
     cubes = [table.matrix(m) for m in wanted]
@@ -930,7 +969,7 @@ def compare(  # noqa: PLR0913 -- entry point: runs, naming, plan, options, input
         topics,
         cubes,
         means,
-        evaluator.options.missing,
+        table.options.missing,
         missing_topics,
         dropped,
         table,

@@ -284,6 +284,9 @@ class JudgeAgreement:
         Without runs, empty; with runs, one :class:`~cranfield.stats.rank_correlation.RankCorrelation`
         per judge after the first: the runs ranked under the first judge's qrels (the
         reference) against under that judge's.
+    relevance_level:
+        The level graded labels were binarised at (a label at or above it is 1, relevant, a
+        lower one 0), or ``None``: the labels compared as they are.
     """
 
     judges: tuple[str, ...]
@@ -296,6 +299,21 @@ class JudgeAgreement:
     alpha_ordinal: float
     measure: str | None = None
     rankings: tuple[RankCorrelation, ...] = field(default=())
+    relevance_level: int | None = None
+
+    @property
+    def notes(self) -> list[str]:
+        """What was done to the labels before they were compared, in sentences."""
+        out = [
+            "Negative labels (trec_eval's 'in the pool, not judged') are not judgments "
+            "and are left out."
+        ]
+        if self.relevance_level is not None:
+            out.append(
+                f"Labels binarised at relevance level {self.relevance_level}: a label of "
+                f"{self.relevance_level} or more is 1 (relevant), a lower one 0."
+            )
+        return out
 
     def __repr__(self) -> str:
         return (
@@ -318,10 +336,7 @@ class JudgeAgreement:
             "pairs": [_pair_dict(p) for p in self.pairs],
             "measure": self.measure,
             "rankings": [r.to_dict() for r in self.rankings],
-            "notes": [
-                "Negative labels (trec_eval's 'in the pool, not judged') are not judgments "
-                "and are left out."
-            ],
+            "notes": self.notes,
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -355,10 +370,14 @@ def _pair_dict(p: JudgePair) -> dict[str, Any]:
 Labels = dict[tuple[str, str], int]
 
 
-def _labels(frame: Any) -> tuple[Labels, int]:
-    """``{(query, doc): label}`` of the judgments (label >= 0) and the number of negative rows."""
+def _labels(frame: Any, level: int | None = None) -> tuple[Labels, int]:
+    """``{(query, doc): label}`` of the judgments (label >= 0), binarised at ``level`` when
+    given, and the number of negative rows."""
     rows = frame.select("query_id", "doc_id", "relevance").rows()
-    judged = {(q, d): int(r) for q, d, r in rows if r >= 0}
+    if level is not None:
+        judged = {(q, d): int(r >= level) for q, d, r in rows if r >= 0}
+    else:
+        judged = {(q, d): int(r) for q, d, r in rows if r >= 0}
     return judged, len(rows) - len(judged)
 
 
@@ -415,6 +434,7 @@ def agree(
     measure: str = "AP",
     options: EvalOptions | None = None,
     run_names: Any = "file",
+    relevance_level: int | None = None,
     **correlate: Any,
 ) -> JudgeAgreement:
     """The agreement of two or more qrels on the (query, document) pairs they judged.
@@ -436,6 +456,11 @@ def agree(
         qrels compared (a document judged on several lines of one file).
     run_names:
         How runs are named (``"file"``, ``"tag"``, or names).
+    relevance_level:
+        Binarise the labels first: a label of this level or more is 1 (relevant), a lower one
+        0, as κ is often reported on graded judgments (``--relevance-level`` on the command
+        line, which also sets the runs' evaluation option). ``None`` (default): the labels
+        as they are.
     **correlate:
         :func:`~cranfield.stats.rank_correlation.correlate_scores`'s ``p``, ``n_resamples``,
         ``alpha``, ``seed``.
@@ -466,7 +491,8 @@ def agree(
     judges = _judge_names(qrels, names)
     read_as = EvalOptions() if options is None else options
     loaded = [load_judgments(q, read_as, name=n) for q, n in zip(qrels, judges, strict=True)]
-    labels, unjudged = zip(*(_labels(q.frame) for q in loaded), strict=True)
+    check_int("relevance_level", relevance_level, minimum=1, none=True)
+    labels, unjudged = zip(*(_labels(q.frame, relevance_level) for q in loaded), strict=True)
     pairs = tuple(
         _pair(judges[i], labels[i], judges[j], labels[j])
         for i, j in combinations(range(len(judges)), 2)
@@ -489,6 +515,7 @@ def agree(
         alpha_ordinal=krippendorff_alpha(matrix, level="ordinal"),
         measure=None if runs is None else measure,
         rankings=rankings,
+        relevance_level=relevance_level,
     )
 
 

@@ -356,10 +356,10 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
     >>> d.query("q1").entered, d.entered_total
     (('new',), 1)
     """
-    from cranfield.evaluation.evaluator import Evaluator, load_judgments
+    from cranfield.evaluation.evaluator import Evaluator
     from cranfield.evaluation.options import options_from
     from cranfield.io.runset import RunSet
-    from cranfield.stats.comparison import compare, split_options
+    from cranfield.stats.comparison import compare_table, split_options
 
     top = check_int("top", top, minimum=1)
     k = check_int("k", k, minimum=1)
@@ -367,20 +367,13 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
     test_plan, eval_kwargs = split_options(plan, kwargs, caller="diff_runs")
     opts = options_from(options, eval_kwargs, caller="diff_runs")
     run_set = RunSet.of([run_a, run_b], names)
-    judgments = load_judgments(qrels, opts)
+    # one evaluator: the qrels read once and named as given (their file, in every message)
+    evaluator = Evaluator(qrels, measures, opts, known=known, intents=intents)
+    if not evaluator.measures:
+        raise OptionError("measures", "at least one measure", measures)
     loaded = {name: run_set.load(i, format=opts.run_format) for i, name in enumerate(run_set.names)}
     name_a, name_b = run_set.names
-    c = compare(
-        judgments,
-        loaded,
-        measures,
-        baseline=name_a,
-        plan=test_plan,
-        options=opts,
-        known=known,
-        intents=intents,
-    )
-    evaluator = Evaluator(judgments, c.measures, opts)
+    c = compare_table(evaluator.many(loaded), baseline=name_a, plan=test_plan)
     ranked_a, ranked_b = (
         _ranked_lists(evaluator.ranking(run, name=name).ranking) for name, run in loaded.items()
     )
@@ -398,7 +391,7 @@ def diff_runs(  # noqa: PLR0913 -- entry point: inputs, naming, plan, options, t
             if str(q) not in compared:
                 raise OptionError("query", "a query both runs are compared on", q)
         detailed = tuple(dict.fromkeys(str(q) for q in queries))
-    relevant = _relevant(judgments, detailed, opts.relevance_level)
+    relevant = _relevant(evaluator.qrels, detailed, opts.relevance_level)
     per_query = []
     empty: tuple[list[str], list[int]] = ([], [])
     for i, topic in enumerate(c.topics):

@@ -102,3 +102,30 @@ def test_a_malformed_qrels_line_exits_2_naming_the_file_and_line(tmp_path: Path)
     assert code == 2
     assert "bad.txt:2: expected 4 fields" in err
     assert "Traceback" not in err
+
+
+def test_relevance_level_binarises_graded_labels(tmp_path: Path) -> None:
+    """κ on graded labels read as relevant (level 1 or more) or not, by hand: the judges agree
+    on 4 of 5 pairs (0.8), chance agreement 0.6·0.8 + 0.4·0.2 = 0.56, κ = 0.24/0.44."""
+    a = tmp_path / "nist.txt"
+    b = tmp_path / "llm.txt"
+    a.write_text("q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d4 1\nq2 0 d5 0\nq2 0 d6 -1\n")
+    b.write_text("q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 1\nq2 0 d4 1\nq2 0 d5 0\nq2 0 d6 1\n")
+    code, out, err = run([str(a), str(b), "-f", "json"])
+    assert code == 0, err
+    assert json.loads(out)["pairs"][0]["kappa"] == 0.6875  # graded, as given
+    code, out, err = run([str(a), str(b), "--relevance-level", "1", "-f", "json"])
+    assert code == 0, err
+    data = json.loads(out)
+    (pair,) = data["pairs"]
+    assert pair["labels"] == [0, 1]
+    assert pair["confusion"] == [[1, 1], [0, 3]]
+    assert abs(pair["kappa"] - 0.24 / 0.44) < 1e-12
+    assert data["notes"][-1] == (
+        "Labels binarised at relevance level 1: a label of 1 or more is 1 (relevant), "
+        "a lower one 0."
+    )
+    code, out, err = run([str(a), str(b), "-l", "2"])
+    assert code == 0, err
+    assert "Cohen's kappa 1.0000" in out
+    assert "Labels binarised at relevance level 2" in out

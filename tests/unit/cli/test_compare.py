@@ -175,3 +175,19 @@ def test_dl19_markdown_with_threshold() -> None:
     code, out, err = run(argv)
     assert code == 0, err
     assert "| bm25 (baseline) | 0.2476 | 0.5058 |" in out
+
+
+def test_runs_named_by_one_tag_are_a_data_problem(tmp_path: Path) -> None:
+    """Two files with the same run tag exited 1 and told a command-line user to 'pass
+    names=[...] or a dict', which the command line cannot."""
+    qrels = tmp_path / "q"
+    qrels.write_text("1 0 a 1\n2 0 a 1\n3 0 a 0\n")
+    one, two = tmp_path / "one.run", tmp_path / "two.run"
+    one.write_text("1 Q0 a 1 2 x\n2 Q0 a 1 2 x\n")
+    two.write_text("1 Q0 b 1 2 x\n2 Q0 a 1 2 x\n")
+    code, out, err = run([str(qrels), str(one), str(two), "--names", "tag"])
+    assert (code, out) == (2, "")
+    assert err == (
+        f"cranfield compare: {two}: has the run tag 'x', as {one} has; name them by file "
+        "(--names file, the default)\n"
+    )

@@ -156,3 +156,28 @@ def test_one_common_query_is_a_data_error(tmp_path: Path) -> None:
     code, _, err = run([str(tmp_path / "q"), str(tmp_path / "r1"), str(tmp_path / "r2")])
     assert code == 2
     assert "at least 2 queries" in err
+
+
+def test_messages_name_the_qrels_file(tmp_path: Path) -> None:
+    """diff read the qrels into memory first, so its messages said '<in memory>'."""
+    qrels = tmp_path / "judged.txt"
+    qrels.write_text("q1 0 d1 1\nq2 0 d2 1\nq3 0 d3 1\n")
+    a, b = tmp_path / "a.run", tmp_path / "b.run"
+    a.write_text("q1 Q0 d1 1 2 a\n")
+    b.write_text("q9 Q0 d1 1 2 b\n")
+    code, out, err = run([str(qrels), str(a), str(b)])
+    assert (code, out) == (2, "")
+    assert err == (
+        f"cranfield diff: warning: run 'a' against {qrels}: The run answers only 1 of the 3 "
+        "judged queries (33%): wrong qrels file?\n"
+        f"cranfield diff: run 'b' and {qrels} share no query id: the run has 1 queries ('q9'), "
+        "the qrels 3 ('q1', 'q2', 'q3'). Wrong qrels file?\n"
+    )
+
+
+def test_the_same_run_twice_names_both_arguments() -> None:
+    code, _, err = run([QRELS, BM25, BM25])
+    assert code == 1
+    assert err == (
+        f"cranfield diff: RUN_A and RUN_B must be distinct runs, each given once, got {BM25!r}.\n"
+    )

@@ -543,3 +543,25 @@ def test_jobs_scores_the_runs_in_worker_processes_with_the_same_numbers(
     code, _, err = cli(capsys, "evaluate", QRELS, *RUNS, "-j", "2", "--scheduler", "tcp://h:1")
     assert code == 1
     assert "The --jobs option must be 1 (the default) when a scheduler is given" in err
+
+
+def test_a_misspelt_trec_eval_cutoff_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ndcg_cut_1O`` (a letter O) used to print nDCG@1 and exit 0."""
+    code, out, err = cli(capsys, "evaluate", QRELS, RUNS[0], "-m", "ndcg_cut_1O")
+    assert (code, out) == (1, "")
+    assert err == (
+        "cranfield evaluate: trec_eval measure ndcg_cut: '1O' in ndcg_cut_1O is not a whole "
+        "number (digits only); did you mean ndcg_cut_10?\n"
+    )
+
+
+def test_micro_for_a_measure_that_is_no_set_measure_names_what_the_cli_can_do(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It told a command-line user to 'give aggregate a mapping', which only Python can."""
+    code, out, err = cli(capsys, "evaluate", QRELS, RUNS[0], "-m", "AP", "--aggregate", "micro")
+    assert (code, out) == (1, "")
+    assert err == (
+        "cranfield evaluate: AP cannot be micro-averaged: only set measures pool their counts; "
+        "--aggregate micro takes set measures only (SetP, SetR, SetF ...).\n"
+    )

@@ -155,6 +155,8 @@ VOCABULARY: dict[str, Flag] = {
     "--sample-size": Flag((), "sample_size", "draws per topic from statAP's AP prior"),
     "--vote": Flag((), "votes", "how runs vote documents relevant without judgments (a list)"),
     "--folds": Flag(("-n",), "n_folds", "number of folds"),
+    "--fold-file": Flag((), "fold_file", "predefined folds, one per line"),
+    "--group": Flag((), "group", "a group of runs left out together"),
     # interaction logs
     "--log-format": Flag((), "log_format", "the logs' format"),
     "--by": Flag((), "by", "values per query or per bucket"),

@@ -318,3 +318,71 @@ def test_lab_init_writes_cranfield_toml_by_default(
     monkeypatch.chdir(tmp_path)
     assert run("init")[0] == 0
     assert (tmp_path / "cranfield.toml").is_file()
+
+
+def test_cv_takes_predefined_folds(tmp_path: Path) -> None:
+    """By hand: run a ranks the relevant d1 first on q0 and q1 (AP 1) and second on q2 and q3
+    (AP 0.5), run b the other way. Folds {q0, q1} and {q2, q3}: each fold's choice is the
+    run that is worse on it, so the held-out AP is 0.5; the seeded split differs."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"q{i} 0 d1 1\n" for i in range(4)))
+    a, b = tmp_path / "a.run", tmp_path / "b.run"
+    first, second = "Q0 d1 1 2 x\nq{i} Q0 d2 2 1 x\n", "Q0 d2 1 2 x\nq{i} Q0 d1 2 1 x\n"
+    a.write_text("".join(f"q{i} " + (first if i < 2 else second).format(i=i) for i in range(4)))
+    b.write_text("".join(f"q{i} " + (second if i < 2 else first).format(i=i) for i in range(4)))
+    folds = tmp_path / "folds.tsv"
+    folds.write_text("0\tq0 q1\n1\tq2 q3\n")
+    code, out, err = run("cv", str(qrels), str(a), str(b), "--fold-file", str(folds))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "2-fold cross-validation on AP (predefined folds), 4 topics, 2 candidates"
+    assert [line.split()[2] for line in lines[2:4]] == ["b", "a"]
+    assert "held-out AP: 0.5000" in out
+    folds.write_text("q0 q2\nq1 q3\n")  # ids alone, no label
+    code, out, err = run("cv", str(qrels), str(a), str(b), "--fold-file", str(folds))
+    assert code == 0, err
+    assert "held-out AP: 0.7500" in out
+    folds.write_text("0\tq0 q1\n1\tq2\n")
+    code, out, err = run("cv", str(qrels), str(a), str(b), "--fold-file", str(folds))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"cranfield lab cv: {folds}: must hold two or more folds that hold each scored query "
+        "exactly once (scored queries in no fold: q3)\n"
+    )
+    folds.write_text("0\tq0 q1\n1\tq2 q1\n")
+    code, _, err = run("cv", str(qrels), str(a), str(b), "--fold-file", str(folds))
+    assert code == 2
+    assert err == f"cranfield lab cv: {folds}:2: puts query 'q1' in a second fold (line 1)\n"
+
+
+def test_pool_leaves_a_group_of_runs_out(tmp_path: Path) -> None:
+    """The hand-computed case of tests/unit/lab/test_pooling.py from the command line."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 1\nq1 0 d3 1\n")
+    docs = {"a1": ("d1", "d9"), "a2": ("d1", "d2"), "b": ("d3", "d8")}
+    for name, (first, second) in docs.items():
+        (tmp_path / f"{name}.run").write_text(f"q1 Q0 {first} 1 2 x\nq1 Q0 {second} 2 1 x\n")
+    runs = [str(tmp_path / f"{name}.run") for name in docs]
+    argv = ["pool", *runs, "--pool-depth", "2", "--qrels", str(qrels)]
+    code, out, err = run(*argv, "--group", "A", "a1", "a2")
+    assert code == 0, err
+    assert "leave-one-group-out, AP, pool depth 2" in out
+    row = out.split("leave-one-group-out")[1].splitlines()[3]
+    assert row.split() == ["a2", "A", "3", "2", "0.6667", "0.0000", "-0.6667", "-100.00", "1", "2"]
+    code, out, err = run(*argv, "-f", "json", "--group", "A", "a1", "a2")
+    assert code == 0, err
+    rows = json.loads(out)["leave_one_out"]["rows"]
+    assert [(r["run"], r["group"], r["rank_without"]) for r in rows] == [
+        ("a1", "A", 2),
+        ("a2", "A", 2),
+        ("b", "b", 3),
+    ]
+    code, _, err = run(*argv, "--group", "A", "a1", "--group", "B", "a1")
+    assert code == 1
+    assert err == "cranfield lab pool: error: run a1 is in two groups (A and B).\n"
+    code, _, err = run(*argv, "--group", "A", "nosuchrun")
+    assert code == 1
+    assert err == (
+        "cranfield lab pool: The --group option must be a mapping of run names (a1, a2, b) to "
+        "groups, got 'nosuchrun'.\n"
+    )

@@ -298,7 +298,67 @@ def test_round_trip(tmp_path: Path, suffix: str) -> None:
 def test_write_refuses_an_unknown_format(tmp_path: Path) -> None:
     s = read_sessions(write(tmp_path, "log.txt", WSCD))
     with pytest.raises(OptionError, match="'format'"):
-        write_sessions(s, tmp_path / "x", format="csv")  # type: ignore[arg-type]
+        write_sessions(s, tmp_path / "x", format="wscd")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("suffix", "separator"), [(".csv", ","), (".tsv", "\t")])
+def test_csv_and_tsv_are_written_as_their_suffix_says(
+    tmp_path: Path, suffix: str, separator: str
+) -> None:
+    """Any name but .parquet used to get JSON Lines: a .csv the CSV reader then refused."""
+    original = read_sessions(write(tmp_path, "log.csv", CSV))
+    path = tmp_path / f"copy{suffix}"
+    write_sessions(original, path)
+    assert path.read_text().splitlines()[:2] == [
+        separator.join(["query_id", "shown", "clicks", "click_times", "dwell_times", "time"])
+        + separator
+        + separator.join(["user", "bucket"]),
+        separator.join(["q1", "a b", "b z", "2.5 1.0", "30.0 4.0", "100.0", "7", "A"]),
+    ]
+    assert read_sessions(path).to_polars().equals(original.to_polars())
+
+
+def test_what_csv_cannot_hold_is_refused_naming_the_session(tmp_path: Path) -> None:
+    unknown = read_sessions(write(tmp_path, "log.jsonl", JSONL))  # click_times [2.5, null]
+    path = tmp_path / "copy.csv"
+    with pytest.raises(InputError, match=r"copy\.csv: session 1 has a click_times value not kn"):
+        write_sessions(unknown, path)
+    assert not path.exists()
+    blank = read_sessions(
+        write(tmp_path, "b.jsonl", b'{"query_id": "q", "shown": ["a b"], "clicks": []}\n')
+    )
+    with pytest.raises(InputError, match=r"session 1 has the id 'a b' in shown"):
+        write_sessions(blank, tmp_path / "copy.tsv")
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        (
+            "log.jsonl",
+            b'{"query_id": "q", "shown": ["a"], "clicks": ["a"], "click_times": [NaN]}\n',
+        ),
+        ("log.csv", b"query_id,shown,clicks,dwell_times\nq,a,a,nan\n"),
+        ("log.csv", b"query_id,shown,clicks,time\nq,a,,NaN\n"),
+    ],
+)
+def test_a_nan_time_is_refused_like_an_infinite_one(tmp_path: Path, name: str, data: bytes) -> None:
+    """NaN marks a time not known inside the arrays; written in a file it was read as one."""
+    with pytest.raises(InputError, match=r"(holds nan, not a number of seconds|is NaN \(leave)"):
+        read_sessions(write(tmp_path, name, data))
+
+
+def test_a_nan_time_in_parquet_is_refused_and_a_null_is_not_known(tmp_path: Path) -> None:
+    path = tmp_path / "log.parquet"
+    frame = pl.DataFrame(
+        {"query_id": ["q"], "shown": [["a", "b"]], "clicks": [["a", "b"]],
+         "click_times": [[1.0, None]]}
+    )  # fmt: skip
+    frame.write_parquet(path)
+    assert read_sessions(path).to_polars()["click_times"].to_list() == [[1.0, None]]  # not known
+    frame.with_columns(pl.Series("click_times", [[1.0, float("nan")]])).write_parquet(path)
+    with pytest.raises(InputError, match=r"row 1: the column 'click_times' holds nan"):
+        read_sessions(path)
 
 
 def test_from_a_frame_names_rows() -> None:

@@ -7,6 +7,8 @@ every defect (missing column, null, NaN, non-integral relevance, duplicate pair)
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import types
 from pathlib import Path
 from typing import Any
@@ -627,3 +629,69 @@ def test_side_by_side_returns_both_and_raises_the_first_error() -> None:
         side_by_side(lambda: fails("qrels"), lambda: fails("run"))
     with pytest.raises(InputError, match="run"):
         side_by_side(lambda: 1, lambda: fails("run"))
+
+
+PANDAS_FRAMES = [
+    pd.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "b", "a"], "score": [2.0, 1.5, 0.25]}),
+    pd.DataFrame(  # integer ids, a categorical, pandas' nullable integers and strings
+        {
+            "qid": [301, 301, 302],
+            "docno": pd.Categorical(["a", "b", "c"]),
+            "rank": pd.array([1, 2, 1], dtype="Int64"),
+            "tag": pd.array(["t", "t", "t"], dtype="string"),
+        }
+    ),
+    pd.DataFrame({"qid": ["1", "2"], "docno": ["a", "b"], "score": [1.0, 2.0]}).set_index("qid"),
+    pd.DataFrame({"qid": [1.0, 2.0], "docno": ["a", "b"], "score": [1, 2]}),
+]
+
+
+@pytest.fixture
+def no_pyarrow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pyarrow as if not installed: importing it raises ImportError (``None`` in sys.modules)."""
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+
+
+@pytest.mark.parametrize("frame", PANDAS_FRAMES)
+def test_a_pandas_frame_reads_the_same_without_pyarrow(
+    frame: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """polars' own conversion needs pyarrow: evaluating a DataFrame failed with its raw
+    ImportError after ``pip install .`` plus pandas."""
+    with_arrow = load_run(frame).frame
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ImportError):
+        import pyarrow  # noqa: F401
+    assert_frame_equal(load_run(frame).frame, with_arrow)
+
+
+def test_pandas_qrels_and_run_evaluate_in_a_process_that_never_had_pyarrow() -> None:
+    """pyarrow blocked before polars is imported, as after ``pip install .`` plus pandas
+    (within this process polars has already loaded it)."""
+    code = """
+import sys
+sys.modules["pyarrow"] = None
+import pandas as pd
+import cranfield
+qrels = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "c", "b"],
+                      "relevance": [1, 1, None]}).dropna()
+run = pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["b", "a", "c"],
+                    "score": [3.0, 2.0, 1.0]})
+print(repr(cranfield.evaluate(qrels, run, "AP")["AP"]), "pyarrow" in sys.modules and
+      sys.modules["pyarrow"] is not None)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.split() == [repr((1 / 2 + 2 / 3) / 2), "False"]
+
+
+def test_a_mixed_pandas_column_is_one_sentence_without_pyarrow(no_pyarrow: None) -> None:
+    frame = pd.DataFrame({"qid": ["1", 1], "docno": ["a", "b"], "score": [1.0, 2.0]})
+    check_error(
+        run_error(frame),
+        "<DataFrame>",
+        None,
+        "cannot be converted to a table (column 'qid' mixes int and str values)",
+    )

@@ -18,6 +18,7 @@ from cranfield.lab import (
     from_ir_datasets,
     read_cranfield,
     read_topics,
+    read_trec_documents,
 )
 from tests.conftest import SHARED, require
 
@@ -193,3 +194,58 @@ def test_topics_are_read_by_the_file_opener(
     monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "16")
     with pytest.raises(InputError, match=r"topics.tsv:2: .*longer than"):
         read_topics(plain)
+
+
+TREC_DOCS = """<DOC>
+<DOCNO> FT911-1 </DOCNO>
+<PROFILE>_AN-BEOA7AAIFT</PROFILE>
+<HEADLINE>
+FT  14 MAY 91 / Swept <B>wings</B>
+</HEADLINE>
+<TEXT>
+Swept wings delay the rise
+of drag at high speed.
+</TEXT>
+<TEXT>Second section.</TEXT>
+</DOC>
+<DOC><DOCNO>LA010189-0001</DOCNO><TEXT><P>Heat transfer.</P></TEXT></DOC>
+
+<DOC>
+<DOCNO>GX000-00-0000000</DOCNO>
+<DOCHDR>http://example.org/ HTTP/1.1 200 OK</DOCHDR>
+<html><title>Boundary</title><body>Boundary layer.</body></html>
+</DOC>
+"""
+
+
+def test_trec_sgml_documents(tmp_path: Path) -> None:
+    path = tmp_path / "docs.sgml.gz"
+    path.write_bytes(gzip.compress(TREC_DOCS.encode()))
+    assert list(read_trec_documents(path)) == [
+        Document(
+            "FT911-1",
+            "Swept wings delay the rise of drag at high speed. Second section.",
+            "FT 14 MAY 91 / Swept wings",
+        ),
+        Document("LA010189-0001", "Heat transfer."),
+        Document("GX000-00-0000000", "Boundary layer.", "Boundary"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "problem"),
+    [
+        ("<DOC>\n<TEXT>x</TEXT>\n</DOC>\n", 1, "starts a document without a <DOCNO>"),
+        ("<DOC>\n<DOCNO>a b</DOCNO>\n</DOC>\n", 1, "has a <DOCNO> that is empty or holds a blank"),
+        ("<DOC>\n<DOCNO>a</DOCNO>\n", 1, "opens a <DOC> that is never closed"),
+        ("<DOC><DOCNO>a</DOCNO>\n<DOC>\n", 2, "opens a <DOC> inside the one of line 1"),
+        ("<DOC><DOCNO>a</DOCNO></DOC>\nstray\n", 2, "has text outside <DOC>...</DOC>"),
+    ],
+)
+def test_trec_sgml_document_errors(tmp_path: Path, text: str, line: int, problem: str) -> None:
+    path = tmp_path / "docs.sgml"
+    path.write_text(text)
+    with pytest.raises(InputError) as info:
+        list(read_trec_documents(path))
+    assert (info.value.source, info.value.line) == (str(path), line)
+    assert info.value.problem == problem

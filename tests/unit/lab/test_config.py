@@ -286,6 +286,11 @@ def test_input_files_are_checked_when_the_configuration_is_read(
         ("a", "x/y", r"whose names can name a file .*got 'x/y'"),
         ("a", "..", r"whose names can name a file .*got '\.\.'"),
         ("a", "x" * 201, "whose names are at most 200 bytes long"),
+        (
+            "a",
+            "my run",
+            r"whose names are one word \(no blank: a name is its run.s tag\), got .my run.",
+        ),
     ],
 )
 def test_system_names_that_would_share_a_file_are_refused(
@@ -356,3 +361,22 @@ def test_the_lab_reads_its_own_runs_so_takes_no_run_format(folder: Path) -> None
         folder / "exp.toml", COLLECTION + SYSTEM + '[evaluation]\nrun_format = "csv"\n'
     )
     assert "[evaluation]: unknown key 'run_format'" in message
+
+
+def test_a_trec_collection_reads_classic_sgml_documents(folder: Path) -> None:
+    """``documents`` in TREC's <DOC><DOCNO>...<TEXT> form was read as JSON lines and refused."""
+    (folder / "docs.sgml").write_text(
+        "<DOC>\n<DOCNO> d1 </DOCNO>\n<TEXT>\nboundary layer\n</TEXT>\n</DOC>\n"
+        "<DOC>\n<DOCNO>d2</DOCNO>\n<HEADLINE>Heat</HEADLINE>\n<TEXT>heat transfer</TEXT>\n</DOC>\n"
+    )
+    cfg = folder / "lab.toml"
+    cfg.write_text(COLLECTION.replace("docs.jsonl", "docs.sgml") + SYSTEM)
+    experiment = load_config(cfg, progress=False)
+    docs = list(experiment.collection.iter_documents())
+    assert [(d.doc_id, d.text, d.title) for d in docs] == [
+        ("d1", "boundary layer", ""),
+        ("d2", "heat transfer", "Heat"),
+    ]
+    cfg.write_text(COLLECTION + SYSTEM)  # JSON lines still read as before
+    docs = list(load_config(cfg, progress=False).collection.iter_documents())
+    assert [d.doc_id for d in docs] == ["d1", "d2"]

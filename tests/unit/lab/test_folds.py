@@ -40,7 +40,7 @@ def test_fold_arguments_are_checked() -> None:
         kfold(["a", "b"], 2, seed=0.5)  # type: ignore[arg-type]
     with pytest.raises(EvaluationError, match=r"Cannot split 1 topic.* at least 2 are needed"):
         kfold(["a"], 5, seed=0)  # a data problem (exit 2), not a bound of --folds
-    with pytest.raises(OptionError, match="The 'folds' option must be non-empty lists that hold"):
+    with pytest.raises(OptionError, match="The 'folds' option must be two or more folds that hold"):
         cross_validate_scores({"a": {"x": 1.0, "y": 0.0}}, folds=[["x"], []])
 
 

@@ -281,3 +281,45 @@ def test_worker_processes_pool_and_score_as_this_process_does(robust_runs: list[
     loo_here = leave_one_out(qrels, runs, "AP", depth=20)
     loo_there = leave_one_out(qrels, runs, "AP", depth=20, jobs=2)
     assert loo_there.frame.equals(loo_here.frame)
+
+
+GROUP_QRELS = {"q1": {"d1": 1, "d2": 1, "d3": 1}}
+GROUP_RUNS = {
+    "a1": {"q1": {"d1": 2.0, "d9": 1.0}},
+    "a2": {"q1": {"d1": 2.0, "d2": 1.0}},
+    "b": {"q1": {"d3": 2.0, "d8": 1.0}},
+}
+
+
+def _rows(result: Any) -> list[tuple[Any, ...]]:
+    cols = ["run", "unique", "score", "score_without", "rank", "rank_without"]
+    return [tuple(round(v, 4) if isinstance(v, float) else v for v in r)
+            for r in result.frame.select(cols).rows()]  # fmt: skip
+
+
+def test_leave_one_group_out_by_hand() -> None:
+    """Team A's two runs share d1: leaving each out alone removes little (a1 nothing, a2 d2);
+    leaving team A out removes d1, d2 and d9, which both its runs relied on (AP by hand, R = 3
+    judged relevant, 2 once d1's and d2's judgments are gone ... 1)."""
+    alone = leave_one_out(GROUP_QRELS, GROUP_RUNS, "AP", depth=2)
+    assert alone.groups is None
+    assert _rows(alone) == [
+        ("a1", 1, 0.3333, 0.3333, 2, 2),
+        ("a2", 1, 0.6667, 0.5, 1, 1),
+        ("b", 2, 0.3333, 0.0, 2, 3),
+    ]
+    grouped = leave_one_out(GROUP_QRELS, GROUP_RUNS, "AP", depth=2, groups={"a1": "A", "a2": "A"})
+    assert grouped.frame.get_column("group").to_list() == ["A", "A", "b"]
+    assert _rows(grouped) == [
+        ("a1", 3, 0.3333, 0.0, 2, 2),  # ranked among b alone: the runs outside team A
+        ("a2", 3, 0.6667, 0.0, 1, 2),
+        ("b", 2, 0.3333, 0.0, 2, 3),
+    ]
+    text = grouped.to_text().splitlines()
+    assert text[0] == "leave-one-group-out, AP, pool depth 2"
+    assert text[2].split()[:3] == ["a1", "A", "3"]
+    study = pool_study(GROUP_RUNS, 2, qrels=GROUP_QRELS, groups={"a1": "A", "a2": "A"})
+    assert study.leave_one_out is not None
+    assert study.leave_one_out.frame.equals(grouped.frame)
+    with pytest.raises(OptionError, match="'groups' option must be a mapping of run names"):
+        leave_one_out(GROUP_QRELS, GROUP_RUNS, "AP", depth=2, groups={"zz": "A"})

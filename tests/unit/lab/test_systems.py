@@ -22,6 +22,7 @@ from cranfield.lab import (
     Tantivy,
 )
 from cranfield.lab.systems import query_terms
+from tests.unit.lab._server import EngineServer
 
 ENGINES = [
     pytest.param(lambda: SQLiteFTS5("fts5"), id="sqlite-fts5"),
@@ -129,3 +130,17 @@ def test_precomputed_run(tmp_path: Path) -> None:
 
 def test_query_terms() -> None:
     assert query_terms("What (is) THE drag? drag-free") == ["what", "is", "the", "drag", "free"]
+
+
+def test_topic_text_never_changes_the_path_of_an_http_request(
+    toy: Collection, tmp_path: Path
+) -> None:
+    """A '/' in a topic was left unquoted: '../../boom' in a path template reached /boom."""
+    engine = SQLiteFTS5("behind-http")
+    engine.index(toy.iter_documents(), tmp_path / "index")
+    with EngineServer(engine, max_requests=10, lifetime=60) as server:
+        http = HTTPSystem("http", server.url + "/v1/{query}/search?q=heat&k={k}")
+        hits = http.search("a/../../boom?x=1#frag", 2)
+        (method, path, _, _), *_ = server.seen
+    assert (method, path) == ("GET", "/v1/a%2F..%2F..%2Fboom%3Fx%3D1%23frag/search?q=heat&k=2")
+    assert hits == engine.search("heat", 2)  # the server's /search answered, not /boom

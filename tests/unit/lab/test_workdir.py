@@ -199,6 +199,7 @@ def test_locked_is_exclusive_within_one_process_too(tmp_path: Path) -> None:
         (["a\nb"], "can name a file"),
         (["a\\b"], "can name a file"),
         ([".hidden"], "can name a file"),
+        (["my run"], "one word"),  # the run tag of its run: refused before any run is written
         (["\u00e9" * 101], "at most 200 bytes long"),  # 202 bytes in UTF-8
     ],
 )

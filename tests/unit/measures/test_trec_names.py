@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 import doctest
+import io
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -24,6 +26,7 @@ from cranfield.errors import MeasureError
 from cranfield.kernels.prefs import PREFS_MEASURES
 from cranfield.measures import MeasureSpec, all_specs, trec_names
 from cranfield.measures._spec import TrecForm, register
+from tests.conftest import CONFORMANCE
 
 SRC = Path(cranfield.__file__).parent
 
@@ -234,3 +237,60 @@ def test_examples_run() -> None:
 def test_no_assert_in_library_code(module: str) -> None:
     tree = ast.parse((SRC / module).read_text())
     assert not [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Assert)]
+
+
+@pytest.mark.parametrize(
+    ("text", "nearest"),
+    [
+        ("ndcg_cut_1O", "ndcg_cut_10"),  # a letter O, not a zero
+        ("recall_1OOO", "recall_1000"),
+        ("ndcg_cut.1O", "ndcg_cut.10"),
+        ("P.5,1O", "P.5,10"),
+        ("P_l0", "P_10"),  # a letter l
+        ("P_10.0", "P_10"),
+        ("map_cut.+5", "map_cut.5"),
+        ("iprec_at_recall_0.5O", "iprec_at_recall_0.50"),
+        ("rbp.p=0.8x", "rbp.p=0.8"),
+        ("Rprec_mult.0.5x", "Rprec_mult.0.5"),
+    ],
+)
+def test_parameters_are_read_strictly_and_the_nearest_spelling_named(
+    text: str, nearest: str
+) -> None:
+    """C's atol read ``ndcg_cut_1O`` as nDCG@1: another measure, computed silently."""
+    with pytest.raises(MeasureError, match=rf"did you mean {re.escape(nearest)}\?$"):
+        parse_measures(text)
+    assert parse_measures(nearest)  # the suggestion is itself a valid name
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("P.05", ["P@5"]),
+        ("11pt_avg..25,.5,.75", ["IPrecAvg(levels=(0.25,0.5,0.75))"]),
+        ("utility.1,-1,-0.5,0.01", ["Utility(c=-0.5,d=0.01)"]),
+        ("set_F.0.5", ["SetF(beta=0.7071067811865476)"]),
+        ("ndcg_rel.1=0.5,2=4", ["nDCG_rel(gains={1:0.5,2:4})"]),
+    ],
+)
+def test_well_formed_parameters_still_read(text: str, expected: list[str]) -> None:
+    assert [str(m) for m in parse_measures(text)] == expected
+
+
+def test_trec_eval_compat_reads_parameters_as_trec_eval_does() -> None:
+    """``cranfield trec-eval`` is trec_eval byte for byte: C's atol reads ``1O`` as 1 there
+    (its own test file asks for ``ndcg_cut.10,20,23.4``), and ``ndcg_cut_1O`` is no name."""
+    files = [str(CONFORMANCE / "qrels.test"), str(CONFORMANCE / "results.test")]
+    code, out, err = _trec_eval("-m", "ndcg_cut.1O", *files)
+    assert (code, err) == (0, "")
+    assert out.split()[:2] == ["ndcg_cut_1", "all"]
+    code, out, err = _trec_eval("-m", "ndcg_cut_1O", *files)
+    assert (code, out, err) == (1, "", "trec_eval: illegal measure 'ndcg_cut_1O'\n")
+
+
+def _trec_eval(*argv: str) -> tuple[int, str, str]:
+    from cranfield.cli.trec_eval import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()

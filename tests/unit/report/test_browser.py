@@ -323,3 +323,83 @@ def test_the_logs_page_draws_its_charts_offline(
     assert hostile in page.locator("#interleaving p").first.inner_text()
     page.locator("#ctr").screenshot(path=str(artifacts / "logs-ctr.png"))
     watched.check()
+
+
+# Everything right of the window's edge, and every box that scrolls sideways (the page's own
+# width included): what a reader at 1400 px would have to scroll to see.
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const found = [];
+  if (document.documentElement.scrollWidth > width) found.push('the page');
+  for (const el of document.querySelectorAll('body *')) {
+    const box = el.getBoundingClientRect();
+    const label = el.tagName + (el.id ? '#' + el.id : '');
+    if (box.width > 0 && box.right > width + 0.5) found.push(label + ' ends at ' + box.right);
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+      found.push(label + ' scrolls: ' + el.scrollWidth + ' > ' + el.clientWidth);
+  }
+  return found;
+}"""
+
+
+def test_ten_runs_fit_a_1400_pixel_window(
+    watched: Watched, artifacts: Path, tmp_path: Path
+) -> None:
+    """The per-query table of 10 runs (20 columns) ran to 4,900 px; the pairwise tests (their
+    intervals and adjusted p-values) were behind a click; the nDCG@k chart drew an "ideal"
+    line at 1."""
+    qrels, runs = synthetic(10, 60, depth=30, seed=5)
+    named = {f"team-{i:02d}-system-long-name": r for i, r in enumerate(runs.values())}
+    path = tmp_path / "ten.html"
+    path.write_text(html_report(qrels, named, ["AP", "nDCG@10", "P@10"], seed=2), encoding="utf-8")
+    page = watched.page
+    page.set_viewport_size({"width": 1400, "height": 900})
+    watched.open(path)
+    assert page.evaluate(OVERFLOW) == []
+    assert page.locator("#query-table thead th").count() == 1 + 10 + 9
+    assert page.locator("#pairs-table").is_visible()  # no click needed
+    header = page.eval_on_selector_all(
+        "#pairs-table thead th", "ths => ths.map(t => t.textContent)"
+    )
+    assert header[4:6] == ["t CI unadj.", "t p adj."]
+    assert page.locator("#pairs-table tbody tr").count() == 45 * 3
+    assert page.locator("#gain-chart polyline").count() == 10  # one per run, no "ideal"
+    svg_text = page.eval_on_selector("#gain-chart svg", "s => s.textContent")
+    assert "ideal" not in svg_text  # no such legend entry
+    page.screenshot(path=str(artifacts / "ten-runs-1400.png"), full_page=True)
+    watched.check()
+
+
+def test_lab_page_fits_a_1400_pixel_window(
+    watched: Watched, artifacts: Path, tmp_path: Path
+) -> None:
+    """The lab's table of 8 systems with long names and its provenance (hashes, paths and the
+    options on one line) needed sideways scrolling."""
+    import dataclasses
+
+    from cranfield.evaluation.options import EvalOptions
+    from cranfield.evaluation.provenance import Provenance
+    from cranfield.lab.report import to_html
+    from tests.unit.lab._results import result, system
+
+    names = [f"bm25-k1-{i}-b-0.{i}-stemmer-porter-stopwords-english" for i in range(8)]
+    res = result(
+        [system(n, 2_000_000 * (i + 1), [1.0, 1.5, 2.0, 2.5, 9.0]) for i, n in enumerate(names)],
+        {m: {n: 0.1 * i for i, n in enumerate(names)} for m in ("AP", "nDCG@10", "P@10", "RR")},
+    )
+    deep = tmp_path.joinpath(*[f"folder-{i}-with-a-long-name" for i in range(8)])
+    deep.mkdir(parents=True)
+    config = deep / "experiment-configuration-file-with-a-long-name.toml"
+    config.write_text("[experiment]\n")
+    prov = Provenance.of({"config": config, "qrels": config}, ["AP", "nDCG@10"], EvalOptions())
+    res = dataclasses.replace(res, provenance=prov)
+    path = tmp_path / "lab.html"
+    path.write_text(to_html(res), encoding="utf-8")
+    page = watched.page
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(path.resolve().as_uri(), wait_until="load")
+    assert page.locator("#provenance").is_visible()
+    assert str(config) in page.inner_text("#provenance")
+    assert page.evaluate(OVERFLOW) == []
+    page.screenshot(path=str(artifacts / "lab-1400.png"), full_page=True)
+    watched.check()

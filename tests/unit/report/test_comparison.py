@@ -225,3 +225,35 @@ def test_the_method_is_data_and_the_legend_is_display(
         {"a": {"AP": [0.1, 0.2, 0.4]}, "b": {"AP": [0.3, 0.2, 0.5]}}, intervals=[]
     )
     assert notes(no_intervals) == [*no_intervals.describe(), legend(no_intervals)]
+
+
+def test_marks_stay_unambiguous_past_26_runs() -> None:
+    """With 28 runs the last one beat 'z' and 'aa': written together that read 'zaa'."""
+    rng = np.random.default_rng(0)
+    scores = {f"r{i:02d}": {"AP": i + rng.normal(0, 0.01, 20)} for i in range(28)}
+    c = compare_scores(scores, tests=["t-test"])
+    rows = to_markdown(c).splitlines()[2:30]
+    last = rows[-1]
+    assert last.startswith("| ab | r27 | **27.")
+    assert last.endswith("<sup>" + ",".join(letters(27)) + "</sup> |")
+    assert rows[26].endswith("<sup>" + ",".join(letters(26)) + "</sup> |")  # 'aa' beat a..z
+    assert rows[1].endswith("<sup>a</sup> |")
+
+
+def test_intervals_beside_adjusted_p_values_say_they_are_not_adjusted(
+    nasty: Comparison,
+) -> None:
+    assert nasty.p_values_adjusted
+    assert nasty.describe()[-1] == (
+        "Mean differences have 95% confidence intervals: t, bootstrap BCa (10,000 resamples; "
+        "seed 1); they are not adjusted for multiple comparisons: each covers its own pair at "
+        "95%, while the p-values are adjusted."
+    )
+    header = to_text(nasty, details=True, width=400).split("W/T/L")[0]
+    assert "t CI unadj." in header
+    assert "bca CI unadj." in header
+    one = compare_scores({"a": {"AP": [0.2, 0.5, 0.1]}, "b": {"AP": [0.4, 0.5, 0.0]}})
+    assert not one.p_values_adjusted  # Holm over one comparison changes nothing
+    assert one.describe()[-1] == "Mean differences have 95% confidence intervals: t."
+    assert "t CI " in to_text(one, details=True)
+    assert "unadj." not in to_text(one, details=True)

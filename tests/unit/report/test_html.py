@@ -144,7 +144,7 @@ def test_curves_are_drawn(page: str) -> None:
         svg = re.search(rf'<figure id="{chart}">.*?</figure>', page, re.S)
         assert svg is not None
         n_lines = svg.group(0).count("<polyline")
-        assert n_lines == len(EXPECTED) + (chart == "gain-chart")  # the ideal
+        assert n_lines == len(EXPECTED)  # no "ideal" line: it is 1 at every k
 
 
 def test_baseline_marks_and_no_curves() -> None:

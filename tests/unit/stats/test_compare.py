@@ -11,6 +11,7 @@ from scipy import stats
 import cranfield
 from cranfield.errors import (
     EvaluationError,
+    InputError,
     MeasureError,
     MissingTopicError,
     OptionError,
@@ -152,8 +153,8 @@ def test_run_names_from_tags_or_files(tmp_path) -> None:  # type: ignore[no-unty
         compare(QRELS, [paths[0], paths[0]], "AP")
     copy = paths[0].with_name("copy.gz")
     copy.write_bytes(paths[0].read_bytes())
-    with pytest.raises(ValueError, match=r"a different name for each run .* got 'tagA'"):
-        compare(QRELS, [paths[0], copy], "AP", names="tag")
+    with pytest.raises(InputError, match=r"copy\.gz: has the run tag 'tagA', as .* has; name"):
+        compare(QRELS, [paths[0], copy], "AP", names="tag")  # the files' data: not an option
     twins = [tmp_path / "a" / "bm25.run", tmp_path / "b" / "bm25.run"]
     for twin, path in zip(twins, paths, strict=True):
         twin.parent.mkdir()
@@ -336,3 +337,20 @@ def test_what_reading_the_qrels_did_is_among_the_notes(tmp_path: Path) -> None:
     plain = compare(QRELS, {"A": A, "B": B}, "AP", tests="t-test").table
     assert plain is not None
     assert plain.notes == ()
+
+
+def test_a_comparison_shows_its_means_and_pairs_as_inert_tables() -> None:
+    from cranfield.stats import compare_scores
+
+    c = compare_scores(
+        {
+            "<script>x</script>": {"AP": [0.20, 0.30, 0.10, 0.40, 0.25, 0.35]},
+            "dense": {"AP": [0.35, 0.45, 0.20, 0.60, 0.40, 0.50]},
+        }
+    )
+    html = c._repr_html_()
+    assert "<script>" not in html
+    assert html.count("<table") == 2
+    assert "&quot;&lt;script&gt;x&lt;/script&gt;&quot;</td><td>0.266667" in html
+    p = c.pairs[0].tests["t-test"].p_adjusted
+    assert f"<td>{p:.6f}</td>" in html  # the p-value, as polars prints it

@@ -138,7 +138,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "-o",
         "--output",
         metavar="FILE",
-        help="write the simulated impressions and clicks as a log (.jsonl, or .parquet)",
+        help="write the simulated impressions and clicks as a log, in the format its suffix "
+        "names (.jsonl, .csv, .tsv or .parquet; JSON Lines for any other)",
     )
     add_format(p, FORMATS)
     deprecate(p, "--depth", "--shown")

@@ -153,3 +153,26 @@ def test_ab_simulates_an_ab_test_of_the_two_runs(capsys: pytest.CaptureFixture[s
     code, _, err = cli(capsys, QRELS, BM25, NEURAL, "--ab", "50", "-o", "log.jsonl")
     assert code == 1
     assert "--output writes the log of an interleaving experiment" in err
+
+
+@pytest.mark.parametrize("suffix", ["csv", "tsv", "parquet"])
+def test_output_is_written_in_the_format_its_suffix_names(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str
+) -> None:
+    """``-o sim.csv`` wrote JSON Lines, which ``logs metrics sim.csv`` then refused."""
+    log = tmp_path / f"sim.{suffix}"
+    argv = [QRELS, BM25, NEURAL, *SMALL, "--impressions-per-query", "20", "-o", str(log)]
+    assert cli(capsys, *argv)[0] == 0
+    as_jsonl = tmp_path / "sim.jsonl"
+    argv[-1] = str(as_jsonl)
+    assert cli(capsys, *argv)[0] == 0
+    if suffix != "parquet":
+        first = log.read_text().splitlines()[0]
+        sep = "," if suffix == "csv" else "\t"
+        assert first.split(sep)[:3] == ["query_id", "shown", "clicks"]
+    assert read_sessions(log).to_polars().equals(read_sessions(as_jsonl).to_polars())
+    code = main(["logs", "metrics", str(log), "-f", "json"])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert main(["logs", "metrics", str(as_jsonl), "-f", "json"]) == 0
+    assert capsys.readouterr().out == out.replace(str(log), str(as_jsonl))
