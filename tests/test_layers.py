@@ -65,6 +65,11 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
     ("logs", ("cranfield.logs",), "interaction logs: click metrics, click models, online tests"),
     ("report", ("cranfield.report", "cranfield.plot"), "presentation: text, LaTeX, SVG, HTML"),
     ("lab", ("cranfield.lab",), "experiments: systems x collection -> runs, efficiency, effect"),
+    (
+        "fusion",
+        ("cranfield.fusion",),
+        "runs fused into one; a method's parameters tuned on folds, scored on held-out queries",
+    ),
     ("compat", ("cranfield.compat",), "trec_eval's own command line and output"),
     ("cli", ("cranfield.cli",), "the command line: parse, call, render"),
 )

@@ -1,0 +1,479 @@
+"""Fusing runs: :func:`fuse`, every method of :mod:`cranfield.fusion.methods` over all
+queries at once.
+
+The runs become one long table, one row per (run, query, document), with each row's
+normalised score, its position in its run's ranking and its run's list length; the
+normalisations are numpy over each run's per-query segments, the methods one polars
+``group_by`` over (query, document) with the method's sums, counts and extremes. No Python
+loop runs over queries or documents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+import numpy as np
+
+from cranfield._types import FUSION_METHODS, FUSION_NORMALIZATIONS
+from cranfield._validate import check_choice, check_float, check_int
+from cranfield.errors import EvaluationError, OptionError
+from cranfield.fusion.methods import METHODS, MethodSpec, ParamSpec
+
+if TYPE_CHECKING:
+    import polars as pl
+    from numpy.typing import NDArray
+
+    from cranfield._types import FusionMethod, FusionNormalization
+    from cranfield.data.run import Run
+
+__all__ = ["RANK_SOURCES", "FusionInputs", "RankSource", "fuse", "fusion_inputs", "method_params"]
+
+RankSource = Literal["score", "input"]
+"""Where a run's ranking comes from: its scores (descending, ties by doc id descending, as
+trec_eval and ranx rank), or the order of its lines (as pyserini's RRF reads the rank column
+of a file that numbers its lines in order)."""
+RANK_SOURCES: Final = ("score", "input")
+_FLOOR: Final = 1e-9  # ranx's smallest denominator of a normalisation
+
+
+@dataclass(frozen=True, eq=False)
+class FusionInputs:
+    """The runs to fuse as one long table, read and ranked once: what :func:`fuse` and the
+    tuning share, so that trying many parameters reads and ranks the runs once.
+
+    ``table`` has one row per (run, query, document): ``query_id``, ``doc_id``, ``r`` (the
+    run's position), ``score`` (as given), ``rank`` (0-based position in the run's
+    ranking) and ``m`` (the length of the run's list for the query). ``segments`` are the
+    lengths of the table's (run, query) stretches, in order.
+    """
+
+    names: tuple[str, ...]
+    table: pl.DataFrame
+    segments: NDArray[np.int64]
+    ranks: RankSource
+    inverted: bool
+
+    @property
+    def queries(self) -> list[str]:
+        """Every query of any run, bytewise."""
+        return sorted(set(self.table.get_column("query_id").unique().to_list()))
+
+
+def fusion_inputs(
+    runs: Sequence[Run], *, ranks: RankSource = "score", inverted: bool = False
+) -> FusionInputs:
+    """``runs`` ranked and stacked (:class:`FusionInputs`).
+
+    ``inverted`` ranks each run by score ascending (ties by doc id descending): the ranking
+    of ``norm="min-max-inverted"``, for runs whose scores are distances.
+
+    Raises
+    ------
+    cranfield.errors.OptionError
+        Fewer than 2 runs.
+    cranfield.errors.EvaluationError
+        Runs that share no query.
+    """
+    import polars as pl
+
+    check_choice("ranks", ranks, RANK_SOURCES)
+    if len(runs) < 2:
+        raise OptionError("runs", "at least 2 runs", len(runs))
+    frames = []
+    segments = []
+    query_sets = []
+    for r, run in enumerate(runs):
+        ordered = _ranked(run, ranks, inverted)
+        _, lens = _stretches(ordered.get_column("query_id"))
+        starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
+        rank = np.arange(ordered.height, dtype=np.int64) - np.repeat(starts, lens)
+        frames.append(
+            ordered.with_columns(
+                pl.lit(r, dtype=pl.Int64).alias("r"),
+                pl.Series("rank", rank),
+                pl.Series("m", np.repeat(lens, lens)),
+            )
+        )
+        segments.append(lens)
+        query_sets.append(set(run.topics))
+    shared = set.intersection(*query_sets)
+    if not shared:
+        listed = ", ".join(
+            f"'{run.name}' ({len(q)} quer{'y' if len(q) == 1 else 'ies'})"
+            for run, q in zip(runs, query_sets, strict=True)
+        )
+        raise EvaluationError(f"The runs share no query, so there is nothing to fuse: {listed}.")
+    return FusionInputs(
+        names=tuple(run.name for run in runs),
+        table=pl.concat(frames, how="vertical"),
+        segments=np.concatenate(segments),
+        ranks=ranks,
+        inverted=inverted,
+    )
+
+
+def _stretches(column: pl.Series) -> tuple[list[str], NDArray[np.int64]]:
+    from cranfield.data.row_index import stretches
+
+    return stretches(column)
+
+
+def _ranked(run: Run, ranks: RankSource, inverted: bool) -> pl.DataFrame:
+    """``run``'s rows grouped by query (bytewise) in its ranking's order."""
+    import polars as pl
+
+    from cranfield.data.ranking import trec_eval_order
+    from cranfield.data.run import Run
+
+    frame = run.frame.select("query_id", "doc_id", "score")
+    if ranks == "input":
+        return frame.sort("query_id", maintain_order=True)
+    if inverted:
+        flipped = Run(frame.with_columns(-pl.col("score")), name=run.name)
+        order = trec_eval_order(flipped)
+    else:
+        order = trec_eval_order(run)
+    return frame.select(pl.all().gather(order))
+
+
+def method_params(spec: MethodSpec, params: Mapping[str, Any] | None) -> dict[str, float]:
+    """``params`` checked against ``spec``'s parameters, with the defaults of the others.
+
+    Raises
+    ------
+    cranfield.errors.OptionError
+        An unknown parameter, or a value out of its range.
+    """
+    given = dict(params or {})
+    known = {p.name for p in spec.params}
+    for key in given:
+        if key not in known:
+            takes = ", ".join(sorted(known)) if known else "none"
+            raise OptionError(
+                "params", f"parameters of method '{spec.name}' (it takes: {takes})", key
+            )
+    return {p.name: _checked_param(spec, p, given.get(p.name, p.default)) for p in spec.params}
+
+
+def _checked_param(spec: MethodSpec, p: ParamSpec, value: object) -> float:
+    option = f"{p.name}' of method '{spec.name}"  # worded as: The 'k' of method 'rrf' ...
+    if p.integer:
+        low = None if p.low is None else int(p.low)
+        return float(check_int(option, value, minimum=low))
+    return check_float(
+        option, value, minimum=p.low, maximum=p.high, above=p.open_low, below=p.open_high
+    )
+
+
+def _weights(
+    spec: MethodSpec, weights: Sequence[float] | None, names: Sequence[str]
+) -> list[float]:
+    if not spec.weighted:
+        if weights is not None:
+            raise OptionError(
+                "weights", f"None for method '{spec.name}', which takes no weights", weights
+            )
+        return [1.0] * len(names)
+    if weights is None:
+        return [1.0] * len(names)
+    given = list(weights)
+    if len(given) != len(names):
+        raise OptionError(
+            "weights", f"one weight per run ({len(names)}: {', '.join(names)})", given
+        )
+    out = [check_float("weights", w, minimum=0.0) for w in given]
+    if not any(out):
+        raise OptionError("weights", "numbers >= 0, not all 0", given)
+    return out
+
+
+def fuse(
+    runs: Sequence[Run] | FusionInputs,
+    method: FusionMethod = "rrf",
+    *,
+    norm: FusionNormalization = "min-max",
+    weights: Sequence[float] | None = None,
+    params: Mapping[str, Any] | None = None,
+    ranks: RankSource = "score",
+    name: str | None = None,
+) -> Run:
+    """Fuse ``runs`` into one run by ``method`` (:data:`cranfield.fusion.METHODS`).
+
+    Parameters
+    ----------
+    runs:
+        At least two :class:`~cranfield.data.run.Run` objects (``cranfield.load_run`` reads
+        any format), or the :class:`FusionInputs` of :func:`fusion_inputs`.
+    method:
+        ``sum``, ``mnz``, ``anz``, ``gmnz``, ``max``, ``min``, ``med``, ``wsum``, ``wmnz``,
+        ``mixed``, ``rrf``, ``isr``, ``log_isr``, ``logn_isr``, ``rbc``, ``bordafuse`` or
+        ``w_bordafuse`` (each one's formula, paper and treatment of a missing document are
+        in :data:`~cranfield.fusion.METHODS`).
+    norm:
+        The per-query normalisation of each run's scores before a score method
+        (:data:`~cranfield.fusion.NORMALIZATIONS`; ranx's default, ``min-max``). A rank
+        method reads only the runs' rankings, which every normalisation keeps except
+        ``min-max-inverted`` (which reverses them); ``borda`` gives documents without a rank
+        and is refused with a rank method.
+    weights:
+        One weight (a number >= 0) per run, for the weighted methods; 1 each if not given.
+    params:
+        The method's parameters (``{"k": 60}`` for ``rrf``, ``gamma`` for ``gmnz``,
+        ``sigma`` for ``logn_isr``, ``phi`` for ``rbc``), checked against their ranges.
+    ranks:
+        ``"score"`` (default): each run is ranked by its scores, descending, ties by doc id
+        descending (trec_eval's rule); ``"input"``: by the order of its lines in each query,
+        as pyserini's RRF reads a file's rank column (it uses the number written, so a file
+        numbered from 0 or out of line order gives pyserini other values).
+    name:
+        The fused run's name and tag (default: the method's name).
+
+    Returns
+    -------
+    Run
+        One row per (query, document) retrieved by any run, for every query of any run,
+        ranked by fused score descending, ties by doc id descending.
+
+    Raises
+    ------
+    cranfield.errors.OptionError
+        An unknown method or normalisation, weights for a method without them or not one
+        per run, a parameter out of range, ``borda`` with a rank method.
+    cranfield.errors.EvaluationError
+        Runs that share no query, or a score method given a score that is not finite.
+
+    Notes
+    -----
+    Each method reproduces ranx 0.3's ``fuse`` (same documents, same order except inside
+    ties, where ranx's order is not defined; scores within 1e-9 on real runs).
+
+    Examples
+    --------
+    >>> from cranfield import load_run
+    >>> a = load_run({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}, name="a")
+    >>> b = load_run({"q1": {"d3": 0.9, "d1": 0.5}}, name="b")
+    >>> fused = fuse([a, b], "rrf", params={"k": 0})
+    >>> fused.to_dict()["q1"]  # d1: 1/1 + 1/2; d3: 1/3 + 1/1; d2: 1/2
+    {'d1': 1.5, 'd3': 1.3333333333333333, 'd2': 0.5}
+    >>> fuse([a, b], "sum", norm="none").to_dict()["q1"]
+    {'d1': 3.5, 'd2': 2.0, 'd3': 1.9}
+    """
+    check_choice("method", method, FUSION_METHODS)
+    check_choice("norm", norm, FUSION_NORMALIZATIONS)
+    spec = METHODS[method]
+    if spec.kind == "rank" and norm == "borda":
+        raise OptionError(
+            "norm",
+            f"not 'borda' for the rank method '{method}' (borda gives unranked documents "
+            "scores, not ranks)",
+            norm,
+        )
+    values = method_params(spec, params)
+    inverted = norm == "min-max-inverted"
+    if isinstance(runs, FusionInputs):
+        inputs = runs
+        if spec.kind == "rank" and inputs.inverted != inverted:
+            raise OptionError(
+                "norm",
+                f"{'min-max-inverted' if inputs.inverted else 'not min-max-inverted'} for "
+                "inputs ranked that way by fusion_inputs",
+                norm,
+            )
+    else:
+        inputs = fusion_inputs(list(runs), ranks=ranks, inverted=inverted and spec.kind == "rank")
+    w = _weights(spec, weights, inputs.names)
+    fused = _fused(inputs, spec, norm, w, values)
+    return _as_run(fused, name or method, method, norm)
+
+
+def _per_segment(
+    ufunc: np.ufunc, values: NDArray[np.float64], starts: NDArray[np.int64]
+) -> NDArray[np.float64]:
+    """``ufunc`` reduced over each segment of ``values`` starting at ``starts`` (none empty)."""
+    return np.asarray(ufunc.reduceat(values, starts), dtype=np.float64)
+
+
+def _normalized(inputs: FusionInputs, norm: str) -> NDArray[np.float64]:
+    """Each row's score normalised within its (run, query) segment (not ``borda``)."""
+    s = inputs.table.get_column("score").to_numpy().astype(np.float64, copy=False)
+    lens = inputs.segments
+    starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
+
+    def each(values: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.repeat(values, lens)
+
+    out: NDArray[np.float64]
+    if norm == "none":
+        out = s
+    elif norm == "rank":
+        out = 1.0 - inputs.table.get_column("rank").to_numpy() / each(lens.astype(np.float64))
+    elif norm in ("min-max", "min-max-inverted"):
+        low = _per_segment(np.minimum, s, starts)
+        high = _per_segment(np.maximum, s, starts)
+        den = each(np.maximum(high - low, _FLOOR))
+        out = (s - each(low)) / den if norm == "min-max" else (each(high) - s) / den
+    elif norm == "max":
+        out = s / each(np.maximum(_per_segment(np.maximum, s, starts), _FLOOR))
+    elif norm == "sum":
+        low = _per_segment(np.minimum, s, starts)
+        den = np.maximum(_per_segment(np.add, s, starts) - low * lens, _FLOOR)
+        out = (s - each(low)) / each(den)
+    else:  # zmuv: the population standard deviation, as numpy's default
+        centred = s - each(_per_segment(np.add, s, starts) / lens)
+        std = np.sqrt(_per_segment(np.add, centred * centred, starts) / lens)
+        out = centred / each(np.maximum(std, _FLOOR))
+    return out
+
+
+def _check_finite(inputs: FusionInputs) -> None:
+    import polars as pl
+
+    bad = inputs.table.filter(~pl.col("score").is_finite())
+    if bad.height:
+        row = bad.row(0, named=True)
+        raise EvaluationError(
+            f"Run '{inputs.names[row['r']]}' gives document '{row['doc_id']}' of query "
+            f"'{row['query_id']}' the score {row['score']}: fusing scores needs finite scores."
+        )
+
+
+def _fused(
+    inputs: FusionInputs,
+    spec: MethodSpec,
+    norm: str,
+    weights: list[float],
+    params: dict[str, float],
+) -> pl.DataFrame:
+    """``query_id, doc_id, score``: the fused score of every (query, document)."""
+    import polars as pl
+
+    table = inputs.table.with_columns(
+        pl.Series("w", np.asarray(weights, dtype=np.float64)[inputs.table.get_column("r")])
+    )
+    if spec.kind == "score":
+        _check_finite(inputs)
+        if norm == "borda":
+            table = _borda_dense(table, weights)
+        else:
+            table = table.with_columns(pl.Series("v", _normalized(inputs, norm)))
+    keys = ["query_id", "doc_id"]
+    grouped = table.group_by(keys).agg(_aggregates(spec, params))
+    if spec.name in ("bordafuse", "w_bordafuse"):
+        return _borda_points(inputs, grouped, weights)
+    return grouped.select(*keys, pl.col("score"))
+
+
+def _aggregates(spec: MethodSpec, params: dict[str, float]) -> list[pl.Expr]:
+    import polars as pl
+
+    v, w = pl.col("v"), pl.col("w")
+    i = pl.col("rank").cast(pl.Float64)
+    n = pl.len().cast(pl.Float64)
+    inverse_square = (1.0 / ((i + 1.0) * (i + 1.0))).sum()
+    name = spec.name
+    by_name: dict[str, pl.Expr] = {
+        "sum": v.sum(),
+        "mnz": v.sum() * n,
+        "anz": v.sum() / n,
+        "max": v.max(),
+        "min": v.min(),
+        "med": v.median(),
+        "wsum": (w * v).sum(),
+        "wmnz": v.sum() * w.sum(),
+        "mixed": (w * v).sum() * n.sqrt(),
+        "isr": inverse_square * n,
+        "log_isr": inverse_square * n.log(),
+    }
+    if name in by_name:
+        return [by_name[name].alias("score")]
+    if name == "gmnz":
+        return [(v.sum() * n.pow(params["gamma"])).alias("score")]
+    if name == "rrf":
+        return [(1.0 / (params["k"] + i + 1.0)).sum().alias("score")]
+    if name == "logn_isr":
+        return [(inverse_square * (n + params["sigma"]).log()).alias("score")]
+    if name == "rbc":
+        phi = params["phi"]
+        return [((1.0 - phi) * pl.lit(phi).pow(i)).sum().alias("score")]
+    # bordafuse, w_bordafuse: the points of the runs that ranked the document, finished in
+    # _borda_points once the number of candidates is known
+    m = pl.col("m").cast(pl.Float64)
+    return [w.sum().alias("sw"), (w * i).sum().alias("swi"), (w * m).sum().alias("swm")]
+
+
+def _per_query_weighted_lengths(inputs: FusionInputs, weights: list[float]) -> pl.DataFrame:
+    """``query_id, wm``: the sum over the runs of weight * list length, per query."""
+    import polars as pl
+
+    firsts = inputs.table.filter(pl.col("rank") == 0)
+    w = np.asarray(weights, dtype=np.float64)[firsts.get_column("r").to_numpy()]
+    return (
+        firsts.select("query_id", (pl.Series(w) * pl.col("m").cast(pl.Float64)).alias("wm"))
+        .group_by("query_id")
+        .agg(pl.col("wm").sum())
+    )
+
+
+def _borda_points(
+    inputs: FusionInputs, grouped: pl.DataFrame, weights: list[float]
+) -> pl.DataFrame:
+    """BordaFuse's points: a run gives ``c - i`` to the document at position ``i`` of its list
+    and ``(c - m + 1) / 2`` to each document it did not retrieve (``c`` candidates of the
+    query, ``m`` the run's list length). With ``p`` the runs that retrieved ``d``:
+    ``sum_p w (c - i) + sum_{not p} w (c - m + 1) / 2 = sum_p w (c/2 - i + m/2 - 1/2) +
+    (c W + W - sum_r w m) / 2``, ``W`` the sum of all the weights."""
+    import polars as pl
+
+    total = float(sum(weights))
+    c = pl.len().over("query_id").cast(pl.Float64)
+    per_query = _per_query_weighted_lengths(inputs, weights)
+    return (
+        grouped.join(per_query, on="query_id", how="left")
+        .with_columns(
+            (
+                c / 2.0 * pl.col("sw")
+                - pl.col("swi")
+                + pl.col("swm") / 2.0
+                - pl.col("sw") / 2.0
+                + (c * total + total - pl.col("wm")) / 2.0
+            ).alias("score")
+        )
+        .select("query_id", "doc_id", "score")
+    )
+
+
+def _borda_dense(table: pl.DataFrame, weights: list[float]) -> pl.DataFrame:
+    """Borda normalisation: every run gets a row for every candidate of the query, ``v = 1 -
+    i / c`` where it ranked the document, ``0.5 - (m - 1) / (2c)`` where it did not (``m`` 0
+    for a query the run does not have)."""
+    import polars as pl
+
+    keys = ["query_id", "doc_id"]
+    candidates = table.select(keys).unique().with_columns(pl.len().over("query_id").alias("c"))
+    runs = pl.DataFrame(
+        {"r": np.arange(len(weights), dtype=np.int64), "w": np.asarray(weights, dtype=np.float64)}
+    )
+    lengths = table.filter(pl.col("rank") == 0).select("r", "query_id", pl.col("m").alias("mq"))
+    dense = (
+        candidates.join(runs, how="cross")
+        .join(table.select(*keys, "r", "rank"), on=[*keys, "r"], how="left")
+        .join(lengths, on=["r", "query_id"], how="left")
+    )
+    c = pl.col("c").cast(pl.Float64)
+    mq = pl.col("mq").fill_null(0).cast(pl.Float64)
+    return dense.with_columns(
+        pl.when(pl.col("rank").is_null())
+        .then(0.5 - (mq - 1.0) / (2.0 * c))
+        .otherwise(1.0 - pl.col("rank").cast(pl.Float64) / c)
+        .alias("v"),
+    )
+
+
+def _as_run(fused: pl.DataFrame, name: str, method: str, norm: str) -> Run:
+    from cranfield.data.run import Run
+
+    frame = fused.sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+    note = f"fused by {method} (normalisation {norm}); ties by doc id descending"
+    return Run(frame.select("query_id", "doc_id", "score"), name=name, tag=name, notes=(note,))
