@@ -40,6 +40,7 @@ COMMANDS: Final = (
     Command("lab", "cranfield.cli.lab", "experiments, efficiency, pooling, folds, cv"),
     Command("check", "cranfield.cli.check", "lint runs and qrels without evaluating them"),
     Command("convert", "cranfield.cli.convert", "rewrite a run or qrels in another format"),
+    Command("fuse", "cranfield.cli.fuse", "fuse runs into one; tune a fusion on held-out queries"),
     Command("logs", "cranfield.cli.logs", "click logs: metrics, click models, online tests"),
 )
 

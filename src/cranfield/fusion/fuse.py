@@ -158,13 +158,16 @@ def method_params(spec: MethodSpec, params: Mapping[str, Any] | None) -> dict[st
 
 
 def _checked_param(spec: MethodSpec, p: ParamSpec, value: object) -> float:
-    option = f"{p.name}' of method '{spec.name}"  # worded as: The 'k' of method 'rrf' ...
-    if p.integer:
-        low = None if p.low is None else int(p.low)
-        return float(check_int(option, value, minimum=low))
-    return check_float(
-        option, value, minimum=p.low, maximum=p.high, above=p.open_low, below=p.open_high
-    )
+    try:
+        if p.integer:
+            return float(check_int(p.name, value, minimum=None if p.low is None else int(p.low)))
+        return check_float(
+            p.name, value, minimum=p.low, maximum=p.high, above=p.open_low, below=p.open_high
+        )
+    except OptionError as exc:
+        raise OptionError(
+            "params", f"{exc.expected} for '{p.name}' of method '{spec.name}'", value
+        ) from None
 
 
 def _weights(
@@ -173,7 +176,7 @@ def _weights(
     if not spec.weighted:
         if weights is not None:
             raise OptionError(
-                "weights", f"None for method '{spec.name}', which takes no weights", weights
+                "weights", f"left out for method '{spec.name}', which takes no weights", weights
             )
         return [1.0] * len(names)
     if weights is None:

@@ -166,7 +166,15 @@ VOCABULARY: dict[str, Flag] = {
     "--user": Flag((), "user", "the simulated users' click probabilities"),
     "--impressions": Flag((), "sizes", "experiment sizes N, in impressions"),
     "--impressions-per-query": Flag((), "impressions_per_query", "impressions simulated a query"),
-    "--method": Flag((), "method", "interleaving method"),
+    "--method": Flag((), "method", "the method: of interleaving (logs), of fusion (fuse)"),
+    # fusion
+    "--norm": Flag((), "norm", "a run's per-query score normalisation before fusion"),
+    "--weights": Flag((), "weights", "one weight per run (a list)"),
+    "--param": Flag((), "params", "a method parameter NAME=VALUE (a list)"),
+    "--ranks": Flag((), "ranks", "a run's ranking: by score or by line order"),
+    "--tune": Flag((), "tune", "the measure a fusion is tuned on"),
+    "--step": Flag((), "step", "the step of a weight grid"),
+    "--optimistic": Flag((), "optimistic", "tune on all queries (labelled optimistic)"),
     "--shown": Flag((), "shown", "results shown per impression"),
     "--ab": Flag((), "ab_users", "simulate an A/B test of this many users a bucket"),
     "--sessions": Flag((), "sessions", "sessions per simulated user"),
@@ -252,7 +260,7 @@ def _shape(action: argparse.Action) -> tuple[str, object, str]:
 
 def test_every_command_is_reached() -> None:
     """28 leaf commands: the 27 built with argparse here and trec-eval."""
-    assert len(LEAVES) + 1 == 28
+    assert len(LEAVES) + 1 == 29
     tops = {name.split()[0] for name in LEAVES} | {"trec-eval"}
     assert tops == {c.name for c in COMMANDS}
 

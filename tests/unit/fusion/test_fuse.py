@@ -118,9 +118,9 @@ def test_normalisations(norm: str, expected_a: dict[str, float]) -> None:
     fused = fuse(
         [load_run(A, name="a"), load_run({**other, "q1": {"zz": 5.0}}, name="b")],
         "wsum",
-        norm=norm,
+        norm=norm,  # type: ignore[arg-type]
         weights=[1.0, 0.0],
-    )  # type: ignore[arg-type]
+    )
     got = {d: s for d, s in scores(fused).items() if d != "zz"}
     assert got == pytest.approx(expected_a)
 
@@ -177,7 +177,7 @@ def test_inputs_are_ranked_once_and_reused() -> None:
         (lambda: fuse(runs(), "wsum", weights=[0.0, 0.0]), "not all 0"),
         (lambda: fuse(runs(), "wsum", weights=[-1.0, 2.0]), ">= 0"),
         (lambda: fuse(runs(), "rrf", weights=[1.0, 1.0]), "takes no weights"),
-        (lambda: fuse(runs(), "rrf", params={"k": -1}), "'k' of method 'rrf'"),
+        (lambda: fuse(runs(), "rrf", params={"k": -1}), "an integer >= 0 for 'k' of method 'rrf'"),
         (lambda: fuse(runs(), "rbc", params={"phi": 1.0}), "< 1"),
         (lambda: fuse(runs(), "logn_isr", params={"sigma": 0}), "> 0"),
         (lambda: fuse(runs(), "rrf", params={"gamma": 1}), "it takes: k"),
