@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
@@ -54,11 +55,58 @@ class FusionInputs:
     segments: NDArray[np.int64]
     ranks: RankSource
     inverted: bool
+    queries: list[str]
+    """Every query of any run, bytewise; the table's ``qc`` column is a row's position here."""
 
-    @property
-    def queries(self) -> list[str]:
-        """Every query of any run, bytewise."""
-        return sorted(set(self.table.get_column("query_id").unique().to_list()))
+    @cached_property
+    def groups(self) -> Groups | None:
+        """The table's rows grouped by (query, document), shared by every method and setting
+        fused from these inputs; ``None`` when a hash could not tell two documents apart
+        (then :func:`fuse` groups the strings themselves)."""
+        return _grouped(self.table, len(self.queries))
+
+
+@dataclass(frozen=True, eq=False)
+class Groups:
+    """Rows of a :class:`FusionInputs` table grouped by (query, document): ``order`` sorts
+    the rows so that each group is one stretch starting at ``starts`` (groups by query code,
+    the rows of a group in the order of the runs); ``query_codes`` is each group's query."""
+
+    order: NDArray[np.int64]
+    starts: NDArray[np.int64]
+    query_codes: NDArray[np.int64]
+    hashes: NDArray[np.uint64]
+    """The 64-bit hash of each group's doc id (polars' ``hash()``, as ``doc_keys``)."""
+
+
+_HASH_BITS: Final = 40  # of a doc id's 64-bit hash, beside 24 bits of query code
+
+
+def _grouped(table: pl.DataFrame, n_queries: int) -> Groups | None:
+    """One stable sort of 64-bit keys (query code, then 40 bits of the doc id's hash); two
+    rows with one key are checked to have one doc id, so a collision of hashes is found,
+    never merged (``None``: the caller groups the strings)."""
+    if table.height == 0 or n_queries >= 1 << (64 - _HASH_BITS):
+        return None
+    qc = table.get_column("qc").to_numpy().astype(np.uint64)
+    hashed = table.get_column("doc_id").hash().to_numpy()  # as row_index.doc_keys hashes
+    key = (qc << np.uint64(_HASH_BITS)) | (hashed >> np.uint64(64 - _HASH_BITS))
+    order = np.argsort(key, kind="stable")
+    sorted_keys = key[order]
+    repeat = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1]) + 1
+    if repeat.size:
+        docs = table.get_column("doc_id")
+        if not (docs.gather(order[repeat]) == docs.gather(order[repeat - 1])).all():
+            return None
+    new = np.ones(order.size, dtype=bool)
+    new[repeat] = False
+    starts = np.flatnonzero(new)
+    return Groups(
+        order,
+        starts,
+        (sorted_keys[starts] >> np.uint64(_HASH_BITS)).astype(np.int64),
+        hashed[order[starts]],
+    )
 
 
 def fusion_inputs(
@@ -81,23 +129,7 @@ def fusion_inputs(
     check_choice("ranks", ranks, RANK_SOURCES)
     if len(runs) < 2:
         raise OptionError("runs", "at least 2 runs", len(runs))
-    frames = []
-    segments = []
-    query_sets = []
-    for r, run in enumerate(runs):
-        ordered = _ranked(run, ranks, inverted)
-        _, lens = _stretches(ordered.get_column("query_id"))
-        starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
-        rank = np.arange(ordered.height, dtype=np.int64) - np.repeat(starts, lens)
-        frames.append(
-            ordered.with_columns(
-                pl.lit(r, dtype=pl.Int64).alias("r"),
-                pl.Series("rank", rank),
-                pl.Series("m", np.repeat(lens, lens)),
-            )
-        )
-        segments.append(lens)
-        query_sets.append(set(run.topics))
+    query_sets = [set(run.topics) for run in runs]
     shared = set.intersection(*query_sets)
     if not shared:
         listed = ", ".join(
@@ -105,19 +137,45 @@ def fusion_inputs(
             for run, q in zip(runs, query_sets, strict=True)
         )
         raise EvaluationError(f"The runs share no query, so there is nothing to fuse: {listed}.")
+    every = sorted(set.union(*query_sets))  # code point order is UTF-8 byte order
+    code = {q: i for i, q in enumerate(every)}
+    frames = []
+    segments = []
+    for r, run in enumerate(runs):
+        ordered = _ranked(run, ranks, inverted)
+        queries, lens = _query_lengths(run, ordered)
+        starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
+        rank = np.arange(ordered.height, dtype=np.int64) - np.repeat(starts, lens)
+        qc = np.repeat(np.array([code[q] for q in queries], dtype=np.uint64), lens)
+        frames.append(
+            ordered.with_columns(
+                pl.lit(r, dtype=pl.Int64).alias("r"),
+                pl.Series("rank", rank),
+                pl.Series("m", np.repeat(lens, lens)),
+                pl.Series("qc", qc),
+            )
+        )
+        segments.append(lens)
     return FusionInputs(
         names=tuple(run.name for run in runs),
         table=pl.concat(frames, how="vertical"),
         segments=np.concatenate(segments),
         ranks=ranks,
         inverted=inverted,
+        queries=every,
     )
 
 
-def _stretches(column: pl.Series) -> tuple[list[str], NDArray[np.int64]]:
+def _query_lengths(run: Run, ordered: pl.DataFrame) -> tuple[list[str], NDArray[np.int64]]:
+    """The queries of ``ordered`` (``run``'s rows grouped by query, bytewise) and their
+    lengths: from the run's own stretches when each query is one stretch, else counted."""
     from cranfield.data.row_index import stretches
 
-    return stretches(column)
+    values, lens = run.query_stretches
+    if len(set(values)) != len(values):
+        return stretches(ordered.get_column("query_id"))
+    pairs = sorted(zip(values, lens.tolist(), strict=True))
+    return [q for q, _ in pairs], np.array([n for _, n in pairs], dtype=np.int64)
 
 
 def _ranked(run: Run, ranks: RankSource, inverted: bool) -> pl.DataFrame:
@@ -361,11 +419,92 @@ def _fused(
             table = _borda_dense(table, weights)
         else:
             table = table.with_columns(pl.Series("v", _normalized(inputs, norm)))
+    groups = None if spec.name == "med" or norm == "borda" else inputs.groups
+    if groups is not None:
+        return _fused_sorted(inputs, table, groups, spec, weights, params)
     keys = ["query_id", "doc_id"]
     grouped = table.group_by(keys).agg(_aggregates(spec, params))
     if spec.name in ("bordafuse", "w_bordafuse"):
         return _borda_points(inputs, grouped, weights)
     return grouped.select(*keys, pl.col("score"))
+
+
+def _fused_sorted(
+    inputs: FusionInputs,
+    table: pl.DataFrame,
+    groups: Groups,
+    spec: MethodSpec,
+    weights: list[float],
+    params: dict[str, float],
+) -> pl.DataFrame:
+    """``qc, query_id, doc_id, score`` by sums over the (query, document) groups of a stable
+    sort (:attr:`FusionInputs.groups`): numpy's ``reduceat`` over each group, the rows of a
+    group in the order of the runs."""
+    import polars as pl
+
+    order, starts = groups.order, groups.starts
+    n = np.diff(np.append(starts, order.size)).astype(np.float64)
+
+    def column(name: str) -> NDArray[np.float64]:
+        return table.get_column(name).to_numpy().astype(np.float64, copy=False)[order]
+
+    def total(x: NDArray[np.float64]) -> NDArray[np.float64]:
+        return _per_segment(np.add, x, starts)
+
+    name = spec.name
+    if spec.kind == "score":
+        v = column("v")
+        w = column("w")
+        by_name = {
+            "sum": lambda: total(v),
+            "mnz": lambda: total(v) * n,
+            "anz": lambda: total(v) / n,
+            "gmnz": lambda: total(v) * n ** params.get("gamma", 1.0),
+            "max": lambda: _per_segment(np.maximum, v, starts),
+            "min": lambda: _per_segment(np.minimum, v, starts),
+            "wsum": lambda: total(w * v),
+            "wmnz": lambda: total(v) * total(w),
+            "mixed": lambda: total(w * v) * np.sqrt(n),
+        }
+        score = by_name[name]()
+    else:
+        i = column("rank")
+        if name == "rrf":
+            score = total(1.0 / (params["k"] + i + 1.0))
+        elif name in ("isr", "log_isr", "logn_isr"):
+            inverse_square = total(1.0 / ((i + 1.0) * (i + 1.0)))
+            factor = {"isr": n, "log_isr": np.log(n)}.get(name)
+            score = inverse_square * (np.log(n + params["sigma"]) if factor is None else factor)
+        elif name == "rbc":
+            score = total((1.0 - params["phi"]) * np.power(params["phi"], i))
+        else:  # bordafuse, w_bordafuse: see _borda_points
+            w = column("w")
+            qc = groups.query_codes
+            c = np.bincount(qc, minlength=len(inputs.queries)).astype(np.float64)[qc]
+            firsts = table.filter(pl.col("rank") == 0)
+            wm = np.bincount(
+                firsts.get_column("qc").to_numpy().astype(np.int64),
+                weights=firsts.get_column("w").to_numpy() * firsts.get_column("m").to_numpy(),
+                minlength=len(inputs.queries),
+            )[qc]
+            sw, all_w = total(w), float(sum(weights))
+            score = (
+                c / 2.0 * sw
+                - total(w * i)
+                + total(w * column("m")) / 2.0
+                - sw / 2.0
+                + (c * all_w + all_w - wm) / 2.0
+            )
+    doc = table.get_column("doc_id").gather(order[starts])
+    return pl.DataFrame(
+        {
+            "hash": groups.hashes,
+            "qc": groups.query_codes,
+            "query_id": pl.Series(inputs.queries, dtype=pl.String).gather(groups.query_codes),
+            "doc_id": doc,
+            "score": score,
+        }
+    )
 
 
 def _aggregates(spec: MethodSpec, params: dict[str, float]) -> list[pl.Expr]:
@@ -475,8 +614,36 @@ def _borda_dense(table: pl.DataFrame, weights: list[float]) -> pl.DataFrame:
 
 
 def _as_run(fused: pl.DataFrame, name: str, method: str, norm: str) -> Run:
+    """The fused run ranked: queries bytewise, score descending, ties by doc id descending."""
+    import polars as pl
+
+    from cranfield.data.ranking import tie_order
+    from cranfield.data.row_index import TieOrder, hashed_keys
     from cranfield.data.run import Run
 
-    frame = fused.sort(["query_id", "score", "doc_id"], descending=[False, True, True])
     note = f"fused by {method} (normalisation {norm}); ties by doc id descending"
-    return Run(frame.select("query_id", "doc_id", "score"), name=name, tag=name, notes=(note,))
+    if "qc" not in fused.columns:
+        frame = fused.sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+        return Run(frame.select("query_id", "doc_id", "score"), name=name, tag=name, notes=(note,))
+    # numeric keys first (query code, score descending), then the runs of ties by doc id
+    qc = fused.get_column("qc").to_numpy()
+    score = fused.get_column("score").to_numpy()
+    order = np.lexsort((-score, qc))
+    counts = np.bincount(qc)
+    lens = counts[counts > 0].astype(np.int64)
+    doc = fused.get_column("doc_id").gather(order)
+    ties = tie_order(score[order], doc, lens)
+    if ties.positions.size:
+        order[ties.positions] = order[ties.rows]
+    frame = fused.select("query_id", "doc_id", "score").select(pl.all().gather(order))
+    queries = frame.get_column("query_id").gather(np.cumsum(lens) - lens).to_list()
+    empty = np.zeros(0, dtype=np.int64)
+    return Run.indexed(
+        frame,
+        name=name,
+        tag=name,
+        notes=(note,),
+        query_stretches=(queries, lens),
+        doc_keys=hashed_keys(fused.get_column("hash").to_numpy()[order]),
+        tie_order=TieOrder(True, empty, empty),  # already in trec_eval's order
+    )

@@ -192,3 +192,24 @@ def test_bad_input_is_one_sentence(call: object, words: str) -> None:
         call()  # type: ignore[operator]
     assert words in str(exc.value)
     one_sentence(exc)
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_grouping_by_hashes_equals_grouping_the_strings(
+    method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sorted 64-bit keys (query code, doc id hash) and polars' group_by on the strings,
+    the path taken when two doc ids' hashes collide, give the same run."""
+    import importlib
+
+    module = importlib.import_module("cranfield.fusion.fuse")  # the package's fuse is the function
+
+    a = {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"x": 1.0, "y": 0.5}}
+    b = {"q1": {"d3": 0.9, "d1": 0.5, "d9": 0.1}, "q3": {"z": 2.0}}
+    fast = fuse(runs(a, b), method, weights=[0.3, 0.7] if METHODS[method].weighted else None)  # type: ignore[arg-type]
+    monkeypatch.setattr(module, "_grouped", lambda table, n: None)
+    slow = fuse(runs(a, b), method, weights=[0.3, 0.7] if METHODS[method].weighted else None)  # type: ignore[arg-type]
+    assert fast.topics == slow.topics
+    for q, docs in fast.to_dict().items():
+        assert docs == pytest.approx(slow.to_dict()[q])
+    assert [list(d) for d in fast.to_dict().values()] == [list(d) for d in slow.to_dict().values()]
