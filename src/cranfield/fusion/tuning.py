@@ -228,7 +228,8 @@ class FusionTuning:
                     f"{t} p={o.p_value:.4g} ({self.correction} {o.p_adjusted:.4g})"
                     for t, o in pair.tests.items()
                 )
-                lines.append(f"held-out fused vs {name}: {pair.mean_difference:+.4f}, {tests}")
+                gain = cv.score - self.input_means[name]
+                lines.append(f"held-out fused - {name}: {gain:+.4f}, {tests}")
         return "\n".join(lines)
 
 

@@ -66,6 +66,7 @@ def test_every_output_calls_the_all_queries_choice_optimistic(tuned: object) -> 
     assert f"tuned on all queries ({OPTIMISTIC}): 0.5000 with w=0,1" in text
     assert "held-out fused P@1: 0.2500" in text
     assert "gap (optimistic - held-out): +0.2500" in text
+    assert "held-out fused - a: -0.2500, t-test p=0.391 (holm 0.782)" in text
     data = tuned.to_dict()  # type: ignore[attr-defined]
     assert data["optimistic"]["note"] == OPTIMISTIC
     assert [f["setting"]["weights"] for f in data["held_out"]["folds"]] == [[0, 1], [1, 0]]
