@@ -104,6 +104,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     add_seed(p, "the folds")
     p.add_argument(
+        "--fold-file",
+        metavar="FILE",
+        option="folds",
+        help="the folds of 'cranfield lab folds' (a line per fold: NUMBER, a tab, its queries) "
+        "instead of -n seeded folds",
+    )
+    p.add_argument(
         "--step",
         type=float,
         default=None,
@@ -146,8 +153,10 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     if len(args.runs) < 2:
         raise UsageError(1, "give at least two runs to fuse.")
-    if args.tune is None and (args.optimistic or args.step is not None or args.qrels):
-        raise UsageError(1, "--optimistic, --step and --qrels go with --tune MEASURE.")
+    if args.tune is None and (
+        args.optimistic or args.step is not None or args.qrels or args.fold_file
+    ):
+        raise UsageError(1, "--optimistic, --step, --fold-file and --qrels go with --tune MEASURE.")
     if args.tune is not None and args.qrels is None:
         raise UsageError(1, "--tune needs the qrels to tune on: --qrels QRELS.")
     params = _params(args.params)
@@ -176,6 +185,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _tuned(args: argparse.Namespace, runs: list[Run], params: dict[str, float], out: TextIO) -> int:
     from cranfield.fusion.tuning import tune
+    from cranfield.io.folds import read_folds
     from cranfield.io.load import save_run
 
     if args.weights or params:
@@ -190,6 +200,7 @@ def _tuned(args: argparse.Namespace, runs: list[Run], params: dict[str, float], 
         norm=args.norm,
         n_folds=None if args.optimistic else args.n_folds,
         seed=args.seed,
+        folds=None if args.fold_file is None or args.optimistic else read_folds(args.fold_file),
         step=0.1 if args.step is None else args.step,
         options=eval_options(args),
         correction=args.correction,

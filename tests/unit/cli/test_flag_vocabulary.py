@@ -175,6 +175,7 @@ VOCABULARY: dict[str, Flag] = {
     "--tune": Flag((), "tune", "the measure a fusion is tuned on"),
     "--step": Flag((), "step", "the step of a weight grid"),
     "--optimistic": Flag((), "optimistic", "tune on all queries (labelled optimistic)"),
+    "--fold-file": Flag((), "fold_file", "the folds of 'lab folds' (an input)"),
     "--shown": Flag((), "shown", "results shown per impression"),
     "--ab": Flag((), "ab_users", "simulate an A/B test of this many users a bucket"),
     "--sessions": Flag((), "sessions", "sessions per simulated user"),

@@ -147,7 +147,11 @@ def test_tuning_reports_folds_and_labels_the_all_queries_figure(
             "The --param option must be parameters of method 'rrf' (it takes: k), got 'gamma'.",
         ),
         (["--param", "k"], 1, "error: --param takes NAME=VALUE with a number, got 'k'."),
-        (["--optimistic"], 1, "error: --optimistic, --step and --qrels go with --tune MEASURE."),
+        (
+            ["--optimistic"],
+            1,
+            "error: --optimistic, --step, --fold-file and --qrels go with --tune MEASURE.",
+        ),
         (["--tune", "AP"], 1, "error: --tune needs the qrels to tune on: --qrels QRELS."),
     ],
 )
@@ -182,3 +186,30 @@ def test_a_single_run_is_a_usage_error(
 ) -> None:
     assert main(["fuse", files["a"], "-o", str(tmp_path / "f.run")]) == 1
     assert capsys.readouterr().err == "cranfield fuse: error: give at least two runs to fuse.\n"
+
+
+def test_tuning_on_the_folds_of_lab_folds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("".join(f"q{i} 0 r 1\n" for i in range(1, 5)))
+    for name, first in (("a", "r"), ("b", "y")):
+        (tmp_path / f"{name}.run").write_text(
+            "".join(f"q{i} Q0 {first} 1 2.0 t\nq{i} Q0 z 2 1.0 t\n" for i in range(1, 5))
+        )
+    folds = tmp_path / "folds.tsv"
+    assert main(["lab", "folds", str(qrels), "-n", "2", "-s", "3"]) == 0
+    folds.write_text(capsys.readouterr().out)
+    runs = [str(tmp_path / "a.run"), str(tmp_path / "b.run")]
+    args = ["fuse", *runs, "-o", str(tmp_path / "f.run"), "--tune", "P@1", "--qrels", str(qrels)]
+    assert main([*args, "--fold-file", str(folds)]) == 0
+    text = capsys.readouterr().out
+    written = [line.split("\t")[1].split() for line in folds.read_text().splitlines()]
+    assert f"{len(written)}-fold cross-validation" in text
+    for i, fold in enumerate(written):
+        assert any(line.split()[:2] == [str(i), str(len(fold))] for line in text.splitlines())
+    folds.write_text("0\tq1 q2\n1\tq2 q3 q4\n")
+    assert main([*args, "--fold-file", str(folds)]) == 2
+    assert capsys.readouterr().err == (
+        f"cranfield fuse: {folds}:2: query 'q2' is already in the fold on line 1: '1\\tq2 q3 q4'\n"
+    )
