@@ -82,6 +82,18 @@ class Groups:
 _HASH_BITS: Final = 40  # of a doc id's 64-bit hash, beside 24 bits of query code
 
 
+def _stable_order(columns: dict[str, NDArray[Any]], *, descending: list[bool]) -> NDArray[np.int64]:
+    """The row order that sorts ``columns`` (numeric, the first the most significant), equal
+    rows kept in their order: polars' multi-threaded sort, which is stable with
+    ``maintain_order`` and faster than ``numpy.lexsort`` (2.5 s against 1.5 s of CPU for
+    8M rows of two keys, measured once)."""
+    import polars as pl
+
+    frame = pl.DataFrame(columns).with_row_index("row")
+    ordered = frame.sort(list(columns), descending=descending, maintain_order=True)
+    return ordered.get_column("row").to_numpy().astype(np.int64)
+
+
 def _grouped(table: pl.DataFrame, n_queries: int) -> Groups | None:
     """One stable sort of 64-bit keys (query code, then 40 bits of the doc id's hash); two
     rows with one key are checked to have one doc id, so a collision of hashes is found,
@@ -91,7 +103,7 @@ def _grouped(table: pl.DataFrame, n_queries: int) -> Groups | None:
     qc = table.get_column("qc").to_numpy().astype(np.uint64)
     hashed = table.get_column("doc_id").hash().to_numpy()  # as row_index.doc_keys hashes
     key = (qc << np.uint64(_HASH_BITS)) | (hashed >> np.uint64(64 - _HASH_BITS))
-    order = np.argsort(key, kind="stable")
+    order = _stable_order({"key": key}, descending=[False])
     sorted_keys = key[order]
     repeat = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1]) + 1
     if repeat.size:
@@ -628,7 +640,7 @@ def _as_run(fused: pl.DataFrame, name: str, method: str, norm: str) -> Run:
     # numeric keys first (query code, score descending), then the runs of ties by doc id
     qc = fused.get_column("qc").to_numpy()
     score = fused.get_column("score").to_numpy()
-    order = np.lexsort((-score, qc))
+    order = _stable_order({"qc": qc, "score": score}, descending=[False, True])
     counts = np.bincount(qc)
     lens = counts[counts > 0].astype(np.int64)
     doc = fused.get_column("doc_id").gather(order)
