@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from cranfield._types import FusionMethod, FusionNormalization
     from cranfield.data.run import Run
+    from cranfield.io.load import RunLike
 
 __all__ = ["RANK_SOURCES", "FusionInputs", "RankSource", "fuse", "fusion_inputs", "method_params"]
 
@@ -263,7 +264,7 @@ def _weights(
 
 
 def fuse(
-    runs: Sequence[Run] | FusionInputs,
+    runs: Sequence[RunLike] | Mapping[str, RunLike] | FusionInputs,
     method: FusionMethod = "rrf",
     *,
     norm: FusionNormalization = "min-max",
@@ -277,8 +278,10 @@ def fuse(
     Parameters
     ----------
     runs:
-        At least two :class:`~cranfield.data.run.Run` objects (``cranfield.load_run`` reads
-        any format), or the :class:`FusionInputs` of :func:`fusion_inputs`.
+        At least two runs: paths in any format cranfield reads, ``Run`` objects, DataFrames
+        or dicts, as a list or a ``{name: run}`` mapping (named by
+        :class:`~cranfield.io.runset.RunSet`); or the :class:`FusionInputs` of
+        :func:`fusion_inputs`.
     method:
         ``sum``, ``mnz``, ``anz``, ``gmnz``, ``max``, ``min``, ``med``, ``wsum``, ``wmnz``,
         ``mixed``, ``rrf``, ``isr``, ``log_isr``, ``logn_isr``, ``rbc``, ``bordafuse`` or
@@ -355,10 +358,21 @@ def fuse(
                 norm,
             )
     else:
-        inputs = fusion_inputs(list(runs), ranks=ranks, inverted=inverted and spec.kind == "rank")
+        inputs = fusion_inputs(
+            _loaded(runs), ranks=ranks, inverted=inverted and spec.kind == "rank"
+        )
     w = _weights(spec, weights, inputs.names)
     fused = _fused(inputs, spec, norm, w, values)
     return _as_run(fused, name or method, method, norm)
+
+
+def _loaded(runs: Sequence[RunLike] | Mapping[str, RunLike]) -> list[Run]:
+    """``runs`` loaded and named by :class:`~cranfield.io.runset.RunSet` (paths in any
+    format, ``Run`` objects, dicts; a mapping names them)."""
+    from cranfield.io.runset import RunSet, several_runs
+
+    run_set = several_runs(runs) if not isinstance(runs, RunSet) else runs
+    return [run_set.load(i) for i in range(len(run_set))]
 
 
 def _per_segment(

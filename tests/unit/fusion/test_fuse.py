@@ -213,3 +213,15 @@ def test_grouping_by_hashes_equals_grouping_the_strings(
     for q, docs in fast.to_dict().items():
         assert docs == pytest.approx(slow.to_dict()[q])
     assert [list(d) for d in fast.to_dict().values()] == [list(d) for d in slow.to_dict().values()]
+
+
+def test_runs_given_as_files_in_any_format_or_a_mapping(tmp_path: object) -> None:
+    import json
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    (folder / "a.run").write_text("q1 Q0 d1 1 3.0 a\nq1 Q0 d2 2 2.0 a\nq1 Q0 d3 3 1.0 a\n")
+    (folder / "b.json").write_text(json.dumps(B))
+    from_files = fuse([folder / "a.run", folder / "b.json"], "rrf", params={"k": 0})
+    assert scores(from_files) == scores(fuse(runs(), "rrf", params={"k": 0}))
+    assert scores(fuse({"x": A, "y": B}, "sum")) == scores(fuse(runs(), "sum"))
