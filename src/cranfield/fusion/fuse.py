@@ -3,9 +3,11 @@ queries at once.
 
 The runs become one long table, one row per (run, query, document), with each row's
 normalised score, its position in its run's ranking and its run's list length; the
-normalisations are numpy over each run's per-query segments, the methods one polars
-``group_by`` over (query, document) with the method's sums, counts and extremes. No Python
-loop runs over queries or documents.
+normalisations are numpy over each run's per-query segments. The rows are grouped by
+(query, document) with one stable sort of 64-bit keys (query code, doc id hash; rows that
+share a key are confirmed to share the doc id, and polars' ``group_by`` on the strings takes
+over if two ids' hashes collide), and each method is numpy's ``reduceat`` over the groups
+(its sums, counts and extremes). No Python loop runs over queries or documents.
 """
 
 from __future__ import annotations
