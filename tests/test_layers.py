@@ -71,6 +71,11 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
     ("report", ("cranfield.report", "cranfield.plot"), "presentation: text, LaTeX, SVG, HTML"),
     ("lab", ("cranfield.lab",), "experiments: systems x collection -> runs, efficiency, effect"),
     (
+        "fusion",
+        ("cranfield.fusion",),
+        "runs fused into one; a method's parameters tuned on folds, scored on held-out queries",
+    ),
+    (
         "judges",
         ("cranfield.judges",),
         "many judges: crowd labels combined, a model judge asked, judges assessed",

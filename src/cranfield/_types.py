@@ -13,6 +13,8 @@ __all__ = [
     "COMPATS",
     "DUPLICATE_POLICIES",
     "FILE_FORMATS",
+    "FUSION_METHODS",
+    "FUSION_NORMALIZATIONS",
     "INPUT_KINDS",
     "LOG_FORMATS",
     "MISSING_POLICIES",
@@ -21,6 +23,8 @@ __all__ = [
     "Compat",
     "DuplicatePolicy",
     "FileFormat",
+    "FusionMethod",
+    "FusionNormalization",
     "InputKind",
     "LogFormat",
     "MissingPolicy",
@@ -67,3 +71,33 @@ LogFormat = Literal["wscd", "jsonl", "csv", "tsv", "parquet"]
 :mod:`cranfield.io.click_logs`): the WSCD text of the Yandex click logs, or one session per
 row of JSON Lines, CSV, TSV or Parquet."""
 LOG_FORMATS: Final[tuple[str, ...]] = get_args(LogFormat)
+
+FusionMethod = Literal[
+    "sum",
+    "mnz",
+    "anz",
+    "gmnz",
+    "max",
+    "min",
+    "med",
+    "wsum",
+    "wmnz",
+    "mixed",
+    "rrf",
+    "isr",
+    "log_isr",
+    "logn_isr",
+    "rbc",
+    "bordafuse",
+    "w_bordafuse",
+]
+"""A way of fusing runs (:mod:`cranfield.fusion`): the CombX family, weighted sums, and the
+rank-based methods; the names are ranx's."""
+FUSION_METHODS: Final[tuple[str, ...]] = get_args(FusionMethod)
+
+FusionNormalization = Literal[
+    "none", "min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda"
+]
+"""How each run's scores are normalised per query before they are fused
+(:mod:`cranfield.fusion`); the names are ranx's, ``none`` keeps the scores as given."""
+FUSION_NORMALIZATIONS: Final[tuple[str, ...]] = get_args(FusionNormalization)

@@ -42,6 +42,7 @@ COMMANDS: Final = (
     Command("estimate", "cranfield.cli.estimate", "xinfAP and statAP from a judged sample"),
     Command("check", "cranfield.cli.check", "lint runs and qrels without evaluating them"),
     Command("convert", "cranfield.cli.convert", "rewrite a run or qrels in another format"),
+    Command("fuse", "cranfield.cli.fuse", "fuse runs into one; tune a fusion on held-out queries"),
     Command("logs", "cranfield.cli.logs", "click logs: metrics, click models, online tests"),
     Command("judges", "cranfield.cli.judges", "crowd labels combined, model judges, judges judged"),
     Command("judge", "cranfield.cli.judge", "judge pooled documents in a browser: qrels"),

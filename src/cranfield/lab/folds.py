@@ -20,12 +20,11 @@ import numpy as np
 
 from cranfield._deprecation import DeprecatedAlias, renamed_parameters
 from cranfield._validate import check_int
-from cranfield.errors import EvaluationError, InputError, OptionError
+from cranfield.errors import EvaluationError, OptionError
 from cranfield.evaluation.options import EvalOptions
+from cranfield.io.folds import read_folds  # the one reader of a fold file, named here too
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     import polars as pl
 
     from cranfield.evaluation.evaluator import MeasureLike
@@ -91,52 +90,6 @@ def kfold(topics: Iterable[str], n_folds: int, *, seed: int) -> list[tuple[str, 
         )
     perm = np.random.default_rng(seed).permutation(len(ids))
     return [tuple(sorted((ids[j] for j in perm[i::n_folds]), key=_order)) for i in range(n_folds)]
-
-
-def read_folds(path: str | Path) -> list[tuple[str, ...]]:
-    """Predefined folds from a file: one fold per line, its query ids separated by blanks,
-    optionally after a label and a tab (``0<TAB>q1 q4 q7``: what ``cranfield lab folds``
-    prints). Blank lines are skipped.
-
-    Raises
-    ------
-    cranfield.errors.InputError
-        Naming the file and line: a fold without a query, or a query in two folds.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "folds.tsv"
-    >>> _ = p.write_text("0\\tq1 q3\\n1\\tq2\\n")
-    >>> read_folds(p)
-    [('q1', 'q3'), ('q2',)]
-    """
-    from cranfield.io.source import read_bytes
-
-    label = str(path)
-    data = read_bytes(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(label, data[: exc.start].count(b"\n") + 1, "is not UTF-8 text") from None
-    folds: list[tuple[str, ...]] = []
-    seen: dict[str, int] = {}
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        ids = tuple(line.split("\t", 1)[1].split() if "\t" in line else line.split())
-        if not ids:
-            raise InputError(label, number, "names a fold without a query", line.strip())
-        for q in ids:
-            if q in seen:
-                raise InputError(
-                    label, number, f"puts query {q!r} in a second fold (line {seen[q]})"
-                )
-            seen[q] = number
-        folds.append(ids)
-    if not folds:
-        raise InputError(label, None, "holds no fold")
-    return folds
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,218 @@
+"""``cranfield fuse RUN RUN [...] -o OUT [--method rrf] [--norm min-max] [--weights W ...]
+[--param NAME=VALUE ...] [--tune MEASURE --qrels QRELS [-n K] [--optimistic]]``: runs fused
+into one (:func:`cranfield.fusion.fuse`), or a method's weights and parameters tuned on
+training folds and the held-out fused run written (:func:`cranfield.fusion.tune`).
+
+Exit codes: 0 written, 1 usage error (an unknown method, weights not one per run, a
+parameter out of its range, ``--optimistic`` or ``--step`` without ``--tune``), 2 runs that
+cannot be read, share no query or give a score method a score that is not finite, or an
+output that cannot be written.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, TextIO
+
+from cranfield._types import FILE_FORMATS, FUSION_METHODS, FUSION_NORMALIZATIONS
+from cranfield.cli.exits import run_command
+from cranfield.cli.lab import _positive
+from cranfield.cli.parser import (
+    Parser,
+    UsageError,
+    add_evaluation_options,
+    add_run_names,
+    add_seed,
+    eval_options,
+)
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+    from cranfield.data.run import Run
+
+PROG: Final = "cranfield fuse"
+
+
+def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run ``cranfield fuse`` with ``argv`` (the arguments after ``fuse``)."""
+    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+
+
+def _parser(out: TextIO, err: TextIO) -> Parser:
+    p = Parser(
+        prog=PROG,
+        description="Fuse runs into one (CombSUM and its family, weighted sums, RRF, ISR, RBC, "
+        "BordaFuse; ranx's methods and normalisations), or tune a method's weights and "
+        "parameters on training folds and write the fused run of the held-out queries. Each "
+        "run is ranked by score descending, ties by doc id descending; so is the fused run.",
+        out=out,
+        err=err,
+    )
+    p.add_argument("runs", nargs="+", metavar="RUN", help="two or more runs (any format)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the fused run to write")
+    p.add_argument(
+        "--to",
+        choices=FILE_FORMATS,
+        metavar="FORMAT",
+        help="the format to write (default: the one FILE's suffix names, else trec)",
+    )
+    p.add_argument(
+        "--method",
+        choices=FUSION_METHODS,
+        default="rrf",
+        help="the fusion method: " + ", ".join(FUSION_METHODS) + " (default rrf)",
+    )
+    p.add_argument(
+        "--norm",
+        choices=FUSION_NORMALIZATIONS,
+        default="min-max",
+        help="each run's per-query score normalisation before a score method: "
+        + ", ".join(FUSION_NORMALIZATIONS)
+        + " (default min-max)",
+    )
+    p.add_list_option(
+        "--weights",
+        dest="weights",
+        item=float,
+        metavar="W",
+        help="one weight per run, in the order of the runs (weighted methods; default 1 each)",
+    )
+    p.add_list_option(
+        "--param",
+        dest="params",
+        metavar="NAME=VALUE",
+        help="a method parameter: k=60 (rrf), gamma=1 (gmnz), sigma=0.01 (logn_isr), phi=0.8 (rbc)",
+    )
+    p.add_argument(
+        "--ranks",
+        choices=("score", "input"),
+        default="score",
+        help="a run's ranking for the rank methods: by score (default, as ranx and trec_eval) "
+        "or by the order of its lines (as pyserini's RRF reads the rank column)",
+    )
+    add_run_names(p)
+    p.add_argument(
+        "--tune",
+        metavar="MEASURE",
+        help="tune the weights and parameters on this measure on training folds and write "
+        "the held-out fused run (needs --qrels)",
+    )
+    p.add_argument("--qrels", help="the qrels to tune on (any format)")
+    p.add_argument(
+        "-n", "--folds", dest="n_folds", type=_positive, default=5, help="number of folds (5)"
+    )
+    add_seed(p, "the folds")
+    p.add_argument(
+        "--fold-file",
+        metavar="FILE",
+        option="folds",
+        help="the folds of 'cranfield lab folds' (a line per fold: NUMBER, a tab, its queries) "
+        "instead of -n seeded folds",
+    )
+    p.add_argument(
+        "--step",
+        type=float,
+        default=None,
+        help="the step of the weight grid when tuning (default 0.1; weights sum to 1)",
+    )
+    p.add_argument(
+        "--optimistic",
+        action="store_true",
+        help="tune on all queries and write that run (chosen and scored on the same queries: "
+        "optimistic, and labelled so)",
+    )
+    p.add_argument(
+        "-c",
+        "--correction",
+        default="holm",
+        help="correction of the paired tests against each input run: none, bonferroni, holm "
+        "(default), bh",
+    )
+    add_evaluation_options(p)
+    return p
+
+
+def _params(given: list[str] | None) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for item in given or []:
+        name, sep, value = item.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+        if not sep or not name or number is None:
+            raise UsageError(1, f"--param takes NAME=VALUE with a number, got {item!r}.")
+        out[name.strip()] = int(number) if number.is_integer() and name.strip() == "k" else number
+    return out
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from cranfield.io.load import save_run
+    from cranfield.io.runset import RunSet
+
+    if len(args.runs) < 2:
+        raise UsageError(1, "give at least two runs to fuse.")
+    if args.tune is None and (
+        args.optimistic or args.step is not None or args.qrels or args.fold_file
+    ):
+        raise UsageError(1, "--optimistic, --step, --fold-file and --qrels go with --tune MEASURE.")
+    if args.tune is not None and args.qrels is None:
+        raise UsageError(1, "--tune needs the qrels to tune on: --qrels QRELS.")
+    params = _params(args.params)
+    run_set = RunSet.of(args.runs, args.names)
+    runs = [run_set.load(i, format=args.run_format) for i in range(len(run_set))]
+    if args.tune is None:
+        from cranfield.fusion import fuse
+
+        fused = fuse(
+            runs,
+            args.method,
+            norm=args.norm,
+            weights=args.weights,
+            params=params,
+            ranks=args.ranks,
+        )
+        save_run(fused, args.output, format=args.to)
+        out.write(
+            f"{args.output}: {len(fused):,} line(s), {len(fused.topics):,} quer"
+            f"{'y' if len(fused.topics) == 1 else 'ies'}, fused from "
+            f"{', '.join(r.name for r in runs)}; {fused.notes[0]}.\n"
+        )
+        return 0
+    return _tuned(args, runs, params, out)
+
+
+def _tuned(args: argparse.Namespace, runs: list[Run], params: dict[str, float], out: TextIO) -> int:
+    from cranfield.fusion.tuning import tune
+    from cranfield.io.folds import read_folds
+    from cranfield.io.load import save_run
+
+    if args.weights or params:
+        raise UsageError(
+            1, "--tune chooses the weights and parameters: leave out --weights and --param."
+        )
+    result = tune(
+        args.qrels,
+        {r.name: r for r in runs},
+        args.method,
+        args.tune,
+        norm=args.norm,
+        n_folds=None if args.optimistic else args.n_folds,
+        seed=args.seed,
+        folds=None if args.fold_file is None or args.optimistic else read_folds(args.fold_file),
+        step=0.1 if args.step is None else args.step,
+        options=eval_options(args),
+        correction=args.correction,
+    )
+    written = result.optimistic_run if result.run is None else result.run
+    save_run(written, args.output, format=args.to)
+    out.write(result.to_text() + "\n")
+    what = (
+        "fused with the setting best on all queries (optimistic)"
+        if args.optimistic
+        else "the held-out fused run (each fold's queries fused with the setting chosen "
+        "without them)"
+    )
+    out.write(f"{args.output}: {len(written):,} line(s), {what}.\n")
+    return 0

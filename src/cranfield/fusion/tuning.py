@@ -1,0 +1,371 @@
+"""A fusion method's parameters tuned on training folds and scored on held-out queries.
+
+:func:`tune` tries every setting of the method's grid (the weights on an exact simplex
+grid, RRF's ``k``, ...), scores each fused run once per query, and hands the per-query
+scores to the lab's cross-validation (:func:`cranfield.lab.cross_validate_scores`): for each
+fold the setting with the best mean on the *other* folds is chosen and the fused run of that
+setting is kept for the fold's queries only. The held-out fused run is then compared with
+each input run by :func:`cranfield.stats.compare_scores` (paired tests, corrected for the
+number of input runs). The setting that is best on all queries is reported beside it, and
+every output calls it what it is: optimistic, because it was chosen and scored on the same
+queries.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+
+from cranfield._validate import check_choice, check_float, check_int
+from cranfield.errors import OptionError
+from cranfield.fusion.fuse import fuse, fusion_inputs
+from cranfield.fusion.methods import METHODS
+
+if TYPE_CHECKING:
+    from cranfield._types import FusionMethod, FusionNormalization
+    from cranfield.data.run import Run
+    from cranfield.evaluation.evaluator import MeasureLike
+    from cranfield.evaluation.options import EvalOptions
+    from cranfield.io.load import QrelsLike, RunLike
+    from cranfield.lab.folds import CrossValidation
+    from cranfield.stats.comparison import Comparison
+    from cranfield.stats.corrections import Correction
+
+__all__ = ["OPTIMISTIC", "FusionTuning", "Setting", "simplex_grid", "tune"]
+
+OPTIMISTIC: Final = "optimistic: chosen and scored on the same queries"
+HELD_OUT: Final = "fused (held-out)"
+
+
+def simplex_grid(n_runs: int, step: float = 0.1) -> list[tuple[float, ...]]:
+    """Every weighting of ``n_runs`` runs whose weights are multiples of ``step`` summing to 1.
+
+    The grid is built from integers: the ``n = 1 / step`` units are shared among the runs in
+    every way (``C(n + n_runs - 1, n_runs - 1)`` weightings), and each weight is its units
+    divided by ``n``. ranx filters a floating-point product with ``sum(w) == 1.0``, and sums
+    such as ``0.2 + 0.7 + 0.1`` (``1.0000000000000002``) are not exactly 1.0, so it never
+    tries some weightings: 4 of the 66 for 3 runs at step 0.1, 30 of 286 for 4 runs, 141 of
+    1,001 for 5.
+
+    Raises
+    ------
+    cranfield.errors.OptionError
+        ``n_runs`` below 1, or a ``step`` that is not 1 divided by an integer from 1 to 1,000.
+
+    Examples
+    --------
+    >>> len(simplex_grid(3)), len(simplex_grid(4)), len(simplex_grid(5))
+    (66, 286, 1001)
+    >>> (0.2, 0.7, 0.1) in simplex_grid(3), 0.2 + 0.7 + 0.1 == 1.0
+    (True, False)
+    >>> simplex_grid(2, 0.5)
+    [(0.0, 1.0), (0.5, 0.5), (1.0, 0.0)]
+    """
+    n_runs = check_int("n_runs", n_runs, minimum=1)
+    step = check_float("step", step, minimum=0.0, maximum=1.0, above=True)
+    units = round(1.0 / step)
+    if not 1 <= units <= 1000 or abs(units * step - 1.0) > 1e-9:
+        raise OptionError("step", "1 divided by an integer from 1 to 1000 (0.1, 0.05, ...)", step)
+    out = []
+    # stars and bars: the places of n_runs - 1 bars among units + n_runs - 1 slots
+    for bars in itertools.combinations(range(units + n_runs - 1), n_runs - 1):
+        edges = (-1, *bars, units + n_runs - 1)
+        out.append(tuple((edges[j + 1] - edges[j] - 1) / units for j in range(n_runs)))
+    return sorted(out)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One point of the grid: the weights (or ``None``) and the method's parameters."""
+
+    weights: tuple[float, ...] | None
+    params: tuple[tuple[str, float], ...]
+
+    @property
+    def label(self) -> str:
+        """``w=0.2,0.8 k=60``: how the setting is named in tables."""
+        parts = []
+        if self.weights is not None:
+            parts.append("w=" + ",".join(f"{w:g}" for w in self.weights))
+        parts.extend(f"{k}={v:g}" for k, v in self.params)
+        return " ".join(parts) or "(no parameters)"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data: ``{"weights": [...] or None, "params": {...}}``."""
+        return {
+            "weights": None if self.weights is None else list(self.weights),
+            "params": dict(self.params),
+        }
+
+
+def _settings(method: str, n_runs: int, step: float) -> list[Setting]:
+    spec = METHODS[method]
+    weightings: list[tuple[float, ...] | None] = (
+        list(simplex_grid(n_runs, step)) if spec.weighted else [None]
+    )
+    grids = [[(p.name, v) for v in p.grid] for p in spec.params]
+    return [Setting(w, tuple(combo)) for w in weightings for combo in itertools.product(*grids)]
+
+
+@dataclass(frozen=True, eq=False)
+class FusionTuning:
+    """What :func:`tune` returns.
+
+    Attributes
+    ----------
+    method, norm, measure:
+        The method, its normalisation and the measure tuned on.
+    settings:
+        ``{label: Setting}``: every setting tried.
+    cross_validation:
+        The lab's :class:`~cranfield.lab.CrossValidation` over the settings: per fold the
+        setting chosen on the other folds, its training and held-out means, the held-out
+        estimate, and the best setting on all queries (optimistic).
+    run:
+        The held-out fused run: each fold's queries fused with the setting chosen without
+        them (``None`` when tuned on all queries only).
+    input_means:
+        ``{run name: mean}`` of each input run on the same queries.
+    comparison:
+        The held-out fused run against each input run (paired tests, corrected), or
+        ``None`` when tuned on all queries only.
+    optimistic_run:
+        Every query fused with the setting best on all queries (optimistic).
+    folds_used:
+        ``False`` when tuned on all queries only.
+    """
+
+    method: str
+    norm: str
+    measure: str
+    settings: dict[str, Setting]
+    cross_validation: CrossValidation
+    run: Run | None
+    input_means: dict[str, float]
+    comparison: Comparison | None
+    optimistic_run: Run
+    folds_used: bool
+    correction: str = "holm"
+
+    @property
+    def gap(self) -> float:
+        """All-queries best mean minus the held-out mean: how much tuning on the reported
+        queries overstates the fused run."""
+        return self.cross_validation.all_topics_score - self.cross_validation.score
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (the optimistic numbers under keys that say so)."""
+        cv = self.cross_validation
+        out: dict[str, Any] = {
+            "method": self.method,
+            "norm": self.norm,
+            "measure": self.measure,
+            "settings_tried": len(self.settings),
+            "input_means": dict(self.input_means),
+            "optimistic": {
+                "note": OPTIMISTIC,
+                "setting": self.settings[cv.all_topics_best].to_dict(),
+                "score": cv.all_topics_score,
+            },
+        }
+        if self.folds_used:
+            out["held_out"] = {
+                "n_folds": cv.n_folds,
+                "seed": cv.seed,
+                "score": cv.score,
+                "gap": self.gap,
+                "folds": [
+                    {
+                        "fold": f.fold,
+                        "queries": list(f.test_topics),
+                        "setting": self.settings[f.chosen].to_dict(),
+                        "train_score": f.train_score,
+                        "test_score": f.test_score,
+                    }
+                    for f in cv.folds
+                ],
+            }
+            if self.comparison is not None:
+                out["tests"] = self.comparison.to_dict()
+        return out
+
+    def to_text(self) -> str:
+        """The tuning as a person reads it: per fold the setting and its scores, the
+        held-out estimate, the optimistic all-queries figure labelled so, the input runs and
+        the paired tests."""
+        cv = self.cross_validation
+        m = self.measure
+        head = (
+            f"{self.method} (normalisation {self.norm}) tuned on {m} over "
+            f"{len(self.settings)} setting(s), {len(cv.held_out)} queries"
+        )
+        lines = [head]
+        if self.folds_used:
+            lines.append(f"{cv.n_folds}-fold cross-validation (seed {cv.seed}):")
+            lines.append(f"{'fold':>4}  {'queries':>7}  {'train':>8}  {'held-out':>8}  setting")
+            for f in cv.folds:
+                lines.append(
+                    f"{f.fold:>4}  {len(f.test_topics):>7}  {f.train_score:>8.4f}  "
+                    f"{f.test_score:>8.4f}  {f.chosen}"
+                )
+            lines.append(f"held-out fused {m}: {cv.score:.4f}")
+        lines.append(
+            f"tuned on all queries ({OPTIMISTIC}): {cv.all_topics_score:.4f} with "
+            f"{cv.all_topics_best}"
+        )
+        if self.folds_used:
+            lines.append(f"gap (optimistic - held-out): {self.gap:+.4f}")
+        for name, mean in self.input_means.items():
+            lines.append(f"input run {name}: {m} {mean:.4f}")
+        if self.comparison is not None:
+            for name in self.input_means:
+                pair = self.comparison.pair(HELD_OUT, name, m)
+                tests = ", ".join(
+                    f"{t} p={o.p_value:.4g} ({self.correction} {o.p_adjusted:.4g})"
+                    for t, o in pair.tests.items()
+                )
+                gain = cv.score - self.input_means[name]
+                lines.append(f"held-out fused - {name}: {gain:+.4f}, {tests}")
+        return "\n".join(lines)
+
+
+def tune(  # noqa: PLR0913 -- qrels, runs, method, measure, and the tuning's own options
+    qrels: QrelsLike,
+    runs: Sequence[RunLike] | Mapping[str, RunLike],
+    method: FusionMethod = "wsum",
+    measure: MeasureLike = "nDCG@10",
+    *,
+    norm: FusionNormalization = "min-max",
+    n_folds: int | None = 5,
+    seed: int = 0,
+    folds: Sequence[Sequence[str]] | None = None,
+    step: float = 0.1,
+    options: EvalOptions | None = None,
+    correction: Correction = "holm",
+) -> FusionTuning:
+    """Tune ``method``'s weights and parameters on training folds; score on held-out queries.
+
+    Parameters
+    ----------
+    qrels:
+        Judgments (anything :func:`cranfield.evaluate` accepts).
+    runs:
+        At least two runs (paths in any format, ``Run`` objects, ...), as a list or a
+        ``{name: run}`` mapping.
+    method, norm:
+        As in :func:`~cranfield.fusion.fuse`.
+    measure:
+        The one measure tuned on and reported.
+    n_folds, seed, folds:
+        The folds: ``n_folds`` seeded folds (:func:`cranfield.lab.kfold`), or the given
+        ``folds`` (lists of query ids partitioning the scored queries). ``n_folds=None``
+        with no ``folds`` tunes on all queries only, which is optimistic and said so.
+    step:
+        The weight grid's step (:func:`simplex_grid`), for the weighted methods.
+    options:
+        The evaluation options (:class:`~cranfield.evaluation.options.EvalOptions`).
+    correction:
+        The correction of the paired tests for the number of input runs
+        (:class:`~cranfield.stats.plan.TestPlan`'s ``correction``).
+
+    Returns
+    -------
+    FusionTuning
+
+    Notes
+    -----
+    Each setting's fused run is scored once over all queries; a fold's choice uses the
+    means over its training queries only (ties go to the setting listed first: the grid in
+    order). Because fusion is done query by query, the held-out fused run of a fold is the
+    fused run of the setting chosen for it, restricted to the fold's queries.
+    """
+    import polars as pl
+
+    from cranfield.data.run import Run
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.io.runset import several_runs
+    from cranfield.lab.folds import cross_validate_scores
+    from cranfield.stats.comparison import compare_scores
+
+    check_choice("method", method, tuple(METHODS))
+    run_set = several_runs(runs)
+    loaded = [run_set.load(i) for i in range(len(run_set))]
+    evaluator = Evaluator(qrels, measure, options)
+    if len(evaluator.measures) != 1:
+        raise OptionError("measure", "exactly one measure", measure)
+    wanted = evaluator.measures[0]
+    settings = {s.label: s for s in _settings(method, len(loaded), step)}
+    inverted = norm == "min-max-inverted" and METHODS[method].kind == "rank"
+    inputs = fusion_inputs(loaded, inverted=inverted)
+    fused = {
+        label: fuse(inputs, method, norm=norm, weights=s.weights, params=dict(s.params), name=label)
+        for label, s in settings.items()
+    }
+    table = evaluator.many({**fused, **{r.name: r for r in loaded}})
+    matrix = table.matrix(wanted)
+    per_setting = {
+        label: dict(zip(table.topics, matrix[:, j].tolist(), strict=True))
+        for j, label in enumerate(table.names)
+        if label in settings
+    }
+    folds_used = folds is not None or n_folds is not None
+    if folds_used:
+        cv = cross_validate_scores(
+            per_setting, n_folds=n_folds or 5, seed=seed, measure=str(wanted), folds=folds
+        )
+    else:  # one fold is the whole set: the lab's code needs >= 2, so split and ignore
+        cv = cross_validate_scores(per_setting, n_folds=2, seed=seed, measure=str(wanted))
+    names = [r.name for r in loaded]
+    input_cols = {n: matrix[:, table.names.index(n)] for n in names}
+    input_means = {n: float(v.mean()) for n, v in input_cols.items()}
+    best = cv.all_topics_best
+    optimistic_run = _renamed(fused[best], f"{method} tuned on all queries (optimistic)")
+    if not folds_used:
+        return FusionTuning(
+            method,
+            norm,
+            str(wanted),
+            settings,
+            cv,
+            None,
+            input_means,
+            None,
+            optimistic_run,
+            folds_used=False,
+        )
+    pieces = [
+        fused[f.chosen].frame.filter(pl.col("query_id").is_in(list(f.test_topics)))
+        for f in cv.folds
+    ]
+    frame = pl.concat(pieces).sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+    held_run = Run(frame, name=HELD_OUT, tag=f"{method}-heldout")
+    held = np.array([cv.held_out[t] for t in table.topics])
+    comparison = compare_scores(
+        {HELD_OUT: {str(wanted): held}, **{n: {str(wanted): v} for n, v in input_cols.items()}},
+        topics=table.topics,
+        baseline=HELD_OUT,
+        correction=correction,
+    )
+    return FusionTuning(
+        method,
+        norm,
+        str(wanted),
+        settings,
+        cv,
+        held_run,
+        input_means,
+        comparison,
+        optimistic_run,
+        folds_used=True,
+        correction=correction,
+    )
+
+
+def _renamed(run: Run, note: str) -> Run:
+    from cranfield.data.run import Run
+
+    return Run(run.frame, name=run.name, tag=run.tag, notes=(*run.notes, note))

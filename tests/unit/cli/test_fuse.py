@@ -1,0 +1,215 @@
+"""``cranfield fuse``: the fused run written in any format from runs in any format, the
+tuning's report, and one sentence with the exit code of each bad input."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+
+import cranfield
+from cranfield.cli.main import main
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+A = "q1 Q0 d1 1 3.0 a\nq1 Q0 d2 2 2.0 a\nq1 Q0 d3 3 1.0 a\n"
+B_JSON = {"q1": {"d3": 0.9, "d1": 0.5}}  # ranx-style JSON: another input format
+QRELS = "q1 0 d3 1\nq1 0 d1 0\n"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "a.run").write_text(A)
+    (tmp_path / "b.json").write_text(json.dumps(B_JSON))
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    return {
+        k: str(tmp_path / v) for k, v in {"a": "a.run", "b": "b.json", "qrels": "qrels.txt"}.items()
+    }
+
+
+def test_rrf_from_two_formats_written_as_tsv(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "fused.tsv"
+    code = main(["fuse", files["a"], files["b"], "-o", str(out), "--param", "k=0", "--to", "trec"])
+    assert code == 0
+    said = capsys.readouterr().out
+    assert said == (
+        f"{out}: 3 line(s), 1 query, fused from a, b; fused by rrf (normalisation min-max); "
+        "ties by doc id descending.\n"
+    )
+    # d1: 1/1 + 1/2, d3: 1/3 + 1/1, d2: 1/2
+    assert cranfield.load_run(out).to_dict() == {"q1": {"d1": 1.5, "d3": 4 / 3, "d2": 0.5}}
+
+
+def test_weighted_sum(files: dict[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "fused.run"
+    args = ["fuse", files["a"], files["b"], "-o", str(out), "--method", "wsum"]
+    assert main([*args, "--weights", "0.25,0.75"]) == 0
+    assert cranfield.load_run(out).to_dict()["q1"] == pytest.approx(
+        {"d3": 0.75, "d1": 0.25, "d2": 0.125}
+    )
+
+
+def test_tuning_reports_folds_and_labels_the_all_queries_figure(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    qrels = tmp_path / "q4.txt"
+    qrels.write_text("".join(f"q{i} 0 r 1\n" for i in range(1, 5)))
+    good, bad = "r 2.0 x 1.0", "y 2.0 r 1.0"
+
+    def run(first: str, second: str) -> str:
+        lines = []
+        for q, spec in (("q1", first), ("q2", first), ("q3", second), ("q4", second)):
+            d1, s1, d2, s2 = spec.split()
+            lines += [f"{q} Q0 {d1} 1 {s1} t", f"{q} Q0 {d2} 2 {s2} t"]
+        return "\n".join(lines) + "\n"
+
+    (tmp_path / "a.run").write_text(run(good, bad))
+    (tmp_path / "b.run").write_text(run(bad, good))
+    out = tmp_path / "held.run"
+    code = main(
+        [
+            "fuse",
+            str(tmp_path / "a.run"),
+            str(tmp_path / "b.run"),
+            "-o",
+            str(out),
+            "--method",
+            "wsum",
+            "--tune",
+            "P@1",
+            "--qrels",
+            str(qrels),
+            "-n",
+            "2",
+            "--step",
+            "0.5",
+        ]
+    )
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "2-fold cross-validation (seed 0):" in text
+    assert "tuned on all queries (optimistic: chosen and scored on the same queries)" in text
+    assert text.rstrip().endswith(
+        "the held-out fused run (each fold's queries fused with the setting chosen without them)."
+    )
+    assert sorted(cranfield.load_run(out).topics) == ["q1", "q2", "q3", "q4"]
+    code = main(
+        [
+            "fuse",
+            str(tmp_path / "a.run"),
+            str(tmp_path / "b.run"),
+            "-o",
+            str(out),
+            "--tune",
+            "P@1",
+            "--qrels",
+            str(qrels),
+            "--optimistic",
+        ]
+    )
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "cross-validation" not in text
+    assert "(optimistic)" in text.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("extra", "code", "message"),
+    [
+        (
+            ["--weights", "1"],
+            1,
+            "The --weights option must be left out for method 'rrf', which takes no weights, "
+            "got [1.0].",
+        ),
+        (
+            ["--method", "wsum", "--weights", "1,2,3"],
+            1,
+            "The --weights option must be one weight per run (2: a, b), got [1.0, 2.0, 3.0].",
+        ),
+        (
+            ["--param", "k=-1"],
+            1,
+            "The --param option must be an integer >= 0 for 'k' of method 'rrf', got -1.",
+        ),
+        (
+            ["--method", "rbc", "--param", "phi=1"],
+            1,
+            "The --param option must be a number > 0 and < 1 for 'phi' of method 'rbc', got 1.0.",
+        ),
+        (
+            ["--param", "gamma=1"],
+            1,
+            "The --param option must be parameters of method 'rrf' (it takes: k), got 'gamma'.",
+        ),
+        (["--param", "k"], 1, "error: --param takes NAME=VALUE with a number, got 'k'."),
+        (
+            ["--optimistic"],
+            1,
+            "error: --optimistic, --step, --fold-file and --qrels go with --tune MEASURE.",
+        ),
+        (["--tune", "AP"], 1, "error: --tune needs the qrels to tune on: --qrels QRELS."),
+    ],
+)
+def test_bad_options_are_one_sentence(
+    files: dict[str, str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+    code: int,
+    message: str,
+) -> None:
+    out = tmp_path / "f.run"
+    assert main(["fuse", files["a"], files["b"], "-o", str(out), *extra]) == code
+    assert capsys.readouterr().err == f"cranfield fuse: {message}\n"
+    assert not out.exists()
+
+
+def test_runs_that_share_no_query_exit_2(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "other.run"
+    other.write_text("q9 Q0 d1 1 1.0 o\n")
+    assert main(["fuse", files["a"], str(other), "-o", str(tmp_path / "f.run")]) == 2
+    assert capsys.readouterr().err == (
+        "cranfield fuse: The runs share no query, so there is nothing to fuse: 'a' (1 query), "
+        "'other' (1 query).\n"
+    )
+
+
+def test_a_single_run_is_a_usage_error(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["fuse", files["a"], "-o", str(tmp_path / "f.run")]) == 1
+    assert capsys.readouterr().err == "cranfield fuse: error: give at least two runs to fuse.\n"
+
+
+def test_tuning_on_the_folds_of_lab_folds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("".join(f"q{i} 0 r 1\n" for i in range(1, 5)))
+    for name, first in (("a", "r"), ("b", "y")):
+        (tmp_path / f"{name}.run").write_text(
+            "".join(f"q{i} Q0 {first} 1 2.0 t\nq{i} Q0 z 2 1.0 t\n" for i in range(1, 5))
+        )
+    folds = tmp_path / "folds.tsv"
+    assert main(["lab", "folds", str(qrels), "-n", "2", "-s", "3"]) == 0
+    folds.write_text(capsys.readouterr().out)
+    runs = [str(tmp_path / "a.run"), str(tmp_path / "b.run")]
+    args = ["fuse", *runs, "-o", str(tmp_path / "f.run"), "--tune", "P@1", "--qrels", str(qrels)]
+    assert main([*args, "--fold-file", str(folds)]) == 0
+    text = capsys.readouterr().out
+    written = [line.split("\t")[1].split() for line in folds.read_text().splitlines()]
+    assert f"{len(written)}-fold cross-validation" in text
+    for i, fold in enumerate(written):
+        assert any(line.split()[:2] == [str(i), str(len(fold))] for line in text.splitlines())
+    folds.write_text("0\tq1 q2\n1\tq2 q3 q4\n")
+    assert main([*args, "--fold-file", str(folds)]) == 2
+    assert capsys.readouterr().err == (
+        f"cranfield fuse: {folds}:2: puts query 'q2' in a second fold (line 1)\n"
+    )
