@@ -5,7 +5,9 @@ It holds
 * the log's click metrics over all sessions, with their definitions
   (:func:`cranfield.logs.click_metrics.click_metrics`);
 * CTR by rank (the position-bias curve) beside the click probability per rank each fitted
-  click model predicts, as an inline SVG line chart (:mod:`cranfield.report.svg_charts`);
+  click model predicts, both on the log the models are scored on (the test log when one is
+  given: observed and predicted come from the same sessions), as an inline SVG line chart
+  (:mod:`cranfield.report.svg_charts`, data from :func:`rank_ctr_series`);
 * the click models' fit: each model fitted on the log (``Model.fit(query, shown, clicked)``)
   and scored on the test log when one is given, else on the log itself (said so on the page):
   log-likelihood, perplexity and conditional perplexity, and the perplexity per rank as a
@@ -46,7 +48,7 @@ if TYPE_CHECKING:
     from cranfield.logs.click_models import ModelScore
     from cranfield.logs.simulation import Agreement
 
-__all__ = ["MODEL_NAMES", "fit_models", "logs_html"]
+__all__ = ["MODEL_NAMES", "fit_models", "logs_html", "rank_ctr_series"]
 
 MODEL_NAMES: Final[tuple[str, ...]] = tuple(MODELS)
 """The click models the page can fit (:data:`cranfield.logs.fitted_click_model.MODELS`)."""
@@ -69,19 +71,26 @@ def fit_models(
     return {f.fitted.name: (f.score, f.fitted.predicted_ctr(scored)) for f in comparison.fits}
 
 
+def rank_ctr_series(
+    scored: Sessions, fits: Mapping[str, tuple[ModelScore, NDArray[np.float64]]]
+) -> dict[str, NDArray[np.float64]]:
+    """The lines of the CTR-by-rank chart: ``"observed CTR"``, the CTR by rank of ``scored``
+    (the log the models were scored on, whose sessions their predictions are averaged over:
+    :func:`fit_models`), then ``"MODEL (predicted)"`` for each fit."""
+    out = {"observed CTR": click_metrics(scored).rank_ctr}
+    out.update({f"{m} (predicted)": mean for m, (_, mean) in fits.items()})
+    return out
+
+
 def _number(v: float, digits: int = 4) -> str:
     return "-" if not math.isfinite(v) else f"{v:.{digits}f}"
 
 
-def _rank_chart(
-    ctr: NDArray[np.float64], fits: Mapping[str, tuple[ModelScore, NDArray[np.float64]]]
-) -> str:
-    depth = ctr.size
+def _rank_chart(lines: Mapping[str, NDArray[np.float64]], scored_on: str) -> str:
+    depth = max(v.size for v in lines.values())
     ranks = [float(r) for r in range(1, depth + 1)]
     series = []
-    for i, (label, values) in enumerate(
-        [("observed CTR", ctr), *((f"{m} (predicted)", mean) for m, (_, mean) in fits.items())]
-    ):
+    for i, (label, values) in enumerate(lines.items()):
         color, dash = series_style(i)
         keep = [k for k in range(depth) if math.isfinite(float(values[k]))]
         series.append(
@@ -98,7 +107,7 @@ def _rank_chart(
             key="ctr-by-rank",
             title="CTR by rank",
             caption="The share of sessions showing a result at a rank in which it was clicked, "
-            "and each model's mean click probability there.",
+            f"and each model's mean click probability there, both on {scored_on}.",
             x_label="rank",
             y_label="CTR",
             x_range=(1.0, float(max(depth, 2))),
@@ -147,16 +156,15 @@ def _perplexity_chart(fits: Mapping[str, tuple[ModelScore, NDArray[np.float64]]]
     )
 
 
-def _metrics_section(sessions: Sessions) -> tuple[str, NDArray[np.float64]]:
+def _metrics_section(sessions: Sessions) -> str:
     m = click_metrics(sessions)
     rows = [[name, _number(value)] for name, value in m.overall.items()]
     notes = "".join(f"<li>{_e(n)}</li>" for n in m.notes)
-    html = (
+    return (
         '<section id="metrics"><h2>Click metrics</h2>'
         + _table("metrics-table", ["metric", "value"], rows)
         + f'<ul class="notes">{notes}</ul></section>'
     )
-    return html, m.rank_ctr
 
 
 def _models_section(
@@ -303,20 +311,21 @@ def logs_html(
         f"{len(sessions):,} sessions · {sessions.num_queries:,} queries · depth "
         f"{sessions.depth} · {sessions.num_clicks:,} clicks"
     )
-    metrics, ctr = _metrics_section(sessions)
+    metrics = _metrics_section(sessions)
     fits = fit_models(sessions, test, models) if models else {}
+    scored_on = (
+        "the log itself (no test log)"
+        if test is None
+        else (f"the test log {test.source} ({len(test):,} sessions)")
+    )
+    lines = rank_ctr_series(sessions if test is None else test, fits)
     nav = ['<a href="#metrics">Click metrics</a>', '<a href="#ctr">CTR by rank</a>']
     body = [
         metrics,
         f'<section id="ctr"><h2>CTR by rank</h2><div class="charts">'
-        f"{_rank_chart(ctr, fits)}</div></section>",
+        f"{_rank_chart(lines, scored_on)}</div></section>",
     ]
     if fits:
-        scored_on = (
-            "the log itself (no test log)"
-            if test is None
-            else (f"the test log {test.source} ({len(test):,} sessions)")
-        )
         nav.append('<a href="#models">Click models</a>')
         body.append(_models_section(fits, scored_on))
     if simulation is not None:
