@@ -142,6 +142,7 @@ VOCABULARY: dict[str, Flag] = {
     "--export": Flag((), "export", "write the pool for judging to this file"),
     "--export-format": Flag((), "export_format", "format of the --export file"),
     "--on-conflict": Flag((), "on_conflict", "which judgment wins a conflict"),
+    "--rank-order": Flag((), "rank_order", "order a run by score (trec_eval) or rank (ndeval)"),
     "--folds": Flag(("-n",), "n_folds", "number of folds"),
     # interaction logs
     "--log-format": Flag((), "log_format", "the logs' format"),
