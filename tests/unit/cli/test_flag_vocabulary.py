@@ -166,6 +166,7 @@ VOCABULARY: dict[str, Flag] = {
     "--write-qrels": Flag((), "write_qrels", "write a model's relevance as qrels (an output)"),
     "--thresholds": Flag((), "thresholds", "grade thresholds of click relevance"),
     "--simulate": Flag((), "simulate", "add a simulated interleaving experiment"),
+    "--clicks": Flag((), "clicks", "a click log the simulated users' click model is fitted on"),
     "--user": Flag((), "user", "the simulated users' click probabilities"),
     "--impressions": Flag((), "sizes", "experiment sizes N, in impressions"),
     "--impressions-per-query": Flag((), "impressions_per_query", "impressions simulated a query"),
@@ -254,8 +255,8 @@ def _shape(action: argparse.Action) -> tuple[str, object, str]:
 
 
 def test_every_command_is_reached() -> None:
-    """28 leaf commands: the 27 built with argparse here and trec-eval."""
-    assert len(LEAVES) + 1 == 28
+    """29 leaf commands: the 28 built with argparse here and trec-eval."""
+    assert len(LEAVES) + 1 == 29
     tops = {name.split()[0] for name in LEAVES} | {"trec-eval"}
     assert tops == {c.name for c in COMMANDS}
 
