@@ -10,6 +10,8 @@ once with the driver beside this file (its own parser of the sample, PyClick's m
     python3.11 -m venv /tmp/fidelity-venv
     /tmp/fidelity-venv/bin/python -W ignore tests/unit/logs/click_models/pyclick_oracle.py \\
         /tmp/fidelity-pyclick ../shared/data/clicks 50 > pyclick_yandex.json
+    /tmp/fidelity-venv/bin/python -W ignore tests/unit/logs/click_models/pyclick_oracle.py \\
+        /tmp/fidelity-pyclick ../shared/data/clicks 100 PBM > pyclick_yandex_pbm100.json
 
 Every model trains on the 35,064 train sessions and is scored on the 21,413 test ones.
 PyClick estimates every parameter as ``(k + 1) / (n + 2)`` (its ``ParamMLE`` and ``ParamEM``
@@ -17,7 +19,9 @@ start at 1/2), cranfield's default pseudo-counts (1, 1); its EM runs a fixed 50 
 from 1/2, so cranfield's PBM and UBM are run for 50 iterations with no stopping tolerance to
 compare: the same algorithm, so the same figures to the last digits. Run to convergence
 (cranfield's default: at most 100 iterations, stopping once no parameter moves 1e-6) PBM's
-perplexity is 1.4335 against 1.4337 after 50, UBM's 1.4340 against 1.4342.
+perplexity is 1.4335 against 1.4337 after 50, UBM's 1.4340 against 1.4342; PyClick run for
+100 iterations (``pyclick_yandex_pbm100.json``) gives cranfield's default PBM exactly (on
+this log PBM's EM runs the 100).
 
 One deviation: PyClick's cascade model gives the conditional probability 1e-6 to every rank
 below the first click, clicked or not, where the model says a rank below the first click is
@@ -39,6 +43,7 @@ from tests.conftest import SHARED, require
 
 CLICKS = SHARED / "data" / "clicks"
 PYCLICK = json.loads((Path(__file__).parent / "pyclick_yandex.json").read_text())
+PYCLICK_PBM_100 = json.loads((Path(__file__).parent / "pyclick_yandex_pbm100.json").read_text())
 CLOSED_FORMS = ("GlobalCTR", "RankCTR", "DocumentCTR", "Cascade", "DCM", "SDBN")
 EM = ("PBM", "UBM")
 
@@ -71,6 +76,10 @@ def test_em_run_to_convergence(
 ) -> None:
     """cranfield's default fit goes on past PyClick's 50 iterations: within 2e-4 of them."""
     train, test = logs
-    perplexity = fit_click_model(name, train).score(test).perplexity
+    fitted = fit_click_model(name, train)
+    perplexity = fitted.score(test).perplexity
     assert perplexity == pytest.approx(converged, abs=5e-5)
     assert abs(perplexity - PYCLICK[name]["perplexity"]) < 2e-4
+    if name == "PBM":
+        assert fitted.parameters()["iterations"] == PYCLICK_PBM_100["em_iterations"] == 100
+        assert perplexity == pytest.approx(PYCLICK_PBM_100["PBM"]["perplexity"], abs=1e-9)
