@@ -289,3 +289,23 @@ def test_pbm_propensities_recover_the_examination_curve(
     rows = table.filter(pl.col("parameter") == "propensity").sort("rank")
     assert rows.get_column("value").to_list() == pytest.approx(list(propensities.values()))
     assert table.filter(pl.col("parameter") == "attractiveness").height == 300
+
+
+def test_params_table_by_its_suffix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--params writes Parquet or CSV by the suffix, the same rows; another suffix is a usage
+    error before anything is read."""
+    train = write(tmp_path, "train.txt", TRAIN)
+    for name in ("p.parquet", "p.csv"):
+        argv = ["logs", "fit", train, "--model", "DBN,RankCTR", "--params", str(tmp_path / name)]
+        assert main(argv) == 0
+    capsys.readouterr()
+    a = pl.read_parquet(tmp_path / "p.parquet")
+    b = pl.read_csv(tmp_path / "p.csv", schema=a.schema)
+    assert a.equals(b)
+    assert set(a.get_column("model")) == {"DBN", "RankCTR"}
+    dbn = a.filter(pl.col("model") == "DBN")
+    assert set(dbn.get_column("parameter")) == {"attractiveness", "satisfaction", "continuation"}
+    assert main(["logs", "fit", train, "--params", str(tmp_path / "p.txt")]) == 1
+    assert "--params option must be a file name ending in .parquet or .csv" in (
+        capsys.readouterr().err
+    )
