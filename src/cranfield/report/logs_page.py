@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from cranfield.logs.click_metrics import click_metrics
+from cranfield.logs.click_models.model import DEFAULT_PSEUDO_COUNTS, estimation_sentence
 from cranfield.logs.fitted_click_model import MODELS, compare_click_models
 from cranfield.report.html import _asset, _e, _table, page_top
 from cranfield.report.numbers import four_places
@@ -80,6 +81,10 @@ def rank_ctr_series(
     out = {"observed CTR": click_metrics(scored).rank_ctr}
     out.update({f"{m} (predicted)": mean for m, (_, mean) in fits.items()})
     return out
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _number(v: float, digits: int = 4) -> str:
@@ -192,7 +197,8 @@ def _models_section(
         '<section id="models"><h2>Click models</h2>'
         f"<p>Each model fitted on the log and scored on {_e(scored_on)}. Perplexity: "
         "2 to the minus mean log₂-probability of the clicks at a rank, averaged over ranks "
-        "(Chuklin, Markov &amp; de Rijke 2015); conditional: given the clicks above.</p>"
+        "(Chuklin, Markov &amp; de Rijke 2015); conditional: given the clicks above. "
+        f"{_e(_sentence(estimation_sentence(DEFAULT_PSEUDO_COUNTS)))}.</p>"
         + _table("models-table", head, rows)
         + "<h3>Perplexity per rank</h3>"
         + _table("perplexity-table", ["model", *(str(r) for r in range(1, depth + 1))], per_rank)

@@ -59,6 +59,8 @@ def test_the_page_has_metrics_ctr_models_and_interleaving_and_no_script() -> Non
     assert "default-src &#x27;none&#x27;" in csp.group(1)
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
     assert "scored on the test log log.jsonl (400 sessions)" in page
+    assert "Parameters: every ratio smoothed with pseudo-counts 1, 1" in page
+    assert "Beta(1, 1) prior, as PyClick" in page
     assert page.count('<tr><td class="name">') >= 9 + 9  # a row per model, twice
     assert '<td class="name">UBM</td>' in page
 
