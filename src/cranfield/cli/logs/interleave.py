@@ -1,5 +1,5 @@
-"""``cranfield logs interleave RUN_A RUN_B (--qrels QRELS | --clicks LOG)``: two runs
-interleaved for users who click, and which run they prefer.
+"""``cranfield logs interleave RUN_A RUN_B [RUN ...] (--qrels QRELS | --clicks LOG)``: two
+runs interleaved (more multileaved) for users who click, and which run they prefer.
 
 The runs' top ``--shown`` documents per query (by THE ranking rule) are interleaved
 ``--impressions-per-query`` times per query shared by both runs (``--method``: team-draft,
@@ -15,7 +15,10 @@ simulated users (:func:`cranfield.logs.interleaving_experiment.interleaving_expe
 
 Printed: the outcome (impressions A won, B won, tied), Δ_AB (the mean outcome over two, in
 [-1/2, 1/2]; > 0 prefers A), the sign test of the queries A and B won and the bootstrap
-interval of Δ_AB over queries (:func:`cranfield.logs.preference.preference`).
+interval of Δ_AB over queries (:func:`cranfield.logs.preference.preference`). With more
+than two runs, all are multileaved by team-draft (:func:`cranfield.logs.interleaving_experiment.
+multileaving_experiment`) and each pair gets the same figures from the clicks credited to
+the two runs' teams.
 
 Exit codes: 0 success, 1 usage error, 2 bad input (a run, the qrels or the log).
 """
@@ -67,6 +70,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     p.add_argument("run_a", metavar="RUN_A", help="run A")
     p.add_argument("run_b", metavar="RUN_B", help="run B")
+    p.add_argument(
+        "more",
+        metavar="RUN",
+        nargs="*",
+        help="more runs: all are multileaved (team-draft multileaving, Schuth et al. 2014) and "
+        "each pair gets its preference",
+    )
     p.add_argument("--qrels", help="users click by these grades (with --user, --model)")
     p.add_argument(
         "--clicks",
@@ -141,11 +151,14 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     if (args.qrels is None) == (args.clicks is None):
         raise UsageError(1, "Give the users' clicks: either --qrels QRELS or --clicks LOG.")
-    if args.run_a == args.run_b:
-        raise UsageError(1, "RUN_A and RUN_B are the same file: interleave two runs.")
-    names = file_names([args.run_a, args.run_b])
-    runs = dict(zip(names, (args.run_a, args.run_b), strict=True))
+    paths = [args.run_a, args.run_b, *args.more]
+    if len(set(paths)) != len(paths):
+        raise UsageError(1, "A run is given twice: interleave distinct runs.")
+    names = file_names(paths)
+    runs = dict(zip(names, paths, strict=True))
     clicks, users = _users(args, runs)
+    if args.more:
+        return _multileave(args, runs, clicks, users, out)
     a, b = (ranked_doc_ids(load_run(path), depth=args.shown) for path in runs.values())
     e = interleaving_experiment(
         a,
@@ -185,4 +198,50 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         "Definitions: Delta_AB = mean outcome / 2 (an impression's outcome: 1 if A's team got "
         "more clicks, -1 if B's, 0 if tied), in [-1/2, 1/2]; > 0 prefers A\n"
     )
+    return 0
+
+
+def _multileave(
+    args: argparse.Namespace,
+    runs: dict[str, str],
+    clicks: ClickFunction,
+    users: str,
+    out: TextIO,
+) -> int:
+    from cranfield.data.ranking import ranked_doc_ids
+    from cranfield.io.load import load_run
+    from cranfield.logs.interleaving_experiment import multileaving_experiment
+
+    if args.method != "team-draft":
+        raise UsageError(1, "More than two runs are multileaved by team-draft only (--method).")
+    rankings = {n: ranked_doc_ids(load_run(p), depth=args.shown) for n, p in runs.items()}
+    e = multileaving_experiment(
+        rankings, clicks, impressions=args.impressions_per_query, depth=args.shown, seed=args.seed
+    )
+    if args.format == "json":
+        data = {
+            "runs": list(e.names),
+            "method": "team-draft multileaving",
+            "users": users,
+            "queries": len(e.query_ids),
+            "left_out": list(e.left_out),
+            "impressions_per_query": args.impressions_per_query,
+            "pairs": [{"a": a, "b": b, **p.to_dict()} for (a, b), p in e.preferences.items()],
+        }
+        out.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
+        return 0
+    lines = [
+        f"team-draft multileaving of {len(e.names)} runs, {users}",
+        f"{len(e.query_ids):,} queries x {args.impressions_per_query:,} impressions",
+        "",
+        "A  B  Delta_AB  interval  p (sign test over queries)",
+    ]
+    for (a, b), p in e.preferences.items():
+        lo, hi = p.interval
+        lines.append(f"{a}  {b}  {p.delta:+.4f}  [{lo:+.4f}, {hi:+.4f}]  {p.p_value:.4g}")
+    lines.append(
+        "Definitions: an impression's outcome for A against B is the sign of the clicks "
+        "credited to A's team minus B's; Delta_AB = mean outcome / 2; > 0 prefers A"
+    )
+    out.write("\n".join(lines) + "\n")
     return 0

@@ -80,3 +80,24 @@ def test_the_users_are_given_once(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "either --qrels QRELS or --clicks LOG" in capsys.readouterr().err
     assert main(["logs", "interleave", a, b, "--qrels", qrels, "--model", "ubm"]) == 1
     assert "--model with --qrels is one of dbn, cascade, pbm" in capsys.readouterr().err
+
+
+def test_more_runs_are_multileaved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A, B and C = A again: by symmetry A and C tie in expectation (Δ = 0 inside its
+    interval); both are preferred to B; two runs give the interleaving's own figures."""
+    qrels, a, b = _files(tmp_path)
+    c = tmp_path / "c.run"
+    c.write_text((tmp_path / "a.run").read_text())
+    argv = ["logs", "interleave", a, b, str(c), "--qrels", qrels, "--model", "pbm"]
+    argv += ["--user", "informational", "--impressions-per-query", "1000", "-f", "json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    pairs = {(p["a"], p["b"]): p for p in data["pairs"]}
+    assert set(pairs) == {("a", "b"), ("a", "c"), ("b", "c")}
+    lo, hi = pairs["a", "c"]["interval"]
+    assert lo <= 0.0 <= hi
+    assert pairs["a", "b"]["delta"] > 0.1
+    assert pairs["b", "c"]["delta"] < -0.1
+    balanced = ["logs", "interleave", a, b, str(c), "--qrels", qrels, "--method", "balanced"]
+    assert main(balanced) == 1
+    assert "multileaved by team-draft only" in capsys.readouterr().err
