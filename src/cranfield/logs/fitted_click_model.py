@@ -76,9 +76,11 @@ __all__ = [
     "MODELS",
     "ClickModelComparison",
     "ClickModelFit",
+    "ExaminationCurve",
     "FittedClickModel",
     "click_model_class",
     "compare_click_models",
+    "examination_curve",
     "fit_click_model",
     "ignored_clicks",
     "model_options",
@@ -598,3 +600,72 @@ def compare_click_models(
         key=lambda i: (math.isnan(fits[i].score.perplexity), fits[i].score.perplexity, i),
     )
     return ClickModelComparison(train, test, tuple(fits[i] for i in order))
+
+
+@dataclass(frozen=True, eq=False)
+class ExaminationCurve:
+    """PBM's propensities of a log with bootstrap intervals over its sessions.
+
+    Attributes
+    ----------
+    propensity:
+        ``(depth,)`` examination at each rank over that at rank 1 (:meth:`FittedClickModel.
+        propensities`) of PBM fitted on the log.
+    low, high:
+        The ``1 - alpha`` percentile interval of each over ``resamples`` fits on sessions drawn
+        with replacement.
+    resamples, alpha, seed:
+        The bootstrap's settings (the same seed gives the same intervals).
+    """
+
+    propensity: NDArray[np.float64]
+    low: NDArray[np.float64]
+    high: NDArray[np.float64]
+    resamples: int
+    alpha: float
+    seed: int
+
+
+def examination_curve(
+    sessions: Sessions,
+    *,
+    resamples: int = 30,
+    alpha: float = 0.05,
+    seed: int = 0,
+    max_iterations: int = 50,
+) -> ExaminationCurve:
+    """PBM's examination curve relative to rank 1, with a percentile bootstrap over sessions
+    (each resample a PBM fit of ``max_iterations`` EM iterations on as many sessions drawn
+    with replacement; pseudo-counts (1, 1)).
+
+    Examples
+    --------
+    >>> from cranfield.data.sessions import Sessions
+    >>> rng = np.random.default_rng(0)
+    >>> shown = np.argsort(rng.random((400, 3)), axis=1)
+    >>> clicked = rng.random((400, 3)) < np.array([0.8, 0.4, 0.2])  # by rank, not document
+    >>> log = Sessions.from_clicked(query_ids=("q",), doc_ids=("a", "b", "c"),
+    ...     query=np.zeros(400, dtype=int), shown=shown, clicked=clicked)
+    >>> curve = examination_curve(log, resamples=10)
+    >>> curve.propensity.round(1).tolist(), bool((curve.low <= curve.propensity).all())
+    ([1.0, 0.5, 0.3], True)
+    """
+    from cranfield._validate import check_float, check_int
+
+    b = check_int("resamples", resamples, minimum=1)
+    a = check_float("alpha", alpha, minimum=0.0, maximum=1.0, above=True, below=True)
+    its = check_int("max_iterations", max_iterations, minimum=1)
+
+    def ratios(idx: NDArray[np.int64] | slice) -> NDArray[np.float64]:
+        model = PBM.fit(
+            sessions.query[idx], sessions.shown[idx], sessions.clicked[idx], max_iterations=its
+        )
+        gamma = np.asarray(model.examination, dtype=np.float64)
+        return gamma / gamma[0] if gamma.size and gamma[0] > 0 else np.full(gamma.size, np.nan)
+
+    whole = ratios(slice(None))
+    gen = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(35,)))
+    n = len(sessions)
+    drawn = np.array([ratios(gen.integers(0, n, n)) for _ in range(b)])
+    low, high = np.nanquantile(drawn, [a / 2.0, 1.0 - a / 2.0], axis=0)
+    return ExaminationCurve(whole, low, high, b, a, seed)

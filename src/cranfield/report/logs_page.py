@@ -8,6 +8,9 @@ It holds
   click model predicts, both on the log the models are scored on (the test log when one is
   given: observed and predicted come from the same sessions), as an inline SVG line chart
   (:mod:`cranfield.report.svg_charts`, data from :func:`rank_ctr_series`);
+* with models, the position bias: PBM's examination by rank relative to rank 1 with a
+  bootstrap interval over the log's sessions (:func:`cranfield.logs.fitted_click_model.
+  examination_curve`), as a table and a chart;
 * the click models' fit: each model fitted on the log (``Model.fit(query, shown, clicked)``)
   and scored on the test log when one is given, else on the log itself (said so on the page):
   log-likelihood, perplexity and conditional perplexity, and the perplexity per rank as a
@@ -34,7 +37,12 @@ import numpy as np
 
 from cranfield.logs.click_metrics import click_metrics
 from cranfield.logs.click_models.model import DEFAULT_PSEUDO_COUNTS, estimation_sentence
-from cranfield.logs.fitted_click_model import MODELS, compare_click_models
+from cranfield.logs.fitted_click_model import (
+    MODELS,
+    ExaminationCurve,
+    compare_click_models,
+    examination_curve,
+)
 from cranfield.report.html import _asset, _e, _table, page_top
 from cranfield.report.numbers import four_places
 from cranfield.report.run_diff import signed
@@ -158,6 +166,53 @@ def _perplexity_chart(fits: Mapping[str, tuple[ModelScore, NDArray[np.float64]]]
             series=series,
             y_range=(ticks[0], ticks[-1]),
         )
+    )
+
+
+def _examination_section(curve: ExaminationCurve) -> str:
+    depth = curve.propensity.size
+    ranks = [float(r) for r in range(1, depth + 1)]
+    lines = [
+        ("propensity", curve.propensity, 0),
+        (f"{1 - curve.alpha:.0%} interval, low", curve.low, 1),
+        (f"{1 - curve.alpha:.0%} interval, high", curve.high, 1),
+    ]
+    series = []
+    for label, values, style in lines:
+        color, dash = series_style(style)
+        keep = [k for k in range(depth) if math.isfinite(float(values[k]))]
+        series.append(
+            LineSeries(
+                label, [ranks[k] for k in keep], [float(values[k]) for k in keep], color, dash
+            )
+        )
+    chart = line_chart(
+        LineChart(
+            key="examination-by-rank",
+            title="Examination by rank (PBM)",
+            caption="PBM's examination at each rank over that at rank 1 (the position-bias "
+            f"propensities), with a percentile bootstrap interval over {curve.resamples} "
+            f"resamples of the sessions (seed {curve.seed}).",
+            x_label="rank",
+            y_label="propensity",
+            x_range=(1.0, float(max(depth, 2))),
+            x_ticks=int_ticks(1, max(depth, 2)),
+            series=series,
+        )
+    )
+    rows = [
+        [
+            str(r + 1),
+            _number(float(curve.propensity[r])),
+            _number(float(curve.low[r])),
+            _number(float(curve.high[r])),
+        ]
+        for r in range(depth)
+    ]
+    return (
+        '<section id="examination"><h2>Position bias</h2>'
+        + _table("examination-table", ["rank", "propensity", "low", "high"], rows)
+        + f'<div class="charts">{chart}</div></section>'
     )
 
 
@@ -290,6 +345,7 @@ def logs_html(
     users: str = "",
     inputs: Sequence[tuple[str, str]] = (),
     title: str | None = None,
+    seed: int = 0,
 ) -> str:
     """The HTML page of a click log (module notes).
 
@@ -307,6 +363,8 @@ def logs_html(
         ``(role, path)`` of the input files, listed with their SHA-256.
     title:
         The page's heading.
+    seed:
+        The seed of the bootstrap of the examination curve (shown with models).
     """
     from cranfield._version import __version__
     from cranfield.evaluation.provenance import InputFile
@@ -332,6 +390,8 @@ def logs_html(
         f"{_rank_chart(lines, scored_on)}</div></section>",
     ]
     if fits:
+        nav.append('<a href="#examination">Position bias</a>')
+        body.append(_examination_section(examination_curve(sessions, seed=seed)))
         nav.append('<a href="#models">Click models</a>')
         body.append(_models_section(fits, scored_on))
     if simulation is not None:

@@ -171,3 +171,18 @@ def test_observed_and_predicted_ctr_come_from_the_scored_log() -> None:
     page = logs_html(train, test=test, models=("RankCTR",))
     assert "both on the test log log.jsonl (400 sessions)" in page
     assert "both on the log itself (no test log)" in logs_html(train, models=("RankCTR",))
+
+
+def test_the_position_bias_has_its_bootstrap_interval() -> None:
+    """The log's users examine rank r with 1/r (``_log``): PBM's propensities are close to
+    1, 1/2, 1/3, 1/4, 1/5, each inside its interval, and the page shows them."""
+    from cranfield.logs.fitted_click_model import examination_curve
+
+    curve = examination_curve(_log(n=2000), resamples=20, seed=3)
+    assert curve.propensity.tolist() == pytest.approx([1, 1 / 2, 1 / 3, 1 / 4, 1 / 5], abs=0.08)
+    assert (curve.low <= curve.propensity).all()
+    assert (curve.propensity <= curve.high).all()
+    page = logs_html(_log(), models=("PBM",))
+    assert '<figure id="examination-by-rank">' in page
+    assert '<section id="examination">' in page
+    assert 'id="examination"' not in logs_html(_log(), models=())
