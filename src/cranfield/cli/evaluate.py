@@ -5,7 +5,9 @@ rule). A run that is a folder of Parquet files is a dataset
 (:mod:`cranfield.evaluation.datasets`): without ``--jobs`` or ``--scheduler`` its partitions
 are scored here by dask's synchronous scheduler (one partition in memory at a time, nothing to
 start), with ``--jobs N`` by a local Dask cluster of ``N`` worker processes started for the
-command, with ``--scheduler`` by that cluster's workers.
+command, with ``--scheduler`` by that cluster's workers. ``--rank-order rank`` orders each run
+by its rank column, as NIST's ndeval does by default (:mod:`cranfield.io.rank_order`), instead
+of trec_eval's order by score.
 
 Exit codes: 0 success, 1 usage error (bad option, unknown measure), 2 bad input data.
 """
@@ -69,6 +71,15 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="read each run in blocks of whole queries, in bounded memory (runs must be grouped "
         "by query)",
     )
+    p.add_argument(
+        "--rank-order",
+        choices=("score", "rank"),
+        default="score",
+        help="how each run's documents are ordered: score (default; trec_eval's order, score "
+        "descending then doc id) or rank, the run's rank column as NIST's ndeval orders it by "
+        "default (TREC runs only; for every measure asked; a rank given twice in a query is "
+        "an error)",
+    )
     add_parallel_options(p, store=True, progress=True)
     return p
 
@@ -89,6 +100,16 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from cranfield.evaluation.evaluator import Evaluator
 
     options = eval_options(args)
+    runs = args.runs
+    if args.rank_order == "rank":
+        from cranfield.errors import OptionError
+        from cranfield.io.rank_order import read_run_in_rank_order
+        from cranfield.io.run_names import file_names
+
+        if args.stream:
+            raise OptionError("rank_order", "'score' with --stream (rank reads runs whole)", "rank")
+        names = file_names(list(runs))
+        runs = [read_run_in_rank_order(r, name=n) for r, n in zip(runs, names, strict=True)]
     evaluator = Evaluator(
         args.qrels,
         args.measures or DEFAULT_MEASURES,
@@ -98,7 +119,7 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     results = list(
         evaluator.each(
-            args.runs,
+            runs,
             names=args.names,
             stream=args.stream,
             **parallel_options(args),

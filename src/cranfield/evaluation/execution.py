@@ -19,6 +19,7 @@ engine's workers (:mod:`cranfield.evaluation.engines`), through the result store
 from __future__ import annotations
 
 import dataclasses
+import os
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -282,8 +283,8 @@ def score_runs(
     stream, block_bytes = execution.stream, execution.block_bytes
     lines = stream and here and len(run_set) == 1 and progress_enabled(execution.progress)
     tasks = [RunTask(name, source, stream, block_bytes, lines) for name, source in run_set]
-    if not here:  # a worker has a standard input of its own: a run on ours is read here
-        tasks = [_stdin_read_here(evaluator, task) for task in tasks]
+    if not here:  # a worker has a standard input and a working folder of its own
+        tasks = [_for_workers(evaluator, task) for task in tasks]
     shown = progress_enabled(execution.progress) and len(tasks) > 1
     datasets = _datasets(tasks)
     if datasets and kept is not None:
@@ -319,11 +320,17 @@ def score_runs(
             yield results.noted(f"Scored by {engine.describe()}.")
 
 
-def _stdin_read_here(evaluator: Scorer, task: RunTask) -> RunTask:
-    """``task`` with its run read now when it is on standard input (``-``), to be sent to
-    a worker in memory; any other task as it is."""
-    if isinstance(task.source, (str, Path)) and str(task.source) == "-":
-        return replace(task, source=evaluator.load_run("-", task.name), stream=False)
+def _for_workers(evaluator: Scorer, task: RunTask) -> RunTask:
+    """``task`` as a worker can read it: a run on standard input (``-``) read now and sent in
+    memory; a relative path made absolute here (a worker, a Dask worker on another machine
+    above all, resolves a relative path against its own working folder, not the client's;
+    the folder must then be one the workers see, a shared file system); anything else as it
+    is."""
+    if isinstance(task.source, (str, Path)):
+        if str(task.source) == "-":
+            return replace(task, source=evaluator.load_run("-", task.name), stream=False)
+        if not Path(task.source).is_absolute():
+            return replace(task, source=os.path.abspath(task.source))
     return task
 
 

@@ -27,13 +27,15 @@ Examples
 ...     shown=[[0, 1], [1, 0]], clicked=[[True, False], [False, True]])
 >>> fitted = fit_click_model("DocumentCTR", train)
 >>> fitted.relevance().rows()
-[('q', 'a', 1.0), ('q', 'b', 0.0)]
->>> round(fitted.score(train).perplexity, 3)
-1.0
+[('q', 'a', 0.75), ('q', 'b', 0.25)]
+>>> unsmoothed = fit_click_model("DocumentCTR", train, pseudo_counts=(0, 0))
+>>> unsmoothed.relevance().rows(), round(unsmoothed.score(train).perplexity, 3)
+([('q', 'a', 1.0), ('q', 'b', 0.0)], 1.0)
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 from collections.abc import Callable, Sequence
@@ -58,6 +60,11 @@ from cranfield.logs.click_models import (
     PairTable,
     RankCTR,
 )
+from cranfield.logs.click_models.model import (
+    DEFAULT_PSEUDO_COUNTS,
+    check_pseudo_counts,
+    estimation_sentence,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -69,9 +76,11 @@ __all__ = [
     "MODELS",
     "ClickModelComparison",
     "ClickModelFit",
+    "ExaminationCurve",
     "FittedClickModel",
     "click_model_class",
     "compare_click_models",
+    "examination_curve",
     "fit_click_model",
     "ignored_clicks",
     "model_options",
@@ -115,7 +124,7 @@ def model_options(model: str | type[ClickModel]) -> tuple[str, ...]:
     Examples
     --------
     >>> model_options("dbn")
-    ('prior', 'gamma', 'max_iterations', 'tolerance')
+    ('prior', 'pseudo_counts', 'gamma', 'max_iterations', 'tolerance')
     """
     parameters = inspect.signature(_fit_method(click_model_class(model))).parameters.values()
     return tuple(p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY)
@@ -135,6 +144,9 @@ class FittedClickModel:
         The vocabularies of the training sessions.
     sessions:
         The number of training sessions.
+    pseudo_counts:
+        The pseudo-counts ``(a, b)`` the fit's ratios were smoothed with (``(0, 0)``: the
+        unsmoothed maximum likelihood).
     """
 
     name: str
@@ -142,6 +154,7 @@ class FittedClickModel:
     query_ids: tuple[str, ...]
     doc_ids: tuple[str, ...]
     sessions: int
+    pseudo_counts: tuple[float, float] = DEFAULT_PSEUDO_COUNTS
 
     def score(self, sessions: Sessions) -> ModelScore:
         """Log-likelihood and perplexity (per rank) of the model on ``sessions``
@@ -198,14 +211,176 @@ class FittedClickModel:
         )
 
     def parameters(self) -> dict[str, float | int]:
-        """The model's scalar parameters worth reporting: the continuation ``γ`` of DBN and
-        SDBN, the EM iterations run (PBM, UBM, DBN)."""
-        out: dict[str, float | int] = {}
-        for name in ("continuation", "iterations"):
-            value = getattr(self.model, name, None)
-            if isinstance(value, float | int) and not isinstance(value, bool):
-                out[name] = value
+        """The model's scalar parameters: the CTR of :class:`GlobalCTR`, the continuation
+        ``γ`` of DBN and SDBN, the EM iterations run (PBM, UBM, DBN)."""
+        out: dict[str, float | int] = dict(_fields(self.model).scalars)
+        iterations = getattr(self.model, "iterations", None)
+        if isinstance(iterations, int) and not isinstance(iterations, bool):
+            out["iterations"] = iterations
         return out
+
+    def propensities(self) -> dict[int, float] | None:
+        """PBM's position bias as counterfactual learning to rank reads it: ``{rank:
+        γ_rank / γ_1}`` (1-based ranks; the examination of each rank relative to rank 1, the
+        part of PBM's examination the clicks identify); None for the other models."""
+        if not isinstance(self.model, PBM):
+            return None
+        gamma = np.asarray(self.model.examination, dtype=np.float64)
+        if gamma.size == 0 or not gamma[0] > 0:
+            return {r + 1: math.nan for r in range(gamma.size)}
+        return {r + 1: float(g / gamma[0]) for r, g in enumerate(gamma)}
+
+    def parameter_frames(self) -> dict[str, pl.DataFrame]:
+        """The model's parameters as tables, by what they are indexed by (absent when the
+        model has none of that kind):
+
+        * ``"rank"``: column ``rank`` (1-based) and one column per parameter of a rank (the
+          examination of PBM, the continuation of DCM, the CTR of :class:`RankCTR`);
+        * ``"rank_previous_click"``: UBM's examination, columns ``rank``,
+          ``previous_click`` (the 1-based rank of the last click above, 0 for none) and
+          ``examination``; only ``previous_click < rank``, a cell no training session
+          reached holds the EM start;
+        * ``"pair"``: columns ``query_id``, ``doc_id`` and one per parameter of a (query,
+          document) pair (attractiveness, satisfaction, CTR), the pairs of the training log.
+        """
+        found = _fields(self.model)
+        out: dict[str, pl.DataFrame] = {}
+        if found.per_rank:
+            depth = max(v.size for v in found.per_rank.values())
+            columns: dict[str, object] = {"rank": pl.Series(range(1, depth + 1), dtype=pl.Int64)}
+            for name, values in found.per_rank.items():
+                columns[name] = pl.Series(per_rank_values(values, depth), dtype=pl.Float64)
+            out["rank"] = pl.DataFrame(columns)
+        for name, table in found.per_rank_previous.items():
+            rank, previous = np.tril_indices(table.shape[0])
+            out["rank_previous_click"] = pl.DataFrame(
+                {
+                    "rank": pl.Series(rank + 1, dtype=pl.Int64),
+                    "previous_click": pl.Series(previous, dtype=pl.Int64),
+                    name: pl.Series(table[rank, previous], dtype=pl.Float64, nan_to_null=True),
+                }
+            )
+        if found.per_pair:
+            first = next(iter(found.per_pair.values()))
+            pairs: dict[str, object] = {
+                "query_id": pl.Series(self.query_ids, dtype=pl.String).gather(first.query),
+                "doc_id": pl.Series(self.doc_ids, dtype=pl.String).gather(first.doc),
+            }
+            for name, pair_table in found.per_pair.items():
+                values = pair_table.lookup(first.query, first.doc[:, None])[:, 0]
+                pairs[name] = pl.Series(values, dtype=pl.Float64)
+            out["pair"] = pl.DataFrame(pairs)
+        return out
+
+    def parameter_table(self) -> pl.DataFrame:
+        """Every parameter of the model in one long table (``logs fit --params``): columns
+        ``model``, ``parameter``, ``rank``, ``previous_click``, ``query_id``, ``doc_id`` (null
+        where the parameter is not indexed by it) and ``value``; PBM's propensities are the
+        rows of the parameter ``propensity`` (:meth:`propensities`); the EM iterations are not
+        a parameter and are left out."""
+        parts = [
+            pl.DataFrame({"parameter": [name], "value": [value]})
+            for name, value in _fields(self.model).scalars.items()
+        ]
+        for frame in self.parameter_frames().values():
+            keys = [c for c in ("rank", "previous_click", "query_id", "doc_id") if c in frame]
+            values = [c for c in frame.columns if c not in keys]
+            parts.append(frame.unpivot(values, index=keys, variable_name="parameter"))
+        propensities = self.propensities()
+        if propensities is not None:
+            parts.append(
+                pl.DataFrame(
+                    {
+                        "parameter": "propensity",
+                        "rank": list(propensities),
+                        "value": list(propensities.values()),
+                    }
+                )
+            )
+        schema = {
+            "parameter": pl.String,
+            "rank": pl.Int64,
+            "previous_click": pl.Int64,
+            "query_id": pl.String,
+            "doc_id": pl.String,
+            "value": pl.Float64,
+        }
+        frame = pl.concat(
+            [p.cast({c: schema[c] for c in p.columns}) for p in parts], how="diagonal"
+        )
+        frame = frame.with_columns(
+            pl.lit(None, dtype=t).alias(c) for c, t in schema.items() if c not in frame.columns
+        )
+        return frame.select(pl.lit(self.name).alias("model"), *schema)
+
+    def parameters_to_dict(self) -> dict[str, object]:
+        """The parameters of :meth:`parameter_frames`, JSON-ready (NaN as None): ``per_rank``,
+        ``per_rank_previous_click`` and ``per_pair`` as lists of records (empty when the model
+        has none), and ``propensities`` (``{"rank": γ_r / γ_1}``, PBM only, else None); the
+        scalars are :meth:`parameters`."""
+        frames = self.parameter_frames()
+        names = {
+            "rank": "per_rank",
+            "rank_previous_click": "per_rank_previous_click",
+            "pair": "per_pair",
+        }
+        out: dict[str, object] = {}
+        for kind, key in names.items():
+            frame = frames.get(kind)
+            out[key] = (
+                []
+                if frame is None
+                else [
+                    {k: (_finite(v) if isinstance(v, float) else v) for k, v in row.items()}
+                    for row in frame.fill_nan(None).iter_rows(named=True)
+                ]
+            )
+        propensities = self.propensities()
+        out["propensities"] = (
+            None if propensities is None else {str(r): _finite(v) for r, v in propensities.items()}
+        )
+        return out
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A model's parameters sorted by what they are indexed by."""
+
+    scalars: dict[str, float]
+    per_rank: dict[str, NDArray[np.float64]]
+    per_rank_previous: dict[str, NDArray[np.float64]]
+    per_pair: dict[str, PairTable]
+
+
+_NOT_PARAMETERS: Final = frozenset({"prior", "iterations"})
+
+
+def _fields(model: ClickModel) -> _Found:
+    """The parameters of a model (a dataclass of them: :mod:`cranfield.logs.click_models`), by
+    the type of each field: a float, an array per rank, a table per (rank, previous click),
+    a :class:`PairTable`; the prior of what is unseen and the iterations are not parameters."""
+    found = _Found({}, {}, {}, {})
+    for f in dataclasses.fields(model):  # type: ignore[arg-type]
+        if f.name in _NOT_PARAMETERS:
+            continue
+        value = getattr(model, f.name)
+        if isinstance(value, PairTable):
+            found.per_pair[f.name] = value
+        elif isinstance(value, np.ndarray) and value.ndim == 2:
+            found.per_rank_previous[f.name] = np.asarray(value, dtype=np.float64)
+        elif isinstance(value, np.ndarray):
+            found.per_rank[f.name] = np.asarray(value, dtype=np.float64).ravel()
+        elif isinstance(value, float | int) and not isinstance(value, bool):
+            found.scalars[f.name] = float(value)
+    return found
+
+
+def per_rank_values(values: NDArray[np.float64], depth: int) -> list[float | None]:
+    """``values`` as a list of ``depth`` numbers, None past its end and for NaN."""
+    return [
+        float(values[r]) if r < values.size and not math.isnan(values[r]) else None
+        for r in range(depth)
+    ]
 
 
 def fit_click_model(
@@ -220,7 +395,9 @@ def fit_click_model(
     sessions:
         The training sessions.
     **options:
-        The model's fit options (:func:`model_options`: ``prior``, and for the EM fits
+        The model's fit options (:func:`model_options`: ``prior``, ``pseudo_counts`` (the
+        smoothing of every ratio, ``(1, 1)`` by default as PyClick, ``(0, 0)`` for the
+        unsmoothed maximum likelihood), and for the EM fits
         ``max_iterations``, ``tolerance``; ``gamma`` fixes DBN's continuation).
 
     Raises
@@ -233,9 +410,10 @@ def fit_click_model(
     for option in options:
         if option not in takes:
             raise OptionError("options", f"one of {cls.__name__}'s ({', '.join(takes)})", option)
+    pseudo = check_pseudo_counts(options.get("pseudo_counts", DEFAULT_PSEUDO_COUNTS))
     fitted = _fit_method(cls)(sessions.query, sessions.shown, sessions.clicked, **options)
     return FittedClickModel(
-        cls.__name__, fitted, sessions.query_ids, sessions.doc_ids, len(sessions)
+        cls.__name__, fitted, sessions.query_ids, sessions.doc_ids, len(sessions), pseudo
     )
 
 
@@ -303,6 +481,10 @@ DEFINITIONS: Final = (
     "conditional perplexity: the same from P(C_r = c_r | the clicks above r)",
     "a result clicked more than once counts once; a click on a document not shown is left out",
     "a query or document the training log lacks gets the prior (0.5 unless given)",
+    "fitted parameters (JSON and --params): per rank (1-based), UBM's examination per rank and "
+    "previous click (the 1-based rank of the last click above, 0 for none), per (query, "
+    "document) pair of the training log; PBM's propensities: its examination at each rank over "
+    "that at rank 1, what clicks identify of it",
 )
 """What the figures of a :class:`ClickModelComparison` mean, one sentence each."""
 
@@ -336,6 +518,12 @@ class ClickModelComparison:
     test: Sessions | None
     fits: tuple[ClickModelFit, ...]
 
+    def estimation(self) -> tuple[str, ...]:
+        """How the parameters were estimated (the pseudo-counts), one sentence per distinct
+        choice among the fits (one, as :func:`compare_click_models` gives every model the
+        same)."""
+        return tuple(dict.fromkeys(estimation_sentence(f.fitted.pseudo_counts) for f in self.fits))
+
     @property
     def scored(self) -> Sessions:
         """The sessions the models were scored on."""
@@ -354,6 +542,7 @@ class ClickModelComparison:
                 {
                     "model": f.fitted.name,
                     "parameters": f.fitted.parameters(),
+                    **f.fitted.parameters_to_dict(),
                     "sessions": f.score.sessions,
                     "log_likelihood": _finite(f.score.log_likelihood),
                     "mean_log_likelihood": _finite(f.score.mean_log_likelihood),
@@ -366,7 +555,7 @@ class ClickModelComparison:
                 }
                 for f in self.fits
             ],
-            "definitions": list(DEFINITIONS),
+            "definitions": [*DEFINITIONS, *self.estimation()],
         }
 
 
@@ -411,3 +600,72 @@ def compare_click_models(
         key=lambda i: (math.isnan(fits[i].score.perplexity), fits[i].score.perplexity, i),
     )
     return ClickModelComparison(train, test, tuple(fits[i] for i in order))
+
+
+@dataclass(frozen=True, eq=False)
+class ExaminationCurve:
+    """PBM's propensities of a log with bootstrap intervals over its sessions.
+
+    Attributes
+    ----------
+    propensity:
+        ``(depth,)`` examination at each rank over that at rank 1 (:meth:`FittedClickModel.
+        propensities`) of PBM fitted on the log.
+    low, high:
+        The ``1 - alpha`` percentile interval of each over ``resamples`` fits on sessions drawn
+        with replacement.
+    resamples, alpha, seed:
+        The bootstrap's settings (the same seed gives the same intervals).
+    """
+
+    propensity: NDArray[np.float64]
+    low: NDArray[np.float64]
+    high: NDArray[np.float64]
+    resamples: int
+    alpha: float
+    seed: int
+
+
+def examination_curve(
+    sessions: Sessions,
+    *,
+    resamples: int = 30,
+    alpha: float = 0.05,
+    seed: int = 0,
+    max_iterations: int = 50,
+) -> ExaminationCurve:
+    """PBM's examination curve relative to rank 1, with a percentile bootstrap over sessions
+    (each resample a PBM fit of ``max_iterations`` EM iterations on as many sessions drawn
+    with replacement; pseudo-counts (1, 1)).
+
+    Examples
+    --------
+    >>> from cranfield.data.sessions import Sessions
+    >>> rng = np.random.default_rng(0)
+    >>> shown = np.argsort(rng.random((400, 3)), axis=1)
+    >>> clicked = rng.random((400, 3)) < np.array([0.8, 0.4, 0.2])  # by rank, not document
+    >>> log = Sessions.from_clicked(query_ids=("q",), doc_ids=("a", "b", "c"),
+    ...     query=np.zeros(400, dtype=int), shown=shown, clicked=clicked)
+    >>> curve = examination_curve(log, resamples=10)
+    >>> curve.propensity.round(1).tolist(), bool((curve.low <= curve.propensity).all())
+    ([1.0, 0.5, 0.3], True)
+    """
+    from cranfield._validate import check_float, check_int
+
+    b = check_int("resamples", resamples, minimum=1)
+    a = check_float("alpha", alpha, minimum=0.0, maximum=1.0, above=True, below=True)
+    its = check_int("max_iterations", max_iterations, minimum=1)
+
+    def ratios(idx: NDArray[np.int64] | slice) -> NDArray[np.float64]:
+        model = PBM.fit(
+            sessions.query[idx], sessions.shown[idx], sessions.clicked[idx], max_iterations=its
+        )
+        gamma = np.asarray(model.examination, dtype=np.float64)
+        return gamma / gamma[0] if gamma.size and gamma[0] > 0 else np.full(gamma.size, np.nan)
+
+    whole = ratios(slice(None))
+    gen = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(35,)))
+    n = len(sessions)
+    drawn = np.array([ratios(gen.integers(0, n, n)) for _ in range(b)])
+    low, high = np.nanquantile(drawn, [a / 2.0, 1.0 - a / 2.0], axis=0)
+    return ExaminationCurve(whole, low, high, b, a, seed)

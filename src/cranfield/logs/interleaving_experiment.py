@@ -28,7 +28,7 @@ import numpy as np
 from cranfield._validate import check_bool, check_choice, check_float, check_int
 from cranfield.errors import OptionError
 from cranfield.logs.interleaving import TAU, balanced, multileave, probabilistic
-from cranfield.logs.preference import Preference, preference
+from cranfield.logs.preference import Preference, pairwise_preferences, preference
 from cranfield.stats.resampling import RngLike, resolve_seed
 
 if TYPE_CHECKING:
@@ -41,8 +41,10 @@ __all__ = [
     "ClickFunction",
     "InterleavingExperiment",
     "Method",
+    "MultileavingExperiment",
     "independent_clicks",
     "interleaving_experiment",
+    "multileaving_experiment",
 ]
 
 Method = Literal["team-draft", "balanced", "probabilistic"]
@@ -252,6 +254,98 @@ def interleaving_experiment(  # noqa: PLR0913 -- rankings, clicks, then keyword-
     o = np.concatenate(outcomes)
     pref = preference(o, groups=query, alpha=alpha, n_resamples=n_resamples, seed=used)
     return InterleavingExperiment(tuple(queries), query, o, pref, left_out, chosen, used)
+
+
+@dataclass(frozen=True)
+class MultileavingExperiment:
+    """The impressions of a simulated team-draft multileaving of several runs.
+
+    Attributes
+    ----------
+    names:
+        The runs, in the order given.
+    query_ids:
+        The queries every run answers, sorted.
+    query:
+        ``(impressions,)`` code into ``query_ids`` of each impression.
+    credit:
+        ``(impressions, runs)`` clicks credited to each run's team.
+    preferences:
+        ``{(a, b): Preference}`` for every pair of runs ``a`` before ``b`` in :attr:`names`:
+        the outcome of an impression is the sign of ``a``'s credit minus ``b``'s, Δ its mean
+        over two, with the sign test and the bootstrap interval over queries.
+    left_out:
+        Queries some run lacks (not multileaved).
+    seed:
+        The seed that reproduces the experiment.
+    """
+
+    names: tuple[str, ...]
+    query_ids: tuple[str, ...]
+    query: NDArray[np.int64]
+    credit: NDArray[np.int64]
+    preferences: dict[tuple[str, str], Preference]
+    left_out: tuple[str, ...]
+    seed: int
+
+    def matrix(self) -> NDArray[np.float64]:
+        """``(runs, runs)`` Δ of each run over each other (antisymmetric)."""
+        return pairwise_preferences(self.credit)
+
+
+def multileaving_experiment(
+    runs: Mapping[str, Mapping[str, Sequence[str]]],
+    clicks: ClickFunction,
+    *,
+    impressions: int = 100,
+    depth: int | None = 10,
+    alpha: float = 0.05,
+    n_resamples: int = 1000,
+    seed: RngLike = None,
+) -> MultileavingExperiment:
+    """``impressions`` team-draft multileavings (Schuth et al. 2014) per query of the runs
+    ``{name: {query_id: [doc_id, ...]}}`` (two or more) under ``clicks``; the lists and clicks
+    of query ``i`` come from the streams of :func:`interleaving_experiment`, so two runs give
+    its team-draft impressions.
+
+    Examples
+    --------
+    >>> a = {"q": ["r", "n"]}
+    >>> clicks = independent_clicks({("q", "r"): 1.0})
+    >>> e = multileaving_experiment({"a": a, "b": {"q": ["n", "r"]}, "c": a}, clicks,
+    ...     impressions=40, seed=1)
+    >>> sorted(e.preferences), e.preferences["a", "b"].delta > 0
+    ([('a', 'b'), ('a', 'c'), ('b', 'c')], True)
+    """
+    names = tuple(runs)
+    if len(names) < 2:
+        raise OptionError("runs", "two runs or more", names)
+    n = check_int("impressions", impressions, minimum=1)
+    used = resolve_seed(seed)
+    queries = sorted(set.intersection(*(set(r) for r in runs.values())))
+    if not queries:
+        raise OptionError("runs", "runs sharing at least one query", names)
+    left_out = tuple(sorted(set.union(*(set(r) for r in runs.values())) - set(queries)))
+    credits = []
+    for i, q in enumerate(queries):
+        lists_gen = np.random.default_rng(np.random.SeedSequence(used, spawn_key=(_STREAM, i, 0)))
+        click_gen = np.random.default_rng(np.random.SeedSequence(used, spawn_key=(_STREAM, i, 1)))
+        t = multileave([runs[r][q] for r in names], impressions=n, depth=depth, seed=lists_gen)
+        credits.append(t.credit(_clicks(clicks, q, t.doc_ids, t.shown, click_gen)))
+    query = np.repeat(np.arange(len(queries), dtype=np.int64), n)
+    credit = np.concatenate(credits)
+    prefs = {
+        (names[i], names[j]): preference(
+            np.sign(credit[:, i] - credit[:, j]).astype(np.float64),
+            groups=query,
+            alpha=alpha,
+            n_resamples=n_resamples,
+            seed=used,
+        )
+        for i in range(len(names))
+        for j in range(i + 1, len(names))
+    }
+    return MultileavingExperiment(names, tuple(queries), query, credit, prefs, left_out, used)
 
 
 def _clicks(

@@ -123,7 +123,7 @@ def click_models_text(c: ClickModelComparison) -> str:
     scored on the training sessions (no test log), which flatters the models with more parameters
     <BLANKLINE>
     model    log-likelihood  perplexity  conditional      @1      @2
-    RankCTR         -1.3863      1.5000       1.5000  1.0000  2.0000
+    RankCTR         -1.9617      1.6667       1.6667  1.3333  2.0000
     """
     lines = [_log_line("fitted on", c.train)]
     if c.test is None:
@@ -171,6 +171,6 @@ def click_models_text(c: ClickModelComparison) -> str:
         lines += ["", "Parameters:"]
         lines += [f"  {name}: {text}" for name, text in parameters if text]
     lines += ["", "Definitions:"]
-    lines += [f"  {note}" for note in DEFINITIONS]
+    lines += [f"  {note}" for note in (*DEFINITIONS, *c.estimation())]
     lines.append("  rows: the lowest perplexity first; @r: the perplexity at rank r")
     return "\n".join(lines) + "\n"

@@ -5,7 +5,12 @@ It holds
 * the log's click metrics over all sessions, with their definitions
   (:func:`cranfield.logs.click_metrics.click_metrics`);
 * CTR by rank (the position-bias curve) beside the click probability per rank each fitted
-  click model predicts, as an inline SVG line chart (:mod:`cranfield.report.svg_charts`);
+  click model predicts, both on the log the models are scored on (the test log when one is
+  given: observed and predicted come from the same sessions), as an inline SVG line chart
+  (:mod:`cranfield.report.svg_charts`, data from :func:`rank_ctr_series`);
+* with models, the position bias: PBM's examination by rank relative to rank 1 with a
+  bootstrap interval over the log's sessions (:func:`cranfield.logs.fitted_click_model.
+  examination_curve`), as a table and a chart;
 * the click models' fit: each model fitted on the log (``Model.fit(query, shown, clicked)``)
   and scored on the test log when one is given, else on the log itself (said so on the page):
   log-likelihood, perplexity and conditional perplexity, and the perplexity per rank as a
@@ -31,7 +36,13 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from cranfield.logs.click_metrics import click_metrics
-from cranfield.logs.fitted_click_model import MODELS, compare_click_models
+from cranfield.logs.click_models.model import DEFAULT_PSEUDO_COUNTS, estimation_sentence
+from cranfield.logs.fitted_click_model import (
+    MODELS,
+    ExaminationCurve,
+    compare_click_models,
+    examination_curve,
+)
 from cranfield.report.html import _asset, _e, _table, page_top
 from cranfield.report.numbers import four_places
 from cranfield.report.run_diff import signed
@@ -46,7 +57,7 @@ if TYPE_CHECKING:
     from cranfield.logs.click_models import ModelScore
     from cranfield.logs.simulation import Agreement
 
-__all__ = ["MODEL_NAMES", "fit_models", "logs_html"]
+__all__ = ["MODEL_NAMES", "fit_models", "logs_html", "rank_ctr_series"]
 
 MODEL_NAMES: Final[tuple[str, ...]] = tuple(MODELS)
 """The click models the page can fit (:data:`cranfield.logs.fitted_click_model.MODELS`)."""
@@ -69,19 +80,30 @@ def fit_models(
     return {f.fitted.name: (f.score, f.fitted.predicted_ctr(scored)) for f in comparison.fits}
 
 
+def rank_ctr_series(
+    scored: Sessions, fits: Mapping[str, tuple[ModelScore, NDArray[np.float64]]]
+) -> dict[str, NDArray[np.float64]]:
+    """The lines of the CTR-by-rank chart: ``"observed CTR"``, the CTR by rank of ``scored``
+    (the log the models were scored on, whose sessions their predictions are averaged over:
+    :func:`fit_models`), then ``"MODEL (predicted)"`` for each fit."""
+    out = {"observed CTR": click_metrics(scored).rank_ctr}
+    out.update({f"{m} (predicted)": mean for m, (_, mean) in fits.items()})
+    return out
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _number(v: float, digits: int = 4) -> str:
     return "-" if not math.isfinite(v) else f"{v:.{digits}f}"
 
 
-def _rank_chart(
-    ctr: NDArray[np.float64], fits: Mapping[str, tuple[ModelScore, NDArray[np.float64]]]
-) -> str:
-    depth = ctr.size
+def _rank_chart(lines: Mapping[str, NDArray[np.float64]], scored_on: str) -> str:
+    depth = max(v.size for v in lines.values())
     ranks = [float(r) for r in range(1, depth + 1)]
     series = []
-    for i, (label, values) in enumerate(
-        [("observed CTR", ctr), *((f"{m} (predicted)", mean) for m, (_, mean) in fits.items())]
-    ):
+    for i, (label, values) in enumerate(lines.items()):
         color, dash = series_style(i)
         keep = [k for k in range(depth) if math.isfinite(float(values[k]))]
         series.append(
@@ -98,7 +120,7 @@ def _rank_chart(
             key="ctr-by-rank",
             title="CTR by rank",
             caption="The share of sessions showing a result at a rank in which it was clicked, "
-            "and each model's mean click probability there.",
+            f"and each model's mean click probability there, both on {scored_on}.",
             x_label="rank",
             y_label="CTR",
             x_range=(1.0, float(max(depth, 2))),
@@ -147,16 +169,62 @@ def _perplexity_chart(fits: Mapping[str, tuple[ModelScore, NDArray[np.float64]]]
     )
 
 
-def _metrics_section(sessions: Sessions) -> tuple[str, NDArray[np.float64]]:
+def _examination_section(curve: ExaminationCurve) -> str:
+    depth = curve.propensity.size
+    ranks = [float(r) for r in range(1, depth + 1)]
+    lines = [
+        ("propensity", curve.propensity, 0),
+        (f"{1 - curve.alpha:.0%} interval, low", curve.low, 1),
+        (f"{1 - curve.alpha:.0%} interval, high", curve.high, 1),
+    ]
+    series = []
+    for label, values, style in lines:
+        color, dash = series_style(style)
+        keep = [k for k in range(depth) if math.isfinite(float(values[k]))]
+        series.append(
+            LineSeries(
+                label, [ranks[k] for k in keep], [float(values[k]) for k in keep], color, dash
+            )
+        )
+    chart = line_chart(
+        LineChart(
+            key="examination-by-rank",
+            title="Examination by rank (PBM)",
+            caption="PBM's examination at each rank over that at rank 1 (the position-bias "
+            f"propensities), with a percentile bootstrap interval over {curve.resamples} "
+            f"resamples of the sessions (seed {curve.seed}).",
+            x_label="rank",
+            y_label="propensity",
+            x_range=(1.0, float(max(depth, 2))),
+            x_ticks=int_ticks(1, max(depth, 2)),
+            series=series,
+        )
+    )
+    rows = [
+        [
+            str(r + 1),
+            _number(float(curve.propensity[r])),
+            _number(float(curve.low[r])),
+            _number(float(curve.high[r])),
+        ]
+        for r in range(depth)
+    ]
+    return (
+        '<section id="examination"><h2>Position bias</h2>'
+        + _table("examination-table", ["rank", "propensity", "low", "high"], rows)
+        + f'<div class="charts">{chart}</div></section>'
+    )
+
+
+def _metrics_section(sessions: Sessions) -> str:
     m = click_metrics(sessions)
     rows = [[name, _number(value)] for name, value in m.overall.items()]
     notes = "".join(f"<li>{_e(n)}</li>" for n in m.notes)
-    html = (
+    return (
         '<section id="metrics"><h2>Click metrics</h2>'
         + _table("metrics-table", ["metric", "value"], rows)
         + f'<ul class="notes">{notes}</ul></section>'
     )
-    return html, m.rank_ctr
 
 
 def _models_section(
@@ -184,7 +252,8 @@ def _models_section(
         '<section id="models"><h2>Click models</h2>'
         f"<p>Each model fitted on the log and scored on {_e(scored_on)}. Perplexity: "
         "2 to the minus mean log₂-probability of the clicks at a rank, averaged over ranks "
-        "(Chuklin, Markov &amp; de Rijke 2015); conditional: given the clicks above.</p>"
+        "(Chuklin, Markov &amp; de Rijke 2015); conditional: given the clicks above. "
+        f"{_e(_sentence(estimation_sentence(DEFAULT_PSEUDO_COUNTS)))}.</p>"
         + _table("models-table", head, rows)
         + "<h3>Perplexity per rank</h3>"
         + _table("perplexity-table", ["model", *(str(r) for r in range(1, depth + 1))], per_rank)
@@ -276,6 +345,7 @@ def logs_html(
     users: str = "",
     inputs: Sequence[tuple[str, str]] = (),
     title: str | None = None,
+    seed: int = 0,
 ) -> str:
     """The HTML page of a click log (module notes).
 
@@ -293,6 +363,8 @@ def logs_html(
         ``(role, path)`` of the input files, listed with their SHA-256.
     title:
         The page's heading.
+    seed:
+        The seed of the bootstrap of the examination curve (shown with models).
     """
     from cranfield._version import __version__
     from cranfield.evaluation.provenance import InputFile
@@ -303,20 +375,23 @@ def logs_html(
         f"{len(sessions):,} sessions · {sessions.num_queries:,} queries · depth "
         f"{sessions.depth} · {sessions.num_clicks:,} clicks"
     )
-    metrics, ctr = _metrics_section(sessions)
+    metrics = _metrics_section(sessions)
     fits = fit_models(sessions, test, models) if models else {}
+    scored_on = (
+        "the log itself (no test log)"
+        if test is None
+        else (f"the test log {test.source} ({len(test):,} sessions)")
+    )
+    lines = rank_ctr_series(sessions if test is None else test, fits)
     nav = ['<a href="#metrics">Click metrics</a>', '<a href="#ctr">CTR by rank</a>']
     body = [
         metrics,
         f'<section id="ctr"><h2>CTR by rank</h2><div class="charts">'
-        f"{_rank_chart(ctr, fits)}</div></section>",
+        f"{_rank_chart(lines, scored_on)}</div></section>",
     ]
     if fits:
-        scored_on = (
-            "the log itself (no test log)"
-            if test is None
-            else (f"the test log {test.source} ({len(test):,} sessions)")
-        )
+        nav.append('<a href="#examination">Position bias</a>')
+        body.append(_examination_section(examination_curve(sessions, seed=seed)))
         nav.append('<a href="#models">Click models</a>')
         body.append(_models_section(fits, scored_on))
     if simulation is not None:

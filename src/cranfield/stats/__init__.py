@@ -51,7 +51,14 @@ from cranfield.stats.discriminative_power import (
     power_of_scores,
     swap_rates,
 )
-from cranfield.stats.effects import INTERVALS, Effects, Interval, confidence_interval, effect_sizes
+from cranfield.stats.effects import (
+    INTERVALS,
+    Effects,
+    Interval,
+    confidence_interval,
+    effect_sizes,
+    georisk,
+)
 from cranfield.stats.histogram import QueryDifferences, query_differences
 from cranfield.stats.judge_agreement import (
     JudgeAgreement,
@@ -157,6 +164,7 @@ __all__ = [
     "effect_ratio",
     "effect_sizes",
     "fleiss_kappa",
+    "georisk",
     "krippendorff_alpha",
     "ktu",
     "nrmse",

@@ -26,7 +26,7 @@ from cranfield.stats.resampling import (
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["INTERVALS", "Effects", "Interval", "confidence_interval", "effect_sizes"]
+__all__ = ["INTERVALS", "Effects", "Interval", "confidence_interval", "effect_sizes", "georisk"]
 
 Interval = Literal["t", "percentile", "bca"]
 INTERVALS: Final[tuple[str, ...]] = get_args(Interval)
@@ -78,6 +78,63 @@ def risk(
         urisk / np.where(constant, 1.0, se),
     )
     return urisk, trisk
+
+
+def georisk(scores: ArrayLike, *, risk_aversion: float = 1.0) -> NDArray[np.float64]:
+    """GeoRisk of each of a set of systems, each judged against all the others (Dinçer,
+    Macdonald & Ounis, SIGIR 2016).
+
+    ``scores`` is ``(systems, queries)``, every system's score on the same ``c`` queries
+    (scores >= 0: a measure such as AP or nDCG). With ``x_iq`` the score of system ``i`` on
+    query ``q``, ``S_i = Σ_q x_iq``, ``T_q = Σ_i x_iq`` and ``N = Σ_iq x_iq``, the score a
+    system would have on the query if it did as it does on average and the query were as hard
+    for it as for all is ``e_iq = S_i T_q / N``, and ``z_iq = (x_iq - e_iq) / sqrt(e_iq)``;
+
+    * ``ZRisk_i = Σ_{z_iq >= 0} z_iq + (1 + α) Σ_{z_iq < 0} z_iq`` (``α = risk_aversion``:
+      losses against the expectation weigh ``1 + α`` times, as in URisk);
+    * ``GeoRisk_i = sqrt(S_i / c · Φ(ZRisk_i / c))``, the geometric mean of the system's mean
+      score and the standard normal probability of its normalised ZRisk: higher is better.
+
+    Where ``e_iq = 0`` (a query on which no system scores, or a system that scores 0
+    everywhere) ``x_iq = 0`` too and ``z_iq`` is taken as 0.
+
+    Raises
+    ------
+    OptionError
+        For a matrix that is not 2-d with at least two systems and one query, a score that is
+        negative or not finite, or a negative ``risk_aversion``.
+
+    References
+    ----------
+    B. T. Dinçer, C. Macdonald and I. Ounis, "Risk-sensitive evaluation and learning to rank
+    using multiple baselines", SIGIR 2016.
+
+    Examples
+    --------
+    >>> georisk([[0.5, 0.5], [0.5, 0.5]]).tolist()  # alike: sqrt(0.5 * Φ(0))
+    [0.5, 0.5]
+    """
+    from scipy.special import ndtr
+
+    from cranfield.errors import OptionError
+
+    x = np.asarray(scores, dtype=np.float64)
+    if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 1:
+        raise OptionError("scores", "a (systems, queries) matrix of two systems or more", x.shape)
+    if not np.isfinite(x).all() or (x < 0).any():
+        raise OptionError("scores", "finite scores >= 0", "a negative or non-finite score")
+    a = check_float("risk_aversion", risk_aversion, minimum=0)
+    c = x.shape[1]
+    total = x.sum()
+    per_system = x.sum(axis=1)
+    if total == 0:
+        return np.zeros(x.shape[0])
+    expected = np.outer(per_system, x.sum(axis=0)) / total
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.where(expected > 0, (x - expected) / np.sqrt(expected), 0.0)
+    zrisk = np.where(z < 0, (1.0 + a) * z, z).sum(axis=1)
+    out: NDArray[np.float64] = np.sqrt(per_system / c * ndtr(zrisk / c))
+    return out
 
 
 @dataclass(frozen=True)

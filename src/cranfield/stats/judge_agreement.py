@@ -50,8 +50,10 @@ __all__ = [
 ]
 
 KappaWeights = Literal["linear", "quadratic"] | None
+KappaDistance = Literal["position", "value"]
 AlphaLevel = Literal["nominal", "ordinal"]
 _WEIGHTS: Final = (None, "linear", "quadratic")
+_DISTANCES: Final = ("position", "value")
 
 # --------------------------------------------------------------------------- coefficients
 
@@ -73,14 +75,24 @@ def confusion_matrix(
     return grades, counts.astype(np.int64)
 
 
-def cohen_kappa(a: ArrayLike, b: ArrayLike, *, weights: KappaWeights = None) -> float:
+def cohen_kappa(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    weights: KappaWeights = None,
+    distance: KappaDistance = "position",
+) -> float:
     """Cohen's κ between two judges' labels of the same items.
 
     ``κ = 1 - Σ w·O / Σ w·E`` with ``O`` the observed and ``E`` the chance confusion matrix
     (the product of the margins); ``w`` is 1 off the diagonal (unweighted), ``|i - j|``
-    (``"linear"``) or ``(i - j)²`` (``"quadratic"``) for labels at positions ``i`` and ``j``
-    of the sorted labels seen (as scikit-learn's ``cohen_kappa_score``). NaN when chance
-    agreement is perfect (every label the same).
+    (``"linear"``) or ``(i - j)²`` (``"quadratic"``). With ``distance="position"`` (the
+    default) ``i`` and ``j`` are the positions of the two labels among the sorted labels seen,
+    as scikit-learn's ``cohen_kappa_score`` weighs them; with ``distance="value"`` they are the
+    labels themselves. The two differ when the labels seen are not consecutive: with labels
+    {0, 1, 3}, 0 against 3 is 2 apart by position (a third label between them) but 3 apart by
+    value, and 1 against 3 is 1 apart by position, 2 by value. Unweighted κ is the same
+    either way. NaN when chance agreement is perfect (every label the same).
 
     Examples
     --------
@@ -88,10 +100,16 @@ def cohen_kappa(a: ArrayLike, b: ArrayLike, *, weights: KappaWeights = None) -> 
     0.6363636363636364
     >>> round(cohen_kappa([0, 1, 2, 2], [0, 1, 2, 1], weights="quadratic"), 4)
     0.8
+    >>> a, b = [0, 1, 3, 3, 0, 1], [0, 3, 3, 1, 1, 0]
+    >>> round(cohen_kappa(a, b, weights="quadratic"), 4)  # by position, as scikit-learn
+    0.5
+    >>> round(cohen_kappa(a, b, weights="quadratic", distance="value"), 4)
+    0.4643
     """
     check_choice("weights", weights, _WEIGHTS)
-    _, counts = confusion_matrix(a, b)
-    return _kappa(counts, weights)
+    check_choice("distance", distance, _DISTANCES)
+    grades, counts = confusion_matrix(a, b)
+    return _kappa(counts, weights, grades if distance == "value" else None)
 
 
 def kappa_of_confusion(counts: ArrayLike, *, weights: KappaWeights = None) -> float:
@@ -110,7 +128,11 @@ def kappa_of_confusion(counts: ArrayLike, *, weights: KappaWeights = None) -> fl
     return _kappa(matrix, weights)
 
 
-def _kappa(counts: NDArray[np.int64], weights: KappaWeights) -> float:
+def _kappa(
+    counts: NDArray[np.int64], weights: KappaWeights, values: Sequence[int] | None = None
+) -> float:
+    """κ from a confusion matrix; ``values``: the labels of its rows, to weigh by value
+    (``None``: by position)."""
     k = counts.shape[0]
     total = counts.sum()
     if total == 0:
@@ -118,6 +140,9 @@ def _kappa(counts: NDArray[np.int64], weights: KappaWeights) -> float:
     observed = counts / total
     expected = np.outer(observed.sum(axis=1), observed.sum(axis=0))
     i, j = np.indices((k, k))
+    if values is not None:
+        label = np.asarray(values, dtype=np.int64)
+        i, j = label[i], label[j]
     if weights is None:
         w = (i != j).astype(np.float64)
     elif weights == "linear":
@@ -238,7 +263,11 @@ class JudgePair:
     observed:
         The share of shared pairs labelled alike.
     kappa, kappa_linear, kappa_quadratic:
-        Cohen's κ, unweighted and weighted (:func:`cohen_kappa`).
+        Cohen's κ, unweighted and weighted by the labels' positions (:func:`cohen_kappa`, as
+        scikit-learn).
+    kappa_linear_by_value, kappa_quadratic_by_value:
+        Weighted κ by the labels' values (``distance="value"``): different from the above
+        when the labels seen are not consecutive ({0, 1, 3}).
     per_query:
         ``{query: QueryAgreement}`` for every query with a shared pair, bytewise order.
     """
@@ -255,6 +284,8 @@ class JudgePair:
     kappa_linear: float
     kappa_quadratic: float
     per_query: dict[str, QueryAgreement]
+    kappa_linear_by_value: float = math.nan
+    kappa_quadratic_by_value: float = math.nan
 
 
 @dataclass(frozen=True, eq=False)
@@ -358,6 +389,8 @@ def _pair_dict(p: JudgePair) -> dict[str, Any]:
         "kappa": _finite(p.kappa),
         "kappa_linear": _finite(p.kappa_linear),
         "kappa_quadratic": _finite(p.kappa_quadratic),
+        "kappa_linear_by_value": _finite(p.kappa_linear_by_value),
+        "kappa_quadratic_by_value": _finite(p.kappa_quadratic_by_value),
         "per_query": {
             q: {"pairs": a.pairs, "observed": _finite(a.observed), "kappa": _finite(a.kappa)}
             for q, a in p.per_query.items()
@@ -411,6 +444,8 @@ def _pair(name_a: str, a: Labels, name_b: str, b: Labels) -> JudgePair:
         kappa_linear=_kappa(counts, "linear"),
         kappa_quadratic=_kappa(counts, "quadratic"),
         per_query=per_query,
+        kappa_linear_by_value=_kappa(counts, "linear", grades),
+        kappa_quadratic_by_value=_kappa(counts, "quadratic", grades),
     )
 
 

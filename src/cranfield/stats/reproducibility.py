@@ -557,9 +557,12 @@ def reproducibility(
     the order of the file and reverses the doc ids within each stretch of equal scores: the
     same rankings for a file sorted by score.
 
-    The paired p-values are :func:`~cranfield.stats.paired_t_test`'s (scipy's ``ttest_rel``):
-    identical scores give 1, as in repro_eval; a constant non-zero shift gives 0, where scipy
-    (and so repro_eval) has no number.
+    The paired p-values are :func:`~cranfield.stats.paired_t_test`'s, which are scipy's
+    ``ttest_rel`` (repro_eval's) except where every difference is the same: identical scores
+    (a reproduction that gives the original's numbers exactly) give 1 here, where scipy, and so
+    repro_eval, gives NaN (0/0); a constant non-zero shift gives 0, as scipy does when the
+    differences are exactly equal (a shift with rounding noise in its last bits is not
+    constant: both then give scipy's tiny p-value).
 
     A reproduction is compared on the queries both tables score (they are the same with the
     default ``missing="zero"``). Means, ER and ΔRI are over each experiment's own queries.

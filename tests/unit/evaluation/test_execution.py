@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import os
 import typing
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 
 import cranfield
 from cranfield.errors import OptionError
+from cranfield.evaluation.engines import Engine
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.evaluation.execution import (
     EXECUTION_NAMES,
@@ -141,3 +143,44 @@ def test_twins_share_the_judgments_read_once() -> None:
     other = ev.with_options(duplicates="error")  # read another way: read again
     assert other.judgments is not ev.judgments
     assert other.judgments.loaded is None
+
+
+class _ElsewhereEngine(Engine):
+    """Workers whose working folder is not the client's (a Dask worker on another machine):
+    each item is scored from another folder, and the items sent are kept."""
+
+    workers = 2
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.sent: list[object] = []
+
+    def map(self, function, shared, items):  # type: ignore[no-untyped-def]
+        here = Path.cwd()
+        for item in items:
+            self.sent.append(item.source)
+            os.chdir(self.folder)
+            try:
+                yield function(shared, item)
+            finally:
+                os.chdir(here)
+
+    def describe(self) -> str:
+        return "elsewhere"
+
+
+def test_relative_run_paths_are_made_absolute_before_they_reach_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run given relative to the client's folder is sent to the workers as an absolute
+    path, so a worker in another folder reads the same file (the results are the same)."""
+    (tmp_path / "client").mkdir()
+    (tmp_path / "worker").mkdir()
+    (tmp_path / "client" / "a.run").write_text("q1 Q0 d1 1 2.0 a\nq1 Q0 d2 2 1.0 a\n")
+    monkeypatch.chdir(tmp_path / "client")
+    engine = _ElsewhereEngine(tmp_path / "worker")
+    monkeypatch.setattr(Execution, "engine", lambda self: engine)
+    (res,) = Evaluator(QRELS, ["P@1"]).each(["a.run"])
+    assert engine.sent == [str(tmp_path / "client" / "a.run")]
+    assert res.run_name == "a"
+    assert res.per_query("P@1")["q1"] == 1.0

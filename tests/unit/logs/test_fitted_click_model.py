@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
+MLE = (0.0, 0.0)
+"""No pseudo-counts: the unsmoothed ratios the hand-computed cases below work out."""
+
+
 def train_log() -> Sessions:
     """Two queries; q1 shows a, b, c in two orders (a clicked 2 of 3 times, b never, c once),
     q2 shows c, d in both orders (c clicked twice, d never)."""
@@ -82,7 +86,8 @@ def test_options_are_passed_and_checked() -> None:
     assert fit_click_model("dbn", log, gamma=0.7).model.continuation == 0.7  # type: ignore[attr-defined]
     fitted = fit_click_model("DocumentCTR", log, prior=0.25)
     assert fitted.model.ctr.prior == 0.25  # type: ignore[attr-defined]
-    with pytest.raises(OptionError, match=r"one of PBM's \(prior, max_iterations, tolerance\)"):
+    takes = r"one of PBM's \(prior, pseudo_counts, max_iterations, tolerance\)"
+    with pytest.raises(OptionError, match=takes):
         fit_click_model("pbm", log, gamma=0.5)
     with pytest.raises(OptionError, match="'prior' option"):
         fit_click_model("pbm", log, prior=1.5)
@@ -92,7 +97,7 @@ def test_a_test_log_from_its_own_file_is_scored_on_the_training_codes() -> None:
     """The test log codes its ids in its own order (b before a, a new query q3 and a new
     document e); scoring puts it on the training codes, and the unseen pairs get the prior."""
     train = train_log()
-    fitted = fit_click_model("DocumentCTR", train, prior=0.3)
+    fitted = fit_click_model("DocumentCTR", train, prior=0.3, pseudo_counts=MLE)
     test = Sessions.from_clicked(
         query_ids=("q3", "q1"),
         doc_ids=("e", "b", "a", "c"),
@@ -143,7 +148,7 @@ def test_repeated_clicks_count_once_and_unshown_clicks_are_left_out() -> None:
 
 
 def test_relevance_by_ids() -> None:
-    fitted = fit_click_model("DocumentCTR", train_log())
+    fitted = fit_click_model("DocumentCTR", train_log(), pseudo_counts=MLE)
     assert fitted.relevance().rows() == [
         ("q1", "a", 2 / 3),
         ("q1", "b", 0.0),
@@ -151,6 +156,12 @@ def test_relevance_by_ids() -> None:
         ("q2", "c", 1.0),
         ("q2", "d", 0.0),
     ]
+    # by default each ratio k / n is (k + 1) / (n + 2)
+    smoothed = fit_click_model("DocumentCTR", train_log())
+    assert smoothed.pseudo_counts == (1.0, 1.0)
+    assert smoothed.relevance().get_column("relevance").to_list() == pytest.approx(
+        [3 / 5, 1 / 5, 2 / 5, 3 / 4, 1 / 4]
+    )
     assert fit_click_model("SDBN", train_log()).has_relevance
     for name in ("GlobalCTR", "RankCTR"):
         model = fit_click_model(name, train_log())
@@ -169,7 +180,7 @@ def test_parameters() -> None:
 
 def test_judgments_graded_by_thresholds() -> None:
     """A relevance equal to a threshold reaches its grade: 1/3 and 1 against 1/3, 1."""
-    fitted = fit_click_model("DocumentCTR", train_log())
+    fitted = fit_click_model("DocumentCTR", train_log(), pseudo_counts=MLE)
     qrels = click_judgments(fitted, levels=[1 / 3, 1.0])
     assert qrels.to_dict() == {"q1": {"a": 1, "b": 0, "c": 1}, "q2": {"c": 2, "d": 0}}
     assert "gain" not in qrels.frame.columns

@@ -14,7 +14,7 @@ from cranfield.cli.main import main
 from cranfield.data.sessions import Sessions
 from cranfield.io.click_logs import write_sessions
 from cranfield.logs.simulation import simulate_interleaving
-from cranfield.report.logs_page import fit_models, logs_html
+from cranfield.report.logs_page import fit_models, logs_html, rank_ctr_series
 
 HOSTILE = "<script>alert(1)</script>"
 
@@ -59,6 +59,8 @@ def test_the_page_has_metrics_ctr_models_and_interleaving_and_no_script() -> Non
     assert "default-src &#x27;none&#x27;" in csp.group(1)
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
     assert "scored on the test log log.jsonl (400 sessions)" in page
+    assert "Parameters: every ratio smoothed with pseudo-counts 1, 1" in page
+    assert "Beta(1, 1) prior, as PyClick" in page
     assert page.count('<tr><td class="name">') >= 9 + 9  # a row per model, twice
     assert '<td class="name">UBM</td>' in page
 
@@ -141,3 +143,46 @@ def test_the_command_adds_a_simulation(tmp_path: Path, capsys: pytest.CaptureFix
     assert "A = bm25, B = neural" in page
     assert main([*argv, "--seed", "0"]) == 0
     assert capsys.readouterr().out == page
+
+
+def test_observed_and_predicted_ctr_come_from_the_scored_log() -> None:
+    """With a test log whose users click rank 1 far more than the training log's, the chart's
+    observed CTR is the test log's (the log the models' predictions are averaged over), not
+    the training log's; without one, the log's own."""
+    train = _log(0)
+    clicked = train.clicked.copy()
+    clicked[:, 0] = False  # the training users never click rank 1
+    train = Sessions.from_clicked(
+        query_ids=train.query_ids,
+        doc_ids=train.doc_ids,
+        query=train.query,
+        shown=train.shown,
+        clicked=clicked,
+        source="train.jsonl",
+    )
+    test = _log(1)
+    fits = fit_models(train, test, ("RankCTR",))
+    lines = rank_ctr_series(test, fits)
+    observed = lines["observed CTR"]
+    assert observed.tolist() == pytest.approx(test.clicked.mean(axis=0).tolist())
+    assert observed[0] > 0.3  # test users click rank 1 ...
+    # ... the training log's RankCTR predicts the smoothed training CTR (no click in 400: 1/402)
+    assert lines["RankCTR (predicted)"][0] == pytest.approx(1 / 402)
+    page = logs_html(train, test=test, models=("RankCTR",))
+    assert "both on the test log log.jsonl (400 sessions)" in page
+    assert "both on the log itself (no test log)" in logs_html(train, models=("RankCTR",))
+
+
+def test_the_position_bias_has_its_bootstrap_interval() -> None:
+    """The log's users examine rank r with 1/r (``_log``): PBM's propensities are close to
+    1, 1/2, 1/3, 1/4, 1/5, each inside its interval, and the page shows them."""
+    from cranfield.logs.fitted_click_model import examination_curve
+
+    curve = examination_curve(_log(n=2000), resamples=20, seed=3)
+    assert curve.propensity.tolist() == pytest.approx([1, 1 / 2, 1 / 3, 1 / 4, 1 / 5], abs=0.08)
+    assert (curve.low <= curve.propensity).all()
+    assert (curve.propensity <= curve.high).all()
+    page = logs_html(_log(), models=("PBM",))
+    assert '<figure id="examination-by-rank">' in page
+    assert '<section id="examination">' in page
+    assert 'id="examination"' not in logs_html(_log(), models=())

@@ -47,6 +47,25 @@ def test_cohen_kappa_equals_scikit_learn(
         assert ours == pytest.approx(theirs, abs=1e-12)
 
 
+def test_weighted_kappa_by_label_value_worked_example() -> None:
+    """Labels {0, 1, 3}: a = (0, 3, 1), b = (3, 0, 1); observed cells (0, 3), (3, 0), (1, 1),
+    each margin 1/3, so every chance cell is 1/9. Quadratic by position (0, 1, 2): Σ w O =
+    (4 + 4 + 0)/3 = 8/3, Σ w E = 2 (1 + 4 + 1)/9 = 4/3, κ = 1 - 2 = -1 (scikit-learn's). By
+    value: Σ w O = (9 + 9 + 0)/3 = 6, Σ w E = 2 (1 + 9 + 4)/9 = 28/9, κ = 1 - 54/28 = -13/14.
+    Unweighted κ does not depend on it."""
+    a, b = [0, 3, 1], [3, 0, 1]
+    assert cohen_kappa(a, b, weights="quadratic") == pytest.approx(-1.0)
+    assert cohen_kappa_score(a, b, weights="quadratic") == pytest.approx(-1.0)
+    assert cohen_kappa(a, b, weights="quadratic", distance="value") == pytest.approx(-13 / 14)
+    assert cohen_kappa(a, b, distance="value") == cohen_kappa(a, b)
+    # consecutive labels: the two are one
+    x, y = [2, 0, 1, 1, 1, 0], [2, 1, 1, 0, 1, 0]
+    for w in ("linear", "quadratic"):
+        assert cohen_kappa(x, y, weights=w, distance="value") == cohen_kappa(x, y, weights=w)
+    with pytest.raises(OptionError, match="'distance' option"):
+        cohen_kappa(a, b, distance="rank")  # type: ignore[arg-type]
+
+
 def test_cohen_kappa_refuses_unknown_weights() -> None:
     with pytest.raises(OptionError, match="'weights' option"):
         cohen_kappa([0, 1], [0, 1], weights="cubic")  # type: ignore[arg-type]
@@ -141,6 +160,7 @@ def test_two_judges_on_the_pairs_both_judged(qrels: list[Path]) -> None:
     assert p.kappa == pytest.approx(cohen_kappa_score(x, y))
     assert p.kappa_linear == pytest.approx(cohen_kappa_score(x, y, weights="linear"))
     assert p.kappa_quadratic == pytest.approx(cohen_kappa_score(x, y, weights="quadratic"))
+    assert p.kappa_quadratic_by_value == p.kappa_quadratic  # labels 0, 1, 2: consecutive
     assert p.observed == pytest.approx(4 / 6)
     assert list(p.per_query) == ["q1", "q2"]
     assert p.per_query["q2"].pairs == 2

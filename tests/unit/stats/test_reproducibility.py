@@ -488,3 +488,25 @@ def test_reproduce_agrees_with_repro_eval_on_the_dl19_reproduction_and_dl20_repl
     ]
     for m in MEASURES:
         assert r.delta_ri[m] == pytest.approx(REPRO_EVAL_REPLICATION["dri"][m], abs=1e-14)
+
+
+def test_identical_scores_give_p_one_where_scipy_and_repro_eval_give_nan() -> None:
+    """What the notes of ``reproducibility`` say of the paired p-values: the same scores give
+    1 (scipy's ``ttest_rel``, repro_eval's test, gives NaN); an exactly constant shift 0, as
+    scipy; otherwise scipy's value."""
+    import warnings
+
+    from scipy.stats import ttest_rel
+
+    from cranfield.stats import paired_t_test
+
+    same = [0.1, 0.5, 0.3]
+    shifted = ([1.0, 2.0, 3.0], [2.0, 3.0, 4.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns of the 0/0 and of the constant shift
+        assert math.isnan(ttest_rel(same, same).pvalue)
+        assert ttest_rel(*shifted).pvalue == 0.0
+    assert paired_t_test(same, same).p_value == 1.0
+    assert paired_t_test(*shifted).p_value == 0.0
+    x, y = [0.1, 0.5, 0.3, 0.9], [0.2, 0.4, 0.35, 0.7]
+    assert paired_t_test(x, y).p_value == pytest.approx(ttest_rel(x, y).pvalue)

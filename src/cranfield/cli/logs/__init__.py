@@ -24,6 +24,11 @@ LOGS_COMMANDS: Final[tuple[Command, ...]] = (
         "cranfield.cli.logs.simulate",
         "simulated users interleave two runs: agreement with nDCG@10 by impressions",
     ),
+    Command(
+        "interleave",
+        "cranfield.cli.logs.interleave",
+        "two runs interleaved for simulated users: which one they prefer, with its interval",
+    ),
     Command("report", "cranfield.cli.logs.report", "the HTML page of a click log"),
 )
 

@@ -6,7 +6,12 @@ on TRAIN and prints, for the held-out log (for TRAIN itself, with a note, when n
 log-likelihood, the perplexity, the conditional perplexity and the perplexity at each rank,
 one row per model, the lowest perplexity first (:func:`cranfield.report.click_logs.
 click_models_text`; ``--format json`` for every figure). The held-out log is put on TRAIN's
-codes, so its unseen queries and documents get the prior. ``--write-qrels FILE`` writes one
+codes, so its unseen queries and documents get the prior. Every estimated ratio is smoothed
+with ``--pseudo-counts A,B`` (default 1,1, PyClick's estimate; 0,0 the unsmoothed maximum
+likelihood), and the definitions printed say which. ``--format json`` holds every fitted
+parameter (per rank, per rank and previous click, per (query, document) pair with its ids,
+PBM's propensities rank → examination relative to rank 1); ``--params FILE`` writes them as
+one table (Parquet or CSV by the suffix). ``--write-qrels FILE`` writes one
 model's estimated relevance as qrels (:func:`cranfield.logs.click_judgments.click_judgments`):
 graded by ``--thresholds``, or as gains.
 
@@ -32,6 +37,8 @@ from cranfield.errors import OptionError
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+
+    from cranfield.logs.fitted_click_model import ClickModelComparison
 
 PROG: Final = "cranfield logs fit"
 FORMATS: Final = ("table", "json")
@@ -77,6 +84,17 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         metavar="P",
         help="the value of a parameter with no data, and EM's start (0.5)",
     )
+    p.add_list_option(
+        "--pseudo-counts",
+        dest="pseudo_counts",
+        item=float,
+        metavar="A,B",
+        option="pseudo_counts",
+        help="the successes and failures every estimated ratio starts with: (k + A) / (n + A + "
+        "B); default 1,1 (a Beta(1, 1) prior's posterior mean, PyClick's estimate, so figures "
+        "compare with published ones); 0,0 is the unsmoothed maximum likelihood (the former "
+        "default), which estimates a pair never clicked at 0",
+    )
     p.add_argument(
         "--gamma",
         type=float,
@@ -95,6 +113,14 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         metavar="FILE",
         help="write the estimated relevance of the one model given with --model as qrels "
         "(the format by the suffix, TREC otherwise)",
+    )
+    p.add_argument(
+        "--params",
+        dest="params_file",
+        metavar="FILE",
+        help="write every fitted parameter of every model as a table, one row each (columns "
+        "model, parameter, rank, previous_click, query_id, doc_id, value; PBM's propensities "
+        "as the parameter 'propensity'): Parquet for a .parquet suffix, CSV for .csv",
     )
     p.add_list_option(
         "--thresholds",
@@ -118,6 +144,8 @@ def _options(args: argparse.Namespace) -> dict[str, object]:
     options: dict[str, object] = {}
     if args.prior is not None:
         options["prior"] = args.prior
+    if args.pseudo_counts is not None:
+        options["pseudo_counts"] = tuple(args.pseudo_counts)
     if args.gamma is not None:
         options["gamma"] = args.gamma
     if args.max_iterations is not None:
@@ -161,6 +189,11 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise OptionError(
                 option, f"given with a model that takes it ({', '.join(takers)})", value
             )
+    if args.params_file is not None:
+        from cranfield.io.sink import refuse_overwriting
+
+        _table_format(args.params_file)
+        refuse_overwriting(args.params_file, [args.train, args.held_out], option="params_file")
     train = read_sessions(args.train, format=args.log_format)
     test = None if args.held_out is None else read_sessions(args.held_out, format=args.log_format)
     comparison = compare_click_models(train, test, models, **options)
@@ -169,8 +202,30 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         qrels = click_judgments(comparison.fits[0].fitted, levels=args.thresholds)
         write(qrels, args.write_qrels, format_of_suffix(args.write_qrels) or "trec")
+    if args.params_file is not None:
+        _write_params(comparison, args.params_file)
     if args.format == "json":
         out.write(json.dumps(comparison.to_dict(), indent=2, allow_nan=False) + "\n")
     else:
         out.write(click_models_text(comparison))
     return 0
+
+
+def _table_format(path: str) -> str:
+    suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if suffix not in ("parquet", "csv"):
+        raise OptionError("params_file", "a file name ending in .parquet or .csv", path)
+    return suffix
+
+
+def _write_params(comparison: ClickModelComparison, path: str) -> None:
+    import polars as pl
+
+    from cranfield.io.sink import replacing, writing
+
+    table = pl.concat([f.fitted.parameter_table() for f in comparison.fits])
+    with writing(path), replacing(path) as tmp:
+        if _table_format(path) == "parquet":
+            table.write_parquet(tmp)
+        else:
+            table.write_csv(tmp)

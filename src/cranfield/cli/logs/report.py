@@ -69,7 +69,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="add a simulated interleaving experiment of RUN_A and RUN_B (as 'cranfield logs "
         "simulate' with its defaults)",
     )
-    add_seed(p, "the simulation")
+    add_seed(p, "the simulation and of the examination curve's bootstrap")
     p.add_argument("--title", help="heading of the page")
     deprecate(p, "--test", "--held-out")
     deprecate(p, "--models", "--model")
@@ -110,6 +110,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         users=users,
         inputs=[(role, path) for role, path in roles if path != "-"],
         title=args.title,
+        seed=args.seed,
     )
     write_page(args.output, page, out)
     return 0

@@ -15,8 +15,11 @@ the user examined every rank down to the last click and stopped there (all ranks
 click): ``α_{qd}`` is the clicks on the pair over its impressions at or above the last click,
 ``λ_r = 1 - (sessions whose last click is at r) / (clicks at r)``.
 
-For both, an unseen pair (or a pair never examined) has attractiveness ``prior``, a rank never
-clicked ``λ_r = prior``; the estimated relevance is the attractiveness.
+Every ratio is smoothed with the pseudo-counts ``(a, b)``: ``(successes + a) / (trials + a +
+b)`` (DCM's ``λ_r``: the clicks at ``r`` that were not the last, over the clicks at ``r``); by
+default ``(1, 1)``, PyClick's estimate; ``(0, 0)`` gives the maximum likelihood above. An
+unseen pair has attractiveness ``prior``; without pseudo-counts, so has a pair never examined
+and a rank never clicked its ``λ_r = prior``. The estimated relevance is the attractiveness.
 """
 
 from __future__ import annotations
@@ -32,7 +35,15 @@ from cranfield.logs.click_models.examination_chain import (
     chain_marginal,
     chain_simulate,
 )
-from cranfield.logs.click_models.model import DEFAULT_PRIOR, ClickModel, check_prior, per_rank
+from cranfield.logs.click_models.model import (
+    DEFAULT_PRIOR,
+    DEFAULT_PSEUDO_COUNTS,
+    ClickModel,
+    check_prior,
+    check_pseudo_counts,
+    estimate,
+    per_rank,
+)
 from cranfield.logs.click_models.pair_table import PairIndex, PairTable
 
 if TYPE_CHECKING:
@@ -49,9 +60,14 @@ def examined_until(log: ClickArrays, stop: NDArray[np.int64]) -> NDArray[np.bool
 
 
 def _attractiveness(
-    log: ClickArrays, index: PairIndex, examined: NDArray[np.bool_], prior: float
+    log: ClickArrays,
+    index: PairIndex,
+    examined: NDArray[np.bool_],
+    prior: float,
+    pseudo_counts: tuple[float, float],
 ) -> PairTable:
-    return index.table(index.total(log.clicked & examined), index.total(examined), prior)
+    clicks, shown = index.total(log.clicked & examined), index.total(examined)
+    return index.table(clicks, shown, prior, pseudo_counts)
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,7 +76,7 @@ class Cascade(ClickModel):
 
     Examples
     --------
-    >>> model = Cascade.fit([0, 0], [[1, 2], [2, 1]], [[0, 1], [1, 0]])
+    >>> model = Cascade.fit([0, 0], [[1, 2], [2, 1]], [[0, 1], [1, 0]], pseudo_counts=(0, 0))
     >>> model.attractiveness.as_dict()
     {(0, 1): 0.0, (0, 2): 1.0}
     """
@@ -69,13 +85,20 @@ class Cascade(ClickModel):
 
     @classmethod
     def fit(
-        cls, query: ArrayLike, shown: ArrayLike, clicked: ArrayLike, *, prior: float = DEFAULT_PRIOR
+        cls,
+        query: ArrayLike,
+        shown: ArrayLike,
+        clicked: ArrayLike,
+        *,
+        prior: float = DEFAULT_PRIOR,
+        pseudo_counts: tuple[float, float] = DEFAULT_PSEUDO_COUNTS,
     ) -> Cascade:
-        """Maximum likelihood (module doc); ``prior`` for pairs never examined."""
+        """The closed form, smoothed with ``pseudo_counts`` (module doc)."""
         p = check_prior(prior)
+        pseudo = check_pseudo_counts(pseudo_counts)
         log = click_arrays(query, shown, clicked)
         index = PairIndex.of(log)
-        return cls(_attractiveness(log, index, examined_until(log, log.first_click), p))
+        return cls(_attractiveness(log, index, examined_until(log, log.first_click), p, pseudo))
 
     def relevance(self) -> PairTable:
         """The estimated relevance per (query, document): the attractiveness ``α_{qd}``."""
@@ -117,17 +140,24 @@ class DCM(ClickModel):
 
     @classmethod
     def fit(
-        cls, query: ArrayLike, shown: ArrayLike, clicked: ArrayLike, *, prior: float = DEFAULT_PRIOR
+        cls,
+        query: ArrayLike,
+        shown: ArrayLike,
+        clicked: ArrayLike,
+        *,
+        prior: float = DEFAULT_PRIOR,
+        pseudo_counts: tuple[float, float] = DEFAULT_PSEUDO_COUNTS,
     ) -> DCM:
-        """The closed form (module doc); ``prior`` where a ratio has no data."""
+        """The closed form, smoothed with ``pseudo_counts`` (module doc); ``prior`` where a
+        ratio has no data and no pseudo-counts."""
         p = check_prior(prior)
+        pseudo = check_pseudo_counts(pseudo_counts)
         log = click_arrays(query, shown, clicked)
         index = PairIndex.of(log)
-        alpha = _attractiveness(log, index, examined_until(log, log.last_click), p)
+        alpha = _attractiveness(log, index, examined_until(log, log.last_click), p, pseudo)
         clicks = log.clicked.sum(axis=0)
         last = np.bincount(log.last_click[log.last_click >= 0], minlength=log.depth)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            lam = np.where(clicks > 0, 1.0 - last / clicks, p)
+        lam = estimate(clicks - last, clicks, pseudo, p)
         return cls(alpha, lam, p)
 
     def relevance(self) -> PairTable:

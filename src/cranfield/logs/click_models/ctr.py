@@ -22,8 +22,11 @@ import numpy as np
 from cranfield.logs.click_models.click_arrays import click_arrays
 from cranfield.logs.click_models.model import (
     DEFAULT_PRIOR,
+    DEFAULT_PSEUDO_COUNTS,
     IndependentClicks,
     check_prior,
+    check_pseudo_counts,
+    estimate,
     per_rank,
 )
 from cranfield.logs.click_models.pair_table import PairIndex, PairTable
@@ -40,21 +43,30 @@ class GlobalCTR(IndependentClicks):
 
     Examples
     --------
-    >>> GlobalCTR.fit([0, 0], [[1, 2], [2, -1]], [[1, 0], [0, 0]]).ctr
+    >>> GlobalCTR.fit([0, 0], [[1, 2], [2, -1]], [[1, 0], [0, 0]], pseudo_counts=(0, 0)).ctr
     0.3333333333333333
+    >>> GlobalCTR.fit([0, 0], [[1, 2], [2, -1]], [[1, 0], [0, 0]]).ctr
+    0.4
     """
 
     ctr: float
 
     @classmethod
     def fit(
-        cls, query: ArrayLike, shown: ArrayLike, clicked: ArrayLike, *, prior: float = DEFAULT_PRIOR
+        cls,
+        query: ArrayLike,
+        shown: ArrayLike,
+        clicked: ArrayLike,
+        *,
+        prior: float = DEFAULT_PRIOR,
+        pseudo_counts: tuple[float, float] = DEFAULT_PSEUDO_COUNTS,
     ) -> GlobalCTR:
-        """Clicks over shown results; ``prior`` if nothing is shown."""
+        """Clicks over shown results, smoothed (module doc); ``prior`` if nothing is shown
+        and there are no pseudo-counts."""
         p = check_prior(prior)
+        counts = check_pseudo_counts(pseudo_counts)
         log = click_arrays(query, shown, clicked)
-        shown_cells = int(log.valid.sum())
-        return cls(float(log.clicked.sum()) / shown_cells if shown_cells else p)
+        return cls(float(estimate(float(log.clicked.sum()), float(log.valid.sum()), counts, p)))
 
     def _marginal(self, query: NDArray[np.int64], shown: NDArray[np.int64]) -> NDArray[np.float64]:
         return np.where(shown >= 0, self.ctr, 0.0)
@@ -66,7 +78,7 @@ class RankCTR(IndependentClicks):
 
     Examples
     --------
-    >>> RankCTR.fit([0, 0], [[1, 2], [2, -1]], [[1, 0], [0, 0]]).ctr.tolist()
+    >>> RankCTR.fit([0, 0], [[1, 2], [2, -1]], [[1, 0], [0, 0]], pseudo_counts=(0, 0)).ctr.tolist()
     [0.5, 0.0]
     """
 
@@ -75,14 +87,21 @@ class RankCTR(IndependentClicks):
 
     @classmethod
     def fit(
-        cls, query: ArrayLike, shown: ArrayLike, clicked: ArrayLike, *, prior: float = DEFAULT_PRIOR
+        cls,
+        query: ArrayLike,
+        shown: ArrayLike,
+        clicked: ArrayLike,
+        *,
+        prior: float = DEFAULT_PRIOR,
+        pseudo_counts: tuple[float, float] = DEFAULT_PSEUDO_COUNTS,
     ) -> RankCTR:
-        """Clicks over shown results at each rank; ``prior`` at a rank never shown."""
+        """Clicks over shown results at each rank, smoothed (module doc); ``prior`` at a rank
+        never shown."""
         p = check_prior(prior)
+        pseudo = check_pseudo_counts(pseudo_counts)
         log = click_arrays(query, shown, clicked)
         counts = log.valid.sum(axis=0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ctr = np.where(counts > 0, log.clicked.sum(axis=0) / counts, p)
+        ctr = np.where(counts > 0, estimate(log.clicked.sum(axis=0), counts, pseudo, p), p)
         return cls(ctr, p)
 
     def _marginal(self, query: NDArray[np.int64], shown: NDArray[np.int64]) -> NDArray[np.float64]:
@@ -96,21 +115,29 @@ class DocumentCTR(IndependentClicks):
 
     Examples
     --------
-    >>> DocumentCTR.fit([0, 0], [[1, 2], [2, 1]], [[1, 0], [1, 0]]).ctr.as_dict()
-    {(0, 1): 0.5, (0, 2): 0.5}
+    >>> DocumentCTR.fit([0, 0], [[1, 2], [2, 1]], [[1, 0], [1, 1]]).ctr.as_dict()
+    {(0, 1): 0.75, (0, 2): 0.5}
     """
 
     ctr: PairTable
 
     @classmethod
     def fit(
-        cls, query: ArrayLike, shown: ArrayLike, clicked: ArrayLike, *, prior: float = DEFAULT_PRIOR
+        cls,
+        query: ArrayLike,
+        shown: ArrayLike,
+        clicked: ArrayLike,
+        *,
+        prior: float = DEFAULT_PRIOR,
+        pseudo_counts: tuple[float, float] = DEFAULT_PSEUDO_COUNTS,
     ) -> DocumentCTR:
-        """Clicks over impressions of each pair; ``prior`` for pairs not in the log."""
+        """Clicks over impressions of each pair, smoothed (module doc); ``prior`` for pairs
+        not in the log."""
         p = check_prior(prior)
+        pseudo = check_pseudo_counts(pseudo_counts)
         log = click_arrays(query, shown, clicked)
         index = PairIndex.of(log)
-        return cls(index.table(index.total(log.clicked), index.total(log.valid), p))
+        return cls(index.table(index.total(log.clicked), index.total(log.valid), p, pseudo))
 
     def relevance(self) -> PairTable:
         """The estimated relevance per (query, document): the pair's CTR ``ρ_{qd}``."""

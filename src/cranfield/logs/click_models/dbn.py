@@ -34,8 +34,11 @@ at no other (all ranks examined without a click). The maximum-likelihood closed 
 ``α_{qd}`` is the clicks on the pair over its impressions at or above the last click,
 ``σ_{qd}`` the times it was the last click over its clicks.
 
-For both, an unseen pair gets ``prior`` (attractiveness and satisfaction), a pair never
-clicked satisfaction ``prior``. The estimated relevance of a pair is ``α_{qd} σ_{qd}``, the
+For both, every ratio (and every M-step mean, ``γ``'s included) is smoothed with the
+pseudo-counts ``(a, b)``: ``(successes + a) / (trials + a + b)``, by default ``(1, 1)`` as
+PyClick; ``(0, 0)`` is the maximum likelihood above. An unseen pair gets ``prior``
+(attractiveness and satisfaction); without pseudo-counts, so does the satisfaction of a pair
+never clicked. The estimated relevance of a pair is ``α_{qd} σ_{qd}``, the
 probability that the document satisfies a user who examines it (Chapelle & Zhang's relevance).
 """
 
@@ -56,9 +59,12 @@ from cranfield.logs.click_models.examination_chain import (
 )
 from cranfield.logs.click_models.model import (
     DEFAULT_PRIOR,
+    DEFAULT_PSEUDO_COUNTS,
     ClickModel,
     check_em,
     check_prior,
+    check_pseudo_counts,
+    estimate,
     largest_move,
 )
 from cranfield.logs.click_models.pair_table import PairIndex, PairTable
@@ -137,12 +143,14 @@ class DBN(_DBNFamily):
         clicked: ArrayLike,
         *,
         prior: float = DEFAULT_PRIOR,
+        pseudo_counts: tuple[float, float] = DEFAULT_PSEUDO_COUNTS,
         gamma: float | None = None,
         max_iterations: int = 100,
         tolerance: float = 1e-6,
     ) -> DBN:
         """Fit by EM (module doc); ``gamma`` fixes the continuation instead of fitting it."""
         p = check_prior(prior)
+        pseudo = check_pseudo_counts(pseudo_counts)
         fixed = None if gamma is None else check_float("gamma", gamma, minimum=0.0, maximum=1.0)
         iterations, tol = check_em(max_iterations, tolerance)
         log = click_arrays(query, shown, clicked)
@@ -158,12 +166,11 @@ class DBN(_DBNFamily):
         done = 0
         for done in range(1, iterations + 1):  # noqa: B007 (the count is the result)
             post_a, post_s, moves, stays = groups.expectation(alpha, sigma, cont)
-            new_alpha = (clicks + post_a) / impressions
-            with np.errstate(invalid="ignore", divide="ignore"):
-                new_sigma = np.where(clicks > 0, post_s / clicks, p)
+            new_alpha = estimate(clicks + post_a, impressions, pseudo, p)
+            new_sigma = estimate(post_s, clicks, pseudo, p)
             occasions = above_last + stays  # none in a log of one-result sessions
             learn = fixed is None and occasions > 0
-            new_cont = (above_last + moves) / occasions if learn else cont
+            new_cont = float(estimate(above_last + moves, occasions, pseudo, p)) if learn else cont
             moved = max(
                 largest_move(alpha, new_alpha), largest_move(sigma, new_sigma), abs(new_cont - cont)
             )
@@ -276,22 +283,31 @@ class SDBN(_DBNFamily):
 
     Examples
     --------
-    >>> model = SDBN.fit([0, 0], [[1, 2], [2, 1]], [[1, 1], [1, 0]])
+    >>> model = SDBN.fit([0, 0], [[1, 2], [2, 1]], [[1, 1], [1, 0]], pseudo_counts=(0, 0))
     >>> model.attractiveness.as_dict(), model.satisfaction.as_dict()
     ({(0, 1): 1.0, (0, 2): 1.0}, {(0, 1): 0.0, (0, 2): 1.0})
     """
 
     @classmethod
     def fit(
-        cls, query: ArrayLike, shown: ArrayLike, clicked: ArrayLike, *, prior: float = DEFAULT_PRIOR
+        cls,
+        query: ArrayLike,
+        shown: ArrayLike,
+        clicked: ArrayLike,
+        *,
+        prior: float = DEFAULT_PRIOR,
+        pseudo_counts: tuple[float, float] = DEFAULT_PSEUDO_COUNTS,
     ) -> SDBN:
-        """The closed form (module doc); ``prior`` where a ratio has no data."""
+        """The closed form, smoothed with ``pseudo_counts`` (module doc); ``prior`` where a
+        ratio has no data and no pseudo-counts."""
         p = check_prior(prior)
+        pseudo = check_pseudo_counts(pseudo_counts)
         log = click_arrays(query, shown, clicked)
         index = PairIndex.of(log)
         examined = examined_until(log, log.last_click)
-        alpha = index.table(index.total(log.clicked & examined), index.total(examined), p)
+        clicks, trials = index.total(log.clicked & examined), index.total(examined)
+        alpha = index.table(clicks, trials, p, pseudo)
         ranks = np.arange(log.depth)[None, :]
         last = log.clicked & (ranks == log.last_click[:, None])
-        sigma = index.table(index.total(last), index.total(log.clicked), p)
+        sigma = index.table(index.total(last), index.total(log.clicked), p, pseudo)
         return cls(alpha, sigma, 1.0)

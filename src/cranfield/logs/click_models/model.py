@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from cranfield._validate import check_float, check_int
+from cranfield.errors import OptionError
 from cranfield.logs.click_models.click_arrays import ClickArrays, click_arrays, shown_arrays
 
 if TYPE_CHECKING:
@@ -45,12 +46,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_PRIOR",
+    "DEFAULT_PSEUDO_COUNTS",
     "PROBABILITY_FLOOR",
     "ClickModel",
     "IndependentClicks",
     "ModelScore",
     "check_em",
     "check_prior",
+    "check_pseudo_counts",
+    "estimate",
+    "estimation_sentence",
     "factored_em",
     "largest_move",
     "per_rank",
@@ -225,6 +230,78 @@ def check_prior(prior: object, option: str = "prior") -> float:
     return check_float(option, prior, minimum=0.0, maximum=1.0, above=True, below=True)
 
 
+DEFAULT_PSEUDO_COUNTS: Final = (1.0, 1.0)
+"""The pseudo-counts every ratio of a fit starts with: one success and one failure, the
+posterior mean under a uniform Beta(1, 1) prior, as PyClick (and the ``clickmodels`` package)
+estimate; ``(0.0, 0.0)`` is the unsmoothed maximum likelihood."""
+
+
+def check_pseudo_counts(pseudo_counts: object) -> tuple[float, float]:
+    """Two pseudo-counts ``(a, b)``, each a number >= 0: the successes and failures every
+    estimated ratio starts with (:func:`estimate`).
+
+    Examples
+    --------
+    >>> check_pseudo_counts([1, 1])
+    (1.0, 1.0)
+    """
+    expected = "two numbers >= 0 (successes, failures), such as (1, 1) or (0, 0)"
+    if isinstance(pseudo_counts, str) or not isinstance(pseudo_counts, tuple | list):
+        raise OptionError("pseudo_counts", expected, pseudo_counts)
+    if len(pseudo_counts) != 2:
+        raise OptionError("pseudo_counts", expected, pseudo_counts)
+    a, b = (check_float("pseudo_counts", v, minimum=0.0) for v in pseudo_counts)
+    return a, b
+
+
+def estimate(
+    successes: NDArray[np.number[Any]] | float,
+    trials: NDArray[np.number[Any]] | float,
+    pseudo_counts: tuple[float, float],
+    empty: float,
+) -> NDArray[np.float64]:
+    """The estimate of a probability from its counts: ``(successes + a) / (trials + a + b)``
+    with the pseudo-counts ``(a, b)`` (``(1, 1)``: the posterior mean under a Beta(1, 1) prior;
+    ``(0, 0)``: the maximum likelihood ``successes / trials``); ``empty`` where the
+    denominator is 0 (no trials and no pseudo-counts).
+
+    Examples
+    --------
+    >>> estimate(np.array([0.0, 3.0, 0.0]), np.array([5.0, 4.0, 0.0]), (1.0, 1.0), 0.5).tolist()
+    [0.14285714285714285, 0.6666666666666666, 0.5]
+    >>> estimate(np.array([0.0, 3.0, 0.0]), np.array([5.0, 4.0, 0.0]), (0.0, 0.0), 0.5).tolist()
+    [0.0, 0.75, 0.5]
+    """
+    a, b = pseudo_counts
+    numerator = np.asarray(successes, dtype=np.float64) + a
+    denominator = np.asarray(trials, dtype=np.float64) + (a + b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: NDArray[np.float64] = np.where(denominator > 0, numerator / denominator, empty)
+    return out
+
+
+def estimation_sentence(pseudo_counts: tuple[float, float]) -> str:
+    """How the parameters were estimated, one sentence for the definitions of an output.
+
+    Examples
+    --------
+    >>> estimation_sentence((0.0, 0.0))[:60]
+    'parameters: the unsmoothed maximum likelihood (successes / t'
+    """
+    a, b = pseudo_counts
+    if a == b == 0:
+        return (
+            "parameters: the unsmoothed maximum likelihood (successes / trials, expected "
+            "counts for EM), so a pair never clicked in training is estimated at 0 "
+            "(--pseudo-counts 0,0)"
+        )
+    beta = " (the posterior mean under a Beta(1, 1) prior, as PyClick)" if a == b == 1 else ""
+    return (
+        f"parameters: every ratio smoothed with pseudo-counts {a:g}, {b:g}: (successes + "
+        f"{a:g}) / (trials + {a + b:g}){beta}, expected counts for EM"
+    )
+
+
 def check_em(max_iterations: object, tolerance: object) -> tuple[int, float]:
     """EM's stopping rule: at most ``max_iterations``, or once no parameter moves more than
     ``tolerance``."""
@@ -247,7 +324,7 @@ def largest_move(old: NDArray[np.float64], new: NDArray[np.float64]) -> float:
     return float(np.max(np.abs(new - old), initial=0.0))
 
 
-def factored_em(
+def factored_em(  # noqa: PLR0913 -- five arrays of statistics, then keyword-only settings
     pair: NDArray[np.int64],
     entry: NDArray[np.int64],
     clicks: NDArray[np.number[Any]],
@@ -257,6 +334,7 @@ def factored_em(
     pairs: int,
     prior: float,
     stop: tuple[int, float],
+    pseudo_counts: tuple[float, float] = (0.0, 0.0),
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
     """EM for ``P(C = 1) = α[pair] γ[entry]`` on sufficient statistics: the clicks and skips
     of each observed (pair, examination entry), one row each (PBM: the entry is the rank;
@@ -264,8 +342,9 @@ def factored_em(
 
     ``α`` starts at ``prior``, ``γ`` at ``gamma`` (NaN for entries no session can reach,
     left as they are, as is any entry never observed). ``stop``: at most so many iterations,
-    and no more once no parameter moves more than so much (:func:`check_em`); returns ``α``,
-    ``γ`` and the iterations run.
+    and no more once no parameter moves more than so much (:func:`check_em`); every M-step
+    ratio is smoothed with ``pseudo_counts`` (:func:`estimate`); returns ``α``, ``γ`` and the
+    iterations run.
     """
     iterations, tolerance = stop
     views = clicks + skips
@@ -278,10 +357,11 @@ def factored_em(
         skip = np.maximum(1.0 - a * g, 1e-300)
         post_a = clicks + skips * (a * (1.0 - g) / skip)
         post_e = clicks + skips * (g * (1.0 - a) / skip)
-        new_alpha = np.bincount(pair, weights=post_a, minlength=pairs) / impressions
+        new_alpha = estimate(
+            np.bincount(pair, weights=post_a, minlength=pairs), impressions, pseudo_counts, prior
+        )
         total_e = np.bincount(entry, weights=post_e, minlength=gamma.size)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            new_gamma = np.where(counts > 0, total_e / counts, gamma)
+        new_gamma = np.where(counts > 0, estimate(total_e, counts, pseudo_counts, prior), gamma)
         moved_e = np.abs(new_gamma - gamma)
         moved = max(
             largest_move(alpha, new_alpha), float(np.max(moved_e[~np.isnan(moved_e)], initial=0.0))

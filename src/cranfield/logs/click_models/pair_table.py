@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from cranfield.errors import InputError
+from cranfield.logs.click_models.model import estimate
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -242,10 +243,14 @@ class PairIndex:
         return sums[: self.pairs].astype(np.float64)
 
     def table(
-        self, numerator: NDArray[np.float64], denominator: NDArray[np.float64], prior: float
+        self,
+        numerator: NDArray[np.float64],
+        denominator: NDArray[np.float64],
+        prior: float,
+        pseudo_counts: tuple[float, float] = (0.0, 0.0),
     ) -> PairTable:
-        """The table of ``numerator / denominator`` per pair, the prior where the denominator
-        is 0."""
-        with np.errstate(invalid="ignore", divide="ignore"):
-            value = np.where(denominator > 0, numerator / denominator, prior)
+        """The table of ``(numerator + a) / (denominator + a + b)`` per pair with the
+        pseudo-counts ``(a, b)`` (:func:`~cranfield.logs.click_models.model.estimate`), the
+        prior where that denominator is 0; the prior for the pairs it does not hold."""
+        value = estimate(numerator, denominator, pseudo_counts, prior)
         return PairTable(self.query, self.doc, value, float(prior))

@@ -9,7 +9,9 @@ EM (Chuklin et al. 2015, eqs. 4.13 and 4.14): given the current ``α``, ``γ``, 
 ``A = E = 1``; a skip gives ``P(A = 1 | C = 0) = α (1 - γ) / (1 - α γ)`` and
 ``P(E = 1 | C = 0) = γ (1 - α) / (1 - α γ)``. The new ``α_{qd}`` is the mean of
 ``P(A = 1 | C)`` over the impressions of the pair, the new ``γ_r`` the mean of
-``P(E = 1 | C)`` over the sessions showing a result at rank ``r``.
+``P(E = 1 | C)`` over the sessions showing a result at rank ``r``; each mean is smoothed with
+the pseudo-counts ``(a, b)``: ``(Σ P + a) / (count + a + b)``, by default ``(1, 1)`` as PyClick
+(``(0, 0)``: the plain EM of the maximum likelihood).
 
 Every parameter starts at ``prior`` (0.5); the iterations stop after ``max_iterations`` or once
 no parameter moves by more than ``tolerance``. Sessions are not sampled or shuffled, so a fit is
@@ -29,9 +31,11 @@ import numpy as np
 from cranfield.logs.click_models.click_arrays import click_arrays
 from cranfield.logs.click_models.model import (
     DEFAULT_PRIOR,
+    DEFAULT_PSEUDO_COUNTS,
     IndependentClicks,
     check_em,
     check_prior,
+    check_pseudo_counts,
     factored_em,
     per_rank,
 )
@@ -61,7 +65,7 @@ class PBM(IndependentClicks):
     Examples
     --------
     >>> query, shown = [0, 0, 0, 0], [[1, 2], [2, 1], [1, 2], [2, 1]]
-    >>> model = PBM.fit(query, shown, [[1, 0], [1, 1], [0, 0], [1, 0]])
+    >>> model = PBM.fit(query, shown, [[1, 0], [1, 1], [0, 0], [1, 0]], pseudo_counts=(0, 0))
     >>> model.attractiveness.lookup([0], [[1, 2]]).round(3).tolist()
     [[0.64, 1.0]]
     """
@@ -79,12 +83,15 @@ class PBM(IndependentClicks):
         clicked: ArrayLike,
         *,
         prior: float = DEFAULT_PRIOR,
+        pseudo_counts: tuple[float, float] = DEFAULT_PSEUDO_COUNTS,
         max_iterations: int = 100,
         tolerance: float = 1e-6,
     ) -> PBM:
-        """Fit by EM (module doc): parameters start at ``prior``; stop after
-        ``max_iterations`` or when no parameter moves more than ``tolerance``."""
+        """Fit by EM (module doc): parameters start at ``prior``; every M-step ratio smoothed
+        with ``pseudo_counts``; stop after ``max_iterations`` or when no parameter moves more
+        than ``tolerance``."""
         p = check_prior(prior)
+        pseudo = check_pseudo_counts(pseudo_counts)
         stop = check_em(max_iterations, tolerance)
         log = click_arrays(query, shown, clicked)
         index = PairIndex.of(log)
@@ -110,6 +117,7 @@ class PBM(IndependentClicks):
             pairs=index.pairs,
             prior=p,
             stop=stop,
+            pseudo_counts=pseudo,
         )
         return cls(PairTable(index.query, index.doc, alpha, p), gamma, p, done)
 

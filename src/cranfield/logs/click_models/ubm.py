@@ -10,7 +10,8 @@ EM (Chuklin et al. 2015, eqs. 4.17 and 4.18): as for PBM with ``γ_{r r'}`` in p
 ``γ_r``: a click means ``A = E = 1``; a skip gives ``P(A = 1 | C = 0) = α (1 - γ) / (1 - α γ)``
 and ``P(E = 1 | C = 0) = γ (1 - α) / (1 - α γ)``; the new ``α_{qd}`` is the mean of
 ``P(A = 1 | C)`` over the pair's impressions, the new ``γ_{r r'}`` the mean of ``P(E = 1 | C)``
-over the cells at rank ``r`` whose previous click is at ``r'``.
+over the cells at rank ``r`` whose previous click is at ``r'``; each mean smoothed with the
+pseudo-counts ``(a, b)`` as PBM's (default ``(1, 1)``, PyClick's; ``(0, 0)``: unsmoothed).
 
 ``examination[r, j]`` holds ``γ`` for 0-based rank ``r`` and ``j = r' `` (``0``: no click above,
 ``j``: last click above at 1-based rank ``j``), so only ``j <= r`` is used; the other entries
@@ -32,9 +33,11 @@ import numpy as np
 from cranfield.logs.click_models.click_arrays import ClickArrays, click_arrays
 from cranfield.logs.click_models.model import (
     DEFAULT_PRIOR,
+    DEFAULT_PSEUDO_COUNTS,
     ClickModel,
     check_em,
     check_prior,
+    check_pseudo_counts,
     factored_em,
 )
 from cranfield.logs.click_models.pair_table import PairIndex, PairTable
@@ -75,12 +78,15 @@ class UBM(ClickModel):
         clicked: ArrayLike,
         *,
         prior: float = DEFAULT_PRIOR,
+        pseudo_counts: tuple[float, float] = DEFAULT_PSEUDO_COUNTS,
         max_iterations: int = 100,
         tolerance: float = 1e-6,
     ) -> UBM:
-        """Fit by EM (module doc): parameters start at ``prior``; stop after
-        ``max_iterations`` or when no parameter moves more than ``tolerance``."""
+        """Fit by EM (module doc): parameters start at ``prior``; every M-step ratio smoothed
+        with ``pseudo_counts``; stop after ``max_iterations`` or when no parameter moves more
+        than ``tolerance``."""
         p = check_prior(prior)
+        pseudo = check_pseudo_counts(pseudo_counts)
         stop = check_em(max_iterations, tolerance)
         log = click_arrays(query, shown, clicked)
         depth = log.depth
@@ -100,6 +106,7 @@ class UBM(ClickModel):
             pairs=index.pairs,
             prior=p,
             stop=stop,
+            pseudo_counts=pseudo,
         )
         table = PairTable(index.query, index.doc, alpha, p)
         return cls(table, gamma.reshape(depth, depth), p, done)

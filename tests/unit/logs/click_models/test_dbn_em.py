@@ -20,6 +20,9 @@ import pytest
 
 from cranfield.logs.click_models import DBN
 
+MLE = (0.0, 0.0)
+"""No pseudo-counts: the published maximum-likelihood equations these cases work out."""
+
 Session = tuple[int, list[int], list[int]]
 
 
@@ -107,7 +110,7 @@ def test_dbn_em_matches_enumeration(iterations: int) -> None:
     gamma = 0.5
     for _ in range(iterations):
         alpha, sigma, gamma = _em_step(SESSIONS, alpha, sigma, gamma)
-    model = DBN.fit(*_arrays(SESSIONS), max_iterations=iterations, tolerance=0.0)
+    model = DBN.fit(*_arrays(SESSIONS), pseudo_counts=MLE, max_iterations=iterations, tolerance=0.0)
     assert model.iterations == iterations
     assert model.attractiveness.as_dict() == pytest.approx(alpha, abs=1e-12)
     assert model.satisfaction.as_dict() == pytest.approx(sigma, abs=1e-12)
@@ -115,13 +118,15 @@ def test_dbn_em_matches_enumeration(iterations: int) -> None:
 
 
 def test_dbn_fixed_gamma_stays() -> None:
-    model = DBN.fit(*_arrays(SESSIONS), gamma=0.9, max_iterations=5)
+    model = DBN.fit(*_arrays(SESSIONS), pseudo_counts=MLE, gamma=0.9, max_iterations=5)
     assert model.continuation == 0.9
 
 
 def test_dbn_stops_at_tolerance() -> None:
-    model = DBN.fit(*_arrays(SESSIONS), max_iterations=1000, tolerance=1e-3)
+    model = DBN.fit(*_arrays(SESSIONS), pseudo_counts=MLE, max_iterations=1000, tolerance=1e-3)
     assert 1 < model.iterations < 1000
-    again = DBN.fit(*_arrays(SESSIONS), max_iterations=model.iterations + 1, tolerance=0.0)
+    again = DBN.fit(
+        *_arrays(SESSIONS), pseudo_counts=MLE, max_iterations=model.iterations + 1, tolerance=0.0
+    )
     moved = np.abs(again.attractiveness.value - model.attractiveness.value).max()
     assert moved <= 1e-3

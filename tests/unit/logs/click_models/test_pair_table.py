@@ -15,7 +15,7 @@ Numbering = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, np.
 
 def test_huge_codes_are_numbered_by_sorting() -> None:
     big = 2**31 - 1
-    model = DocumentCTR.fit([big, 3], [[5, big], [big, -1]], [[1, 0], [0, 0]])
+    model = DocumentCTR.fit([big, 3], [[5, big], [big, -1]], [[1, 0], [0, 0]], pseudo_counts=(0, 0))
     assert model.relevance().as_dict() == {(3, big): 0.0, (big, 5): 1.0, (big, big): 0.0}
 
 
