@@ -111,7 +111,10 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
         err.write(USAGE)
         return 1
     o.qrels, o.run = files[:2]
-    return _evaluate(o, files[1:], parallel, out, err)
+    from cranfield.io.source import digests_unread
+
+    with digests_unread():  # trec_eval's output shows no provenance and keeps no store
+        return _evaluate(o, files[1:], parallel, out, err)
 
 
 _VERSIONS: Final = {10: "10.0-rc3", 9: "9.0.8"}

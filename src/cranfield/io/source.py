@@ -135,11 +135,9 @@ class Digest:
     """
 
     def __init__(self) -> None:
-        import hashlib  # only when a source is read for an evaluation
-
         # Made where no one will read a digest (see digests_unread): every call does nothing.
         self._wanted = _DIGESTS_WANTED.get()
-        self._hash = hashlib.sha256()
+        self._hash: _Hash = _new_hash() if self._wanted else _NO_HASH
         self._identity: tuple[object, ...] | None = None
         self._pending: Future[str] | None = None  # the last work given to the helper thread
         self._hexdigest: str | None = None
@@ -178,10 +176,9 @@ class Digest:
 
     def restart(self) -> None:
         """Forget the bytes hashed so far (the source is read again from its start)."""
-        import hashlib
-
         self._wait()
-        self._hash = hashlib.sha256()
+        if self._wanted:
+            self._hash = _new_hash()
 
     def done(self) -> None:
         """Every byte was read: the digest is remembered for the file's version."""
@@ -202,6 +199,28 @@ class Digest:
         return self._hexdigest
 
 
+class _Hash(Protocol):
+    def update(self, data: bytes | memoryview, /) -> None: ...
+    def hexdigest(self) -> str: ...
+
+
+def _new_hash() -> _Hash:
+    import hashlib  # only when a source is hashed: the start-up of other commands spared it
+
+    return hashlib.sha256()
+
+
+class _NoHash:
+    """The hash of a digest nobody reads: never fed (:meth:`Digest.update` checks first)."""
+
+    def update(self, data: bytes | memoryview, /) -> None:
+        raise AssertionError("a digest nobody reads was fed")
+
+    def hexdigest(self) -> str:
+        raise AssertionError("a digest nobody reads was asked for")
+
+
+_NO_HASH: Final = _NoHash()
 _DIGESTS_WANTED: ContextVar[bool] = ContextVar("cranfield_digests_wanted", default=True)
 
 
