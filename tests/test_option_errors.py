@@ -542,6 +542,25 @@ ROWS: list[Row] = [
     Row(lab_api.Experiment, "jobs", -1, lambda v: _experiment(jobs=v)),
     Row(lab_api.Pool.to_qrels, "relevance", 0.5, lambda v: _pool().to_qrels(v)),
     Row(lab_api.Pool.export, "seed", -1, lambda v: _pool().export(_folder() / "pool.txt", seed=v)),
+    Row(lab_api.Pool.shuffled, "seed", -1, lambda v: _pool().shuffled(v)),
+    Row(
+        stats.judge_agreement.agree,
+        "relevance_level",
+        0,
+        lambda v: stats.judge_agreement.agree([QRELS, QRELS], relevance_level=v),
+    ),
+    Row(
+        stats.judge_agreement.cohen_kappa,
+        "distance",
+        "euclid",
+        lambda v: stats.judge_agreement.cohen_kappa([0, 1], [1, 0], distance=v),
+    ),
+    Row(
+        stats.effects.georisk,
+        "risk_aversion",
+        -1.0,
+        lambda v: stats.effects.georisk([[0.5, 0.25], [0.75, 0.5]], risk_aversion=v),
+    ),
     Row(
         lab_api.Pool.export,
         "format",
