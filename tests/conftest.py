@@ -9,9 +9,12 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CRANFIELD_SHARED", REPO.parent / "shared"))
@@ -44,6 +47,44 @@ def one_sentence(exc: pytest.ExceptionInfo[BaseException]) -> None:
     assert "\n" not in msg
     assert msg[0].isupper()
     assert msg.endswith(".")
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def ensure_chromium() -> Path:
+    """``/usr/bin/chromium``; fails the test, naming the script that installs it, if missing."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"The browser tests need Debian's Chromium at {CHROMIUM}: install it with "
+            "scripts/install-chromium (as root), as .ci/run does."
+        )
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Headless Debian Chromium, shared by every browser test of the session (the report's,
+    the workbench's): Playwright's sync API allows one at a time in a process."""
+    executable = ensure_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(executable), args=CHROMIUM_FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
-"""Fixtures of the report tests: Debian's Chromium driven by
-Playwright with networking off, and a folder for artifacts (screenshots).
+"""Fixtures of the report tests: a folder for artifacts (screenshots) and a watched page.
+Debian's Chromium driven by Playwright (the session's one ``browser``) is in ``tests/conftest.py``.
 
 The browser is the system's ``/usr/bin/chromium`` (Debian packages ``chromium`` and
 ``chromium-driver``); Playwright never downloads one. It is a prerequisite of the suite,
@@ -18,47 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import CHROMIUM, CHROMIUM_FLAGS, REPO, ensure_chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = Path(os.environ.get("CRANFIELD_ARTIFACTS", REPO / "test-artifacts")) / "report"
-
-
-def ensure_chromium() -> Path:
-    """``/usr/bin/chromium``; fails the test, naming the script that installs it, if missing."""
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"The browser tests need Debian's Chromium at {CHROMIUM}: install it with "
-            "scripts/install-chromium (as root), as .ci/run does."
-        )
-    return CHROMIUM
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Headless Debian Chromium, shared by the browser tests of the session."""
-    executable = ensure_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(executable), args=CHROMIUM_FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @dataclass
@@ -121,3 +86,6 @@ def artifacts() -> Path:
     """Where screenshots are kept after the run (``test-artifacts/report``, git-ignored)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+__all__ = ["ARTIFACTS", "CHROMIUM", "CHROMIUM_FLAGS", "Watched", "ensure_chromium"]

@@ -1,5 +1,5 @@
 """The workbench in a real browser (Debian's Chromium driven by Playwright; see
-``tests/unit/report/conftest.py`` and ``scripts/install-chromium``): log in, judge by keyboard,
+``tests/conftest.py``'s ``browser`` and ``scripts/install-chromium``): log in, judge by keyboard,
 undo, move back and forth, resume after a reload, two assessors at once on one topic, the
 organiser's adjudication, export then evaluate; untrusted text never runs."""
 
@@ -14,27 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.unit.report.conftest import CHROMIUM_FLAGS, ensure_chromium
 from tests.unit.workbench.conftest import Team, make_team, write_inputs
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Headless Debian Chromium for this module's tests."""
-    executable = ensure_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(executable), args=CHROMIUM_FLAGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @dataclass
