@@ -3,6 +3,7 @@ documents; assessors; the judging screen's order, undo and resume; the strategy 
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -263,3 +264,34 @@ def test_an_adjudication_strategy_of_cranfield_judging_chooses_live(
         judged[nxt] = float(labels[nxt])
     assert shown == expected
     assert sorted(shown) == ["d1", "d2", "d3", "d6"]
+
+
+def test_judge_serve_strategy_uses_the_projects_runs_depth_and_seed(team: Team) -> None:
+    """``cranfield judge serve --strategy mtf``: the strategy is built over the runs kept in
+    the project at its pool depth and seed, and chooses what the screen shows."""
+    from cranfield.cli.judge import serve
+    from cranfield.judging.strategies import strategy
+
+    folder = team.project.folder
+    team.project.close()
+    args = serve._parser(io.StringIO(), io.StringIO()).parse_args(
+        [str(folder), "--strategy", "mtf"]
+    )
+    p = serve._with_strategy(open_project(folder), args.strategies[0])
+    try:
+        runs = {n: str(path) for n, path in p.runs().items()}
+        replay = strategy("mtf", runs, pool_depth=2, seed=0)
+        ann, judged = p.assessor("ann").id, {}
+        for label in (1, 0, 1):
+            doc = p.screen(ann, "1").document
+            assert doc is not None
+            assert doc.doc_id == replay.propose("1", judged)
+            p.judge(ann, "1", doc.doc_id, label)
+            judged[doc.doc_id] = float(label)
+        assert p.setting("strategies")[-1] != "PoolOrder"
+    finally:
+        p.close()
+    from cranfield.cli.parser import UsageError
+
+    with pytest.raises(UsageError):
+        serve._parser(io.StringIO(), io.StringIO()).parse_args([str(folder), "--strategy", "x"])

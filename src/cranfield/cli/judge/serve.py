@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
+    from cranfield.workbench.project import Project
+
 PROG: Final = "cranfield judge serve"
 
 
@@ -41,6 +43,19 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="the address served on (default 127.0.0.1: this machine only)",
     )
     p.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: a free port)")
+    from cranfield.judging.strategies import STRATEGIES
+
+    p.add_list_option(
+        "--strategy",
+        dest="strategies",
+        choices=STRATEGIES,
+        most=1,
+        metavar="NAME",
+        help="the adjudication strategy choosing each assessor's next document from the labels "
+        "so far, over the project's runs at its pool depth and seed: "
+        + ", ".join(STRATEGIES)
+        + " (default: the pool's order, shuffled by the project's seed)",
+    )
     return p
 
 
@@ -49,6 +64,8 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from cranfield.workbench.serve import bind, serve, url_of
 
     project = open_project(args.project)
+    if args.strategies:
+        project = _with_strategy(project, args.strategies[0])
     try:
         sock = bind(args.host, args.port)
         out.write(f"cranfield judge: serving {args.project} at {url_of(sock)}\n")
@@ -57,3 +74,16 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     finally:
         project.close()
     return 0
+
+
+def _with_strategy(project: Project, name: str) -> Project:
+    """``project`` opened again with the adjudication strategy ``name`` over its own runs,
+    at its pool depth and seed (:func:`cranfield.judging.strategies.strategy`)."""
+    from cranfield.judging.strategies import strategy
+    from cranfield.workbench import open_project
+
+    runs = project.runs()
+    depth, seed = project.setting("pool_depth"), project.setting("seed")
+    project.close()
+    chosen = strategy(name, {n: str(path) for n, path in runs.items()}, pool_depth=depth, seed=seed)
+    return open_project(project.folder, strategy=chosen)
