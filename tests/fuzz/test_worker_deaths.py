@@ -6,6 +6,7 @@ while the pool started left the command running for ever)."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -57,7 +58,8 @@ def _kill_one(after: float, which: int, stop: threading.Event) -> None:
         if len(children) > which:
             if stop.wait(after):
                 return
-            os.kill(children[which].pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):  # it ended already: the work is over
+                os.kill(children[which].pid, signal.SIGKILL)
             return
         time.sleep(0.001)
 

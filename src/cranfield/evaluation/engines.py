@@ -265,16 +265,43 @@ def _workers(pool: Any) -> list[Any]:
     return list((getattr(pool, "_processes", None) or {}).values())
 
 
-def _end(pool: Any) -> None:
+def _end(pool: Any, others: set[Any]) -> None:
     """Stop ``pool`` at once, leaving no process behind: every worker killed and reaped, the
-    tasks not started cancelled, nothing waited for that may never come."""
+    tasks not started cancelled, nothing waited for that may never come.
+
+    ``others``: the child processes this process had before the pool. Any other child is the
+    pool's, even one it no longer lists (a worker being spawned when another died, which
+    ``concurrent.futures`` forgets once it finds the pool broken)."""
+    import multiprocessing
+
     workers = _workers(pool)
     for process in workers:
         if process.exitcode is None:
             process.kill()
     pool.shutdown(wait=False, cancel_futures=True)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:  # it may still be starting a worker: let it see the end first
+        manager.join(_MANAGER_SECONDS)
     for process in workers:
         process.join()
+    while strays := [p for p in multiprocessing.active_children() if p not in others]:
+        for process in strays:
+            if process.exitcode is None:
+                process.kill()
+        for process in strays:
+            process.join()
+
+
+_MANAGER_SECONDS = 5.0
+"""How long ending a broken pool waits for its manager thread (which does not wait on a
+worker: it sees the pool shut down within moments)."""
+
+
+def _broken(pool: Any) -> bool:
+    """Whether ``pool`` lost a worker (found broken, or a worker has ended)."""
+    return bool(getattr(pool, "_broken", False)) or any(
+        p.exitcode is not None for p in _workers(pool)
+    )
 
 
 class Processes(Engine):
@@ -297,6 +324,7 @@ class Processes(Engine):
 
         workers = min(self.workers, len(items)) or 1
         self._started = workers  # no more processes than items
+        others = set(multiprocessing.active_children())
         pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
@@ -305,15 +333,20 @@ class Processes(Engine):
         )
         given = 0  # the results given so far: the next item is the one awaited
         try:
-            with _workers_ignore_interrupts():  # the workers start as the tasks are given
-                futures = [pool.submit(_in_worker, item) for item in items]
+            try:
+                with _workers_ignore_interrupts():  # the workers start as the tasks are given
+                    futures = [pool.submit(_in_worker, item) for item in items]
+            except (OSError, RuntimeError) as exc:  # a worker died while others were spawned:
+                if not _broken(pool):  # the pool closed its pipes ("handle is closed")
+                    raise
+                raise _WorkerDied from exc
             for future in futures:
                 result, caught = _awaited(pool, future)
                 _replay(caught)
                 given += 1
                 yield result
         except (BrokenProcessPool, _WorkerDied) as exc:
-            _end(pool)
+            _end(pool, others)
             raise EvaluationError(
                 f"a worker process died while {items[min(given, len(items) - 1)]} (or one "
                 f"beside it) was being "
@@ -321,7 +354,7 @@ class Processes(Engine):
                 f"the runs: run again, with fewer --jobs."
             ) from exc
         except BaseException:  # an error, Ctrl-C, or a reader that stopped early
-            _end(pool)
+            _end(pool, others)
             raise
         pool.shutdown(wait=True)
 
