@@ -34,7 +34,6 @@ import stat
 import sys
 import zlib
 from collections import deque
-from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextvars import ContextVar
 from pathlib import Path
