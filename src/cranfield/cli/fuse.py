@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield._types import FILE_FORMATS, FUSION_METHODS, FUSION_NORMALIZATIONS
 from cranfield.cli.exits import run_command
-from cranfield.cli.lab import _positive
 from cranfield.cli.parser import (
     Parser,
     UsageError,
@@ -23,6 +22,7 @@ from cranfield.cli.parser import (
     add_run_names,
     add_seed,
     eval_options,
+    positive_int,
 )
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     p.add_argument("--qrels", help="the qrels to tune on (any format)")
     p.add_argument(
-        "-n", "--folds", dest="n_folds", type=_positive, default=5, help="number of folds (5)"
+        "-n", "--folds", dest="n_folds", type=positive_int, default=5, help="number of folds (5)"
     )
     add_seed(p, "the folds")
     p.add_argument(

@@ -35,6 +35,7 @@ from cranfield.cli.parser import (
     deprecate,
     eval_options,
     parallel_options,
+    positive_int,
 )
 
 if TYPE_CHECKING:
@@ -60,16 +61,6 @@ def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.command == "folds":
         return _folds(args, out)
     return _cv(args, out)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
-    return value
 
 
 def _parser(out: TextIO, err: TextIO) -> Parser:
@@ -125,7 +116,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     add_run_names(pool)
     pool.add_argument(
         "--pool-depth",
-        type=_positive,
+        type=positive_int,
         default=100,
         metavar="K",
         help="pool depth: each run's top K documents of a topic are pooled (default 100)",
@@ -142,7 +133,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "name, then its runs' names; repeat for each group (a run in none is left out alone)",
     )
     pool.add_argument(
-        "--judged-k", type=_positive, default=10, metavar="K", help="k of judged@k (10)"
+        "--judged-k", type=positive_int, default=10, metavar="K", help="k of judged@k (10)"
     )
     pool.add_argument(
         "--export", type=Path, metavar="FILE", help="write the pool for judging to this file"
@@ -174,7 +165,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     folds = add("folds", "Print a seeded split of the judged topics into folds.")
     folds.add_argument("qrels", type=Path, metavar="QRELS", help="the judged topics' qrels")
     folds.add_argument(
-        "-n", "--folds", dest="n_folds", type=_positive, default=5, help="number of folds (5)"
+        "-n", "--folds", dest="n_folds", type=positive_int, default=5, help="number of folds (5)"
     )
     add_seed(folds, "the split")
 
@@ -183,7 +174,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     cv.add_argument("runs", nargs="+", metavar="RUN", help="the runs to choose among")
     add_measures(cv, ["AP"], one=True, help="the measure the runs are chosen by")
     cv.add_argument(
-        "-n", "--folds", dest="n_folds", type=_positive, default=5, help="number of folds (5)"
+        "-n", "--folds", dest="n_folds", type=positive_int, default=5, help="number of folds (5)"
     )
     add_seed(cv, "the split into folds")
     cv.add_argument(

@@ -66,6 +66,7 @@ __all__ = [
     "deprecate",
     "eval_options",
     "parallel_options",
+    "positive_int",
     "split_list",
 ]
 
@@ -982,3 +983,15 @@ def add_correlation_options(p: Parser) -> None:
 def correlation_options(args: argparse.Namespace) -> dict[str, Any]:
     """The :func:`~cranfield.stats.rank_correlation.correlate_scores` keywords given."""
     return {"p": args.p, "n_resamples": args.n_resamples, "seed": args.seed, "alpha": args.alpha}
+
+
+def positive_int(text: str) -> int:
+    """An option's value that must be an integer >= 1 (``--pool-depth``, ``-n/--folds``): the
+    ``type=`` of every such option, so that each says the same sentence."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value

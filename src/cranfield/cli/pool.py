@@ -34,7 +34,15 @@ import json
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.exits import run_command
-from cranfield.cli.parser import LIST_RULE, Parser, UsageError, add_format, add_measures, add_seed
+from cranfield.cli.parser import (
+    LIST_RULE,
+    Parser,
+    UsageError,
+    add_format,
+    add_measures,
+    add_seed,
+    positive_int,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -55,16 +63,6 @@ def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.command == "pseudo":
         return _pseudo(args, out)
     return _simulate(args, out)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
-    return value
 
 
 def _common(p: Parser, *, one: bool) -> None:
@@ -92,7 +90,7 @@ def _common(p: Parser, *, one: bool) -> None:
     )
     p.add_argument(
         "--pool-depth",
-        type=_positive,
+        type=positive_int,
         default=100,
         metavar="K",
         help="pool depth: each run's top K documents of a topic are pooled (default 100)",
@@ -156,7 +154,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     smp.add_argument(
         "--sample-size",
-        type=_positive,
+        type=positive_int,
         metavar="N",
         help="instead of strata: N draws per topic from statAP's AP prior, written as prels",
     )
@@ -175,7 +173,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     smp.add_argument(
         "--pool-depth",
-        type=_positive,
+        type=positive_int,
         default=100,
         metavar="K",
         help="pool depth: each run's top K documents of a topic are pooled (default 100)",
@@ -197,7 +195,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     add_measures(pse, ["AP"], one=True, help="the measure that ranks the runs")
     pse.add_argument(
         "--pool-depth",
-        type=_positive,
+        type=positive_int,
         default=100,
         metavar="K",
         help="pool depth: each run's top K documents of a topic are pooled (default 100)",

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.exits import run_command
-from cranfield.cli.lab import _positive
-from cranfield.cli.parser import Parser, add_seed
+from cranfield.cli.parser import Parser, add_seed, positive_int
 
 if TYPE_CHECKING:
     import argparse
@@ -59,7 +58,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     p.add_argument(
         "--pool-depth",
-        type=_positive,
+        type=positive_int,
         default=100,
         metavar="K",
         help="pool depth: each run's top K documents of a topic are pooled (default 100)",

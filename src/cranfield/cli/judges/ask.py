@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.exits import run_command
-from cranfield.cli.lab import _positive
-from cranfield.cli.parser import Parser, UsageError, add_format, add_seed
+from cranfield.cli.parser import Parser, UsageError, add_format, add_seed, positive_int
 
 if TYPE_CHECKING:
     import argparse
@@ -63,7 +62,7 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument("--runs", nargs="+", metavar="RUN", help="runs whose pool is judged")
     p.add_argument(
         "--pool-depth",
-        type=_positive,
+        type=positive_int,
         default=10,
         metavar="K",
         help="each run's top K pooled (default 10)",
