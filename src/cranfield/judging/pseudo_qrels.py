@@ -36,7 +36,7 @@ import numpy as np
 import polars as pl
 
 from cranfield._validate import check_choices, check_float, check_int
-from cranfield.data.qrels import Qrels
+from cranfield.data.qrels import QRELS_SCHEMA, Qrels
 from cranfield.io.load import QrelsLike, load_qrels
 from cranfield.io.runset import RunSet
 from cranfield.judging.pools import RunLists, TopicLists, run_lists
@@ -145,18 +145,7 @@ def pseudo_qrels(
             marked[_top(scores, max(1, round(wanted)))] = True
         rows.extend((qid, doc, int(marked[i])) for i, doc in enumerate(topic.docs))
     frame = pl.DataFrame(
-        {
-            "query_id": [r[0] for r in rows],
-            "iteration": ["0"] * len(rows),
-            "doc_id": [r[1] for r in rows],
-            "relevance": [r[2] for r in rows],
-        },
-        schema={
-            "query_id": pl.String,
-            "iteration": pl.String,
-            "doc_id": pl.String,
-            "relevance": pl.Int64,
-        },
+        [(q, "0", d, g) for q, d, g in rows], schema=QRELS_SCHEMA, orient="row"
     ).sort(["query_id", "doc_id"])
     return Qrels(frame=frame, name=f"pseudo-{method}")
 

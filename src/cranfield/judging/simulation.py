@@ -23,7 +23,7 @@ import numpy as np
 import polars as pl
 
 from cranfield._validate import check_choices, check_int
-from cranfield.data.qrels import Qrels
+from cranfield.data.qrels import QRELS_SCHEMA, Qrels
 from cranfield.errors import OptionError
 from cranfield.io.load import QrelsLike, load_qrels
 from cranfield.io.runset import RunSet
@@ -190,18 +190,7 @@ def _curves(
 def _partial_qrels(order: Mapping[str, list[tuple[str, int]]], upto: int) -> Qrels:
     rows = [(q, d, g) for q, seq in order.items() for d, g in seq[:upto]]
     frame = pl.DataFrame(
-        {
-            "query_id": [r[0] for r in rows],
-            "iteration": ["0"] * len(rows),
-            "doc_id": [r[1] for r in rows],
-            "relevance": [r[2] for r in rows],
-        },
-        schema={
-            "query_id": pl.String,
-            "iteration": pl.String,
-            "doc_id": pl.String,
-            "relevance": pl.Int64,
-        },
+        [(q, "0", d, g) for q, d, g in rows], schema=QRELS_SCHEMA, orient="row"
     ).sort(["query_id", "doc_id"])
     return Qrels(frame=frame, name=f"judged@{upto}")
 
