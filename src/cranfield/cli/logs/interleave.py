@@ -29,6 +29,7 @@ import json
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.exits import run_command
+from cranfield.cli.logs.simulated_users import add_simulated_users
 from cranfield.cli.parser import (
     LIST_RULE,
     Parser,
@@ -54,9 +55,6 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
 
 
 def _parser(out: TextIO, err: TextIO) -> Parser:
-    from cranfield.logs.interleaving_experiment import METHODS
-    from cranfield.logs.simulation import USERS
-
     p = Parser(
         prog=PROG,
         description=(
@@ -89,16 +87,6 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "the click model fitted on the log (default DBN)",
     )
     p.add_argument(
-        "--user",
-        choices=tuple(USERS),
-        default="navigational",
-        help="with --qrels: click and stop probabilities per grade (Hofmann et al. 2013); "
-        "default navigational",
-    )
-    p.add_argument(
-        "--method", choices=METHODS, default="team-draft", help="interleaving (team-draft)"
-    )
-    p.add_argument(
         "--impressions-per-query",
         type=int,
         default=1000,
@@ -106,13 +94,10 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         metavar="M",
         help="impressions per query (1000)",
     )
-    p.add_argument(
-        "--shown",
-        type=int,
-        default=10,
-        metavar="N",
-        option="depth",
-        help="results shown per impression (10)",
+    add_simulated_users(
+        p,
+        user_help="with --qrels: click and stop probabilities per grade (Hofmann et al. 2013); "
+        "default navigational",
     )
     add_seed(p, "the interleavings, the clicks and the bootstrap")
     add_format(p, FORMATS)

@@ -19,6 +19,7 @@ import json
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield.cli.exits import run_command
+from cranfield.cli.logs.simulated_users import add_simulated_users
 from cranfield.cli.parser import (
     LIST_RULE,
     Parser,
@@ -49,8 +50,7 @@ def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | Non
 
 
 def _parser(out: TextIO, err: TextIO) -> Parser:
-    from cranfield.logs.interleaving_experiment import METHODS
-    from cranfield.logs.simulation import MODELS, USERS
+    from cranfield.logs.simulation import MODELS
 
     p = Parser(
         prog=PROG,
@@ -74,12 +74,6 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         choices=MODELS,
         default="dbn",
     )
-    p.add_argument(
-        "--user",
-        choices=tuple(USERS),
-        default="navigational",
-        help="click and stop probabilities per grade (Hofmann et al. 2013); default navigational",
-    )
     p.add_list_option(
         "--impressions",
         dest="sizes",
@@ -95,16 +89,10 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="impressions per query simulated, that the experiments of N are drawn from "
         "with replacement (default: ten times the largest N)",
     )
-    p.add_argument(
-        "--method", choices=METHODS, default="team-draft", help="interleaving (team-draft)"
-    )
-    p.add_argument(
-        "--shown",
-        type=int,
-        default=10,
-        metavar="N",
-        option="depth",
-        help="results shown per impression (10)",
+    add_simulated_users(
+        p,
+        user_help="click and stop probabilities per grade (Hofmann et al. 2013); default "
+        "navigational",
     )
     p.add_argument(
         "--trials",
