@@ -119,9 +119,8 @@ def statap_text(estimates: StatisticalEstimates, *, per_query: bool = False) -> 
             pc = "0"
         else:
             ap, rp, pc = f"{t.ap:3f}", f"{t.rp:3f}", f"{t.pc:3f}"
-        out.append(
-            f"\tRelevant={t.relevant:3f}  sampled={t.sampled} sampled_relev={t.sampled_relevant}\n"
-        )
+        relevant = "" if t.sampled_relevant is None else t.sampled_relevant  # never set: blank
+        out.append(f"\tRelevant={t.relevant:3f}  sampled={t.sampled} sampled_relev={relevant}\n")
         out.append(
             f"\tsampled_in_list={t.sampled_in_list}  "
             f"sampled_relev_in_list={t.sampled_relevant_in_list}\n"
