@@ -176,3 +176,26 @@ def test_a_total_budget_of_zero_or_beside_budget_is_refused() -> None:
     code, _, err = run(["next", *RUNS, "--budget", "2", "--budget-total", "3"])
     assert code == 1
     assert "give --budget (per topic) or --budget-total (in all), not both." in err
+
+
+def test_every_budget_below_one_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
+    for argv in (
+        ["next", *RUNS, "--budget", "-1"],
+        ["simulate", QRELS, *RUNS, "--budget", "-5"],
+        ["next", *RUNS, "--budget-total", "0"],
+    ):
+        code, out, err = run(argv)
+        assert (code, out) == (2, ""), argv
+        assert err.count("\n") == 1
+        assert "judges nothing: give a budget of 1 or more." in err
+    out, err = io.StringIO(), io.StringIO()
+    page = tmp_path / "r.html"
+    code = cranfield(
+        ["report", QRELS, *RUNS, "-o", str(page), "--strategy", "depth", "--budget", "0"], out, err
+    )
+    assert code == 2
+    assert err.getvalue() == (
+        "cranfield report: A budget of 0 judgments per topic judges nothing: give a budget of 1 "
+        "or more.\n"
+    )
+    assert not page.exists()
