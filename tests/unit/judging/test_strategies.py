@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cranfield.errors import EvaluationError, OptionError
 from cranfield.judging import STRATEGIES, Strategy, run_lists, strategy
@@ -182,3 +184,28 @@ def test_a_total_budget_stops_each_topic_at_its_share() -> None:
     assert getattr(s, "shares", None) == {"q1": 1, "q2": 1}
     with pytest.raises(EvaluationError, match="total budget of 0"):
         strategy("depth", runs, budget_total=0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    caps=st.dictionaries(st.text("abcq0123", min_size=1, max_size=3), st.integers(0, 30)),
+    total=st.integers(1, 400),
+)
+def test_allocate_budget_is_the_round_robin_of_one_judgment_per_topic(
+    caps: dict[str, int], total: int
+) -> None:
+    from cranfield.judging.strategies import allocate_budget
+
+    share = allocate_budget(total, caps)
+    # the round-robin itself, one judgment at a time
+    made = dict.fromkeys(caps, 0)
+    left = total
+    while left and any(made[q] < caps[q] for q in caps):
+        for q in sorted(caps):
+            if left and made[q] < caps[q]:
+                made[q] += 1
+                left -= 1
+    assert share == made
+    assert sum(share.values()) == min(total, sum(caps.values()))
+    open_ = [share[q] for q in caps if share[q] < caps[q]]
+    assert not open_ or max(open_) - min(open_) <= 1
