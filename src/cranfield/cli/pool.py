@@ -2,9 +2,9 @@
 
 Sub-commands::
 
-    cranfield pool next RUN [RUN ...] [--judged QRELS] [--strategy mtf] [--budget N]
-                        [--pool-depth 100] [--seed 0]
-    cranfield pool simulate QRELS RUN [RUN ...] [--strategy S,...] [--budget 100]
+    cranfield pool next RUN [RUN ...] [--judged QRELS] [--strategy mtf]
+                        [--budget N | --budget-total N] [--pool-depth 100] [--seed 0]
+    cranfield pool simulate QRELS RUN [RUN ...] [--strategy S,...] [--budget 100 | --budget-total N]
                             [--pool-depth 100] [--checkpoints N,...] [-m AP] [--plot FILE] [-o PAGE]
                             [-f table|json]
     cranfield pool sample RUN [RUN ...] --strata 1-10:1,11-:0.1 -o DESIGN [--prels FILE]
@@ -19,12 +19,15 @@ complete qrels as the assessor (:mod:`cranfield.judging.simulation`); ``pool sam
 stratified sample for judging (:mod:`cranfield.judging.sampling`; ``cranfield estimate``
 reads it back once judged); ``pool pseudo`` ranks the runs with pseudo-qrels made from the runs
 alone and compares with the ranking under real qrels (:mod:`cranfield.judging.pseudo_qrels`).
+``--budget`` counts judgments per topic, ``--budget-total`` over every topic, split evenly
+(:func:`cranfield.judging.strategies.allocate_budget`: one judgment per topic per round, the
+last round to the topics first in string order, what a small pool cannot use to the others).
 ``cranfield lab pool``
 is another thing: the statistics of one depth-k pool (sizes, unique documents, judged@k,
 leave-one-run-out); ``--pool-depth`` means the same in both.
 
 Exit codes: 0 success, 1 usage error (bad option or value), 2 bad input (an unreadable run or
-qrels file, a budget of 0 judgments, a stratum with no document).
+qrels file, a budget of 0 judgments per topic or in all, a stratum with no document).
 """
 
 from __future__ import annotations
@@ -65,28 +68,42 @@ def _run_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return _simulate(args, out)
 
 
-def _common(p: Parser, *, one: bool) -> None:
+def add_judging_options(p: Parser, *, one: bool, section: bool = False) -> None:
+    """``--strategy``, ``--budget``, ``--budget-total``, ``--pool-depth`` and ``--seed`` of
+    ``pool next`` (``one`` strategy), ``pool simulate`` and, with ``section``, ``report``
+    (where no ``--strategy`` means no judging section)."""
     from cranfield.judging.strategies import STRATEGIES
 
+    if one:
+        default = " (default mtf)"
+    elif section:
+        default = " (a list; adds a judging section: the strategies replayed with the qrels)"
+    else:
+        default = " (a list; default every one)"
     p.add_list_option(
         "--strategy",
         dest="strategies",
         choices=STRATEGIES,
         most=1 if one else None,
         metavar="NAME",
-        help="the adjudication strategy"
-        + ("" if one else " (a list; default every one)")
-        + ": "
-        + ", ".join(STRATEGIES)
-        + (" (default mtf)" if one else ""),
+        help="the adjudication strategy: " + ", ".join(STRATEGIES) + default,
     )
     p.add_argument(
         "--budget",
         type=int,
-        default=None if one else 100,
+        default=None,
         metavar="N",
         help="judgments per topic"
         + (" (default: until the pool is exhausted)" if one else " (default 100)"),
+    )
+    p.add_argument(
+        "--budget-total",
+        type=int,
+        default=None,
+        metavar="N",
+        help="instead of --budget: judgments over every topic, split evenly (one per topic "
+        "per round, the last round to the topics first in string order; what a small pool "
+        "cannot use goes to the others)",
     )
     p.add_argument(
         "--pool-depth",
@@ -95,7 +112,30 @@ def _common(p: Parser, *, one: bool) -> None:
         metavar="K",
         help="pool depth: each run's top K documents of a topic are pooled (default 100)",
     )
-    add_seed(p, "the strategies' random choices")
+    if not section:  # the report has its own --seed, which the replay takes too
+        add_seed(p, "the strategies' random choices")
+
+
+def add_checkpoints(p: Parser) -> None:
+    """``--checkpoints N,...``: where a simulation compares the runs' ranking."""
+    p.add_list_option(
+        "--checkpoints",
+        dest="checkpoints",
+        item=int,
+        metavar="N",
+        help="budgets where the runs' ranking is compared with the full qrels' "
+        "(default ten points up to the budget; 0 for none)",
+    )
+
+
+def checkpoints_of(args: argparse.Namespace) -> list[int] | None:
+    """``--checkpoints`` checked: ``None`` (the default ten), ``[]`` for ``0``, or budgets."""
+    checkpoints: list[int] | None = args.checkpoints
+    if checkpoints == [0]:
+        return []
+    if checkpoints is not None and any(c < 1 for c in checkpoints):
+        raise UsageError(1, "--checkpoints takes budgets >= 1, or 0 alone for none.")
+    return checkpoints
 
 
 def _parser(out: TextIO, err: TextIO) -> Parser:
@@ -116,20 +156,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     nxt = add("next", "The next document to judge of every topic, given the judgments so far.")
     nxt.add_argument("runs", nargs="+", metavar="RUN", help="run files")
     nxt.add_argument("--judged", metavar="QRELS", help="the judgments made so far (qrels)")
-    _common(nxt, one=True)
+    add_judging_options(nxt, one=True)
 
     sim = add("simulate", "Replay strategies with complete qrels as the assessor.")
     sim.add_argument("qrels", metavar="QRELS", help="complete judgments: the assessor")
     sim.add_argument("runs", nargs="+", metavar="RUN", help="run files")
-    _common(sim, one=False)
-    sim.add_list_option(
-        "--checkpoints",
-        dest="checkpoints",
-        item=int,
-        metavar="N",
-        help="budgets per topic where the runs' ranking is compared with the full qrels' "
-        "(default ten points up to --budget; 0 for none)",
-    )
+    add_judging_options(sim, one=False)
+    add_checkpoints(sim)
     add_measures(sim, ["AP"], one=True, help="the measure that ranks the runs")
     sim.add_argument(
         "-o",
@@ -262,10 +295,14 @@ def _sample(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _budget(value: int | None) -> int | None:
-    from cranfield.judging.strategies import check_budget
+def budgets(args: argparse.Namespace) -> tuple[int | None, int | None]:
+    """``(--budget, --budget-total)`` checked: one of the two at most, each >= 1."""
+    from cranfield.judging.strategies import check_budget, check_budget_total
 
-    return check_budget(value)
+    if args.budget is not None and args.budget_total is not None:
+        raise UsageError(1, "give --budget (per topic) or --budget-total (in all), not both.")
+    total = None if args.budget_total is None else check_budget_total(args.budget_total)
+    return check_budget(args.budget), total
 
 
 def _next(args: argparse.Namespace, out: TextIO) -> int:
@@ -275,16 +312,17 @@ def _next(args: argparse.Namespace, out: TextIO) -> int:
     from cranfield.report.judging import proposals_text
 
     name = (args.strategies or ["mtf"])[0]
-    budget = _budget(args.budget)
+    budget, total = budgets(args)
     judged = load_qrels(args.judged).to_dict() if args.judged else {}
     lists = run_lists(args.runs, pool_depth=args.pool_depth)
-    policy = strategy(name, lists, budget=budget, seed=args.seed)
+    policy = strategy(name, lists, budget=budget, budget_total=total, seed=args.seed)
     proposals: dict[str, list[str]] = {}
     for qid in sorted(lists.topics):
         doc = policy.propose(qid, {d: float(g) for d, g in judged.get(qid, {}).items()})
         if doc is not None:
             proposals[qid] = [doc]
-    out.write(proposals_text(name, proposals))
+    shares = getattr(policy, "shares", None) if total is not None else None
+    out.write(proposals_text(name, proposals, budget_total=total, shares=shares))
     return 0
 
 
@@ -301,17 +339,16 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
         from cranfield.io.sink import refuse_overwriting
 
         refuse_overwriting(args.output, [args.qrels, *args.runs], option="output")
-    checkpoints = args.checkpoints
-    if checkpoints == [0]:
-        checkpoints = []
-    elif checkpoints is not None and any(c < 1 for c in checkpoints):
-        raise UsageError(1, "--checkpoints takes budgets >= 1, or 0 alone for none.")
-    budget = _budget(args.budget)
+    checkpoints = checkpoints_of(args)
+    if args.budget is None and args.budget_total is None:
+        args.budget = 100
+    budget, total = budgets(args)
     result = simulate(
         args.runs,
         args.qrels,
         args.strategies or list(STRATEGIES),
         budget=budget if budget is not None else 100,
+        budget_total=total,
         pool_depth=args.pool_depth,
         seed=args.seed,
         measure=args.measures[0],
@@ -330,7 +367,7 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"Wrote the curves to {args.plot}.\n")
     if args.output is not None:
         from cranfield.cli.figures import write_page
-        from cranfield.report.judging import simulation_html
+        from cranfield.report.html import simulation_html
 
         write_page(args.output, simulation_html(result), out)
     return 0

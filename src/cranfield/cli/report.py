@@ -1,5 +1,10 @@
 """``cranfield report QRELS RUN [RUN ...] -o report.html``: one self-contained HTML report.
 
+``--strategy S,...`` adds a judging section: the strategies replayed on the runs' pools with
+the qrels as the assessor (``cranfield pool simulate``'s curves and numbers), with
+``--budget`` / ``--budget-total``, ``--pool-depth``, ``--checkpoints`` as ``pool simulate``
+takes them, the report's first measure and ``--seed``.
+
 Exit codes: 0 success, 1 usage error (bad option, unknown measure, test or baseline),
 2 bad input data (unreadable file, malformed line, too few common queries) or an output
 file that cannot be written.
@@ -26,6 +31,8 @@ from cranfield.cli.parser import (
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+
+    from cranfield.judging.simulation import Simulation
 
 PROG: Final = "cranfield report"
 
@@ -85,6 +92,10 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     p.add_argument(
         "--page-size", type=int, default=50, metavar="N", help="rows per page when opened (50)"
     )
+    from cranfield.cli.pool import add_checkpoints, add_judging_options
+
+    add_judging_options(p, one=False, section=True)
+    add_checkpoints(p)
     p.add_argument(
         "--diff",
         nargs=2,
@@ -107,9 +118,35 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _judging(args: argparse.Namespace) -> Simulation | None:
+    """The judging simulation ``--strategy`` asks for (``None`` without it)."""
+    from cranfield.cli.pool import budgets, checkpoints_of
+
+    if not args.strategies:
+        if args.budget is not None or args.budget_total is not None or args.checkpoints:
+            raise UsageError(1, "--budget, --budget-total and --checkpoints need --strategy.")
+        return None
+    from cranfield.judging.simulation import simulate
+
+    budget, total = budgets(args)
+    measures = args.measures or DEFAULT_MEASURES
+    return simulate(
+        args.runs,
+        args.qrels,
+        args.strategies,
+        budget=100 if budget is None else budget,
+        budget_total=total,
+        pool_depth=args.pool_depth,
+        seed=0 if args.seed is None else args.seed,
+        measure=str(measures[0]),
+        checkpoints=checkpoints_of(args),
+    )
+
+
 def _report(args: argparse.Namespace) -> str:
     from cranfield.report.html import html_report
 
+    judging = _judging(args)
     return html_report(
         args.qrels,
         args.runs,
@@ -121,4 +158,5 @@ def _report(args: argparse.Namespace) -> str:
         title=args.title,
         page_size=args.page_size,
         diff=args.diff,
+        judging=judging,
     )

@@ -9,6 +9,14 @@ again after the query was rephrased (:mod:`~cranfield.judging.iterative`).
 """
 
 from cranfield.judging.pools import RunLists, TopicLists, run_lists
-from cranfield.judging.strategies import STRATEGIES, Strategy, strategy
+from cranfield.judging.strategies import STRATEGIES, Strategy, allocate_budget, strategy
 
-__all__ = ["STRATEGIES", "RunLists", "Strategy", "TopicLists", "run_lists", "strategy"]
+__all__ = [
+    "STRATEGIES",
+    "RunLists",
+    "Strategy",
+    "TopicLists",
+    "allocate_budget",
+    "run_lists",
+    "strategy",
+]

@@ -11,9 +11,12 @@ Two modes, documented side by side in ``docs/judging-on-a-budget.md``:
 
 ``compat="sample_eval"`` / ``compat="statap"``
     the scripts' own numbers and output, byte for byte: their averaging population, their
-    smoothing constants, their ideal DCG, their order of summation (tie-free runs; where a
-    run ties, ``statAP_MQ_eval_v3.pl`` orders by Perl's hash order, which changes between
-    runs of the script).
+    smoothing constants, their ideal DCG, their order of summation. Where the scripts go by
+    Perl's hash order (``statAP_MQ_eval_v3.pl``'s sums over a topic's judged documents and
+    its order of tied scores; both scripts' order of topic ids that are equal as numbers,
+    such as ``"abc"`` and ``"xyz"``), compat mode follows the order that perl 5.36 gives
+    under ``PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0`` (:mod:`cranfield.judging._perl_hash`);
+    with another seed the scripts themselves change from run to run.
 default (``compat=None``)
     the estimators as published: averaged over every topic of the judgments (a topic the
     run does not answer scores 0), estimated counts without the smoothing constants, the
@@ -46,6 +49,7 @@ from cranfield.io.sampled_judgments import (
     read_prels,
     read_stratified,
 )
+from cranfield.judging._perl_hash import perl_keys
 
 __all__ = [
     "CUTOFFS",
@@ -87,17 +91,20 @@ def perl_number(text: str) -> float:
     return float(match.group()) if match else 0.0
 
 
-def _ranked(run: RunLike, compat: bool) -> tuple[dict[str, list[str]], dict[str, int]]:
-    """``({topic: docs best first}, {topic: lines})``; ``compat`` strips leading zeros of the
-    topic ids as ``sample_eval.pl`` does."""
+def _ranked(run: RunLike, compat: bool) -> tuple[dict[str, list[str]], dict[str, int], list[str]]:
+    """``({topic: docs best first}, {topic: lines}, topics)``; ``compat`` strips leading
+    zeros of the topic ids as ``sample_eval.pl`` does, and ``topics`` is then the order of
+    its ``sort {$a <=> $b} keys %trec`` (ties in Perl's hash order)."""
     loaded = load_run(run)
     ranked = ranked_doc_ids(loaded)
     if not compat:
-        return ranked, {q: len(d) for q, d in ranked.items()}
+        return ranked, {q: len(d) for q, d in ranked.items()}, sorted(ranked)
     out: dict[str, list[str]] = {}
     for qid, docs in ranked.items():
         out.setdefault(re.sub(r"^0*", "", qid), []).extend(docs)
-    return out, {q: len(d) for q, d in out.items()}
+    written = loaded.frame.get_column("query_id").unique(maintain_order=True).to_list()
+    hashed = perl_keys(re.sub(r"^0*", "", str(q)) for q in written)
+    return out, {q: len(d) for q, d in out.items()}, sorted(hashed, key=perl_number)
 
 
 # ------------------------------------------------------------------------ inferred
@@ -313,10 +320,8 @@ def inferred(
     strict = mode == "sample_eval"
     rows = read_stratified(judgments) if isinstance(judgments, (str, Path)) else list(judgments)
     strata = _strata(rows)
-    ranked, lines = _ranked(run, strict)
-    order = (
-        sorted((q for q in ranked if q in strata), key=perl_number) if strict else sorted(strata)
-    )
+    ranked, lines, run_order = _ranked(run, strict)
+    order = [q for q in run_order if q in strata] if strict else sorted(strata)
     if not order:
         raise EvaluationError(
             "no topic of the run is in the sampled judgments: nothing to estimate."
@@ -369,14 +374,16 @@ class StatTopic:
     sites; a UMass-only topic is not scored); ``ap``, ``rp`` and ``pc`` are ``None`` for a
     topic with no sampled relevant document (not scored). ``ndcg`` and ``var_ap`` are what
     the script prints (in compat mode a topic with no relevant document repeats the previous
-    topic's values, as the script does).
+    topic's values, as the script does). ``sampled_relevant`` is ``None`` in compat mode
+    where the script never set its counter (a topic whose id equals the previous topic's as
+    a number, ``"abc"`` after ``"xyz"``, and with no relevant document: it prints nothing).
     """
 
     topic: str
     kind: str
     relevant: float
     sampled: int
-    sampled_relevant: int
+    sampled_relevant: int | None
     sampled_in_list: int
     sampled_relevant_in_list: int
     ap: float | None
@@ -407,10 +414,15 @@ class _Sample:
     relevant: int = 0
     very_relevant: int = 0
     docs: dict[str, tuple[float, float]] = field(default_factory=dict)  # doc -> (rel, prob)
+    started: bool = False  # compat: the script set this topic's counters to 0 (its id changed)
 
 
-def _samples(rows: Sequence[Prel], compat: bool) -> dict[str, _Sample]:
+def _samples(rows: Sequence[Prel], compat: bool) -> tuple[dict[str, _Sample], list[str]]:
+    """Each topic's sample, and the topics in the order of insertion into the script's
+    ``%qrel_judged_NEU`` (a topic starts there when its id changes as a number, or at its
+    first line of a NEU method)."""
     topics: dict[str, _Sample] = {}
+    judged: list[str] = []
     old: float | None = None
     for row in rows:
         if row.relevance == LEFT_OUT:
@@ -418,7 +430,8 @@ def _samples(rows: Sequence[Prel], compat: bool) -> dict[str, _Sample]:
         key = perl_number(row.topic) if compat else row.topic
         if compat and old != key:  # the script starts a topic afresh when the id changes
             kept = topics.get(row.topic, _Sample()).docs
-            topics[row.topic] = _Sample(docs=kept)
+            topics[row.topic] = _Sample(docs=kept, started=True)
+            judged.append(row.topic)
             old = key  # type: ignore[assignment]
         sample = topics.setdefault(row.topic, _Sample())
         if row.left_out:
@@ -430,6 +443,7 @@ def _samples(rows: Sequence[Prel], compat: bool) -> dict[str, _Sample]:
             sample.umass += 1
         if row.method in (1, 2, 4):
             sample.neu += 1
+            judged.append(row.topic)
         if row.method in (0, 2):
             prob = 1.0  # the script's "collision" probability
         if row.relevance == 1:
@@ -439,7 +453,7 @@ def _samples(rows: Sequence[Prel], compat: bool) -> dict[str, _Sample]:
             sample.very_relevant += 1
         sample.docs[row.doc_id] = (row.relevance, prob)
         sample.sampled += 1
-    return topics
+    return topics, judged
 
 
 def _rating(rel: float) -> float:
@@ -465,8 +479,11 @@ def _stat_ideal(sample: _Sample, compat: bool) -> float:
 def _stat_topic(  # noqa: PLR0912, PLR0915, C901 -- the estimator's steps, top to bottom
     sample: _Sample, docs: Sequence[str | None], compat: bool
 ) -> dict[str, Any]:
+    # the script walks the judged documents in the key order of its hash
+    judged = perl_keys(sample.docs) if compat else list(sample.docs)
     relevant_est = 0.0
-    for rel, prob in sample.docs.values():
+    for key in judged:
+        rel, prob = sample.docs[key]
         if rel > 0:
             relevant_est += 1 / prob
     out: dict[str, Any] = {"relevant": relevant_est, "in_list": 0, "relevant_in_list": 0}
@@ -506,8 +523,9 @@ def _stat_topic(  # noqa: PLR0912, PLR0915, C901 -- the estimator's steps, top t
     ap = up / relevant_est
     found = len(precs)
     ys = [(p - ap) / ip for p, ip in zip(precs, probs, strict=True)]
-    for doc, (rel, prob) in sample.docs.items():
-        if rel > 0 and doc not in where:
+    for key in judged:
+        rel, prob = sample.docs[key]
+        if rel > 0 and key not in where:
             probs.append(prob)
             ys.append(-ap / prob)
     sum1 = sum2 = sum3 = sum4 = 0.0
@@ -541,13 +559,33 @@ def _stat_topic(  # noqa: PLR0912, PLR0915, C901 -- the estimator's steps, top t
     return out
 
 
-def _stat_runs(run: RunLike, topics: Mapping[str, _Sample]) -> dict[str, list[str | None]]:
-    """Each sampled topic's documents of ``run``, ranked (statAP reads the whole list)."""
-    ranked = ranked_doc_ids(load_run(run))
+def _stat_runs(
+    run: RunLike, topics: Mapping[str, _Sample], compat: bool
+) -> dict[str, list[str | None]]:
+    """Each sampled topic's documents of ``run``, ranked (statAP reads the whole list).
+
+    Score descending; ties by doc id descending, or in ``compat`` mode as the script's
+    stable sort by score leaves them: in the key order of a Perl hash that got the
+    documents in the order of the run's lines."""
+    loaded = load_run(run)
     out: dict[str, list[str | None]] = {}
-    for q, docs in ranked.items():
-        if q in topics:
-            out[q] = list(docs)
+    if not compat:
+        for q, docs in ranked_doc_ids(loaded).items():
+            if q in topics:
+                out[q] = list(docs)
+        return out
+    frame = loaded.frame
+    for (qid,), group in frame.group_by("query_id", maintain_order=True):
+        if str(qid) not in topics:
+            continue
+        score = dict(
+            zip(
+                group.get_column("doc_id").to_list(),
+                group.get_column("score").to_list(),
+                strict=True,
+            )
+        )
+        out[str(qid)] = sorted(perl_keys(score), key=lambda d: -score[d])
     return out
 
 
@@ -581,9 +619,10 @@ def statistical(
     mode = check_choice("compat", compat, ("statap", None))
     strict = mode == "statap"
     rows = read_prels(prels) if isinstance(prels, (str, Path)) else list(prels)
-    samples = _samples(rows, strict)
-    runs = _stat_runs(run, samples)
-    order = sorted(samples, key=perl_number) if strict else sorted(samples)
+    samples, judged = _samples(rows, strict)
+    runs = _stat_runs(run, samples, strict)
+    # the script: sort {$a<=>$b} keys %qrel_judged_NEU, a stable sort of the hash's keys
+    order = sorted(perl_keys(judged), key=perl_number) if strict else sorted(samples)
     topics: list[StatTopic] = []
     sums = {"statMAP": 0.0, "statMRP": 0.0, "statMPC@30": 0.0, "statMNDCG": 0.0, "var": 0.0}
     valid = 0
@@ -615,7 +654,11 @@ def statistical(
                 kind=kind,
                 relevant=r["relevant"],
                 sampled=sample.sampled,
-                sampled_relevant=sample.relevant,
+                sampled_relevant=(
+                    None
+                    if strict and not sample.started and not sample.relevant
+                    else sample.relevant
+                ),
                 sampled_in_list=r["in_list"],
                 sampled_relevant_in_list=r["relevant_in_list"],
                 ap=r.get("ap"),

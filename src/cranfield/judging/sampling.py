@@ -11,6 +11,7 @@ sampled).
 
 from __future__ import annotations
 
+import itertools
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -126,7 +127,7 @@ def stratified_sample(
     strata:
         The strata by best rank with their sampling rates, in (0, 1] (or their text,
         :func:`parse_strata`). A pooled document outside every stratum is not in the
-        population.
+        population; strata that overlap are refused (a document would be in two).
     pool_depth:
         Documents taken from each run per topic.
     seed:
@@ -154,6 +155,10 @@ def stratified_sample(
         check_float("strata", s.rate, minimum=0.0, maximum=1.0, above=True)
         if s.last is not None and s.last < s.first:
             raise OptionError("strata", "ranges FIRST-LAST with FIRST <= LAST", s.name)
+    ordered = sorted(layers, key=lambda s: s.first)
+    for a, b in itertools.pairwise(ordered):
+        if a.last is None or a.last >= b.first:  # a document of both would be listed twice
+            raise OptionError("strata", "ranges that do not overlap", f"{a.name} and {b.name}")
     seed = check_int("seed", seed, minimum=0)
     lists = runs if isinstance(runs, RunLists) else run_lists(runs, pool_depth=pool_depth)
     rows: list[tuple[str, str, str, bool]] = []

@@ -28,7 +28,12 @@ from cranfield.errors import OptionError
 from cranfield.io.load import QrelsLike, load_qrels
 from cranfield.io.runset import RunSet
 from cranfield.judging.pools import RunLists, run_lists
-from cranfield.judging.strategies import STRATEGIES, check_budget, strategy
+from cranfield.judging.strategies import (
+    STRATEGIES,
+    check_budget,
+    check_budget_total,
+    strategy,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -47,7 +52,7 @@ class Simulation:
     strategies:
         The strategies replayed, in order.
     budget:
-        Judgments per topic.
+        Judgments per topic, or over every topic when :attr:`total`.
     pool_depth:
         The pool depth the strategies drew from.
     topics:
@@ -58,14 +63,16 @@ class Simulation:
         Relevant documents in the pool (the most a strategy can find within the pool).
     found:
         ``{strategy: array}``: element ``j`` is the relevant documents found, summed over the
-        topics, after ``j + 1`` judgments per topic (a topic whose pool is exhausted stays).
+        topics, after ``j + 1`` judgments per topic (a topic whose pool is exhausted stays),
+        or, when :attr:`total`, after ``j + 1`` judgments in all.
     spent:
         ``{strategy: array}``: the judgments made, summed over the topics, at the same
-        points (less than ``(j + 1) × topics`` once pools run out).
+        points (less than ``(j + 1) × topics``, or ``j + 1``, once pools run out).
     measure:
         The measure the runs are ranked by.
     checkpoints:
-        The budgets per topic at which the ranking is compared.
+        The budgets (per topic, or in all when :attr:`total`) at which the ranking is
+        compared.
     tau, tau_ap:
         ``{strategy: tuple}``: τ-b and τ_AP of the runs' ranking under the judgments made at
         each checkpoint against the ranking under the full qrels.
@@ -76,6 +83,11 @@ class Simulation:
     scores:
         ``{strategy: tuple}``: at each checkpoint, each run's mean ``measure`` under the
         judgments made so far (how the scores move as the budget grows).
+    total:
+        ``True``: :attr:`budget` is a total over the topics, split evenly
+        (:func:`~cranfield.judging.strategies.allocate_budget`: the topics judged
+        round-robin, string order within a round), and :attr:`found`, :attr:`spent` and
+        :attr:`checkpoints` count judgments in all.
     """
 
     strategies: tuple[str, ...]
@@ -93,9 +105,16 @@ class Simulation:
     runs: tuple[str, ...] = ()
     reference: tuple[float, ...] = ()
     scores: dict[str, tuple[tuple[float, ...], ...]] = field(default_factory=dict)
+    total: bool = False
+
+    @property
+    def unit(self) -> str:
+        """What the budget counts: ``"judgments per topic"`` or ``"judgments in all"``."""
+        return "judgments in all" if self.total else "judgments per topic"
 
     def found_at(self, judgments: int) -> dict[str, int]:
-        """``{strategy: relevant found}`` after ``judgments`` per topic."""
+        """``{strategy: relevant found}`` after ``judgments`` per topic (in all when
+        :attr:`total`)."""
         judgments = check_int("judgments", judgments, minimum=1, maximum=self.budget)
         return {s: int(self.found[s][judgments - 1]) for s in self.strategies}
 
@@ -123,6 +142,7 @@ class Simulation:
 
         return {
             "budget": self.budget,
+            "budget_per": "all topics" if self.total else "topic",
             "pool_depth": self.pool_depth,
             "topics": len(self.topics),
             "relevant": self.relevant,
@@ -154,10 +174,15 @@ def _judge(
     budget: int,
     seed: int,
     params: Mapping[str, float],
+    *,
+    total: bool = False,
 ) -> dict[str, list[tuple[str, int]]]:
     """Each topic's judgments in the order ``name`` asked for them."""
     extra: dict[str, Any] = dict(params)
-    policy = strategy(name, lists, budget=budget, seed=seed, **extra)
+    if total:
+        policy = strategy(name, lists, budget_total=budget, seed=seed, **extra)
+    else:
+        policy = strategy(name, lists, budget=budget, seed=seed, **extra)
     out: dict[str, list[tuple[str, int]]] = {}
     for qid in lists.topics:
         grades = truth.get(qid, {})
@@ -187,12 +212,50 @@ def _curves(
     return found, spent
 
 
-def _partial_qrels(order: Mapping[str, list[tuple[str, int]]], upto: int) -> Qrels:
-    rows = [(q, d, g) for q, seq in order.items() for d, g in seq[:upto]]
+def _round_robin(order: Mapping[str, list[tuple[str, int]]]) -> list[str]:
+    """The topics in the order their judgments are spent under a total budget: one each per
+    round, string order within a round, a topic leaving once its judgments are done."""
+    left = {q: len(seq) for q, seq in order.items()}
+    out: list[str] = []
+    for r in range(max(left.values(), default=0)):
+        out.extend(q for q in sorted(left) if left[q] > r)
+    return out
+
+
+def _total_curves(
+    order: Mapping[str, list[tuple[str, int]]], budget: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    found = np.zeros(budget, dtype=np.int64)
+    spent = np.zeros(budget, dtype=np.int64)
+    at = dict.fromkeys(order, 0)
+    count = 0
+    sequence = _round_robin(order)[:budget]
+    for j, q in enumerate(sequence):
+        count += order[q][at[q]][1] > 0
+        at[q] += 1
+        found[j] = count
+        spent[j] = j + 1
+    found[len(sequence) :] = count
+    spent[len(sequence) :] = len(sequence)
+    return found, spent
+
+
+def _prefixes(order: Mapping[str, list[tuple[str, int]]], step: int, total: bool) -> dict[str, int]:
+    """Each topic's judgments made at checkpoint ``step``."""
+    if not total:
+        return dict.fromkeys(order, step)
+    made = dict.fromkeys(order, 0)
+    for q in _round_robin(order)[:step]:
+        made[q] += 1
+    return made
+
+
+def _partial_qrels(order: Mapping[str, list[tuple[str, int]]], upto: Mapping[str, int]) -> Qrels:
+    rows = [(q, d, g) for q, seq in order.items() for d, g in seq[: upto[q]]]
     frame = pl.DataFrame(
         [(q, "0", d, g) for q, d, g in rows], schema=QRELS_SCHEMA, orient="row"
     ).sort(["query_id", "doc_id"])
-    return Qrels(frame=frame, name=f"judged@{upto}")
+    return Qrels(frame=frame, name=f"judged@{sum(upto.values())}")
 
 
 def simulate(  # noqa: PLR0913 -- inputs, the strategies, and the settings of the replay
@@ -201,6 +264,7 @@ def simulate(  # noqa: PLR0913 -- inputs, the strategies, and the settings of th
     strategies: str | Iterable[str] = STRATEGIES,
     *,
     budget: int = 100,
+    budget_total: int | None = None,
     pool_depth: int | None = 100,
     seed: int = 0,
     measure: str = "AP",
@@ -219,6 +283,10 @@ def simulate(  # noqa: PLR0913 -- inputs, the strategies, and the settings of th
         Names of :data:`~cranfield.judging.strategies.STRATEGIES` (default every one).
     budget:
         Judgments per topic (>= 1; 0 is an :class:`~cranfield.errors.EvaluationError`).
+    budget_total:
+        Instead of ``budget``: judgments over every topic (>= 1), split evenly as
+        :func:`~cranfield.judging.strategies.allocate_budget` splits it (the topics judged
+        round-robin); the curves and checkpoints then count judgments in all.
     pool_depth:
         Documents taken from each run per topic (``None``: every one).
     seed:
@@ -227,8 +295,9 @@ def simulate(  # noqa: PLR0913 -- inputs, the strategies, and the settings of th
         The measure the runs are ranked by (``AP``: MAP), under the judgments made and under
         the full qrels.
     checkpoints:
-        Budgets per topic at which the rankings are compared (default: 10 points from
-        ``budget/10`` to ``budget``; ``[]``: no comparison, the quick replay).
+        Budgets (per topic, or in all with ``budget_total``) at which the rankings are
+        compared (default: 10 points from a tenth of the budget to the budget; ``[]``: no
+        comparison, the quick replay).
     params:
         ``{strategy: {parameter: value}}`` (``{"rrf": {"k": 60}}``).
 
@@ -244,6 +313,9 @@ def simulate(  # noqa: PLR0913 -- inputs, the strategies, and the settings of th
     ([0, 1, 2], [0, 1, 2])
     """
     names: list[str] = check_choices("strategies", strategies, list(STRATEGIES))
+    total = budget_total is not None
+    if budget_total is not None:
+        budget = check_budget_total(budget_total)
     budget = check_int("budget", budget)
     check_budget(budget)
     seed = check_int("seed", seed, minimum=0)
@@ -275,11 +347,12 @@ def simulate(  # noqa: PLR0913 -- inputs, the strategies, and the settings of th
     found, spent, tau, tau_ap = {}, {}, {}, {}
     scores: dict[str, tuple[tuple[float, ...], ...]] = {}
     for name in names:
-        order = _judge(name, judged_lists, truth, budget, seed, given.get(name, {}))
-        found[name], spent[name] = _curves(order, budget)
+        order = _judge(name, judged_lists, truth, budget, seed, given.get(name, {}), total=total)
+        found[name], spent[name] = (_total_curves if total else _curves)(order, budget)
         taus, aps, means = [], [], []
         for step in steps:
-            at_step = _means(_partial_qrels(order, step), loaded, measure, topics)
+            judged = _partial_qrels(order, _prefixes(order, step, total))
+            at_step = _means(judged, loaded, measure, topics)
             t, ap = _agreement(reference, at_step, run_set.names)
             taus.append(t)
             aps.append(ap)
@@ -302,6 +375,7 @@ def simulate(  # noqa: PLR0913 -- inputs, the strategies, and the settings of th
         runs=run_set.names,
         reference=tuple(float(v) for v in reference),
         scores=scores,
+        total=total,
     )
 
 

@@ -44,6 +44,14 @@ Policies (stated here and in ``docs/judging-on-a-budget.md``)
 * Judgments of documents outside the pool are accepted and never proposed; only Hedge
   learns from them (a run that does not retrieve a document gets the loss 1/2).
 * ``budget`` is per topic: ``propose`` returns ``None`` once ``len(judged) >= budget``.
+* ``budget_total`` is over every topic, split evenly before judging starts
+  (:func:`allocate_budget`): each topic gets the same share, never more than its pool (nor
+  than ``budget`` when both are given), what a small pool cannot use goes to the others, and
+  the remainder one judgment each to the topics first in string order among those with
+  documents left. A topic's share counts every judgment of it, as ``budget`` does. This is
+  the order of judging topics round-robin, one judgment each per round; strategies choose
+  within a topic, not which topic next (Losada et al.'s "global" bandits, whose arms are the
+  (topic, run) pairs, are not implemented).
 * ``propose`` is repeatable: called again with the same judgments it returns the same
   document (a Thompson draw is made once per new judgment).
 """
@@ -65,7 +73,14 @@ if TYPE_CHECKING:
 
     from cranfield.io.runset import RunSet
 
-__all__ = ["STRATEGIES", "Strategy", "check_budget", "strategy"]
+__all__ = [
+    "STRATEGIES",
+    "Strategy",
+    "allocate_budget",
+    "check_budget",
+    "check_budget_total",
+    "strategy",
+]
 
 
 @runtime_checkable
@@ -363,18 +378,29 @@ class _Policy:
         make: Callable[[TopicLists, np.random.Generator], _Topic],
         budget: int | None,
         seed: int,
+        budget_total: int | None = None,
     ) -> None:
         self.name = name
         self.lists = lists
         self.budget = budget
+        self.budget_total = budget_total
         self.seed = seed
         self._make = make
         self._states: dict[str, _Topic] = {}
+        self.shares: dict[str, int] | None = None
+        """Each topic's share of ``budget_total`` (``None`` without one)."""
+        if budget_total is not None:
+            caps = {
+                q: len(t) if budget is None else min(len(t), budget)
+                for q, t in lists.topics.items()
+            }
+            self.shares = allocate_budget(budget_total, caps)
 
     def __repr__(self) -> str:
+        total = "" if self.budget_total is None else f", budget_total={self.budget_total}"
         return (
             f"Strategy(name={self.name!r}, runs={len(self.lists.runs)}, "
-            f"topics={len(self.lists.topics)}, budget={self.budget}, seed={self.seed})"
+            f"topics={len(self.lists.topics)}, budget={self.budget}{total}, seed={self.seed})"
         )
 
     def _fresh(self, query_id: str, topic: TopicLists) -> _Topic:
@@ -386,6 +412,8 @@ class _Policy:
         grade), or ``None`` when the topic's pool is exhausted or its budget spent (a topic no
         run answered has an empty pool)."""
         if self.budget is not None and len(judged) >= self.budget:
+            return None
+        if self.shares is not None and len(judged) >= self.shares.get(query_id, 0):
             return None
         topic = self.lists.topics.get(query_id)
         if topic is None:
@@ -426,11 +454,55 @@ def check_budget(budget: object) -> int | None:
     return value
 
 
+def check_budget_total(total: object) -> int:
+    """``total`` as judgments over every topic: an integer >= 1 (0 is an
+    :class:`~cranfield.errors.EvaluationError`, the command line's exit 2)."""
+    value = check_int("budget_total", total)
+    if value < 1:
+        raise EvaluationError(
+            f"A total budget of {value} judgments judges nothing: give a budget of 1 or more."
+        )
+    return value
+
+
+def allocate_budget(total: int, caps: Mapping[str, int]) -> dict[str, int]:
+    """Split ``total`` judgments evenly over the topics of ``caps``, none above its cap.
+
+    Round-robin in effect: every topic gets one judgment per round while it is under its cap
+    (its pool size), the last round's judgments going to the topics first in string order.
+    A total above the sum of the caps leaves the excess unspent.
+
+    >>> allocate_budget(10, {"q1": 100, "q2": 100, "q3": 100})
+    {'q1': 4, 'q2': 3, 'q3': 3}
+    >>> allocate_budget(10, {"q1": 100, "q2": 1, "q3": 2})
+    {'q1': 7, 'q2': 1, 'q3': 2}
+    """
+    total = check_budget_total(total)
+    order = sorted(caps)
+    share = dict.fromkeys(order, 0)
+    left = total
+    while left > 0:
+        open_ = [q for q in order if share[q] < caps[q]]
+        if not open_:
+            break
+        each = left // len(open_)
+        if each == 0:
+            for q in open_[:left]:
+                share[q] += 1
+            break
+        for q in open_:
+            given = min(each, caps[q] - share[q])
+            share[q] += given
+            left -= given
+    return share
+
+
 def strategy(
     name: str,
     runs: RunLists | RunSet | Mapping[str, Any] | Sequence[Any],
     *,
     budget: int | None = None,
+    budget_total: int | None = None,
     seed: int = 0,
     pool_depth: int | None = 100,
     **params: float,
@@ -447,6 +519,10 @@ def strategy(
         strategies).
     budget:
         Judgments per topic (an integer >= 1; ``None``: until the pool is exhausted).
+    budget_total:
+        Judgments over every topic (an integer >= 1), split evenly by
+        :func:`allocate_budget` over the topics' pools (each capped by ``budget`` too);
+        ``None``: no total.
     seed:
         The seed of the random choices (``random``, ties of ``maxmean``, the draws of
         ``thompson``): an integer >= 0.
@@ -469,6 +545,8 @@ def strategy(
     """
     check_choice("strategy", name, STRATEGIES)
     budget = check_budget(budget)
+    if budget_total is not None:
+        budget_total = check_budget_total(budget_total)
     seed = check_int("seed", seed, minimum=0)
     unknown = sorted(set(params) - set(_PARAMS.get(name, ())))
     if unknown:
@@ -478,7 +556,7 @@ def strategy(
         )
     lists = runs if isinstance(runs, RunLists) else run_lists(runs, pool_depth=pool_depth)
     make = _maker(name, params)
-    return _Policy(name, lists, make, budget, seed)
+    return _Policy(name, lists, make, budget, seed, budget_total)
 
 
 def _maker(

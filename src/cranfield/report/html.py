@@ -75,11 +75,12 @@ if TYPE_CHECKING:
     from cranfield.evaluation.evaluator import MeasureLike
     from cranfield.evaluation.execution import Execution
     from cranfield.io.load import QrelsLike
+    from cranfield.judging.simulation import Simulation
     from cranfield.stats.comparison import CompareExecutionKwargs, Comparison
     from cranfield.stats.plan import TestPlan
     from cranfield.stats.run_diff import QueryDiff, RunDiff
 
-__all__ = ["comparison_html", "html_report"]
+__all__ = ["comparison_html", "html_report", "simulation_html"]
 
 PAGE_SIZES: Final = (25, 50, 100, 250, 1000)
 _MISSING_POLICY: Final = {
@@ -518,6 +519,7 @@ def _document(
     parameter_rows: Sequence[tuple[str, str]],
     runs_table: str,
     run_diff: RunDiff | None = None,
+    judging: Simulation | None = None,
 ) -> str:
     check_int("page_size", page_size, minimum=1)
     css = _asset("report.css")
@@ -534,8 +536,12 @@ def _document(
     nav.append('<a href="#per-query">Per query</a>')
     if run_diff is not None:
         nav.append('<a href="#run-diff">Run diff</a>')
+    if judging is not None:
+        nav.append('<a href="#judging">Judging</a>')
     nav.append('<a href="#parameters">Parameters</a>')
-    diff_html = "" if run_diff is None else f"{_run_diff(run_diff)}\n"
+    sections = "" if run_diff is None else f"{_run_diff(run_diff)}\n"
+    if judging is not None:
+        sections += f"{_judging_section(judging)}\n"
     curves = (
         '<section id="curves"><h2>Curves</h2><div class="charts">'
         + "".join(line_chart(ch) for ch in charts)
@@ -545,11 +551,32 @@ def _document(
     )
     return (
         page_top(heading, subtitle, nav, css, js)
-        + f"<main>{_summary(c)}\n{curves}\n{_per_query(c, page_size)}\n{diff_html}"
+        + f"<main>{_summary(c)}\n{curves}\n{_per_query(c, page_size)}\n{sections}"
         f"{_parameters(c, parameter_rows, runs_table)}</main>\n"
         '<script type="application/json" id="cranfield-data">'
         f"{json_for_script(_payload(c, page_size))}</script>\n"
         f"<script>{js}</script>\n</body></html>\n"
+    )
+
+
+def _judging_section(simulation: Simulation) -> str:
+    """The "Judging on a budget" section of an HTML page (``id="judging"``): what was
+    replayed, :func:`~cranfield.report.judging.simulation_charts` as inline SVG, and
+    :func:`~cranfield.report.judging.simulation_text`."""
+    from cranfield.report.judging import simulation_charts, simulation_text
+
+    per = "in all, split evenly" if simulation.total else "per topic"
+    note = (
+        f"{', '.join(simulation.strategies)} replayed on the runs' pools (depth "
+        f"{simulation.pool_depth}) with the qrels as the assessor, a budget of "
+        f"{simulation.budget} judgments {per}; a document the qrels do not judge is "
+        "answered 0 (not relevant)."
+    )
+    charts = "".join(line_chart(chart) for chart in simulation_charts(simulation))
+    return (
+        f'<section id="judging"><h2>Judging on a budget</h2><ul class="notes"><li>{_e(note)}</li></ul>'
+        f'<div class="charts">{charts}</div><pre>{_e(simulation_text(simulation))}</pre>'
+        "</section>"
     )
 
 
@@ -645,6 +672,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
     title: str | None = None,
     page_size: int = 50,
     diff: Sequence[str | int | Path] | None = None,
+    judging: Simulation | None = None,
     execution: Execution | None = None,
     **kwargs: Unpack[CompareExecutionKwargs],
 ) -> str:
@@ -682,6 +710,12 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         how B differs from A query by query (:func:`cranfield.stats.diff_runs` with its
         defaults, the report's measures, options and test plan, A the baseline). Without
         it (default) the page has no such section.
+    judging:
+        A judging simulation (:func:`cranfield.judging.simulation.simulate`, usually of the
+        same runs and qrels): add a "Judging on a budget" section with its curves, relevant
+        documents found per judgment spent and τ-b and τ_AP of the runs' ranking against the
+        full qrels as the budget grows, and its numbers. Without it (default) the page has
+        no such section.
 
     Returns
     -------
@@ -791,6 +825,17 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
                 f"RBO p = {run_diff.p:g}",
             )
         )
+    if judging is not None:
+        per = "in all, split evenly" if judging.total else "per topic"
+        rows.append(
+            (
+                "judging",
+                f"{', '.join(judging.strategies)} replayed at pool depth {judging.pool_depth}, "
+                f"a budget of {judging.budget} judgments {per}; the runs' {judging.measure} "
+                "ranking compared with the full qrels' after "
+                f"{', '.join(map(str, judging.checkpoints)) or 'no'} {judging.unit}",
+            )
+        )
     sources = [_source(x) for x in items]
     tags = [run.tag for _, run in named]
     retrieved = [len(run.topics) for _, run in named]
@@ -802,6 +847,7 @@ def html_report(  # noqa: PLR0913 -- entry point: inputs, the page's own options
         parameter_rows=rows,
         runs_table=_runs_table(c, sources, tags, retrieved),
         run_diff=run_diff,
+        judging=judging,
     )
 
 
@@ -840,4 +886,29 @@ def _diff_of(
     seeded = plan if c.seed is None else dataclasses.replace(plan, seed=c.seed)
     return diff_runs(
         judgments, run_a, run_b, measures, names=[name_a, name_b], plan=seeded, options=options
+    )
+
+
+def simulation_html(simulation: Simulation, *, title: str | None = None) -> str:
+    """A self-contained HTML page of a judging simulation: the charts of
+    :func:`~cranfield.report.judging.simulation_charts` (inline SVG, no extra needed),
+    then :func:`~cranfield.report.judging.simulation_text` as a table."""
+    from cranfield.report.judging import simulation_charts, simulation_text
+
+    budget = simulation.budget
+    charts = [line_chart(chart) for chart in simulation_charts(simulation)]
+    heading = title or "Judging on a budget"
+    subtitle = (
+        f"{len(simulation.topics)} topics · pool depth {simulation.pool_depth} · budget "
+        f"{budget} {'in all, split evenly' if simulation.total else 'per topic'}"
+    )
+    body = (
+        f'<section id="curves"><h2>Curves</h2><div class="charts">{"".join(charts)}</div>'
+        f'</section><section id="numbers"><h2>Numbers</h2><pre>{_e(simulation_text(simulation))}'
+        "</pre></section>"
+    )
+    nav = ['<a href="#curves">Curves</a>', '<a href="#numbers">Numbers</a>']
+    return (
+        page_top(heading, subtitle, nav, _asset("report.css"))
+        + f"<main>{body}</main>\n</body></html>\n"
     )

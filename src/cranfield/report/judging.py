@@ -3,18 +3,20 @@ documents to judge, and the estimates from a sample in the layout of NIST's scri
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cranfield.judging.estimators import InferredEstimates, StatisticalEstimates
     from cranfield.judging.simulation import Simulation
+    from cranfield.report.svg_charts import LineChart
 
 __all__ = [
     "perl_text",
     "proposals_text",
     "sample_eval_text",
-    "simulation_html",
+    "simulation_charts",
     "simulation_text",
     "statap_text",
 ]
@@ -22,6 +24,8 @@ __all__ = [
 
 def _budgets(simulation: Simulation) -> list[int]:
     wanted = {10, 20, 50, 100, 200, 500, 1000, 2000, simulation.budget}
+    if simulation.total:
+        wanted |= {5000, 10_000, 20_000, 50_000, 100_000}
     return sorted(b for b in wanted if b <= simulation.budget)
 
 
@@ -33,8 +37,17 @@ def simulation_text(simulation: Simulation) -> str:
         f"judging simulated: {len(simulation.topics)} topics, pool depth "
         f"{simulation.pool_depth}, {simulation.relevant} relevant in the qrels "
         f"({simulation.pooled_relevant} in the pool); unjudged documents answered 0",
+        *(
+            [
+                f"a budget of {simulation.budget} judgments in all, split evenly: one per topic "
+                "per round, the last round to the topics first in string order, what a small "
+                "pool cannot use to the others"
+            ]
+            if simulation.total
+            else []
+        ),
         "",
-        "relevant found after N judgments per topic",
+        f"relevant found after N {simulation.unit}",
         f"{'strategy':<{width}}" + "".join(f" {b:>7}" for b in budgets),
     ]
     for name in simulation.strategies:
@@ -44,7 +57,7 @@ def simulation_text(simulation: Simulation) -> str:
         lines += [
             "",
             f"the runs' {simulation.measure} ranking vs the full qrels: τ-b / τ_AP after N "
-            "judgments per topic",
+            f"{simulation.unit}",
             f"{'strategy':<{width}}" + "".join(f" {c:>13}" for c in simulation.checkpoints),
         ]
         for name in simulation.strategies:
@@ -56,9 +69,19 @@ def simulation_text(simulation: Simulation) -> str:
     return "\n".join(lines) + "\n"
 
 
-def proposals_text(strategy: str, proposals: Mapping[str, Sequence[str]]) -> str:
-    """``query_id doc_id`` lines, the documents ``strategy`` proposes next, in order."""
+def proposals_text(
+    strategy: str,
+    proposals: Mapping[str, Sequence[str]],
+    *,
+    budget_total: int | None = None,
+    shares: Mapping[str, int] | None = None,
+) -> str:
+    """``query_id doc_id`` lines, the documents ``strategy`` proposes next, in order (after a
+    comment with each topic's share of ``budget_total``, when given)."""
     lines = [f"# next to judge by {strategy}: query_id doc_id"]
+    if budget_total is not None and shares is not None:
+        split = " ".join(f"{q}:{n}" for q, n in sorted(shares.items()))
+        lines.append(f"# a budget of {budget_total} judgments in all, per topic: {split}")
     for qid, docs in proposals.items():
         lines.extend(f"{qid} {doc}" for doc in docs)
     return "\n".join(lines) + "\n"
@@ -119,9 +142,8 @@ def statap_text(estimates: StatisticalEstimates, *, per_query: bool = False) -> 
             pc = "0"
         else:
             ap, rp, pc = f"{t.ap:3f}", f"{t.rp:3f}", f"{t.pc:3f}"
-        out.append(
-            f"\tRelevant={t.relevant:3f}  sampled={t.sampled} sampled_relev={t.sampled_relevant}\n"
-        )
+        relevant = "" if t.sampled_relevant is None else t.sampled_relevant  # never set: blank
+        out.append(f"\tRelevant={t.relevant:3f}  sampled={t.sampled} sampled_relev={relevant}\n")
         out.append(
             f"\tsampled_in_list={t.sampled_in_list}  "
             f"sampled_relev_in_list={t.sampled_relevant_in_list}\n"
@@ -140,78 +162,64 @@ def statap_text(estimates: StatisticalEstimates, *, per_query: bool = False) -> 
     return "".join(out)
 
 
-def simulation_html(simulation: Simulation, *, title: str | None = None) -> str:
-    """A self-contained HTML page of a judging simulation: the curves of relevant found per
-    judgment spent and, at the checkpoints, τ_AP against the full qrels (inline SVG, no
-    extra needed), then :func:`simulation_text` as a table."""
-    from cranfield.report.html import _asset, _e, page_top
-    from cranfield.report.svg_charts import (
-        LineChart,
-        LineSeries,
-        int_ticks,
-        line_chart,
-        series_style,
-    )
+def simulation_charts(simulation: Simulation) -> list[LineChart]:
+    """The charts of a judging simulation: relevant documents found per judgment spent and,
+    at the checkpoints, τ-b and τ_AP of the runs' ranking against the full qrels' (a
+    checkpoint where τ is undefined, every run tied, has no point)."""
+    from cranfield.report.svg_charts import LineChart, LineSeries, int_ticks, series_style
 
     budget = simulation.budget
     top = max([1, *(int(f[-1]) for f in simulation.found.values())])
-    found = LineChart(
-        key="found",
-        title="Relevant documents found",
-        caption=f"summed over {len(simulation.topics)} topics; {simulation.pooled_relevant} "
-        "relevant documents in the pool",
-        x_label="judgments per topic",
-        y_label="relevant found",
-        x_range=(0.0, float(budget)),
-        x_ticks=int_ticks(0, budget),
-        series=[
-            LineSeries(
-                name,
-                [0.0, *range(1, budget + 1)],
-                [0.0, *simulation.found[name].tolist()],
-                *series_style(i),
-                markers=False,
-            )
-            for i, name in enumerate(simulation.strategies)
-        ],
-        y_range=(0.0, float(top)),
-    )
-    charts = [line_chart(found)]
-    if simulation.checkpoints:
-        charts.append(
-            line_chart(
-                LineChart(
-                    key="tau-ap",
-                    title=f"τ_AP of the runs' {simulation.measure} ranking vs the full qrels",
-                    caption="after N judgments per topic",
-                    x_label="judgments per topic",
-                    y_label="τ_AP",
-                    x_range=(0.0, float(budget)),
-                    x_ticks=int_ticks(0, budget),
-                    series=[
-                        LineSeries(
-                            name,
-                            list(map(float, simulation.checkpoints)),
-                            [max(v, 0.0) for v in simulation.tau_ap[name]],
-                            *series_style(i),
-                        )
-                        for i, name in enumerate(simulation.strategies)
-                    ],
+    charts = [
+        LineChart(
+            key="judging-found",
+            title="Relevant documents found",
+            caption=f"summed over {len(simulation.topics)} topics; "
+            f"{simulation.pooled_relevant} relevant documents in the pool",
+            x_label=simulation.unit,
+            y_label="relevant found",
+            x_range=(0.0, float(budget)),
+            x_ticks=int_ticks(0, budget),
+            series=[
+                LineSeries(
+                    name,
+                    [0.0, *range(1, budget + 1)],
+                    [0.0, *simulation.found[name].tolist()],
+                    *series_style(i),
+                    markers=False,
                 )
+                for i, name in enumerate(simulation.strategies)
+            ],
+            y_range=(0.0, float(top)),
+        )
+    ]
+    if not simulation.checkpoints:
+        return charts
+    for key, label, values in (
+        ("judging-tau", "τ-b", simulation.tau),
+        ("judging-tau-ap", "τ_AP", simulation.tau_ap),
+    ):
+        series = []
+        for i, name in enumerate(simulation.strategies):
+            points = [
+                (float(c), float(v))
+                for c, v in zip(simulation.checkpoints, values[name], strict=True)
+                if math.isfinite(v)
+            ]
+            series.append(
+                LineSeries(name, [x for x, _ in points], [y for _, y in points], *series_style(i))
+            )
+        charts.append(
+            LineChart(
+                key=key,
+                title=f"{label} of the runs' {simulation.measure} ranking vs the full qrels",
+                caption=f"after N {simulation.unit}",
+                x_label=simulation.unit,
+                y_label=label,
+                x_range=(0.0, float(budget)),
+                x_ticks=int_ticks(0, budget),
+                series=series,
+                y_range=(-1.0, 1.0),
             )
         )
-    heading = title or "Judging on a budget"
-    subtitle = (
-        f"{len(simulation.topics)} topics · pool depth {simulation.pool_depth} · budget "
-        f"{budget} per topic"
-    )
-    body = (
-        f'<section id="curves"><h2>Curves</h2><div class="charts">{"".join(charts)}</div>'
-        f'</section><section id="numbers"><h2>Numbers</h2><pre>{_e(simulation_text(simulation))}'
-        "</pre></section>"
-    )
-    nav = ['<a href="#curves">Curves</a>', '<a href="#numbers">Numbers</a>']
-    return (
-        page_top(heading, subtitle, nav, _asset("report.css"))
-        + f"<main>{body}</main>\n</body></html>\n"
-    )
+    return charts

@@ -985,7 +985,7 @@ def judging_curves(
                 markersize=3,
                 label=name,
             )
-    left.set_xlabel("judgments per topic")
+    left.set_xlabel(simulation.unit)
     left.set_ylabel(f"relevant found ({len(simulation.topics)} topics)")
     left.axhline(
         simulation.pooled_relevant,
@@ -995,7 +995,7 @@ def judging_curves(
         label="relevant in the pool",
     )
     left.legend(loc="lower right", fontsize="small")
-    right.set_xlabel("judgments per topic")
+    right.set_xlabel(simulation.unit)
     right.set_ylabel(f"τ_AP of the runs' {literal(simulation.measure)} ranking")
     _finish(fig, right, None, "ranking vs full qrels")
     default = f"judging on a budget: pool depth {simulation.pool_depth}"

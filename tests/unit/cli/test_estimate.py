@@ -6,6 +6,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from cranfield.cli.commands import main as cranfield
 from tests.conftest import REPO
 
@@ -89,3 +91,39 @@ def test_a_prior_sample_for_statap(tmp_path: Path) -> None:
     code, _, err = run(["pool", "sample", RUN, "-o", str(prels)])
     assert code == 1
     assert "give --strata or --sample-size" in err
+
+
+@pytest.mark.parametrize(
+    ("prob", "problem"),
+    [
+        ("-0.5", "the inclusion probability must be in (0, 1], got '-0.5'"),
+        ("0", "the inclusion probability must be in (0, 1], got '0'"),
+        ("1.0000001", "the inclusion probability must be in (0, 1], got '1.0000001'"),
+        ("1e-400", "the inclusion probability must be in (0, 1], got '1e-400'"),  # 0 as a float
+        ("nan", "the probability must be a finite number, got 'nan'"),
+        ("inf", "the probability must be a finite number, got 'inf'"),
+    ],
+)
+@pytest.mark.parametrize("compat", [[], ["--compat", "statap"]])
+def test_every_probability_outside_the_unit_interval_is_one_sentence(
+    tmp_path: Path, prob: str, problem: str, compat: list[str]
+) -> None:
+    """Both modes refuse it (the script skips a probability above 1 or below 0 and divides by
+    0), naming the file, the line and the text."""
+    prels = tmp_path / "prels"
+    prels.write_text(f"101 D101-13 1 1 0.5\n101 D101-12 1 1 {prob}\n")
+    code, out, err = run(["estimate", "statap", str(prels), RUN, *compat])
+    assert (code, out) == (2, "")
+    assert err == f"cranfield estimate statap: {prels}:2: {problem}: '101 D101-12 1 1 {prob}'\n"
+
+
+def test_overlapping_strata_are_refused(tmp_path: Path) -> None:
+    code, _, err = run(
+        ["pool", "sample", RUN, "--strata", "1-5:1,3-9:0.5", "-o", str(tmp_path / "d")]
+    )
+    assert code == 1
+    assert err == (
+        "cranfield pool sample: The --strata option must be ranges that do not overlap, got "
+        "'1-5 and 3-9'.\n"
+    )
+    assert not (tmp_path / "d").exists()

@@ -147,6 +147,7 @@ VOCABULARY: dict[str, Flag] = {
     # judging on a budget
     "--strategy": Flag((), "strategies", "adjudication strategies (a list; one where one)"),
     "--budget": Flag((), "budget", "judgments per topic"),
+    "--budget-total": Flag((), "budget_total", "judgments over every topic, split evenly"),
     "--judged": Flag((), "judged", "the judgments made so far (qrels)"),
     "--checkpoints": Flag((), "checkpoints", "budgets where the ranking is compared"),
     "--strata": Flag((), "strata", "strata of a sample by best rank, with their rates"),

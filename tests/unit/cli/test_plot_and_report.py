@@ -146,3 +146,20 @@ def test_report_diff_adds_the_run_diff_section(inputs: list[str], tmp_path: Path
     code, _, err = _run(report_cli.main, [*argv, "--diff", "bm25", "nope"])
     assert code == 1
     assert "The --diff option must be two of the report's runs (bm25, tasb), got 'nope'." in err
+
+
+def test_report_strategy_adds_the_judging_section(inputs: list[str]) -> None:
+    argv = [*inputs, "-o", "-", "--no-curves", "-m", "AP", "-l", "2"]
+    code, page, err = _run(
+        report_cli.main, [*argv, "--strategy", "depth,mtf", "--budget", "20", "--checkpoints", "0"]
+    )
+    assert (code, err) == (0, "")
+    assert page.count('<section id="judging">') == 1
+    assert 'id="judging-found-svg"' in page
+    assert 'id="judging-tau-svg"' not in page  # --checkpoints 0: no ranking compared
+    code, _, err = _run(report_cli.main, [*argv, "--budget", "20"])
+    assert code == 1
+    assert "--budget, --budget-total and --checkpoints need --strategy." in err
+    code, _, err = _run(report_cli.main, [*argv, "--strategy", "depth", "--budget-total", "0"])
+    assert code == 2
+    assert "A total budget of 0 judgments judges nothing" in err

@@ -142,3 +142,18 @@ def test_statap_over_prior_samples_converges_on_a_toy_pool() -> None:
     assert true_ap == pytest.approx(0.2699, abs=1e-4)
     assert few.mean() == pytest.approx(0.2266, abs=1e-4)
     assert abs(many.mean() - true_ap) < 3 * many.std(ddof=1) / np.sqrt(many.size)
+
+
+def test_overlapping_strata_are_an_option_error() -> None:
+    runs = {"a": {"q": {f"d{i}": float(-i) for i in range(20)}}}
+    with pytest.raises(OptionError, match=r"ranges that do not overlap, got '1- and 5-9'"):
+        stratified_sample(runs, "5-9:1,1-:0.5")
+    with pytest.raises(OptionError, match=r"ranges that do not overlap, got '1-5 and 5-9'"):
+        stratified_sample(runs, "1-5:1,5-9:0.5")
+    # touching is not overlapping; a gap leaves its documents out of the population
+    sample = stratified_sample(runs, "1-5:1,6-9:0.5,12-:1")
+    assert sample.sizes() == {
+        "1-5": (5, 5),
+        "6-9": (4, 2),
+        "12-": (9, 9),
+    }  # ranks 10 and 11 in no stratum

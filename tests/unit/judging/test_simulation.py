@@ -90,3 +90,68 @@ def test_robust03_bandits_and_mtf_find_more_than_depth_k() -> None:
         "thompson": 2025,
     }
     assert np.all(np.diff(sim.found["depth"]) >= 0)
+
+
+# --------------------------------------------------------------------------- a total budget
+
+TWO_TOPICS = {
+    "a": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"e1": 2.0, "e2": 1.0}},
+    "b": {"q1": {"d4": 3.0, "d2": 2.0}},
+}
+TWO_QRELS = {"q1": {"d2": 1, "d4": 1}, "q2": {"e2": 1}}
+
+
+def test_a_total_budget_is_spent_round_robin_over_the_topics() -> None:
+    # pools in depth order: q1 d1 d4 d2 d3 (4), q2 e1 e2 (2); 5 in all: q1 3, q2 2, spent
+    # q1 d1 (0), q2 e1 (0), q1 d4 (1), q2 e2 (1), q1 d2 (1)
+    sim = simulate(TWO_TOPICS, TWO_QRELS, ["depth"], budget_total=5, checkpoints=[2, 5])
+    assert sim.total
+    assert sim.budget == 5
+    assert sim.unit == "judgments in all"
+    assert sim.found["depth"].tolist() == [0, 0, 1, 2, 3]
+    assert sim.spent["depth"].tolist() == [1, 2, 3, 4, 5]
+    # after 2: d1 and e1 judged, both not relevant: every AP 0; after 5: a finds d2 (rank
+    # 2 of 2 relevant, 1/2 / 2 = 0.25) and e2 (rank 2: 0.5) -> 0.375; b: d4, d2 -> 1, q2 0
+    assert sim.scores["depth"][0] == (0.0, 0.0)
+    assert sim.scores["depth"][1] == pytest.approx((0.375, 0.5))
+    assert sim.to_dict()["budget_per"] == "all topics"
+
+
+def test_a_total_beyond_the_pools_stops_when_they_are_judged() -> None:
+    sim = simulate(TWO_TOPICS, TWO_QRELS, ["depth"], budget_total=9, checkpoints=[])
+    assert sim.found["depth"].tolist() == [0, 0, 1, 2, 3, 3, 3, 3, 3]
+    assert sim.spent["depth"].tolist() == [1, 2, 3, 4, 5, 6, 6, 6, 6]
+
+
+def test_a_total_budget_of_zero_judges_nothing() -> None:
+    with pytest.raises(EvaluationError, match="total budget of 0 judgments"):
+        simulate(TWO_TOPICS, TWO_QRELS, ["depth"], budget_total=0)
+
+
+@pytest.mark.slow
+def test_robust03_a_total_budget_split_evenly_meets_the_budget_per_topic() -> None:
+    """Robust03's 17 runs, depth-100 pools (every one above 100 documents): a total of
+    100 × topics judged round-robin has, after each full round j, judged j documents of every
+    topic, so its curve at j × topics is the per-topic curve at j, whatever the strategy."""
+    runs = robust03_runs()
+    qrels = ROBUST03 / "qrels.robust03.txt.gz"
+    names = ["depth", "mtf", "maxmean"]
+    per_topic = simulate(runs, qrels, names, budget=100, checkpoints=[])
+    n = len(per_topic.topics)
+    assert n == 100
+    total = simulate(runs, qrels, names, budget_total=100 * n, checkpoints=[])
+    for name in names:
+        assert total.found[name][n - 1 :: n].tolist() == per_topic.found[name].tolist()
+    assert (
+        total.found_at(100 * n)
+        == per_topic.found_at(100)
+        == {
+            "depth": 1647,
+            "mtf": 1874,
+            "maxmean": 2137,
+        }
+    )
+    # 150 in all: each topic's first judgment, then one more for the first 50 topics
+    partial = simulate(runs, qrels, ["depth"], budget_total=150, checkpoints=[])
+    first = simulate(runs, qrels, ["depth"], budget=1, checkpoints=[])
+    assert partial.found["depth"][99] == first.found["depth"][0]

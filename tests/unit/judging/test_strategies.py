@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cranfield.errors import EvaluationError, OptionError
 from cranfield.judging import STRATEGIES, Strategy, run_lists, strategy
@@ -142,3 +144,68 @@ def test_bad_parameters() -> None:
         strategy("thompson-ns", RUNS, gamma=0.0)
     with pytest.raises(OptionError, match="'strategy'"):
         strategy("nope", RUNS)
+
+
+# --------------------------------------------------------------------------- a total budget
+
+
+def test_allocate_budget_splits_evenly_and_hands_on_what_a_pool_cannot_use() -> None:
+    from cranfield.judging.strategies import allocate_budget
+
+    caps = {"q2": 100, "q1": 100, "q3": 100}
+    assert allocate_budget(10, caps) == {"q1": 4, "q2": 3, "q3": 3}  # remainder: string order
+    assert allocate_budget(3, caps) == {"q1": 1, "q2": 1, "q3": 1}
+    assert allocate_budget(2, caps) == {"q1": 1, "q2": 1, "q3": 0}
+    # q2's pool holds 1, q3's 2: the rest goes to q1
+    assert allocate_budget(10, {"q1": 100, "q2": 1, "q3": 2}) == {"q1": 7, "q2": 1, "q3": 2}
+    # more than the pools hold (10): every pool, the excess unspent
+    assert allocate_budget(11, {"a": 5, "b": 3, "c": 2}) == {"a": 5, "b": 3, "c": 2}
+    # 7: two rounds of 3, then the 7th to "a" (c is full)
+    assert allocate_budget(7, {"a": 5, "b": 3, "c": 2}) == {"a": 3, "b": 2, "c": 2}
+    assert allocate_budget(5, {}) == {}
+    with pytest.raises(EvaluationError, match="total budget of 0 judgments judges nothing"):
+        allocate_budget(0, caps)
+
+
+def test_a_total_budget_stops_each_topic_at_its_share() -> None:
+    runs = {
+        "a": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"e1": 2.0, "e2": 1.0}},
+        "b": {"q1": {"d4": 3.0, "d2": 2.0}},
+    }
+    s = strategy("depth", runs, budget_total=3)
+    assert getattr(s, "shares", None) == {"q1": 2, "q2": 1}
+    judged: dict[str, dict[str, float]] = {"q1": {}, "q2": {}}
+    for q, made in judged.items():
+        while (doc := s.propose(q, made)) is not None:
+            made[doc] = 0
+    assert judged == {"q1": {"d1": 0, "d4": 0}, "q2": {"e1": 0}}
+    # with a budget per topic too, each topic's share is capped by it
+    s = strategy("depth", runs, budget=1, budget_total=4)
+    assert getattr(s, "shares", None) == {"q1": 1, "q2": 1}
+    with pytest.raises(EvaluationError, match="total budget of 0"):
+        strategy("depth", runs, budget_total=0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    caps=st.dictionaries(st.text("abcq0123", min_size=1, max_size=3), st.integers(0, 30)),
+    total=st.integers(1, 400),
+)
+def test_allocate_budget_is_the_round_robin_of_one_judgment_per_topic(
+    caps: dict[str, int], total: int
+) -> None:
+    from cranfield.judging.strategies import allocate_budget
+
+    share = allocate_budget(total, caps)
+    # the round-robin itself, one judgment at a time
+    made = dict.fromkeys(caps, 0)
+    left = total
+    while left and any(made[q] < caps[q] for q in caps):
+        for q in sorted(caps):
+            if left and made[q] < caps[q]:
+                made[q] += 1
+                left -= 1
+    assert share == made
+    assert sum(share.values()) == min(total, sum(caps.values()))
+    open_ = [share[q] for q in caps if share[q] < caps[q]]
+    assert not open_ or max(open_) - min(open_) <= 1

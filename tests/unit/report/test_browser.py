@@ -301,6 +301,32 @@ def test_the_run_diff_section_opens_offline(
     watched.check()
 
 
+def test_the_judging_section_draws_its_charts_offline(
+    watched: Watched, artifacts: Path, tmp_path: Path
+) -> None:
+    """``--strategy``: the judging section's three inline charts under the page's strict
+    policy, each with one line per strategy, and its numbers."""
+    from cranfield.judging.simulation import simulate
+
+    qrels = require(DL19 / "qrels" / "qrels.dl19-passage.txt")
+    runs = [require(DL19 / "runs" / "dl19" / f"{n}.txt.gz") for n in RUNS]
+    sim = simulate(runs, qrels, ["depth", "mtf", "maxmean"], budget=30, checkpoints=[5, 10, 30])
+    path = tmp_path / "judging.html"
+    text = html_report(qrels, runs, ["nDCG@10", "AP"], relevance_level=2, judging=sim)
+    path.write_text(text, encoding="utf-8")
+    watched.open(path)
+    page = watched.page
+    assert page.inner_text("#judging h2") == "Judging on a budget"
+    for key in ("judging-found", "judging-tau", "judging-tau-ap"):
+        assert page.locator(f"#{key}-svg").is_visible()
+        assert page.locator(f"#{key}-svg polyline").count() == 3
+    numbers = page.inner_text("#judging pre")
+    found = sim.found["depth"]
+    assert f"{'depth':<11} {found[9]:>7} {found[19]:>7} {found[29]:>7}" in numbers
+    page.screenshot(path=str(artifacts / "dl19-judging.png"), full_page=True)
+    watched.check()
+
+
 def test_the_logs_page_draws_its_charts_offline(
     watched: Watched, artifacts: Path, tmp_path: Path
 ) -> None:

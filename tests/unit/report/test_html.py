@@ -283,3 +283,56 @@ def test_a_bad_diff_is_refused(diff: list[object], message: str) -> None:
     with pytest.raises(cranfield.errors.OptionError) as exc:
         html_report(DIFF_QRELS, DIFF_RUNS, ["AP"], diff=diff)
     assert str(exc.value).startswith(message)
+
+
+# --------------------------------------------------------------------------- judging section
+
+JUDGING_RUNS = {
+    "good": {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"x": 2.0, "y": 1.0}},
+    "bad": {"q1": {"c": 3.0, "d": 2.0, "a": 1.0}, "q2": {"z": 2.0, "x": 1.0}},
+    "mid": {"q1": {"b": 3.0, "a": 2.0, "d": 1.0}, "q2": {"y": 2.0, "x": 1.0}},
+}
+JUDGING_QRELS = {"q1": {"a": 1, "b": 1}, "q2": {"x": 1}}
+
+
+def _judging_section(page: str) -> str:
+    start = page.index('<section id="judging">')
+    return page[start : page.index("</section>\n", start) + len("</section>\n")]
+
+
+def test_the_judging_section_draws_the_simulation_and_adds_nothing_else() -> None:
+    from cranfield.judging.simulation import simulate
+    from cranfield.report.judging import simulation_text
+
+    sim = simulate(JUDGING_RUNS, JUDGING_QRELS, ["depth", "mtf"], budget=4, checkpoints=[1, 2, 4])
+    plain = html_report(JUDGING_QRELS, JUDGING_RUNS, ["AP"], seed=3)
+    page = html_report(JUDGING_QRELS, JUDGING_RUNS, ["AP"], seed=3, judging=sim)
+    assert "judging" not in plain
+    section = _judging_section(page)
+    # the three charts: found per judgment, tau-b and tau_AP at the checkpoints
+    ids = [a.get("id") for tag, a in _parse(section).tags if tag == "svg"]
+    assert ids == ["judging-found-svg", "judging-tau-svg", "judging-tau-ap-svg"]
+    assert ">judgments per topic<" in section
+    # the numbers are simulation_text's, escaped
+    pre = section[section.index("<pre>") + 5 : section.index("</pre>")]
+    assert pre == simulation_text(sim).replace("'", "&#x27;")
+    # depth: q1 a c b d (a, b relevant), q2 x z y (x relevant) -> 1 + 1, 2 + 1, ...
+    assert sim.found["depth"].tolist() == [2, 2, 3, 3]
+    assert "depth             2       3" not in pre  # the table starts at 10 or the budget
+    assert "depth             3" in pre
+    # taken out again: the section, its nav link and its parameter row, the page is the plain one
+    rest = page.replace(section, "", 1).replace('<a href="#judging">Judging</a>', "", 1)
+    rest = re.sub(r'<tr><th scope="row">judging</th><td>[^<]*</td></tr>', "", rest, count=1)
+    assert rest == plain
+    assert "ranking compared with the full qrels&#x27; after 1, 2, 4 judgments per topic" in page
+
+
+def test_the_judging_section_of_a_total_budget_counts_judgments_in_all() -> None:
+    from cranfield.judging.simulation import simulate
+
+    sim = simulate(JUDGING_RUNS, JUDGING_QRELS, ["depth"], budget_total=6, checkpoints=[])
+    section = _judging_section(html_report(JUDGING_QRELS, JUDGING_RUNS, ["AP"], judging=sim))
+    ids = [a.get("id") for tag, a in _parse(section).tags if tag == "svg"]
+    assert ids == ["judging-found-svg"]  # no checkpoints, no tau charts
+    assert ">judgments in all<" in section
+    assert "a budget of 6 judgments in all, split evenly" in section
