@@ -186,3 +186,34 @@ def test_trained_methods_equal_ranx(
     assert training.queries == tuple(topics)
     got = fuse(ours, method, training=training, params=OUR_PARAMS.get(method))  # type: ignore[arg-type]
     _same(got, expected, exact_order=False)
+
+
+@pytest.mark.parametrize(
+    ("method", "norm"),
+    [
+        ("segfuse", "none"),
+        ("segfuse", "zmuv"),
+        ("segfuse", "rank"),
+        ("segfuse", "min-max-inverted"),
+        ("posfuse", "min-max-inverted"),
+        ("probfuse", "min-max-inverted"),
+    ],
+)
+def test_trained_methods_after_other_normalisations_equal_ranx(
+    ours: list[Run], theirs: list[Any], method: str, norm: str
+) -> None:
+    """SegFuse reads the normalised scores; ``min-max-inverted`` ranks each run by score
+    ascending, for the training (ranx trains on the normalised runs, as its
+    ``optimize_fusion`` does) and for the fusion."""
+    import ranx
+    from ranx.normalization import norm_switch
+
+    qrels = cranfield.load_qrels(require(QRELS))
+    trained_on = theirs if norm == "none" else [norm_switch(norm)(r) for r in theirs]
+    params = _ranx_params(method, ranx.Qrels(qrels.to_dict()), trained_on)
+    expected = ranx.fuse(
+        theirs, norm=None if norm == "none" else norm, method=method, params=params
+    ).to_dict()
+    training = train(qrels, ours, norm=norm)  # type: ignore[arg-type]
+    got = fuse(ours, method, norm=norm, training=training, params=OUR_PARAMS.get(method))  # type: ignore[arg-type]
+    _same(got, expected, exact_order=False)

@@ -176,6 +176,8 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         and (args.optimistic or args.step is not None or args.qrels or args.fold_file)
     ):
         raise UsageError(1, "--optimistic, --step, --fold-file and --qrels go with --tune MEASURE.")
+    if trained and args.step is not None:
+        raise UsageError(1, "--step is the weight grid's, and trained methods take no weights.")
     if args.tune is not None and args.qrels is None:
         raise UsageError(1, "--tune needs the qrels to tune on: --qrels QRELS.")
     params = _params(args.params)
@@ -287,6 +289,7 @@ def _held_out(
         args.method,
         norm=args.norm,
         params=params,
+        ranks=args.ranks,
         n_folds=None if args.optimistic else args.n_folds,
         seed=args.seed,
         folds=None if args.fold_file is None or args.optimistic else read_folds(args.fold_file),

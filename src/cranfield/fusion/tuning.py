@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from cranfield.data.run import Run
     from cranfield.evaluation.evaluator import MeasureLike
     from cranfield.evaluation.options import EvalOptions
+    from cranfield.fusion.fuse import RankSource
     from cranfield.io.load import QrelsLike, RunLike
     from cranfield.lab.folds import CrossValidation
     from cranfield.stats.comparison import Comparison
@@ -592,13 +593,14 @@ def _held_out(
     )
 
 
-def held_out_fuse(
+def held_out_fuse(  # noqa: PLR0913 -- the qrels, runs and method, and the folds
     qrels: QrelsLike,
     runs: Sequence[RunLike] | Mapping[str, RunLike],
     method: FusionMethod,
     *,
     norm: FusionNormalization = "min-max",
     params: Mapping[str, Any] | None = None,
+    ranks: RankSource = "score",
     n_folds: int | None = 5,
     seed: int = 0,
     folds: Sequence[Sequence[str]] | None = None,
@@ -640,7 +642,7 @@ def held_out_fuse(
         raise OptionError("method", f"a method trained on qrels ({trained})", method)
     judged = load_qrels(qrels)
     run_set = several_runs_of(runs)
-    inputs = fusion_inputs(run_set, inverted=norm == "min-max-inverted")
+    inputs = fusion_inputs(run_set, ranks=ranks, inverted=norm == "min-max-inverted")
     note = f"{method} trained on the qrels of the other folds for each fold's queries"
     if folds is None and n_folds is None:
         training = training_table(
