@@ -373,7 +373,9 @@ def fuse(
     else:
         inputs = fusion_inputs(_loaded(runs), ranks=ranks, inverted=inverted and spec.reads_ranks)
     w = _weights(spec, weights, inputs.names)
-    trained = checked_training(spec, training, inputs.names)
+    trained = checked_training(
+        spec, training, inputs.names, inverted=inputs.inverted, ranks=inputs.ranks
+    )
     if trained is not None or spec.name in CONDORCET:
         fused = _fused_apart(inputs, spec, norm, w, values, trained)
     else:

@@ -190,15 +190,21 @@ def training_table(
 
 
 def checked_training(
-    spec: MethodSpec, training: FusionTraining | None, names: Sequence[str]
+    spec: MethodSpec,
+    training: FusionTraining | None,
+    names: Sequence[str],
+    *,
+    inverted: bool = False,
+    ranks: str = "score",
 ) -> FusionTraining | None:
-    """``training`` checked against the method and the runs fused.
+    """``training`` checked against the method and the runs fused (``inverted``, ``ranks``:
+    how they are ranked, which must be how the training ranked them).
 
     Raises
     ------
     cranfield.errors.OptionError
         A trained method without training, training for a method that learns nothing, or
-        training learnt from another number of runs.
+        training learnt from another number of runs or from runs ranked another way.
     """
     if not spec.trained:
         if training is not None:
@@ -218,6 +224,14 @@ def checked_training(
             "training",
             f"learnt from the same {len(names)} runs ({', '.join(names)})",
             f"learnt from {len(training.names)} runs ({', '.join(training.names)})",
+        )
+    learnt = (training.norm == "min-max-inverted", training.ranks)
+    if learnt != (inverted, ranks):
+        raise OptionError(
+            "training",
+            f"learnt from runs ranked as they are fused (ranks '{ranks}', "
+            f"{'min-max-inverted' if inverted else 'score descending'})",
+            f"learnt with ranks '{training.ranks}' and norm '{training.norm}'",
         )
     return training
 

@@ -120,6 +120,15 @@ def test_trained_on_training_queries_only() -> None:
             "n_segments",
         ),
         (lambda: fuse(runs(), "posfuse", norm="borda"), "borda"),
+        (
+            lambda: fuse(
+                runs(),
+                "posfuse",
+                norm="min-max-inverted",
+                training=train(load_qrels(QRELS), runs()),
+            ),
+            "ranked as they are fused",
+        ),
     ],
 )
 def test_bad_input_is_one_sentence(call: object, words: str) -> None:
