@@ -3,11 +3,12 @@ SlideFuse and MAPFuse (their estimates and scores; :mod:`cranfield.fusion.traini
 qrels and runs).
 
 Each learns, per run, how likely a position of its ranking is to hold a relevant document,
-from the qrels of *training* queries (:func:`cranfield.fusion.train`), and then scores the documents of any
-query from their positions (:func:`cranfield.fusion.fuse` with ``training=``). What they
-learn is one table: for each run and training query, which positions of the run's ranking
-hold a document judged relevant (relevance >= 1, ranx's level) and how many relevant
-documents the query has. Each method's estimate is then a few sums over that table:
+from the qrels of *training* queries (:func:`cranfield.fusion.train`), and then scores the
+documents of any query from their positions (:func:`cranfield.fusion.fuse` with
+``training=``). What they learn is one table: for each run and training query, which
+positions of the run's ranking hold a document judged relevant (relevance >= 1, ranx's
+level) and how many relevant documents the query has. Each method's estimate is then a few
+sums over that table:
 
 * PosFuse, SlideFuse (Lillis et al. 2010, 2008): ``P_r(i)``, the share of training queries
   with a relevant document at position ``i`` among those whose list reaches ``i``;

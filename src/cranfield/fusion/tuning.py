@@ -9,6 +9,11 @@ each input run by :func:`cranfield.stats.compare_scores` (paired tests, correcte
 number of input runs). The setting that is best on all queries is reported beside it, and
 every output calls it what it is: optimistic, because it was chosen and scored on the same
 queries.
+
+A method that learns from qrels (BayesFuse, PosFuse, ...: :mod:`cranfield.fusion.supervised`)
+is trained, for each fold, on the qrels of the other folds only, and its settings scored with
+that training; :func:`held_out_fuse` does the same for one setting without a measure. Its
+all-queries figure is trained on every query too, and labelled so.
 """
 
 from __future__ import annotations
