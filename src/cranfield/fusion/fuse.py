@@ -334,7 +334,10 @@ def fuse(
     Notes
     -----
     Each method reproduces ranx 0.3's ``fuse`` (same documents, same order except inside
-    ties, where ranx's order is not defined; scores within 1e-9 on real runs).
+    ties, where ranx's order is not defined; scores within 1e-9 on real runs): Condorcet
+    fusion given the same order of entry into its sort, which in ranx follows the process's
+    string hash seed (:mod:`cranfield.fusion.condorcet`), and the trained methods given the
+    same training queries (:mod:`cranfield.fusion.supervised`).
 
     Examples
     --------
