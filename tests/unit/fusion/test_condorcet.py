@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cranfield import load_run
 from cranfield.data.run import Run
@@ -81,3 +83,34 @@ def test_condorcet_takes_no_training_and_weights_only_when_weighted() -> None:
     one_sentence(exc)
     with pytest.raises(OptionError):
         fuse(runs(MAJORITY), "w_condorcet", weights=[1.0, 1.0])
+
+
+@given(
+    st.integers(min_value=2, max_value=7).flatmap(
+        lambda n: st.lists(st.permutations(list(range(n))), min_size=1, max_size=5)
+    )
+)
+def test_without_a_cycle_the_order_is_the_majority_order_whatever_the_entry(
+    rankings: list[list[int]],
+) -> None:
+    """With an odd number of runs that each rank every document, no pair ties; when the
+    majority relation has no cycle, each document beats exactly the ones below it, and every
+    entry order gives that order (number of pairwise wins, descending)."""
+    if len(rankings) % 2 == 0:
+        rankings = rankings[:-1]
+    n = len(rankings[0])
+    positions = [tuple(r.index(d) for r in rankings) for d in range(n)]
+
+    def beats(x: int, y: int) -> bool:
+        return 2 * sum(p < q for p, q in zip(positions[x], positions[y], strict=True)) > len(
+            rankings
+        )
+
+    wins = [sum(beats(x, y) for y in range(n) if y != x) for x in range(n)]
+    if sorted(wins) != list(range(n)):  # a cycle: no order satisfies every vote
+        return
+    expected = sorted(range(n), key=lambda d: -wins[d])
+    weights = [1.0] * len(rankings)
+    assert condorcet_order(positions, weights) == expected
+    entered = positions[::-1]
+    assert [n - 1 - i for i in condorcet_order(entered, weights)] == expected
