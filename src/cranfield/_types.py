@@ -90,6 +90,14 @@ FusionMethod = Literal[
     "rbc",
     "bordafuse",
     "w_bordafuse",
+    "condorcet",
+    "w_condorcet",
+    "bayesfuse",
+    "posfuse",
+    "probfuse",
+    "segfuse",
+    "slidefuse",
+    "mapfuse",
 ]
 """A way of fusing runs (:mod:`cranfield.fusion`): the CombX family, weighted sums, and the
 rank-based methods; the names are ranx's."""

@@ -1,16 +1,21 @@
 """``cranfield fuse RUN RUN [...] -o OUT [--method rrf] [--norm min-max] [--weights W ...]
 [--param NAME=VALUE ...] [--tune MEASURE --qrels QRELS [-n K] [--optimistic]]``: runs fused
 into one (:func:`cranfield.fusion.fuse`), or a method's weights and parameters tuned on
-training folds and the held-out fused run written (:func:`cranfield.fusion.tune`).
+training folds and the held-out fused run written (:func:`cranfield.fusion.tune`). A method
+that learns from qrels (``posfuse``, ...) trains on the ``--qrels`` of the other folds for
+each fold's queries (:func:`cranfield.fusion.tuning.held_out_fuse`), or on every query with
+``--optimistic``, labelled so.
 
-Exit codes: 0 written, 1 usage error (an unknown method, weights not one per run, a
-parameter out of its range, ``--optimistic`` or ``--step`` without ``--tune``), 2 runs that
-cannot be read, share no query or give a score method a score that is not finite, or an
-output that cannot be written.
+Exit codes: 0 written, 1 usage error (an unknown method, ``--optimistic`` or ``--step``
+without ``--tune``), 2 bad input: weights that do not match the runs, a method parameter out
+of its range, a method that learns from qrels without ``--qrels``, runs that cannot be read,
+share no query or give a score method a score that is not finite, or an output that cannot
+be written.
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Final, TextIO
 
 from cranfield._types import FILE_FORMATS, FUSION_METHODS, FUSION_NORMALIZATIONS
@@ -27,25 +32,30 @@ from cranfield.cli.parser import (
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
     from cranfield.data.run import Run
 
 PROG: Final = "cranfield fuse"
+_INTEGER_PARAMS: Final = frozenset({"k", "n_segments", "w"})
+"""The method parameters that are integers (rrf's k, probfuse's n_segments, slidefuse's w)."""
 
 
 def main(argv: Sequence[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run ``cranfield fuse`` with ``argv`` (the arguments after ``fuse``)."""
-    return run_command(PROG, _parser, _run, argv, stdout=stdout, stderr=stderr)
+    return run_command(PROG, _parser, _run_checked, argv, stdout=stdout, stderr=stderr)
 
 
 def _parser(out: TextIO, err: TextIO) -> Parser:
     p = Parser(
         prog=PROG,
         description="Fuse runs into one (CombSUM and its family, weighted sums, RRF, ISR, RBC, "
-        "BordaFuse; ranx's methods and normalisations), or tune a method's weights and "
-        "parameters on training folds and write the fused run of the held-out queries. Each "
-        "run is ranked by score descending, ties by doc id descending; so is the fused run.",
+        "BordaFuse, Condorcet, and BayesFuse, PosFuse, ProbFuse, SegFuse, SlideFuse, MAPFuse, "
+        "which learn from --qrels; ranx's methods and normalisations), or tune a method's "
+        "weights and parameters on training folds and write the fused run of the held-out "
+        "queries. A method that learns from qrels is trained, for each fold's queries, on the "
+        "other folds' qrels only. Each run is ranked by score descending, ties by doc id "
+        "descending; so is the fused run.",
         out=out,
         err=err,
     )
@@ -82,7 +92,8 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         "--param",
         dest="params",
         metavar="NAME=VALUE",
-        help="a method parameter: k=60 (rrf), gamma=1 (gmnz), sigma=0.01 (logn_isr), phi=0.8 (rbc)",
+        help="a method parameter: k=60 (rrf), gamma=1 (gmnz), sigma=0.01 (logn_isr), phi=0.8 "
+        "(rbc), n_segments=25 (probfuse), w=5 (slidefuse)",
     )
     p.add_argument(
         "--ranks",
@@ -98,7 +109,11 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="tune the weights and parameters on this measure on training folds and write "
         "the held-out fused run (needs --qrels)",
     )
-    p.add_argument("--qrels", help="the qrels to tune on (any format)")
+    p.add_argument(
+        "--qrels",
+        help="the qrels to tune on, or to train a method that learns from qrels on (any "
+        "format; trained on the other folds' queries for each fold)",
+    )
     p.add_argument(
         "-n", "--folds", dest="n_folds", type=positive_int, default=5, help="number of folds (5)"
     )
@@ -143,7 +158,8 @@ def _params(given: list[str] | None) -> dict[str, float]:
             number = None
         if not sep or not name or number is None:
             raise UsageError(1, f"--param takes NAME=VALUE with a number, got {item!r}.")
-        out[name.strip()] = int(number) if number.is_integer() and name.strip() == "k" else number
+        whole = number.is_integer() and name.strip() in _INTEGER_PARAMS
+        out[name.strip()] = int(number) if whole else number
     return out
 
 
@@ -153,15 +169,22 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     if len(args.runs) < 2:
         raise UsageError(1, "give at least two runs to fuse.")
-    if args.tune is None and (
-        args.optimistic or args.step is not None or args.qrels or args.fold_file
+    trained = _trained_method(args)
+    if (
+        args.tune is None
+        and not trained
+        and (args.optimistic or args.step is not None or args.qrels or args.fold_file)
     ):
         raise UsageError(1, "--optimistic, --step, --fold-file and --qrels go with --tune MEASURE.")
+    if trained and args.step is not None:
+        raise UsageError(1, "--step is the weight grid's, and trained methods take no weights.")
     if args.tune is not None and args.qrels is None:
         raise UsageError(1, "--tune needs the qrels to tune on: --qrels QRELS.")
     params = _params(args.params)
     run_set = RunSet.of(args.runs, args.names)
     runs = [run_set.load(i, format=args.run_format) for i in range(len(run_set))]
+    if trained and args.tune is None:
+        return _held_out(args, runs, params, out)
     if args.tune is None:
         from cranfield.fusion import fuse
 
@@ -216,3 +239,83 @@ def _tuned(args: argparse.Namespace, runs: list[Run], params: dict[str, float], 
     )
     out.write(f"{args.output}: {len(written):,} line(s), {what}.\n")
     return 0
+
+
+_INPUT_OPTIONS: Final = {"params": "--param", "weights": "--weights"}
+"""The options whose bad values are bad input to the fusion (exit 2, as the issue asks):
+weights that do not match the runs, a method parameter out of its range."""
+
+
+@contextmanager
+def _bad_input() -> Iterator[None]:
+    """A method parameter or weights the runs cannot take: one sentence, exit 2."""
+    from cranfield.errors import EvaluationError, OptionError
+
+    try:
+        yield
+    except OptionError as exc:
+        if exc.option not in _INPUT_OPTIONS:
+            raise
+        raise EvaluationError(exc.for_command_line(_INPUT_OPTIONS[exc.option])) from None
+
+
+def _trained_method(args: argparse.Namespace) -> bool:
+    """Whether ``--method`` learns from qrels; then ``--qrels`` is required (exit 2)."""
+    from cranfield.fusion.methods import METHODS
+
+    if not METHODS[args.method].trained:
+        return False
+    if args.qrels is None:
+        raise UsageError(
+            2,
+            f"method '{args.method}' learns from qrels: give the qrels to train on with "
+            "--qrels QRELS (it trains on the other folds' queries for each fold).",
+        )
+    return True
+
+
+def _held_out(
+    args: argparse.Namespace, runs: list[Run], params: dict[str, float], out: TextIO
+) -> int:
+    """A trained method without ``--tune``: each fold fused with what the runs learnt on the
+    other folds (``--optimistic``: trained on every query, and said so)."""
+    from cranfield.fusion.tuning import held_out_fuse
+    from cranfield.io.folds import read_folds
+    from cranfield.io.load import save_run
+
+    fused = held_out_fuse(
+        args.qrels,
+        {r.name: r for r in runs},
+        args.method,
+        norm=args.norm,
+        params=params,
+        ranks=args.ranks,
+        n_folds=None if args.optimistic else args.n_folds,
+        seed=args.seed,
+        folds=None if args.fold_file is None or args.optimistic else read_folds(args.fold_file),
+    )
+    save_run(fused, args.output, format=args.to)
+    folds = (
+        f"the folds of {args.fold_file}"
+        if args.fold_file
+        else f"{args.n_folds} folds, seed {args.seed}"
+    )
+    what = (
+        "trained on every judged query (optimistic on those: trained and scored on the same "
+        "queries)"
+        if args.optimistic
+        else "each fold's queries fused with what the runs learnt on the qrels of the other "
+        f"folds ({folds})"
+    )
+    out.write(
+        f"{args.output}: {len(fused):,} line(s), {len(fused.topics):,} quer"
+        f"{'y' if len(fused.topics) == 1 else 'ies'}, {args.method} from "
+        f"{', '.join(r.name for r in runs)}: {what}; ties by doc id descending.\n"
+    )
+    return 0
+
+
+def _run_checked(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """:func:`_run`, with weights and method parameters the runs cannot take as bad input."""
+    with _bad_input():
+        return _run(args, out, err)

@@ -1,6 +1,7 @@
 """``cranfield.fusion``: runs fused into one (CombSUM and its family, weighted sums, RRF,
-ISR, RBC, BordaFuse, ...), after a per-query normalisation of their scores, and the
-parameters of a method tuned on training folds and scored on held-out queries.
+ISR, RBC, BordaFuse, Condorcet, and the methods that learn from training qrels), after a
+per-query normalisation of their scores, and the parameters of a method tuned on training
+folds and scored on held-out queries.
 
 >>> from cranfield import load_run
 >>> from cranfield.fusion import fuse
@@ -18,16 +19,20 @@ from cranfield.fusion.methods import (
     NormalizationSpec,
     ParamSpec,
 )
+from cranfield.fusion.supervised import FusionTraining
+from cranfield.fusion.training import train
 
 __all__ = [
     "METHODS",
     "NORMALIZATIONS",
     "RANK_SOURCES",
     "FusionInputs",
+    "FusionTraining",
     "MethodSpec",
     "NormalizationSpec",
     "ParamSpec",
     "RankSource",
     "fuse",
     "fusion_inputs",
+    "train",
 ]

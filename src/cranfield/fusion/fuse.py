@@ -22,7 +22,7 @@ import numpy as np
 from cranfield._types import FUSION_METHODS, FUSION_NORMALIZATIONS
 from cranfield._validate import check_choice, check_float, check_int
 from cranfield.errors import EvaluationError, OptionError
-from cranfield.fusion.methods import METHODS, MethodSpec, ParamSpec
+from cranfield.fusion.methods import CONDORCET, METHODS, MethodSpec, ParamSpec
 
 if TYPE_CHECKING:
     import polars as pl
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from cranfield._types import FusionMethod, FusionNormalization
     from cranfield.data.run import Run
+    from cranfield.fusion.supervised import FusionTraining
     from cranfield.io.load import RunLike
 
 __all__ = ["RANK_SOURCES", "FusionInputs", "RankSource", "fuse", "fusion_inputs", "method_params"]
@@ -274,6 +275,7 @@ def fuse(
     params: Mapping[str, Any] | None = None,
     ranks: RankSource = "score",
     name: str | None = None,
+    training: FusionTraining | None = None,
 ) -> Run:
     """Fuse ``runs`` into one run by ``method`` (:data:`cranfield.fusion.METHODS`).
 
@@ -286,8 +288,10 @@ def fuse(
         :func:`fusion_inputs`.
     method:
         ``sum``, ``mnz``, ``anz``, ``gmnz``, ``max``, ``min``, ``med``, ``wsum``, ``wmnz``,
-        ``mixed``, ``rrf``, ``isr``, ``log_isr``, ``logn_isr``, ``rbc``, ``bordafuse`` or
-        ``w_bordafuse`` (each one's formula, paper and treatment of a missing document are
+        ``mixed``, ``rrf``, ``isr``, ``log_isr``, ``logn_isr``, ``rbc``, ``bordafuse``,
+        ``w_bordafuse``, ``condorcet``, ``w_condorcet``, or the trained ``bayesfuse``,
+        ``posfuse``, ``probfuse``, ``segfuse``, ``slidefuse``, ``mapfuse`` (each one's
+        formula, paper and treatment of a missing document are
         in :data:`~cranfield.fusion.METHODS`).
     norm:
         The per-query normalisation of each run's scores before a score method
@@ -299,7 +303,8 @@ def fuse(
         One weight (a number >= 0) per run, for the weighted methods; 1 each if not given.
     params:
         The method's parameters (``{"k": 60}`` for ``rrf``, ``gamma`` for ``gmnz``,
-        ``sigma`` for ``logn_isr``, ``phi`` for ``rbc``), checked against their ranges.
+        ``sigma`` for ``logn_isr``, ``phi`` for ``rbc``, ``n_segments`` for ``probfuse``,
+        ``w`` for ``slidefuse``), checked against their ranges.
     ranks:
         ``"score"`` (default): each run is ranked by its scores, descending, ties by doc id
         descending (trec_eval's rule); ``"input"``: by the order of its lines in each query,
@@ -307,6 +312,10 @@ def fuse(
         numbered from 0 or out of line order gives pyserini other values).
     name:
         The fused run's name and tag (default: the method's name).
+    training:
+        What a trained method (``bayesfuse``, ``posfuse``, ``probfuse``, ``segfuse``,
+        ``slidefuse``, ``mapfuse``) learnt from the qrels of training queries
+        (:func:`cranfield.fusion.train`); required by those methods, refused by the others.
 
     Returns
     -------
@@ -325,7 +334,10 @@ def fuse(
     Notes
     -----
     Each method reproduces ranx 0.3's ``fuse`` (same documents, same order except inside
-    ties, where ranx's order is not defined; scores within 1e-9 on real runs).
+    ties, where ranx's order is not defined; scores within 1e-9 on real runs): Condorcet
+    fusion given the same order of entry into its sort, which in ranx follows the process's
+    string hash seed (:mod:`cranfield.fusion.condorcet`), and the trained methods given the
+    same training queries (:mod:`cranfield.fusion.supervised`).
 
     Examples
     --------
@@ -341,18 +353,20 @@ def fuse(
     check_choice("method", method, FUSION_METHODS)
     check_choice("norm", norm, FUSION_NORMALIZATIONS)
     spec = METHODS[method]
-    if spec.kind == "rank" and norm == "borda":
+    if spec.reads_ranks and norm == "borda":
         raise OptionError(
             "norm",
             f"not 'borda' for the rank method '{method}' (borda gives unranked documents "
             "scores, not ranks)",
             norm,
         )
+    from cranfield.fusion.supervised import checked_training
+
     values = method_params(spec, params)
     inverted = norm == "min-max-inverted"
     if isinstance(runs, FusionInputs):
         inputs = runs
-        if spec.kind == "rank" and inputs.inverted != inverted:
+        if spec.reads_ranks and inputs.inverted != inverted:
             raise OptionError(
                 "norm",
                 f"{'min-max-inverted' if inputs.inverted else 'not min-max-inverted'} for "
@@ -360,12 +374,40 @@ def fuse(
                 norm,
             )
     else:
-        inputs = fusion_inputs(
-            _loaded(runs), ranks=ranks, inverted=inverted and spec.kind == "rank"
-        )
+        inputs = fusion_inputs(_loaded(runs), ranks=ranks, inverted=inverted and spec.reads_ranks)
     w = _weights(spec, weights, inputs.names)
-    fused = _fused(inputs, spec, norm, w, values)
+    trained = checked_training(
+        spec, training, inputs.names, inverted=inputs.inverted, ranks=inputs.ranks
+    )
+    if trained is not None or spec.name in CONDORCET:
+        fused = _fused_apart(inputs, spec, norm, w, values, trained)
+    else:
+        fused = _fused(inputs, spec, norm, w, values)
     return _as_run(fused, name or method, method, norm)
+
+
+def _fused_apart(
+    inputs: FusionInputs,
+    spec: MethodSpec,
+    norm: str,
+    weights: list[float],
+    params: dict[str, float],
+    training: FusionTraining | None,
+) -> pl.DataFrame:
+    """The methods fused outside the grouped sums: Condorcet (a comparison sort per query,
+    :mod:`cranfield.fusion.condorcet`) and the trained ones
+    (:mod:`cranfield.fusion.supervised`)."""
+    from cranfield.fusion.supervised import trained_scores
+
+    if training is None:
+        from cranfield.fusion.condorcet import condorcet_scores
+
+        return condorcet_scores(inputs.table, inputs.queries, weights)
+    normalized = None
+    if spec.kind == "score":
+        _check_finite(inputs)
+        normalized = _normalized(inputs, norm)
+    return trained_scores(inputs.table, len(inputs.names), spec, training, params, normalized)
 
 
 def _loaded(runs: Sequence[RunLike] | Mapping[str, RunLike]) -> list[Run]:

@@ -66,6 +66,9 @@ class MethodSpec:
         reverses it).
     weighted:
         Takes one weight per run.
+    trained:
+        Learns from the relevance of each run's positions on training queries
+        (:func:`cranfield.fusion.train`), fitted on training queries only.
     params:
         Its numeric parameters.
     formula:
@@ -85,6 +88,16 @@ class MethodSpec:
     citation: str
     weighted: bool = False
     params: tuple[ParamSpec, ...] = ()
+    trained: bool = False
+    """Learns from training qrels (:func:`cranfield.fusion.train`) before it fuses."""
+    ties: str = ""
+    """Its own tie rule, where the shared one (module docs) is not the whole story."""
+
+    @property
+    def reads_ranks(self) -> bool:
+        """Reads each run's ranking (a rank method, or a trained one: their estimates are by
+        position), so ``min-max-inverted`` reverses what it reads and ``borda`` is refused."""
+        return self.kind == "rank" or self.trained
 
     def param(self, name: str) -> ParamSpec:
         """The parameter called ``name``."""
@@ -131,6 +144,44 @@ _PHI = ParamSpec(
     open_low=True,
     open_high=True,
     meaning="the user's persistence",
+)
+
+_MONTAGUE: Final = (
+    "Montague, M. & Aslam, J. A. (2002). Condorcet fusion for improved retrieval. CIKM 2002, "
+    "538-548."
+)
+_LILLIS_2010: Final = (
+    "Lillis, D., Zhang, L., Toolan, F., Collier, R. W., Leonard, D. & Dunnion, J. (2010). "
+    "Estimating probabilities for effective data fusion. SIGIR 2010, 347-354."
+)
+_CONDORCET_TIES: Final = (
+    "the documents enter a stable merge sort (Python's) in doc id descending order; where the "
+    "votes tie or cycle that entry order decides (ranx enters them in Python set order, which "
+    "changes with PYTHONHASHSEED); the fused scores c - i never tie"
+)
+_CONDORCET_MISSING: Final = (
+    "ranked below every document the run retrieved; a run that retrieved neither of two "
+    "documents votes against the one compared first (ranx's vote)"
+)
+_NOT_RETRIEVED: Final = "0 (that run adds nothing)"
+# the trained methods' parameters; ranx tunes n_segments and w over 1..100, our grid is coarser
+_SEGMENTS = ParamSpec(
+    "n_segments",
+    25,
+    1,
+    None,
+    (1, 2, 5, 10, 15, 20, 25, 30, 40, 50, 75, 100),
+    integer=True,
+    meaning="the number of segments each list is cut into",
+)
+_WINDOW = ParamSpec(
+    "w",
+    5,
+    0,
+    None,
+    (0, 1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 100),
+    integer=True,
+    meaning="the half-width of the sliding window",
 )
 
 METHODS: Final[dict[str, MethodSpec]] = {
@@ -212,9 +263,93 @@ METHODS: Final[dict[str, MethodSpec]] = {
             "Aslam, J. A. & Montague, M. (2001). Models for metasearch. SIGIR 2001, 275-284.",
             weighted=True,
         ),
+        MethodSpec(
+            "condorcet",
+            "rank",
+            "c - i, i the position in the order sorted by pairwise majority (x before y when "
+            "the runs ranking x above y are at least half of them), c the number of documents",
+            _CONDORCET_MISSING,
+            _MONTAGUE,
+            ties=_CONDORCET_TIES,
+        ),
+        MethodSpec(
+            "w_condorcet",
+            "rank",
+            "c - i, as condorcet with each run's vote weighted by w_r (x before y when the "
+            "weight of the runs ranking x above y is at least the weight of the others)",
+            _CONDORCET_MISSING,
+            _MONTAGUE,
+            weighted=True,
+            ties=_CONDORCET_TIES,
+        ),
+        MethodSpec(
+            "bayesfuse",
+            "rank",
+            "sum over all runs of log(p / (1 - p)), p run r's mean precision on the training "
+            "queries in the block of positions of i_r (cut at 5, 10, 15, 20, 30, 100, 200, "
+            "500, 1000; a p of 0 or 1 is moved 0.001 inside)",
+            "log(0.001 / 0.999), as is a position from 1000 on",
+            "Aslam, J. A. & Montague, M. (2001). Models for metasearch. SIGIR 2001, 275-284.",
+            trained=True,
+        ),
+        MethodSpec(
+            "posfuse",
+            "rank",
+            "sum of P_r(i_r), P_r(i) the share of training queries with a relevant document at "
+            "position i of run r among those whose list reaches i (0 past the longest list)",
+            _NOT_RETRIEVED,
+            _LILLIS_2010,
+            trained=True,
+        ),
+        MethodSpec(
+            "probfuse",
+            "rank",
+            "sum of P_r(k) / (k + 1), k the segment of i_r when the list is cut into "
+            "n_segments segments of ceil(m / n_segments) positions, P_r(k) the share of "
+            "relevant documents in segment k averaged over the training queries",
+            _NOT_RETRIEVED,
+            "Lillis, D., Toolan, F., Collier, R. W. & Dunnion, J. (2006). ProbFuse: a "
+            "probabilistic approach to data fusion. SIGIR 2006, 139-146.",
+            params=(_SEGMENTS,),
+            trained=True,
+        ),
+        MethodSpec(
+            "segfuse",
+            "score",
+            "sum of P_r(k) * (s_r + 1), k the segment of i_r (boundaries 5, 15, 35, 75, ..., "
+            "10 * 2^(k-1) - 5 up to 5115; 0 past it), P_r(k) the share of relevant documents "
+            "in segment k averaged over the training queries",
+            _NOT_RETRIEVED,
+            "Shokouhi, M. (2007). Segmentation of search engine results for effective "
+            "data-fusion. ECIR 2007, LNCS 4425, 185-197.",
+            trained=True,
+        ),
+        MethodSpec(
+            "slidefuse",
+            "rank",
+            "sum of the mean of P_r over the positions i_r - w .. i_r + w clipped to the "
+            "list (P_r as posfuse)",
+            _NOT_RETRIEVED,
+            "Lillis, D., Toolan, F., Collier, R. W. & Dunnion, J. (2008). Extending "
+            "probabilistic data fusion using sliding windows. ECIR 2008, LNCS 4956, 358-369.",
+            params=(_WINDOW,),
+            trained=True,
+        ),
+        MethodSpec(
+            "mapfuse",
+            "rank",
+            "sum of MAP_r / (i_r + 1), MAP_r run r's mean average precision on the training "
+            "queries",
+            _NOT_RETRIEVED,
+            _LILLIS_2010,
+            trained=True,
+        ),
     )
 }
 """Every fusion method, by name."""
+CONDORCET: Final = ("condorcet", "w_condorcet")
+"""The methods that sort each query's documents by pairwise votes
+(:mod:`cranfield.fusion.condorcet`) rather than sum over them."""
 
 
 @dataclass(frozen=True)

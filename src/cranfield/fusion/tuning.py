@@ -9,6 +9,11 @@ each input run by :func:`cranfield.stats.compare_scores` (paired tests, correcte
 number of input runs). The setting that is best on all queries is reported beside it, and
 every output calls it what it is: optimistic, because it was chosen and scored on the same
 queries.
+
+A method that learns from qrels (BayesFuse, PosFuse, ...: :mod:`cranfield.fusion.supervised`)
+is trained, for each fold, on the qrels of the other folds only, and its settings scored with
+that training; :func:`held_out_fuse` does the same for one setting without a measure. Its
+all-queries figure is trained on every query too, and labelled so.
 """
 
 from __future__ import annotations
@@ -26,18 +31,23 @@ from cranfield.fusion.fuse import fuse, fusion_inputs
 from cranfield.fusion.methods import METHODS
 
 if TYPE_CHECKING:
+    import polars as pl
+    from numpy.typing import NDArray
+
     from cranfield._types import FusionMethod, FusionNormalization
     from cranfield.data.run import Run
     from cranfield.evaluation.evaluator import MeasureLike
     from cranfield.evaluation.options import EvalOptions
+    from cranfield.fusion.fuse import RankSource
     from cranfield.io.load import QrelsLike, RunLike
     from cranfield.lab.folds import CrossValidation
     from cranfield.stats.comparison import Comparison
     from cranfield.stats.corrections import Correction
 
-__all__ = ["OPTIMISTIC", "FusionTuning", "Setting", "simplex_grid", "tune"]
+__all__ = ["OPTIMISTIC", "FusionTuning", "Setting", "held_out_fuse", "simplex_grid", "tune"]
 
 OPTIMISTIC: Final = "optimistic: chosen and scored on the same queries"
+TRAINED_OPTIMISTIC: Final = "optimistic: trained, chosen and scored on the same queries"
 HELD_OUT: Final = "fused (held-out)"
 
 
@@ -152,6 +162,10 @@ class FusionTuning:
     correction: str = "holm"
 
     @property
+    def _optimistic(self) -> str:
+        return TRAINED_OPTIMISTIC if METHODS[self.method].trained else OPTIMISTIC
+
+    @property
     def gap(self) -> float:
         """All-queries best mean minus the held-out mean: how much tuning on the reported
         queries overstates the fused run."""
@@ -166,8 +180,9 @@ class FusionTuning:
             "measure": self.measure,
             "settings_tried": len(self.settings),
             "input_means": dict(self.input_means),
+            "trained_on_qrels": METHODS[self.method].trained,
             "optimistic": {
-                "note": OPTIMISTIC,
+                "note": self._optimistic,
                 "setting": self.settings[cv.all_topics_best].to_dict(),
                 "score": cv.all_topics_score,
             },
@@ -204,6 +219,16 @@ class FusionTuning:
             f"{len(self.settings)} setting(s), {len(cv.held_out)} queries"
         )
         lines = [head]
+        if METHODS[self.method].trained:
+            lines.append(
+                f"{self.method} learns from qrels: "
+                + (
+                    "each fold trained on the qrels of the other folds only; the all-queries "
+                    "figure trained on every query"
+                    if self.folds_used
+                    else "trained on every query"
+                )
+            )
         if self.folds_used:
             lines.append(f"{cv.n_folds}-fold cross-validation (seed {cv.seed}):")
             lines.append(f"{'fold':>4}  {'queries':>7}  {'train':>8}  {'held-out':>8}  setting")
@@ -214,7 +239,7 @@ class FusionTuning:
                 )
             lines.append(f"held-out fused {m}: {cv.score:.4f}")
         lines.append(
-            f"tuned on all queries ({OPTIMISTIC}): {cv.all_topics_score:.4f} with "
+            f"tuned on all queries ({self._optimistic}): {cv.all_topics_score:.4f} with "
             f"{cv.all_topics_best}"
         )
         if self.folds_used:
@@ -278,6 +303,11 @@ def tune(  # noqa: PLR0913 -- qrels, runs, method, measure, and the tuning's own
 
     Notes
     -----
+    A method trained on qrels (``posfuse``, ...: :func:`cranfield.fusion.train`) is trained
+    for each fold on the qrels of the other folds only, and each setting of its grid
+    (``n_segments``, ``w``) fused with that training; the all-queries figure is trained on
+    every query as well, and labelled optimistic.
+
     Each setting's fused run is scored once over all queries; a fold's choice uses the
     means over its training queries only (ties go to the setting listed first: the grid in
     order). Because fusion is done query by query, the held-out fused run of a fold is the
@@ -292,6 +322,19 @@ def tune(  # noqa: PLR0913 -- qrels, runs, method, measure, and the tuning's own
     from cranfield.stats.comparison import compare_scores
 
     check_choice("method", method, tuple(METHODS))
+    if METHODS[method].trained:
+        return _tune_trained(
+            qrels,
+            runs,
+            method,
+            measure,
+            norm=norm,
+            n_folds=n_folds,
+            seed=seed,
+            folds=folds,
+            options=options,
+            correction=correction,
+        )
     run_set = several_runs(runs)
     loaded = [run_set.load(i) for i in range(len(run_set))]
     evaluator = Evaluator(qrels, measure, options)
@@ -369,3 +412,275 @@ def _renamed(run: Run, note: str) -> Run:
     from cranfield.data.run import Run
 
     return Run(run.frame, name=run.name, tag=run.tag, notes=(*run.notes, note))
+
+
+def _partition(
+    topics: list[str], n_folds: int | None, seed: int, folds: Sequence[Sequence[str]] | None
+) -> list[tuple[str, ...]]:
+    """The folds :func:`cranfield.lab.cross_validate_scores` makes of ``topics`` (seeded, or
+    the given ``folds`` checked to partition them)."""
+    from cranfield.lab.folds import cross_validate_scores
+
+    probe = cross_validate_scores(
+        {"-": dict.fromkeys(topics, 0.0)}, n_folds=n_folds or 5, seed=seed, folds=folds
+    )
+    return [f.test_topics for f in probe.folds]
+
+
+def _tune_trained(  # noqa: PLR0913 -- tune's arguments
+    qrels: QrelsLike,
+    runs: Sequence[RunLike] | Mapping[str, RunLike],
+    method: FusionMethod,
+    measure: MeasureLike,
+    *,
+    norm: FusionNormalization,
+    n_folds: int | None,
+    seed: int,
+    folds: Sequence[Sequence[str]] | None,
+    options: EvalOptions | None,
+    correction: Correction,
+) -> FusionTuning:
+    """:func:`tune` for a method trained on qrels: trained on each fold's training queries
+    (the other folds), every setting fused with it and chosen on those queries, scored on the
+    fold's own queries."""
+    import polars as pl
+
+    from cranfield.evaluation.evaluator import Evaluator
+    from cranfield.fusion.supervised import training_table
+    from cranfield.io.load import load_qrels
+    from cranfield.io.runset import several_runs
+    from cranfield.lab.folds import CrossValidation, FoldOutcome
+
+    judged = load_qrels(qrels)
+    run_set = several_runs(runs)
+    loaded = [run_set.load(i) for i in range(len(run_set))]
+    evaluator = Evaluator(judged, measure, options)
+    if len(evaluator.measures) != 1:
+        raise OptionError("measure", "exactly one measure", measure)
+    wanted = evaluator.measures[0]
+    settings = {s.label: s for s in _settings(method, len(loaded), 0.1)}
+    inputs = fusion_inputs(loaded, inverted=norm == "min-max-inverted")
+    names = [r.name for r in loaded]
+    base = evaluator.many({r.name: r for r in loaded})
+    topics = base.topics
+    matrix = base.matrix(wanted)
+    input_cols = {n: matrix[:, base.names.index(n)] for n in names}
+    input_means = {n: float(v.mean()) for n, v in input_cols.items()}
+
+    def trained_on(
+        queries: Sequence[str],
+    ) -> tuple[dict[str, Run], dict[str, NDArray[np.float64]]]:
+        training = training_table(
+            judged, inputs.table, inputs.names, queries=queries, norm=norm, ranks=inputs.ranks
+        )
+        fused = {
+            label: fuse(
+                inputs, method, norm=norm, params=dict(s.params), training=training, name=label
+            )
+            for label, s in settings.items()
+        }
+        table = evaluator.many(fused)  # the same qrels and options: the same queries
+        cols = table.matrix(wanted)
+        return fused, {label: cols[:, table.names.index(label)] for label in settings}
+
+    where = {t: i for i, t in enumerate(topics)}
+    everything, overall = trained_on(topics)
+    means = {label: float(v.mean()) for label, v in overall.items()}
+    best = max(means, key=lambda label: (means[label], -list(settings).index(label)))
+    optimistic_run = _renamed(
+        everything[best], f"{method} trained and tuned on all queries (optimistic)"
+    )
+    folds_used = folds is not None or n_folds is not None
+    held = np.full(len(topics), np.nan)
+    outcomes: list[FoldOutcome] = []
+    pieces = []
+    if folds_used:
+        for i, test in enumerate(_partition(topics, n_folds, seed, folds)):
+            rows = np.array([where[t] for t in test], dtype=np.intp)
+            mask = np.ones(len(topics), dtype=bool)
+            mask[rows] = False
+            train_rows = np.flatnonzero(mask)
+            train_topics = [topics[j] for j in train_rows]
+            fused, scored = trained_on(train_topics)
+            train_means = {label: float(v[train_rows].mean()) for label, v in scored.items()}
+            chosen = max(
+                train_means, key=lambda label: (train_means[label], -list(settings).index(label))
+            )
+            held[rows] = scored[chosen][rows]
+            pieces.append(fused[chosen].frame.filter(pl.col("query_id").is_in(list(test))))
+            outcomes.append(
+                FoldOutcome(
+                    fold=i,
+                    test_topics=tuple(test),
+                    train_topics=tuple(train_topics),
+                    chosen=chosen,
+                    train_means=train_means,
+                    train_score=train_means[chosen],
+                    test_score=float(scored[chosen][rows].mean()),
+                )
+            )
+    cv = CrossValidation(
+        measure=str(wanted),
+        n_folds=len(outcomes),
+        seed=seed,
+        candidates=list(settings),
+        folds=outcomes,
+        held_out={t: float(v) for t, v in zip(topics, held, strict=True)},
+        score=float(held.mean()) if folds_used else float("nan"),
+        all_topics_best=best,
+        all_topics_score=means[best],
+        predefined=folds is not None,
+    )
+    if not folds_used:
+        return FusionTuning(
+            method,
+            norm,
+            str(wanted),
+            settings,
+            cv,
+            None,
+            input_means,
+            None,
+            optimistic_run,
+            folds_used=False,
+        )
+    return _held_out(
+        (method, norm, str(wanted)),
+        settings,
+        cv,
+        pieces,
+        input_cols,
+        optimistic_run,
+        topics,
+        correction,
+    )
+
+
+def _held_out(
+    what: tuple[str, str, str],
+    settings: dict[str, Setting],
+    cv: CrossValidation,
+    pieces: list[pl.DataFrame],
+    input_cols: dict[str, NDArray[np.float64]],
+    optimistic_run: Run,
+    topics: list[str],
+    correction: Correction,
+) -> FusionTuning:
+    """The :class:`FusionTuning` of held-out folds: each fold's queries of the fused run
+    chosen for it, compared with each input run on the same queries."""
+    import polars as pl
+
+    from cranfield.data.run import Run
+    from cranfield.stats.comparison import compare_scores
+
+    method, norm, measure = what
+    held = np.array([cv.held_out[t] for t in topics])
+    frame = pl.concat(pieces).sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+    held_run = Run(frame, name=HELD_OUT, tag=f"{method}-heldout")
+    comparison = compare_scores(
+        {HELD_OUT: {measure: held}, **{n: {measure: v} for n, v in input_cols.items()}},
+        topics=topics,
+        baseline=HELD_OUT,
+        correction=correction,
+    )
+    return FusionTuning(
+        method,
+        norm,
+        measure,
+        settings,
+        cv,
+        held_run,
+        {n: float(v.mean()) for n, v in input_cols.items()},
+        comparison,
+        optimistic_run,
+        folds_used=True,
+        correction=correction,
+    )
+
+
+def held_out_fuse(  # noqa: PLR0913 -- the qrels, runs and method, and the folds
+    qrels: QrelsLike,
+    runs: Sequence[RunLike] | Mapping[str, RunLike],
+    method: FusionMethod,
+    *,
+    norm: FusionNormalization = "min-max",
+    params: Mapping[str, Any] | None = None,
+    ranks: RankSource = "score",
+    n_folds: int | None = 5,
+    seed: int = 0,
+    folds: Sequence[Sequence[str]] | None = None,
+) -> Run:
+    """A method trained on qrels (:func:`cranfield.fusion.train`) fused fold by fold: each
+    fold's queries fused with what the runs learnt on the qrels of the other folds.
+
+    The folds are made of the queries of ``qrels`` (``n_folds`` seeded folds, as
+    :func:`cranfield.lab.kfold` makes them, or the given ``folds``); the fused run has those
+    queries only. ``n_folds=None`` with no ``folds`` trains on every query and fuses every
+    query of the runs, which is optimistic on the judged queries: the run's notes say so.
+
+    Raises
+    ------
+    cranfield.errors.OptionError
+        A method that is not trained, a parameter out of range, folds that do not
+        partition the queries of the qrels.
+
+    Examples
+    --------
+    >>> from cranfield import load_qrels, load_run
+    >>> a = load_run({"q1": {"x": 2.0, "y": 1.0}, "q2": {"x": 2.0, "z": 1.0}}, name="a")
+    >>> b = load_run({"q1": {"y": 2.0, "x": 1.0}, "q2": {"z": 2.0, "x": 1.0}}, name="b")
+    >>> qrels = load_qrels({"q1": {"x": 1}, "q2": {"z": 1}})
+    >>> fused = held_out_fuse(qrels, [a, b], "posfuse", folds=[["q1"], ["q2"]])
+    >>> # q2 fused by q1's training: its relevant document was first in a and second in b
+    >>> fused.to_dict()
+    {'q1': {'y': 2.0, 'x': 0.0}, 'q2': {'x': 2.0, 'z': 0.0}}
+    """
+    import polars as pl
+
+    from cranfield.data.run import Run
+    from cranfield.fusion.supervised import training_table
+    from cranfield.io.load import load_qrels
+
+    check_choice("method", method, tuple(METHODS))
+    if not METHODS[method].trained:
+        trained = ", ".join(n for n, s in METHODS.items() if s.trained)
+        raise OptionError("method", f"a method trained on qrels ({trained})", method)
+    judged = load_qrels(qrels)
+    run_set = several_runs_of(runs)
+    inputs = fusion_inputs(run_set, ranks=ranks, inverted=norm == "min-max-inverted")
+    note = f"{method} trained on the qrels of the other folds for each fold's queries"
+    if folds is None and n_folds is None:
+        training = training_table(
+            judged, inputs.table, inputs.names, queries=None, norm=norm, ranks=inputs.ranks
+        )
+        run = fuse(inputs, method, norm=norm, params=params, training=training)
+        return Run(
+            run.frame,
+            name=run.name,
+            tag=run.tag,
+            notes=(*run.notes, f"{method} trained on every judged query ({TRAINED_OPTIMISTIC})"),
+        )
+    topics = judged.topics
+    pieces = []
+    for test in _partition(topics, n_folds, seed, folds):
+        held = set(test)
+        training = training_table(
+            judged,
+            inputs.table,
+            inputs.names,
+            queries=[t for t in topics if t not in held],
+            norm=norm,
+            ranks=inputs.ranks,
+        )
+        run = fuse(inputs, method, norm=norm, params=params, training=training)
+        pieces.append(run.frame.filter(pl.col("query_id").is_in(list(test))))
+    frame = pl.concat(pieces).sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+    return Run(frame, name=method, tag=method, notes=(note,))
+
+
+def several_runs_of(runs: Sequence[RunLike] | Mapping[str, RunLike]) -> list[Run]:
+    """``runs`` loaded and named (:class:`~cranfield.io.runset.RunSet`)."""
+    from cranfield.io.runset import several_runs
+
+    run_set = several_runs(runs)
+    return [run_set.load(i) for i in range(len(run_set))]

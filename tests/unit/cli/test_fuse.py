@@ -117,33 +117,88 @@ def test_tuning_reports_folds_and_labels_the_all_queries_figure(
     assert "(optimistic)" in text.splitlines()[-1]
 
 
+def test_condorcet(files: dict[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "fused.run"
+    assert main(["fuse", files["a"], files["b"], "-o", str(out), "--method", "condorcet"]) == 0
+    # with two runs one vote is half, enough for x to go before y (ranx's rule); entering as
+    # d3, d2, d1, the sort asks whether d2 goes before d3 (a says so) and d1 before d2 (a
+    # says so), and keeps that path: d1, d2, d3, scored 3, 2, 1
+    assert cranfield.load_run(out).to_dict() == {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}
+
+
+def _four_queries(tmp_path: Path) -> tuple[list[str], Path]:
+    """Two runs over q1..q4; a finds the relevant document first on every query, b second."""
+    qrels = tmp_path / "q4.txt"
+    qrels.write_text("".join(f"q{i} 0 r{i} 1\n" for i in range(1, 5)))
+    for name, (first, second) in (("a", ("r", "x")), ("b", ("x", "r"))):
+        (tmp_path / f"{name}.run").write_text(
+            "".join(
+                f"q{i} Q0 {first}{i} 1 2.0 t\nq{i} Q0 {second}{i} 2 1.0 t\n" for i in range(1, 5)
+            )
+        )
+    return [str(tmp_path / "a.run"), str(tmp_path / "b.run")], qrels
+
+
+def test_a_trained_method_is_fused_on_each_fold_with_the_other_folds_training(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs, qrels = _four_queries(tmp_path)
+    out = tmp_path / "pos.run"
+    args = ["fuse", *runs, "-o", str(out), "--method", "posfuse", "--qrels", str(qrels)]
+    assert main([*args, "-n", "2"]) == 0
+    said = capsys.readouterr().out
+    assert "learnt on the qrels of the other folds (2 folds, seed 0)" in said
+    # every training query had a's first and b's second relevant: r gets 1 + 1, x 0 + 0
+    fused = cranfield.load_run(out).to_dict()
+    assert fused == {f"q{i}": {f"r{i}": 2.0, f"x{i}": 0.0} for i in range(1, 5)}
+    assert main([*args, "--optimistic"]) == 0
+    assert "optimistic" in capsys.readouterr().out
+    assert main([*args, "--tune", "P@1", "-n", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "each fold trained on the qrels of the other folds only" in text
+    assert "(optimistic: trained, chosen and scored on the same queries)" in text
+    assert "held-out fused P@1: 1.0000" in text
+
+
+def test_a_trained_method_parameter_out_of_range_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs, qrels = _four_queries(tmp_path)
+    args = ["fuse", *runs, "-o", str(tmp_path / "f.run"), "--method", "slidefuse"]
+    assert main([*args, "--qrels", str(qrels), "-n", "2", "--param", "w=-1"]) == 2
+    assert capsys.readouterr().err == (
+        "cranfield fuse: The --param option must be an integer >= 0 for 'w' of method "
+        "'slidefuse', got -1.\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("extra", "code", "message"),
     [
         (
             ["--weights", "1"],
-            1,
+            2,
             "The --weights option must be left out for method 'rrf', which takes no weights, "
             "got [1.0].",
         ),
         (
             ["--method", "wsum", "--weights", "1,2,3"],
-            1,
+            2,
             "The --weights option must be one weight per run (2: a, b), got [1.0, 2.0, 3.0].",
         ),
         (
             ["--param", "k=-1"],
-            1,
+            2,
             "The --param option must be an integer >= 0 for 'k' of method 'rrf', got -1.",
         ),
         (
             ["--method", "rbc", "--param", "phi=1"],
-            1,
+            2,
             "The --param option must be a number > 0 and < 1 for 'phi' of method 'rbc', got 1.0.",
         ),
         (
             ["--param", "gamma=1"],
-            1,
+            2,
             "The --param option must be parameters of method 'rrf' (it takes: k), got 'gamma'.",
         ),
         (["--param", "k"], 1, "error: --param takes NAME=VALUE with a number, got 'k'."),
@@ -153,6 +208,12 @@ def test_tuning_reports_folds_and_labels_the_all_queries_figure(
             "error: --optimistic, --step, --fold-file and --qrels go with --tune MEASURE.",
         ),
         (["--tune", "AP"], 1, "error: --tune needs the qrels to tune on: --qrels QRELS."),
+        (
+            ["--method", "posfuse"],
+            2,
+            "error: method 'posfuse' learns from qrels: give the qrels to train on with --qrels "
+            "QRELS (it trains on the other folds' queries for each fold).",
+        ),
     ],
 )
 def test_bad_options_are_one_sentence(

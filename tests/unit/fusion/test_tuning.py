@@ -97,3 +97,48 @@ def test_a_step_that_does_not_divide_one_is_refused(step: float) -> None:
     with pytest.raises(OptionError) as exc:
         simplex_grid(3, step)
     one_sentence(exc)
+
+
+def test_a_trained_method_learns_without_the_held_out_fold() -> None:
+    """posfuse, folds q1 | q2: q1's relevant document is a's first and b's second, q2's the
+    other way round. Trained on the other query, each fold puts the wrong document first
+    (P@1 0); trained on both, every position is worth 0.5 in both runs and the tie goes to
+    the doc id descending (q1: y, wrong; q2: z, right): 0.5, optimistic."""
+    from cranfield import load_qrels, load_run
+    from cranfield.fusion.tuning import TRAINED_OPTIMISTIC, held_out_fuse, tune
+
+    a = load_run({"q1": {"x": 2.0, "y": 1.0}, "q2": {"x": 2.0, "z": 1.0}}, name="a")
+    b = load_run({"q1": {"y": 2.0, "x": 1.0}, "q2": {"z": 2.0, "x": 1.0}}, name="b")
+    qrels = load_qrels({"q1": {"x": 1}, "q2": {"z": 1}})
+    folds = [["q1"], ["q2"]]
+    t = tune(qrels, [a, b], "posfuse", "P@1", folds=folds)
+    cv = t.cross_validation
+    assert [f.train_topics for f in cv.folds] == [("q2",), ("q1",)]
+    assert cv.score == 0.0
+    assert cv.all_topics_score == 0.5
+    assert t.gap == 0.5
+    assert t.to_dict()["optimistic"]["note"] == TRAINED_OPTIMISTIC
+    assert "trained, chosen and scored on the same queries" in t.to_text()
+    assert t.run is not None
+    assert t.run.to_dict() == held_out_fuse(qrels, [a, b], "posfuse", folds=folds).to_dict()
+    assert t.run.to_dict() == {"q1": {"y": 2.0, "x": 0.0}, "q2": {"x": 2.0, "z": 0.0}}
+    everything = held_out_fuse(qrels, [a, b], "posfuse", n_folds=None)
+    assert "optimistic" in everything.notes[-1]
+    assert everything.to_dict()["q2"] == {"z": 1.0, "x": 1.0}
+
+
+def test_probfuse_chooses_its_segments_on_the_training_folds_only() -> None:
+    from cranfield import load_qrels, load_run
+    from cranfield.fusion.tuning import tune
+
+    a = load_run({f"q{i}": {"x": 3.0, "y": 2.0, "z": 1.0} for i in range(4)}, name="a")
+    b = load_run({f"q{i}": {"z": 3.0, "y": 2.0, "x": 1.0} for i in range(4)}, name="b")
+    qrels = load_qrels({f"q{i}": {"x": 1} for i in range(4)})
+    t = tune(qrels, [a, b], "probfuse", "P@1", folds=[["q0", "q1"], ["q2", "q3"]])
+    assert len(t.settings) == 12  # the n_segments grid
+    # a's first is always relevant, b's last. One segment gives every document the same
+    # score (z first by doc id: P@1 0); two (a: x y | z, b: z y | x) put x first: 0.5 / 1
+    # from a and 1 / 2 from b
+    assert t.cross_validation.folds[0].train_means["n_segments=1"] == 0.0
+    assert [f.chosen for f in t.cross_validation.folds] == ["n_segments=2"] * 2
+    assert t.cross_validation.score == 1.0
