@@ -227,6 +227,7 @@ def _tuned(args: argparse.Namespace, runs: list[Run], params: dict[str, float], 
         step=0.1 if args.step is None else args.step,
         options=eval_options(args),
         correction=args.correction,
+        ranks=args.ranks,
     )
     written = result.optimistic_run if result.run is None else result.run
     save_run(written, args.output, format=args.to)
@@ -281,10 +282,11 @@ def _held_out(
     other folds (``--optimistic``: trained on every query, and said so)."""
     from cranfield.fusion.tuning import held_out_fuse
     from cranfield.io.folds import read_folds
-    from cranfield.io.load import save_run
+    from cranfield.io.load import load_qrels, save_run
 
+    options = eval_options(args)
     fused = held_out_fuse(
-        args.qrels,
+        load_qrels(args.qrels, format=options.qrels_format),
         {r.name: r for r in runs},
         args.method,
         norm=args.norm,
@@ -293,6 +295,7 @@ def _held_out(
         n_folds=None if args.optimistic else args.n_folds,
         seed=args.seed,
         folds=None if args.fold_file is None or args.optimistic else read_folds(args.fold_file),
+        relevance_level=options.relevance_level,
     )
     save_run(fused, args.output, format=args.to)
     folds = (

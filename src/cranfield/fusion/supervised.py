@@ -154,9 +154,11 @@ def training_table(
     queries: Sequence[str] | None,
     norm: str,
     ranks: str,
+    relevance_level: int = RELEVANT,
 ) -> FusionTraining:
     """What the stacked runs' ``table`` (:class:`~cranfield.fusion.fuse.FusionInputs`)
-    learn from ``qrels`` on the training ``queries`` (:func:`cranfield.fusion.train`)."""
+    learn from ``qrels`` on the training ``queries`` (:func:`cranfield.fusion.train`): a
+    document is relevant at ``relevance_level`` or above."""
     import polars as pl
 
     known = set(qrels.topics)
@@ -170,7 +172,7 @@ def training_table(
             f"{len(wanted)} queries",
         )
     rel = qrels.frame.filter(pl.col("query_id").is_in(wanted)).select(
-        "query_id", "doc_id", (pl.col("relevance") >= RELEVANT).cast(pl.Float64).alias("hit")
+        "query_id", "doc_id", (pl.col("relevance") >= relevance_level).cast(pl.Float64).alias("hit")
     )
     relevant = dict(rel.group_by("query_id").agg(pl.col("hit").sum()).iter_rows())
     hits = (

@@ -26,6 +26,7 @@ def train(
     queries: Sequence[str] | None = None,
     norm: FusionNormalization = "min-max",
     ranks: RankSource = "score",
+    relevance_level: int = 1,
 ) -> FusionTraining:
     """Learn, for each run, which positions of its ranking hold relevant documents on the
     training queries: what BayesFuse, PosFuse, ProbFuse, SegFuse, SlideFuse and MAPFuse fuse
@@ -35,7 +36,7 @@ def train(
     ----------
     qrels:
         The judgments of the training queries (any qrels :func:`cranfield.load_qrels` reads).
-        A document is relevant at relevance >= 1.
+        A document is relevant at ``relevance_level`` or above (default 1, ranx's level).
     runs:
         The runs, as for :func:`~cranfield.fusion.fuse` (the same runs, in the same order,
         as those fused later).
@@ -44,6 +45,8 @@ def train(
     norm, ranks:
         How each run is ranked, as for :func:`~cranfield.fusion.fuse` (only
         ``min-max-inverted`` changes the ranking).
+    relevance_level:
+        The lowest relevance that counts as relevant (``-l`` on the command line).
 
     Raises
     ------
@@ -77,4 +80,5 @@ def train(
         queries=queries,
         norm=norm,
         ranks=inputs.ranks,
+        relevance_level=relevance_level,
     )

@@ -271,6 +271,7 @@ def tune(  # noqa: PLR0913 -- qrels, runs, method, measure, and the tuning's own
     step: float = 0.1,
     options: EvalOptions | None = None,
     correction: Correction = "holm",
+    ranks: RankSource = "score",
 ) -> FusionTuning:
     """Tune ``method``'s weights and parameters on training folds; score on held-out queries.
 
@@ -296,6 +297,8 @@ def tune(  # noqa: PLR0913 -- qrels, runs, method, measure, and the tuning's own
     correction:
         The correction of the paired tests for the number of input runs
         (:class:`~cranfield.stats.plan.TestPlan`'s ``correction``).
+    ranks:
+        A run's ranking for the rank methods, as in :func:`~cranfield.fusion.fuse`.
 
     Returns
     -------
@@ -334,6 +337,7 @@ def tune(  # noqa: PLR0913 -- qrels, runs, method, measure, and the tuning's own
             folds=folds,
             options=options,
             correction=correction,
+            ranks=ranks,
         )
     run_set = several_runs(runs)
     loaded = [run_set.load(i) for i in range(len(run_set))]
@@ -343,7 +347,7 @@ def tune(  # noqa: PLR0913 -- qrels, runs, method, measure, and the tuning's own
     wanted = evaluator.measures[0]
     settings = {s.label: s for s in _settings(method, len(loaded), step)}
     inverted = norm == "min-max-inverted" and METHODS[method].kind == "rank"
-    inputs = fusion_inputs(loaded, inverted=inverted)
+    inputs = fusion_inputs(loaded, ranks=ranks, inverted=inverted)
     fused = {
         label: fuse(inputs, method, norm=norm, weights=s.weights, params=dict(s.params), name=label)
         for label, s in settings.items()
@@ -439,6 +443,7 @@ def _tune_trained(  # noqa: PLR0913 -- tune's arguments
     folds: Sequence[Sequence[str]] | None,
     options: EvalOptions | None,
     correction: Correction,
+    ranks: RankSource,
 ) -> FusionTuning:
     """:func:`tune` for a method trained on qrels: trained on each fold's training queries
     (the other folds), every setting fused with it and chosen on those queries, scored on the
@@ -451,7 +456,7 @@ def _tune_trained(  # noqa: PLR0913 -- tune's arguments
     from cranfield.io.runset import several_runs
     from cranfield.lab.folds import CrossValidation, FoldOutcome
 
-    judged = load_qrels(qrels)
+    judged = load_qrels(qrels, format=None if options is None else options.qrels_format)
     run_set = several_runs(runs)
     loaded = [run_set.load(i) for i in range(len(run_set))]
     evaluator = Evaluator(judged, measure, options)
@@ -459,7 +464,7 @@ def _tune_trained(  # noqa: PLR0913 -- tune's arguments
         raise OptionError("measure", "exactly one measure", measure)
     wanted = evaluator.measures[0]
     settings = {s.label: s for s in _settings(method, len(loaded), 0.1)}
-    inputs = fusion_inputs(loaded, inverted=norm == "min-max-inverted")
+    inputs = fusion_inputs(loaded, ranks=ranks, inverted=norm == "min-max-inverted")
     names = [r.name for r in loaded]
     base = evaluator.many({r.name: r for r in loaded})
     topics = base.topics
@@ -471,7 +476,13 @@ def _tune_trained(  # noqa: PLR0913 -- tune's arguments
         queries: Sequence[str],
     ) -> tuple[dict[str, Run], dict[str, NDArray[np.float64]]]:
         training = training_table(
-            judged, inputs.table, inputs.names, queries=queries, norm=norm, ranks=inputs.ranks
+            judged,
+            inputs.table,
+            inputs.names,
+            queries=queries,
+            norm=norm,
+            ranks=inputs.ranks,
+            relevance_level=evaluator.options.relevance_level,
         )
         fused = {
             label: fuse(
@@ -609,6 +620,7 @@ def held_out_fuse(  # noqa: PLR0913 -- the qrels, runs and method, and the folds
     n_folds: int | None = 5,
     seed: int = 0,
     folds: Sequence[Sequence[str]] | None = None,
+    relevance_level: int = 1,
 ) -> Run:
     """A method trained on qrels (:func:`cranfield.fusion.train`) fused fold by fold: each
     fold's queries fused with what the runs learnt on the qrels of the other folds.
@@ -617,6 +629,7 @@ def held_out_fuse(  # noqa: PLR0913 -- the qrels, runs and method, and the folds
     :func:`cranfield.lab.kfold` makes them, or the given ``folds``); the fused run has those
     queries only. ``n_folds=None`` with no ``folds`` trains on every query and fuses every
     query of the runs, which is optimistic on the judged queries: the run's notes say so.
+    A document is relevant to the training at ``relevance_level`` or above.
 
     Raises
     ------
@@ -651,7 +664,13 @@ def held_out_fuse(  # noqa: PLR0913 -- the qrels, runs and method, and the folds
     note = f"{method} trained on the qrels of the other folds for each fold's queries"
     if folds is None and n_folds is None:
         training = training_table(
-            judged, inputs.table, inputs.names, queries=None, norm=norm, ranks=inputs.ranks
+            judged,
+            inputs.table,
+            inputs.names,
+            queries=None,
+            norm=norm,
+            ranks=inputs.ranks,
+            relevance_level=relevance_level,
         )
         run = fuse(inputs, method, norm=norm, params=params, training=training)
         return Run(
@@ -671,6 +690,7 @@ def held_out_fuse(  # noqa: PLR0913 -- the qrels, runs and method, and the folds
             queries=[t for t in topics if t not in held],
             norm=norm,
             ranks=inputs.ranks,
+            relevance_level=relevance_level,
         )
         run = fuse(inputs, method, norm=norm, params=params, training=training)
         pieces.append(run.frame.filter(pl.col("query_id").is_in(list(test))))

@@ -274,3 +274,32 @@ def test_tuning_on_the_folds_of_lab_folds(
     assert capsys.readouterr().err == (
         f"cranfield fuse: {folds}:2: puts query 'q2' in a second fold (line 1)\n"
     )
+
+
+def test_tuning_and_training_take_ranks_and_the_relevance_level(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--ranks input reaches the tuning (the lines' order, not the scores, ranks each run)
+    and -l the training (grade-1 documents are not relevant at level 2): neither is ignored."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{i} 0 r{i} 1\n" for i in range(1, 5)))
+    runs = []
+    for name in ("a", "b"):  # r first by score, x first by the order of the lines
+        path = tmp_path / f"{name}.run"
+        path.write_text(
+            "".join(f"q{i} Q0 x{i} 1 1.0 t\nq{i} Q0 r{i} 2 2.0 t\n" for i in range(1, 5))
+        )
+        runs.append(str(path))
+    out = tmp_path / "fused.run"
+    tuned = ["fuse", *runs, "-o", str(out), "--method", "rrf", "--qrels", str(qrels)]
+    tuned += ["--tune", "P@1", "--optimistic"]
+    assert main(tuned) == 0
+    assert max(cranfield.load_run(out).to_dict()["q1"].items(), key=lambda kv: kv[1])[0] == "r1"
+    assert main([*tuned, "--ranks", "input"]) == 0
+    assert max(cranfield.load_run(out).to_dict()["q1"].items(), key=lambda kv: kv[1])[0] == "x1"
+    capsys.readouterr()
+    trained = ["fuse", *runs, "-o", str(out), "--method", "posfuse", "--qrels", str(qrels)]
+    assert main([*trained, "-n", "2"]) == 0  # r is at position 1 of both: r 2, x 0
+    assert cranfield.load_run(out).to_dict()["q1"] == {"r1": 2.0, "x1": 0.0}
+    assert main([*trained, "-n", "2", "-l", "2"]) == 0  # nothing relevant at level 2
+    assert cranfield.load_run(out).to_dict()["q1"] == {"r1": 0.0, "x1": 0.0}
