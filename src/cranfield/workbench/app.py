@@ -249,7 +249,10 @@ def create_app(  # noqa: C901, PLR0915 -- the routes of one small application, k
         return HTMLResponse(html, status_code=status)
 
     async def session_of(request: Request) -> Session | None:
-        return await run_in_threadpool(project.session, request.cookies.get(SESSION_COOKIE))
+        token = request.cookies.get(SESSION_COOKIE)
+        # one read of the database every few seconds a session; in between, no thread
+        found = project.cached_session(token)
+        return found if found is not None else await run_in_threadpool(project.session, token)
 
     async def form_of(request: Request) -> dict[str, str]:
         form = await request.form(max_files=0, max_fields=16, max_part_size=16 * 1024)

@@ -190,6 +190,84 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class _Prepared:
+    """One statement compiled once for the engine's dialect and run on the driver with its
+    bound values: the judging path's statements skip SQLAlchemy's per-call building, cache
+    key and compile lookup (most of a step's time when they did not)."""
+
+    def __init__(self, statement: Any, dialect: Any) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql: str = compiled.string
+        self.names: tuple[str, ...] | None = (
+            tuple(compiled.positiontup) if compiled.positional else None
+        )
+
+    def __call__(self, conn: sa.Connection, **values: Any) -> sa.CursorResult[*tuple[Any, ...]]:
+        if self.names is None:
+            return conn.exec_driver_sql(self.sql, values)
+        return conn.exec_driver_sql(self.sql, tuple(values[n] for n in self.names))
+
+
+class _Statements:
+    """The statements of a judging step (session, judge, show next), prepared once."""
+
+    def __init__(self, t: Any, dialect: Any) -> None:
+        import sqlalchemy as sa
+
+        p = sa.bindparam
+        s, a, g, j, pl_ = t.sessions, t.assessors, t.assignments, t.judgments, t.places
+        mine = (j.c.assessor_id == p("aid"), j.c.query_id == p("q"))
+        here = (pl_.c.assessor_id == p("aid"), pl_.c.query_id == p("q"))
+
+        def prepared(statement: Any) -> _Prepared:
+            return _Prepared(statement, dialect)
+
+        self.session = prepared(
+            sa.select(s.c.csrf, s.c.expires_at, a.c.id, a.c.name, a.c.role)
+            .join(a, a.c.id == s.c.assessor_id)
+            .where(s.c.token_hash == p("key"))
+        )
+        self.assigned = prepared(
+            sa.select(g.c.query_id).where(g.c.assessor_id == p("aid"), g.c.query_id == p("q"))
+        )
+        self.done = prepared(sa.select(j.c.doc_id, j.c.label).where(*mine).order_by(j.c.id))
+        self.note = prepared(sa.select(j.c.note).where(*mine, j.c.doc_id == p("doc")))
+        self.place = prepared(sa.select(pl_.c.doc_id, pl_.c.shown_at).where(*here))
+        self.shown = prepared(sa.select(pl_.c.shown_at).where(*here, pl_.c.doc_id == p("doc")))
+        self.new_place = prepared(
+            pl_.insert().values(
+                assessor_id=p("aid"), query_id=p("q"), doc_id=p("doc"), shown_at=p("at")
+            )
+        )
+        self.move_place = prepared(
+            pl_.update().where(*here).values(doc_id=p("doc"), shown_at=p("at"))
+        )
+        values: dict[str, Any] = {
+            "label": p("label"),
+            "note": p("note"),
+            "seconds": p("seconds"),
+            "judged_at": p("at"),
+        }
+        self.rejudge = prepared(j.update().where(*mine, j.c.doc_id == p("doc")).values(**values))
+        self.judge = prepared(
+            j.insert().values(assessor_id=p("aid"), query_id=p("q"), doc_id=p("doc"), **values)
+        )
+        self.event = prepared(
+            t.events.insert().values(
+                assessor_id=p("aid"),
+                query_id=p("q"),
+                doc_id=p("doc"),
+                action=p("action"),
+                label=p("label"),
+                at=p("at"),
+            )
+        )
+        d = t.documents
+        self.document = prepared(
+            sa.select(d.c.doc_id, d.c.title, d.c.text).where(d.c.doc_id == p("doc"))
+        )
+
+
 class Project:
     """An open judging project (see the module's notes); made by :func:`create_project` or
     :func:`open_project`."""
@@ -200,6 +278,7 @@ class Project:
         self.engine = _engine(url)
         self.t = tables()
         migrate(self.engine, str(folder / PROJECT_FILE))
+        self._sql = _Statements(self.t, self.engine.dialect)
         self._strategy = strategy
         self._lock: AbstractContextManager[object] = (
             threading.RLock() if self.engine.dialect.name == "sqlite" else nullcontext()
@@ -286,17 +365,20 @@ class Project:
 
     def document(self, doc_id: str) -> DocumentRecord:
         """The document ``doc_id``."""
-        import sqlalchemy as sa
-
         found = self._documents.get(doc_id)
         if found is not None:
             return found
-        d = self.t.documents
         with self._tx() as conn:
-            row = conn.execute(sa.select(d).where(d.c.doc_id == doc_id)).first()
+            return self._document(conn, doc_id)
+
+    def _document(self, conn: sa.Connection, doc_id: str) -> DocumentRecord:
+        found = self._documents.get(doc_id)
+        if found is not None:
+            return found
+        row = self._sql.document(conn, doc=doc_id).first()
         if row is None:
             raise NotAllowed(doc_id)
-        found = DocumentRecord(row.doc_id, row.title, row.text)
+        found = DocumentRecord(*row)
         if len(self._documents) >= _CACHED_DOCUMENTS:
             self._documents.pop(next(iter(self._documents)))
         self._documents[doc_id] = found
@@ -446,30 +528,36 @@ class Project:
             )
         return token
 
+    def cached_session(self, token: str | None) -> Session | None:
+        """The live session of a cookie's token when this process read it within the last
+        :data:`SESSION_CACHE_SECONDS` (no database access: the web application asks this
+        first, on its event loop); ``None``: ask :meth:`session`."""
+        if not token or len(token) > 128:
+            return None
+        now = time.time()
+        cached = self._sessions.get(_token_hash(token))
+        if cached is not None and cached[2] > now and cached[1] > now:
+            return cached[0]
+        return None
+
     def session(self, token: str | None) -> Session | None:
         """The live session of a cookie's token, ``None`` for none or an expired one."""
-        import sqlalchemy as sa
-
         if not token or len(token) > 128:
             return None
         key, now = _token_hash(token), time.time()
         cached = self._sessions.get(key)
         if cached is not None and cached[2] > now:  # read again after SESSION_CACHE_SECONDS
             return cached[0] if cached[1] > now else None
-        s, a = self.t.sessions, self.t.assessors
         with self._tx() as conn:
-            row = conn.execute(
-                sa.select(s.c.csrf, s.c.expires_at, a.c.id, a.c.name, a.c.role)
-                .join(a, a.c.id == s.c.assessor_id)
-                .where(s.c.token_hash == key)
-            ).first()
-        if row is None or row.expires_at < now:
+            row = self._sql.session(conn, key=key).first()
+        if row is None or row[1] < now:
             self._sessions.pop(key, None)
             return None
-        session = Session(Assessor(row.id, row.name, row.role), row.csrf)
+        csrf, expires_at, assessor_id, name, role = row
+        session = Session(Assessor(assessor_id, name, role), csrf)
         if len(self._sessions) >= _CACHED_SESSIONS:
             self._sessions.clear()
-        self._sessions[key] = (session, row.expires_at, now + SESSION_CACHE_SECONDS)
+        self._sessions[key] = (session, expires_at, now + SESSION_CACHE_SECONDS)
         return session
 
     def logout(self, token: str) -> None:
@@ -490,19 +578,9 @@ class Project:
     def _check(
         self, conn: sa.Connection, assessor_id: int, query_id: str, doc_id: str | None
     ) -> None:
-        import sqlalchemy as sa
-
-        g = self.t.assignments
         # an assignment is never taken back: one found once is kept, the others asked again
         if (assessor_id, query_id) not in self._assigned:
-            if (
-                conn.execute(
-                    sa.select(g.c.query_id).where(
-                        g.c.assessor_id == assessor_id, g.c.query_id == query_id
-                    )
-                ).first()
-                is None
-            ):
+            if self._sql.assigned(conn, aid=assessor_id, q=query_id).first() is None:
                 raise NotAllowed(query_id)
             self._assigned.add((assessor_id, query_id))
         if doc_id is not None and doc_id not in self._pooled().get(query_id, ()):
@@ -551,23 +629,26 @@ class Project:
         ]
 
     def _place(
-        self, conn: sa.Connection, assessor_id: int, query_id: str, doc_id: str, *, keep: bool
+        self,
+        conn: sa.Connection,
+        assessor_id: int,
+        query_id: str,
+        doc_id: str,
+        *,
+        keep: bool,
+        was: str | Literal[False] | None = False,
     ) -> None:
         """Record that ``doc_id`` is on the assessor's screen (since now, or since it was first
-        shown when ``keep`` and it is the same document)."""
-        import sqlalchemy as sa
-
-        pl_ = self.t.places
-        where = (pl_.c.assessor_id == assessor_id, pl_.c.query_id == query_id)
-        row = conn.execute(sa.select(pl_).where(*where)).first()
-        if row is None:
-            conn.execute(
-                pl_.insert().values(
-                    assessor_id=assessor_id, query_id=query_id, doc_id=doc_id, shown_at=time.time()
-                )
-            )
-        elif not (keep and row.doc_id == doc_id):
-            conn.execute(pl_.update().where(*where).values(doc_id=doc_id, shown_at=time.time()))
+        shown when ``keep`` and it is the same document); ``was``: the document the place
+        held, when the caller has read it (``None``: no place yet)."""
+        if was is False:
+            row = self._sql.place(conn, aid=assessor_id, q=query_id).first()
+            was = None if row is None else row[0]
+        values = {"aid": assessor_id, "q": query_id, "doc": doc_id, "at": time.time()}
+        if was is None:
+            self._sql.new_place(conn, **values)
+        elif not (keep and was == doc_id):
+            self._sql.move_place(conn, **values)
 
     def screen(self, assessor_id: int, query_id: str, doc_id: str | None = None) -> Screen:
         """What the assessor sees of ``query_id``: ``doc_id`` (one of their own judged documents,
@@ -581,26 +662,16 @@ class Project:
         NotAllowed
             A topic not assigned to the assessor, or a document they may not see there.
         """
-        import sqlalchemy as sa
-
-        pooled = self.order().get(query_id, ())  # read before the transaction: one at a time
+        pooled = self._pooled().get(query_id, frozenset())  # read before the transaction
         strategy = self.strategy
-        j, pl_ = self.t.judgments, self.t.places
+        topic = self.topic(query_id)  # NotAllowed for an unknown topic, as for another's
+        sql, mine = self._sql, {"aid": assessor_id, "q": query_id}
         with self._tx() as conn:
             self._check(conn, assessor_id, query_id, doc_id)
             # (doc_id, label) in the order first judged: plain tuples, no objects per row
-            done: dict[str, int | None] = dict(
-                conn.execute(
-                    sa.select(j.c.doc_id, j.c.label)
-                    .where(j.c.assessor_id == assessor_id, j.c.query_id == query_id)
-                    .order_by(j.c.id)
-                ).all()
-            )
-            place = conn.execute(
-                sa.select(pl_.c.doc_id).where(
-                    pl_.c.assessor_id == assessor_id, pl_.c.query_id == query_id
-                )
-            ).scalar()
+            done: dict[str, int | None] = dict(sql.done(conn, **mine).all())
+            row = sql.place(conn, **mine).first()
+            place: str | None = None if row is None else row[0]
             current: str | None
             if doc_id is not None:
                 if doc_id not in done and doc_id != place:
@@ -619,28 +690,20 @@ class Project:
                         "a pooled document the assessor has still to judge"
                     )
             note = ""
+            document = None
             if current is not None:
-                self._place(conn, assessor_id, query_id, current, keep=True)
+                self._place(conn, assessor_id, query_id, current, keep=True, was=place)
                 if current in done:
-                    note = conn.execute(
-                        sa.select(j.c.note).where(
-                            j.c.assessor_id == assessor_id,
-                            j.c.query_id == query_id,
-                            j.c.doc_id == current,
-                        )
-                    ).scalar_one()
-        topic = self.topic(query_id)
+                    note = sql.note(conn, doc=current, **mine).scalar_one()
+                document = self._document(conn, current)
         order = list(done)
         last = order[-1] if order else None
-        if current is None:
-            return Screen(topic, None, None, False, "", len(done), len(pooled), last, None)
-        if current not in done:
-            document = self.document(current)
+        if current is None or current not in done:
             return Screen(topic, document, None, False, "", len(done), len(pooled), last, None)
         i = order.index(current)
         return Screen(
             topic,
-            self.document(current),
+            document,
             done[current],
             done[current] is None,
             note,
@@ -675,43 +738,20 @@ class Project:
             raise OptionError("label", f"a grade of the scale {self.scale}", str(label))
         if len(note) > MAX_NOTE:
             raise OptionError("note", f"at most {MAX_NOTE} characters", f"{len(note)} characters")
-        j, pl_ = self.t.judgments, self.t.places
         self._pooled()  # read before the transaction: one at a time
-        now = time.time()
+        sql, now = self._sql, time.time()
+        key = {"aid": assessor_id, "q": query_id, "doc": doc_id}
         for attempt in range(3):  # two requests for the same document: the second updates
             try:
                 with self._tx() as conn:
                     self._check(conn, assessor_id, query_id, doc_id)
-                    shown = conn.execute(
-                        sa.select(pl_.c.shown_at).where(
-                            pl_.c.assessor_id == assessor_id,
-                            pl_.c.query_id == query_id,
-                            pl_.c.doc_id == doc_id,
-                        )
-                    ).scalar()
+                    shown = sql.shown(conn, **key).scalar()
                     seconds = None if shown is None else max(0.0, now - shown)
-                    key = (
-                        j.c.assessor_id == assessor_id,
-                        j.c.query_id == query_id,
-                        j.c.doc_id == doc_id,
-                    )
-                    values = {"label": label, "note": note, "seconds": seconds, "judged_at": now}
-                    if conn.execute(j.update().where(*key).values(**values)).rowcount == 0:
-                        conn.execute(
-                            j.insert().values(
-                                assessor_id=assessor_id, query_id=query_id, doc_id=doc_id, **values
-                            )
-                        )
-                    conn.execute(
-                        self.t.events.insert().values(
-                            assessor_id=assessor_id,
-                            query_id=query_id,
-                            doc_id=doc_id,
-                            action="judge" if label is not None else "skip",
-                            label=label,
-                            at=now,
-                        )
-                    )
+                    values = {"label": label, "note": note, "seconds": seconds, "at": now}
+                    if sql.rejudge(conn, **key, **values).rowcount == 0:
+                        sql.judge(conn, **key, **values)
+                    action = "judge" if label is not None else "skip"
+                    sql.event(conn, **key, action=action, label=label, at=now)
                 return Judgment(assessor_id, query_id, doc_id, label, note, seconds, now)
             except sa.exc.IntegrityError:
                 if attempt == 2:
