@@ -15,7 +15,9 @@ tens of microseconds, not the milliseconds of a full HTTP library). Each assesso
 (argon2 at its default cost), waits for the start, then judges for ``--seconds``: one step is
 "judge and show next", the POST of the judgment and the GET of the next screen it redirects
 to, timed on the client from the first byte sent to the last byte of the screen received;
-then the assessor reads the screen for ``--think`` seconds (default 1).
+then the assessor reads the screen for 0.5 to 1.5 times ``--think`` seconds (default 1; drawn
+uniformly, seeded by the assessor's name; the first step after 0 to ``--think`` seconds), so
+that the assessors do not move in lockstep, as people do not.
 
 Each run also times a baseline with as many clients for as long: one GET of a static file a
 step (the floor of the HTTP stack on this machine), before the judging in one run and after it
@@ -186,6 +188,7 @@ async def assessor(
     steps: list[float] = []
     accepted = 0
     think = deadline[1]
+    rng = random.Random(name)  # each assessor reads at their own pace, the same every run
     _, _, page = await c.request("GET", "/login")
     token = CSRF.search(page)
     assert token is not None
@@ -196,6 +199,7 @@ async def assessor(
     _, _, page = await c.request("GET", f"/judge?topic={topic}")
     logged_in.append(name)
     await start.wait()
+    await asyncio.sleep(rng.uniform(0.0, think))  # assessors do not start in step
     while time.time() < deadline[0]:
         doc, token = DOC.search(page), CSRF.search(page)
         if doc is None or token is None:
@@ -213,8 +217,8 @@ async def assessor(
         _, _, page = await c.request("GET", headers["location"])
         steps.append(time.perf_counter() - started)
         accepted += 1
-        if think:  # the assessor reads the next document
-            await asyncio.sleep(think)
+        if think:  # the assessor reads the next document: 0.5 to 1.5 times --think
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
     await c.close()
     return accepted, steps
 

@@ -144,7 +144,9 @@ class Screen:
     next: str | None
 
 
-def _engine(url: str) -> sa.Engine:
+def _engine(url: str, checkpoints: list[bool]) -> sa.Engine:
+    """The engine of ``url``; on SQLite, a connection made while ``checkpoints[0]`` is false
+    leaves the WAL's checkpoints to :meth:`Project.checkpoint` (none on commit)."""
     try:
         import sqlalchemy as sa
     except ImportError:  # pragma: no cover - depends on the environment
@@ -162,7 +164,12 @@ def _engine(url: str) -> sa.Engine:
         def _pragmas(dbapi: Any, _record: Any) -> None:
             cursor = dbapi.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")  # WAL: a killed server loses nothing
+            # WAL with synchronous=NORMAL: a commit is written to the WAL (the OS has it) but
+            # not synced; a killed server loses nothing committed, a power cut may lose the
+            # commits since the last checkpoint (the database itself is never corrupted)
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            if not checkpoints[0]:
+                cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.close()
@@ -191,9 +198,10 @@ def _token_hash(token: str) -> str:
 
 
 class _Prepared:
-    """One statement compiled once for the engine's dialect and run on the driver with its
-    bound values: the judging path's statements skip SQLAlchemy's per-call building, cache
-    key and compile lookup (most of a step's time when they did not)."""
+    """One statement compiled once for the engine's dialect and run on the driver's cursor
+    with its bound values, inside the SQLAlchemy transaction of ``conn``: the judging path's
+    statements skip SQLAlchemy's per-call building, cache key, compile lookup and result
+    set-up (most of a step's time when they did not)."""
 
     def __init__(self, statement: Any, dialect: Any) -> None:
         compiled = statement.compile(dialect=dialect)
@@ -202,10 +210,38 @@ class _Prepared:
             tuple(compiled.positiontup) if compiled.positional else None
         )
 
-    def __call__(self, conn: sa.Connection, **values: Any) -> sa.CursorResult[*tuple[Any, ...]]:
+    def _run(self, conn: sa.Connection, values: dict[str, Any]) -> Any:
+        cursor = conn.connection.cursor()
         if self.names is None:
-            return conn.exec_driver_sql(self.sql, values)
-        return conn.exec_driver_sql(self.sql, tuple(values[n] for n in self.names))
+            cursor.execute(self.sql, values)
+        else:
+            cursor.execute(self.sql, tuple(values[n] for n in self.names))
+        return cursor
+
+    def rows(self, conn: sa.Connection, **values: Any) -> list[tuple[Any, ...]]:
+        """Every row the statement selects."""
+        cursor = self._run(conn, values)
+        try:
+            return [tuple(r) for r in cursor.fetchall()]
+        finally:
+            cursor.close()
+
+    def row(self, conn: sa.Connection, **values: Any) -> tuple[Any, ...] | None:
+        """The first row the statement selects, ``None`` for none."""
+        cursor = self._run(conn, values)
+        try:
+            found = cursor.fetchone()
+        finally:
+            cursor.close()
+        return None if found is None else tuple(found)
+
+    def run(self, conn: sa.Connection, **values: Any) -> int:
+        """Run an insert, update or delete; the number of rows it changed."""
+        cursor = self._run(conn, values)
+        try:
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
 
 
 class _Statements:
@@ -275,7 +311,9 @@ class Project:
     def __init__(self, folder: Path, url: str, *, strategy: Strategy | None = None) -> None:
         self.folder = folder
         self.url = url
-        self.engine = _engine(url)
+        self._checkpoints = [True]  # on commit, SQLite's default (see checkpoint_in_background)
+        self._checkpointer: tuple[threading.Thread, threading.Event] | None = None
+        self.engine = _engine(url, self._checkpoints)
         self.t = tables()
         migrate(self.engine, str(folder / PROJECT_FILE))
         self._sql = _Statements(self.t, self.engine.dialect)
@@ -375,7 +413,7 @@ class Project:
         found = self._documents.get(doc_id)
         if found is not None:
             return found
-        row = self._sql.document(conn, doc=doc_id).first()
+        row = self._sql.document.row(conn, doc=doc_id)
         if row is None:
             raise NotAllowed(doc_id)
         found = DocumentRecord(*row)
@@ -549,7 +587,7 @@ class Project:
         if cached is not None and cached[2] > now:  # read again after SESSION_CACHE_SECONDS
             return cached[0] if cached[1] > now else None
         with self._tx() as conn:
-            row = self._sql.session(conn, key=key).first()
+            row = self._sql.session.row(conn, key=key)
         if row is None or row[1] < now:
             self._sessions.pop(key, None)
             return None
@@ -580,7 +618,7 @@ class Project:
     ) -> None:
         # an assignment is never taken back: one found once is kept, the others asked again
         if (assessor_id, query_id) not in self._assigned:
-            if self._sql.assigned(conn, aid=assessor_id, q=query_id).first() is None:
+            if self._sql.assigned.row(conn, aid=assessor_id, q=query_id) is None:
                 raise NotAllowed(query_id)
             self._assigned.add((assessor_id, query_id))
         if doc_id is not None and doc_id not in self._pooled().get(query_id, ()):
@@ -642,13 +680,13 @@ class Project:
         shown when ``keep`` and it is the same document); ``was``: the document the place
         held, when the caller has read it (``None``: no place yet)."""
         if was is False:
-            row = self._sql.place(conn, aid=assessor_id, q=query_id).first()
+            row = self._sql.place.row(conn, aid=assessor_id, q=query_id)
             was = None if row is None else row[0]
         values = {"aid": assessor_id, "q": query_id, "doc": doc_id, "at": time.time()}
         if was is None:
-            self._sql.new_place(conn, **values)
+            self._sql.new_place.run(conn, **values)
         elif not (keep and was == doc_id):
-            self._sql.move_place(conn, **values)
+            self._sql.move_place.run(conn, **values)
 
     def screen(self, assessor_id: int, query_id: str, doc_id: str | None = None) -> Screen:
         """What the assessor sees of ``query_id``: ``doc_id`` (one of their own judged documents,
@@ -669,8 +707,8 @@ class Project:
         with self._tx() as conn:
             self._check(conn, assessor_id, query_id, doc_id)
             # (doc_id, label) in the order first judged: plain tuples, no objects per row
-            done: dict[str, int | None] = dict(sql.done(conn, **mine).all())
-            row = sql.place(conn, **mine).first()
+            done: dict[str, int | None] = dict(sql.done.rows(conn, **mine))
+            row = sql.place.row(conn, **mine)
             place: str | None = None if row is None else row[0]
             current: str | None
             if doc_id is not None:
@@ -694,7 +732,8 @@ class Project:
             if current is not None:
                 self._place(conn, assessor_id, query_id, current, keep=True, was=place)
                 if current in done:
-                    note = sql.note(conn, doc=current, **mine).scalar_one()
+                    found = sql.note.row(conn, doc=current, **mine)
+                    note = "" if found is None else str(found[0])
                 document = self._document(conn, current)
         order = list(done)
         last = order[-1] if order else None
@@ -745,15 +784,16 @@ class Project:
             try:
                 with self._tx() as conn:
                     self._check(conn, assessor_id, query_id, doc_id)
-                    shown = sql.shown(conn, **key).scalar()
+                    found = sql.shown.row(conn, **key)
+                    shown = None if found is None else float(found[0])
                     seconds = None if shown is None else max(0.0, now - shown)
                     values = {"label": label, "note": note, "seconds": seconds, "at": now}
-                    if sql.rejudge(conn, **key, **values).rowcount == 0:
-                        sql.judge(conn, **key, **values)
+                    if sql.rejudge.run(conn, **key, **values) == 0:
+                        sql.judge.run(conn, **key, **values)
                     action = "judge" if label is not None else "skip"
-                    sql.event(conn, **key, action=action, label=label, at=now)
+                    sql.event.run(conn, **key, action=action, label=label, at=now)
                 return Judgment(assessor_id, query_id, doc_id, label, note, seconds, now)
-            except sa.exc.IntegrityError:
+            except (sa.exc.IntegrityError, self.engine.dialect.loaded_dbapi.IntegrityError):
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
@@ -838,8 +878,49 @@ class Project:
                 )
             )
 
+    def checkpoint(self) -> tuple[int, int]:
+        """SQLite: copy the WAL's committed pages into the database file (a passive
+        checkpoint: writers go on meanwhile); the WAL's pages and how many of them are in the
+        database now. Other databases: ``(0, 0)``, nothing to do."""
+        if self.engine.dialect.name != "sqlite":
+            return (0, 0)
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            row = cursor.fetchone()
+            cursor.close()
+        finally:
+            raw.close()
+        return (0, 0) if row is None else (int(row[1]), int(row[2]))
+
+    def checkpoint_in_background(self, every: float = 1.0) -> None:
+        """SQLite: take the WAL's checkpoints (and their fsyncs) out of the commits: no commit
+        checkpoints any more; a thread does, every ``every`` seconds, until :meth:`close`.
+        The server calls this: a commit that checkpoints holds up every request behind it.
+        Other databases: nothing."""
+        if self.engine.dialect.name != "sqlite" or self._checkpointer is not None:
+            return
+        self._checkpoints[0] = False
+        self.engine.dispose()  # the connections made before keep checkpointing: new ones
+        stop = threading.Event()
+
+        def loop() -> None:
+            while not stop.wait(every):
+                self.checkpoint()
+
+        thread = threading.Thread(target=loop, name="cranfield-checkpoints", daemon=True)
+        self._checkpointer = (thread, stop)
+        thread.start()
+
     def close(self) -> None:
-        """Close the database's connections."""
+        """Close the database's connections (SQLite checkpoints the WAL as the last one
+        closes)."""
+        if self._checkpointer is not None:
+            thread, stop = self._checkpointer
+            stop.set()
+            thread.join()
+            self._checkpointer = None
         self.engine.dispose()
 
 

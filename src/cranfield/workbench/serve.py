@@ -48,5 +48,6 @@ def serve(project: Project, sock: socket.socket, log: TextIO) -> None:
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
     logger.handlers[:] = [handler]
     app = create_app(project, log=logger)
+    project.checkpoint_in_background()
     config = uvicorn.Config(app, access_log=False, log_level="warning", lifespan="off")
     uvicorn.Server(config).run(sockets=[sock])
