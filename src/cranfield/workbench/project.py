@@ -928,8 +928,11 @@ class Project:
 
 
 def _topics_of(path: str | Path) -> tuple[TopicRecord, ...]:
+    from cranfield.io import irds
     from cranfield.io.documents import is_json_lines, read_topic_records
 
+    if irds.is_irds_id(path):  # a str that is no file and names a dataset: ir_datasets' cache
+        return irds.read_topics(str(path))
     if is_json_lines(path):
         return read_topic_records(path)
     from cranfield.lab.collections import read_topics
@@ -937,6 +940,12 @@ def _topics_of(path: str | Path) -> tuple[TopicRecord, ...]:
     return tuple(
         TopicRecord(t.query_id, t.title, t.description, t.narrative) for t in read_topics(path)
     )
+
+
+def _is_id(source: str | Path) -> bool:
+    from cranfield.io.irds import looks_like_id
+
+    return looks_like_id(source)
 
 
 def _sample(items: Sequence[str]) -> str:
@@ -957,7 +966,10 @@ def create_project(  # noqa: PLR0915 -- one transaction writes the whole project
 ) -> Project:
     """Make a judging project in ``folder`` (which must not exist, or be empty): the depth-
     ``pool_depth`` pool of ``runs``, its topics and documents, a database (SQLite in the folder,
-    or the URL ``db``, e.g. ``postgresql://user@host/name``).
+    or the URL ``db``, e.g. ``postgresql://user@host/name``). ``topics`` is a file (TREC SGML
+    or XML, ``query_id<TAB>title`` lines, JSON Lines) or, as a ``str`` that is no file, an
+    ir_datasets id (``msmarco-passage/trec-dl-2019/judged``) whose queries are read from
+    ir_datasets' local cache, never downloaded (:func:`cranfield.io.irds.read_topics`).
 
     Raises
     ------
@@ -1053,7 +1065,7 @@ def create_project(  # noqa: PLR0915 -- one transaction writes the whole project
                 "pool_depth": pool_depth,
                 "created_at": time.time(),
                 "cranfield": __version__,
-                "topics_file": Path(topics).name,
+                "topics_file": str(topics) if _is_id(topics) else Path(topics).name,
                 "documents_file": Path(documents).name,
                 "topics_left_out": len(topic_list) - len(shared),
                 "documents_left_out": len(docs) - len(pooled_docs),
