@@ -52,10 +52,14 @@ __all__ = [
 ]
 
 Role = Literal["assessor", "organiser"]
+InvitationState = Literal["valid", "used", "expired", "unknown"]
 ROLES: Final = ("assessor", "organiser")
 PROJECT_FILE: Final = "project.json"
 SQLITE_FILE: Final = "judgments.sqlite"
 SESSION_SECONDS: Final = 12 * 3600.0
+INVITATION_HOURS: Final = 72.0
+MIN_PASSWORD: Final = 10
+MAX_PASSWORD: Final = 256
 SESSION_CACHE_SECONDS: Final = 10.0
 _CACHED_SESSIONS: Final = 10_000
 MAX_NOTE: Final = 2000
@@ -554,17 +558,120 @@ class Project:
             return None
         if row is None:  # pragma: no cover - a dummy hash of a random password never verifies
             return None
+        with self._tx() as conn:
+            return self._new_session(conn, row.id)
+
+    def _new_session(self, conn: sa.Connection, assessor_id: int) -> str:
+        """A new session of the assessor; its token (the database keeps only its hash)."""
         token = secrets.token_urlsafe(32)
+        conn.execute(
+            self.t.sessions.insert().values(
+                token_hash=_token_hash(token),
+                assessor_id=assessor_id,
+                csrf=secrets.token_urlsafe(32),
+                expires_at=time.time() + SESSION_SECONDS,
+            )
+        )
+        return token
+
+    # ------------------------------------------------------------------ invitations
+
+    def invite(self, name: str, *, hours: float = INVITATION_HOURS) -> str:
+        """A one-time invitation for the assessor ``name``, valid ``hours``: its token (for the
+        link ``/invite/TOKEN``), shown once; the database keeps only its SHA-256. Following
+        the link lets the assessor set their password (:meth:`accept`), once.
+
+        Raises
+        ------
+        InputError
+            An unknown assessor.
+        OptionError
+            ``hours`` not above 0.
+        """
+        if not hours > 0:
+            raise OptionError("hours", "a number of hours above 0", str(hours))
+        who = self.assessor(name)
+        token, now = secrets.token_urlsafe(32), time.time()
         with self._tx() as conn:
             conn.execute(
-                self.t.sessions.insert().values(
+                self.t.invitations.insert().values(
                     token_hash=_token_hash(token),
-                    assessor_id=row.id,
-                    csrf=secrets.token_urlsafe(32),
-                    expires_at=time.time() + SESSION_SECONDS,
+                    assessor_id=who.id,
+                    created_at=now,
+                    expires_at=now + hours * 3600.0,
+                    used_at=None,
                 )
             )
         return token
+
+    def invitation(self, token: str | None) -> tuple[InvitationState, Assessor | None]:
+        """What the invitation ``token`` is (``valid``, ``used``, ``expired`` or ``unknown``)
+        and, when valid, whose it is."""
+        import sqlalchemy as sa
+
+        if not token or len(token) > 128:
+            return "unknown", None
+        i, a = self.t.invitations, self.t.assessors
+        with self._tx() as conn:
+            row = conn.execute(
+                sa.select(i.c.expires_at, i.c.used_at, a.c.id, a.c.name, a.c.role)
+                .join(a, a.c.id == i.c.assessor_id)
+                .where(i.c.token_hash == _token_hash(token))
+            ).first()
+        if row is None:
+            return "unknown", None
+        if row.used_at is not None:
+            return "used", None
+        if row.expires_at <= time.time():
+            return "expired", None
+        return "valid", Assessor(row.id, row.name, row.role)
+
+    def accept(self, token: str, password: str) -> str | InvitationState:
+        """Use the invitation ``token``: the assessor's password becomes ``password`` (every
+        other invitation of theirs is used up too) and a session starts; return its token.
+        An invitation that is not valid changes nothing: its state is returned instead.
+        Two uses at once: one wins, the other finds it used.
+
+        Raises
+        ------
+        OptionError
+            A password shorter than :data:`MIN_PASSWORD` or longer than :data:`MAX_PASSWORD`.
+        """
+
+        if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+            raise OptionError(
+                "password",
+                f"{MIN_PASSWORD} to {MAX_PASSWORD} characters",
+                f"{len(password)} characters",
+            )
+        state, who = self.invitation(token)
+        if who is None:
+            return state
+        hashed = _hasher().hash(password)  # slow on purpose: before the transaction
+        i, now = self.t.invitations, time.time()
+        with self._tx() as conn:
+            taken = conn.execute(
+                i.update()
+                .where(
+                    i.c.token_hash == _token_hash(token),
+                    i.c.used_at.is_(None),
+                    i.c.expires_at > now,
+                )
+                .values(used_at=now)
+            ).rowcount
+            if taken != 1:  # used (or expired) since it was read
+                return "used"
+            conn.execute(
+                i.update()
+                .where(i.c.assessor_id == who.id, i.c.used_at.is_(None))
+                .values(used_at=now)
+            )
+            conn.execute(
+                self.t.assessors.update()
+                .where(self.t.assessors.c.id == who.id)
+                .values(password_hash=hashed)
+            )
+            return self._new_session(conn, who.id)
 
     def cached_session(self, token: str | None) -> Session | None:
         """The live session of a cookie's token when this process read it within the last
