@@ -22,11 +22,16 @@ ir_datasets' registry (the ``irds`` extra):
   error of any missing file;
 * ir_datasets not installed: a :class:`ModuleNotFoundError` naming the ``irds`` extra (the
   string may be a mistyped file name: the message says it is no file).
+
+The topics of an id (:func:`read_topics`, for ``cranfield judge init --topics ID``) follow
+the same rule: read from the cache, never downloaded, or one error with the command that
+fetches them (``ir_datasets export ID queries``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import threading
@@ -40,8 +45,9 @@ from cranfield.errors import InputError
 
 if TYPE_CHECKING:
     from cranfield.data.qrels import Qrels  # polars: imported when an id is read, not before
+    from cranfield.io.documents import TopicRecord
 
-__all__ = ["cached_file", "is_irds_id", "looks_like_id", "read_qrels"]
+__all__ = ["cached_file", "is_irds_id", "looks_like_id", "read_qrels", "read_topics"]
 
 _ID = re.compile(r"[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*)*")
 _FILE_SUFFIX = re.compile(
@@ -126,10 +132,10 @@ def read_qrels(
     if not dataset.has_qrels():
         raise InputError(dataset_id, None, "is an ir_datasets dataset without qrels")
     handler = dataset.qrels_handler()
-    present, absent = _files(handler)
+    present, absent = _files(handler, "qrels")
     if absent:
-        raise _not_cached(dataset_id)
-    rows = _rows(dataset_id, handler)
+        raise _not_cached(dataset_id, "qrels")
+    rows = _rows(dataset_id, "qrels", handler.qrels_iter)
     qrels = qrels_from_frame(
         _frame(rows), source_label=dataset_id, name=name or dataset_id, duplicates=duplicates
     )
@@ -140,6 +146,46 @@ def read_qrels(
     return Qrels(qrels.frame, name=qrels.name, notes=(note, *qrels.notes))
 
 
+def read_topics(dataset_id: str) -> tuple[TopicRecord, ...]:
+    """The topics (queries) of the ir_datasets dataset ``dataset_id``, read from the local
+    cache, in the dataset's order.
+
+    A query's ``title`` is its ``title`` field, else its ``text``, else its
+    ``default_text()``; ``description`` and ``narrative`` are the fields of those names
+    (TREC's topics), else empty.
+
+    Raises
+    ------
+    InputError
+        When the dataset is not registered, has no queries, or they are not in the cache
+        (the message says how to fetch them), or ir_datasets cannot read them.
+    """
+    dataset = _dataset(dataset_id)
+    if dataset is None:
+        raise InputError(dataset_id, None, "is neither a file nor an ir_datasets dataset")
+    if not dataset.has_queries():
+        raise InputError(dataset_id, None, "is an ir_datasets dataset without topics")
+    handler = dataset.queries_handler()
+    _present, absent = _files(handler, "queries")
+    if absent:
+        raise _not_cached(dataset_id, "queries")
+    return tuple(_topic(q) for q in _rows(dataset_id, "queries", handler.queries_iter))
+
+
+def _topic(query: Any) -> TopicRecord:
+    """One query of ir_datasets as a topic (the rule of :func:`read_topics`)."""
+    from cranfield.io.documents import TopicRecord
+
+    def field(name: str) -> str:
+        value = getattr(query, name, None)
+        return value.strip() if isinstance(value, str) else ""
+
+    title = field("title") or field("text")
+    if not title and callable(getattr(query, "default_text", None)):
+        title = str(query.default_text()).strip()
+    return TopicRecord(str(query.query_id), title, field("description"), field("narrative"))
+
+
 def cached_file(dataset_id: str) -> tuple[str, str | None] | None:
     """The file the qrels of ``dataset_id`` were read from in this process and its SHA-256
     (``None`` when they were made of several files, or of one too large to hash again), or
@@ -147,9 +193,9 @@ def cached_file(dataset_id: str) -> tuple[str, str | None] | None:
     return _CACHED.get(dataset_id)
 
 
-def _files(handler: Any) -> tuple[list[Path], list[str]]:
-    """The files in the cache that ``handler``'s qrels are read from, and the downloads they
-    would need (none when they are all cached)."""
+def _files(handler: Any, what: str) -> tuple[list[Path], list[str]]:
+    """The files in the cache that ``handler``'s ``what`` (qrels, queries) are read from, and
+    the downloads they would need (none when they are all cached)."""
     present: list[Path] = []
     absent: list[str] = []
     todo: list[Any] = [handler]
@@ -165,8 +211,8 @@ def _files(handler: Any) -> tuple[list[Path], list[str]]:
         if not type(item).__module__.startswith("ir_datasets"):
             continue
         kind = type(item).__name__
-        if kind == "Dataset":  # another dataset's qrels (a filtered subset): only those
-            todo.append(item.qrels_handler())
+        if kind == "Dataset":  # another dataset's (a filtered subset): only those
+            todo.append(getattr(item, f"{what}_handler")())
             continue
         made = getattr(item, _FILES[kind], None) if kind in _FILES else None
         if made is not None and os.path.exists(made):
@@ -178,37 +224,38 @@ def _files(handler: Any) -> tuple[list[Path], list[str]]:
     return present, absent
 
 
-def _not_cached(dataset_id: str) -> InputError:
+def _not_cached(dataset_id: str, what: str) -> InputError:
     import ir_datasets
 
     home = ir_datasets.util.home_path()
     return InputError(
         dataset_id,
         None,
-        f"is an ir_datasets dataset whose qrels are not in ir_datasets' local cache ({home}), "
+        f"is an ir_datasets dataset whose {what} are not in ir_datasets' local cache ({home}), "
         f"and cranfield never downloads; fetch them once with: ir_datasets export {dataset_id} "
-        "qrels > /dev/null",
+        f"{what} > /dev/null",
     )
 
 
-def _rows(dataset_id: str, handler: Any) -> list[Any]:
-    """Every judgment of ``handler``, read with downloads refused."""
+def _rows(dataset_id: str, what: str, iterate: Any) -> list[Any]:
+    """Every record of ``iterate()`` (the dataset's ``what``), read with downloads refused."""
     refused: list[str] = []
     with _offline(refused):
         try:
-            return list(handler.qrels_iter())
+            return list(iterate())
         except Exception as exc:
             if refused:
-                raise _not_cached(dataset_id) from None
+                raise _not_cached(dataset_id, what) from None
             raise InputError(
-                dataset_id, None, f"ir_datasets could not read its qrels ({exc})"
+                dataset_id, None, f"ir_datasets could not read its {what} ({exc})"
             ) from exc
 
 
 @contextlib.contextmanager
 def _offline(refused: list[str]) -> Iterator[None]:
     """ir_datasets with its downloads refused (it reaches the network through
-    ``ir_datasets.lazy_libs.requests`` only): a download tried is recorded in ``refused``."""
+    ``ir_datasets.lazy_libs.requests`` only): a download tried is recorded in ``refused``;
+    log records up to warnings are not shown meanwhile."""
     import ir_datasets
 
     libs = ir_datasets.lazy_libs
@@ -218,12 +265,16 @@ def _offline(refused: list[str]) -> Iterator[None]:
         raise ConnectionRefusedError("cranfield reads ir_datasets' local cache only")
 
     with _OFFLINE:
-        before = libs.requests
+        before, silenced = libs.requests, logging.root.manager.disable
         libs.requests = no_downloads
+        # a refused download is one error of ours, not ir_datasets' log lines (its data-use
+        # agreement, "download failed") before it
+        logging.disable(max(silenced, logging.WARNING))
         try:
             yield
         finally:
             libs.requests = before
+            logging.disable(silenced)
 
 
 def _frame(rows: list[Any]) -> Any:

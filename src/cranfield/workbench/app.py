@@ -1,9 +1,10 @@
 """The judging workbench's web application (Starlette; served by uvicorn, :func:`serve`).
 
-Pages: ``/login``; ``/topics`` (the assessor's topics and progress); ``/judge?topic=Q[&doc=D]``
+Pages: ``/login``; ``/invite/TOKEN`` (a one-time invitation: the assessor sets their
+password); ``/topics`` (the assessor's topics and progress); ``/judge?topic=Q[&doc=D]``
 (the judging screen); ``/organiser`` (organisers only: progress, rate, κ, disagreements and
-their adjudication, live scores). Forms post to ``/login``, ``/logout``, ``/judge``, ``/undo``
-and ``/adjudicate``.
+their adjudication, live scores). Forms post to ``/login``, ``/invite/TOKEN``, ``/logout``,
+``/judge``, ``/undo`` and ``/adjudicate``.
 
 What every response promises:
 
@@ -12,7 +13,12 @@ What every response promises:
   server only (no inline script, no remote load, no framing); the one script is a static file.
 * **Sessions.** A random token in an ``HttpOnly``, ``SameSite=Strict`` cookie; the database
   keeps only its SHA-256 (:meth:`Project.login`). Every form carries the session's CSRF token
-  (the log-in form a double-submit cookie's); a POST without it is refused (403).
+  (the log-in and invitation forms a double-submit cookie's); a POST without it is refused
+  (403).
+* **Invitations.** A link's token is kept only as its SHA-256; opening the link changes
+  nothing (a mail scanner may open it first), only the form posted with a password uses it,
+  once (:meth:`Project.accept`); a used, expired or unknown link gets a page that says so
+  (410, 410, 404).
 * **Only one's own.** An assessor reads and writes only the topics assigned to them; anything
   else is "not found" (404), the same answer as for what does not exist.
 * **Bounded.** A request body over :data:`MAX_BODY` bytes is refused (413); form fields are
@@ -34,7 +40,14 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from cranfield.errors import OptionError
-from cranfield.workbench.project import MAX_NOTE, NotAllowed, Project, Session
+from cranfield.workbench.project import (
+    MAX_NOTE,
+    MAX_PASSWORD,
+    MIN_PASSWORD,
+    NotAllowed,
+    Project,
+    Session,
+)
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -249,7 +262,10 @@ def create_app(  # noqa: C901, PLR0915 -- the routes of one small application, k
         return HTMLResponse(html, status_code=status)
 
     async def session_of(request: Request) -> Session | None:
-        return await run_in_threadpool(project.session, request.cookies.get(SESSION_COOKIE))
+        token = request.cookies.get(SESSION_COOKIE)
+        # one read of the database every few seconds a session; in between, no thread
+        found = project.cached_session(token)
+        return found if found is not None else await run_in_threadpool(project.session, token)
 
     async def form_of(request: Request) -> dict[str, str]:
         form = await request.form(max_files=0, max_fields=16, max_part_size=16 * 1024)
@@ -304,6 +320,67 @@ def create_app(  # noqa: C901, PLR0915 -- the routes of one small application, k
             return page("login.html", 401, csrf=sent, error="Wrong name or password.")
         response = RedirectResponse("/topics", status_code=303)
         set_cookie(response, request, SESSION_COOKIE, token)
+        response.delete_cookie(LOGIN_COOKIE, path="/")
+        return response
+
+    def invitation_refused(state: str) -> HTMLResponse:
+        why = {
+            "used": "This invitation link has been used already: it works once. Log in with "
+            "the password you chose, or ask the organiser for a new link.",
+            "expired": "This invitation link has expired. Ask the organiser for a new one.",
+        }
+        return page(
+            "message.html",
+            410 if state in why else 404,
+            title="Invitation",
+            message=why.get(state, "This invitation link is not valid."),
+        )
+
+    def invite_form(
+        request: Request, token: str, name: str, csrf: str, status: int, error: str | None
+    ) -> HTMLResponse:
+        response = page(
+            "invite.html",
+            status,
+            token=token,
+            who=name,
+            csrf=csrf,
+            error=error,
+            min_password=MIN_PASSWORD,
+            max_password=MAX_PASSWORD,
+        )
+        set_cookie(response, request, LOGIN_COOKIE, csrf)
+        return response
+
+    async def invite_page(request: Request) -> Response:
+        token = request.path_params["token"]
+        state, who = await run_in_threadpool(project.invitation, token)
+        if who is None:
+            return invitation_refused(state)
+        return invite_form(request, token, who.name, secrets.token_urlsafe(32), 200, None)
+
+    async def invite(request: Request) -> Response:
+        token = request.path_params["token"]
+        form = await form_of(request)
+        sent, cookie = form.get("csrf", ""), request.cookies.get(LOGIN_COOKIE, "")
+        if not sent or not secrets.compare_digest(sent.encode(), cookie.encode()):
+            raise HTTPException(403, "The form's CSRF token is missing or wrong.")
+        state, who = await run_in_threadpool(project.invitation, token)
+        if who is None:
+            return invitation_refused(state)
+        password = form.get("password", "")
+        error = None
+        if password != form.get("again", ""):
+            error = "The two passwords differ."
+        elif not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+            error = f"A password has {MIN_PASSWORD} to {MAX_PASSWORD} characters."
+        if error is not None:
+            return invite_form(request, token, who.name, sent, 400, error)
+        accepted = await run_in_threadpool(project.accept, token, password)
+        if accepted in ("valid", "used", "expired", "unknown"):
+            return invitation_refused(accepted)
+        response = RedirectResponse("/topics", status_code=303)
+        set_cookie(response, request, SESSION_COOKIE, accepted)
         response.delete_cookie(LOGIN_COOKIE, path="/")
         return response
 
@@ -423,6 +500,8 @@ def create_app(  # noqa: C901, PLR0915 -- the routes of one small application, k
         Route("/", home),
         Route("/login", login_page, methods=["GET"]),
         Route("/login", login, methods=["POST"]),
+        Route("/invite/{token}", invite_page, methods=["GET"]),
+        Route("/invite/{token}", invite, methods=["POST"]),
         Route("/logout", logout, methods=["POST"]),
         Route("/topics", topics, methods=["GET"]),
         Route("/judge", judge_page, methods=["GET"]),

@@ -52,10 +52,14 @@ __all__ = [
 ]
 
 Role = Literal["assessor", "organiser"]
+InvitationState = Literal["valid", "used", "expired", "unknown"]
 ROLES: Final = ("assessor", "organiser")
 PROJECT_FILE: Final = "project.json"
 SQLITE_FILE: Final = "judgments.sqlite"
 SESSION_SECONDS: Final = 12 * 3600.0
+INVITATION_HOURS: Final = 72.0
+MIN_PASSWORD: Final = 10
+MAX_PASSWORD: Final = 256
 SESSION_CACHE_SECONDS: Final = 10.0
 _CACHED_SESSIONS: Final = 10_000
 MAX_NOTE: Final = 2000
@@ -144,7 +148,9 @@ class Screen:
     next: str | None
 
 
-def _engine(url: str) -> sa.Engine:
+def _engine(url: str, checkpoints: list[bool]) -> sa.Engine:
+    """The engine of ``url``; on SQLite, a connection made while ``checkpoints[0]`` is false
+    leaves the WAL's checkpoints to :meth:`Project.checkpoint` (none on commit)."""
     try:
         import sqlalchemy as sa
     except ImportError:  # pragma: no cover - depends on the environment
@@ -162,7 +168,12 @@ def _engine(url: str) -> sa.Engine:
         def _pragmas(dbapi: Any, _record: Any) -> None:
             cursor = dbapi.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")  # WAL: a killed server loses nothing
+            # WAL with synchronous=NORMAL: a commit is written to the WAL (the OS has it) but
+            # not synced; a killed server loses nothing committed, a power cut may lose the
+            # commits since the last checkpoint (the database itself is never corrupted)
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            if not checkpoints[0]:
+                cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.close()
@@ -190,6 +201,113 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class _Prepared:
+    """One statement compiled once for the engine's dialect and run on the driver's cursor
+    with its bound values, inside the SQLAlchemy transaction of ``conn``: the judging path's
+    statements skip SQLAlchemy's per-call building, cache key, compile lookup and result
+    set-up (most of a step's time when they did not)."""
+
+    def __init__(self, statement: Any, dialect: Any) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql: str = compiled.string
+        self.names: tuple[str, ...] | None = (
+            tuple(compiled.positiontup) if compiled.positional else None
+        )
+
+    def _run(self, conn: sa.Connection, values: dict[str, Any]) -> Any:
+        cursor = conn.connection.cursor()
+        if self.names is None:
+            cursor.execute(self.sql, values)
+        else:
+            cursor.execute(self.sql, tuple(values[n] for n in self.names))
+        return cursor
+
+    def rows(self, conn: sa.Connection, **values: Any) -> list[tuple[Any, ...]]:
+        """Every row the statement selects."""
+        cursor = self._run(conn, values)
+        try:
+            return [tuple(r) for r in cursor.fetchall()]
+        finally:
+            cursor.close()
+
+    def row(self, conn: sa.Connection, **values: Any) -> tuple[Any, ...] | None:
+        """The first row the statement selects, ``None`` for none."""
+        cursor = self._run(conn, values)
+        try:
+            found = cursor.fetchone()
+        finally:
+            cursor.close()
+        return None if found is None else tuple(found)
+
+    def run(self, conn: sa.Connection, **values: Any) -> int:
+        """Run an insert, update or delete; the number of rows it changed."""
+        cursor = self._run(conn, values)
+        try:
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
+
+
+class _Statements:
+    """The statements of a judging step (session, judge, show next), prepared once."""
+
+    def __init__(self, t: Any, dialect: Any) -> None:
+        import sqlalchemy as sa
+
+        p = sa.bindparam
+        s, a, g, j, pl_ = t.sessions, t.assessors, t.assignments, t.judgments, t.places
+        mine = (j.c.assessor_id == p("aid"), j.c.query_id == p("q"))
+        here = (pl_.c.assessor_id == p("aid"), pl_.c.query_id == p("q"))
+
+        def prepared(statement: Any) -> _Prepared:
+            return _Prepared(statement, dialect)
+
+        self.session = prepared(
+            sa.select(s.c.csrf, s.c.expires_at, a.c.id, a.c.name, a.c.role)
+            .join(a, a.c.id == s.c.assessor_id)
+            .where(s.c.token_hash == p("key"))
+        )
+        self.assigned = prepared(
+            sa.select(g.c.query_id).where(g.c.assessor_id == p("aid"), g.c.query_id == p("q"))
+        )
+        self.done = prepared(sa.select(j.c.doc_id, j.c.label).where(*mine).order_by(j.c.id))
+        self.note = prepared(sa.select(j.c.note).where(*mine, j.c.doc_id == p("doc")))
+        self.place = prepared(sa.select(pl_.c.doc_id, pl_.c.shown_at).where(*here))
+        self.shown = prepared(sa.select(pl_.c.shown_at).where(*here, pl_.c.doc_id == p("doc")))
+        self.new_place = prepared(
+            pl_.insert().values(
+                assessor_id=p("aid"), query_id=p("q"), doc_id=p("doc"), shown_at=p("at")
+            )
+        )
+        self.move_place = prepared(
+            pl_.update().where(*here).values(doc_id=p("doc"), shown_at=p("at"))
+        )
+        values: dict[str, Any] = {
+            "label": p("label"),
+            "note": p("note"),
+            "seconds": p("seconds"),
+            "judged_at": p("at"),
+        }
+        self.rejudge = prepared(j.update().where(*mine, j.c.doc_id == p("doc")).values(**values))
+        self.judge = prepared(
+            j.insert().values(assessor_id=p("aid"), query_id=p("q"), doc_id=p("doc"), **values)
+        )
+        self.event = prepared(
+            t.events.insert().values(
+                assessor_id=p("aid"),
+                query_id=p("q"),
+                doc_id=p("doc"),
+                action=p("action"),
+                label=p("label"),
+                at=p("at"),
+            )
+        )
+        d = t.documents
+        self.document = prepared(
+            sa.select(d.c.doc_id, d.c.title, d.c.text).where(d.c.doc_id == p("doc"))
+        )
+
+
 class Project:
     """An open judging project (see the module's notes); made by :func:`create_project` or
     :func:`open_project`."""
@@ -197,9 +315,12 @@ class Project:
     def __init__(self, folder: Path, url: str, *, strategy: Strategy | None = None) -> None:
         self.folder = folder
         self.url = url
-        self.engine = _engine(url)
+        self._checkpoints = [True]  # on commit, SQLite's default (see checkpoint_in_background)
+        self._checkpointer: tuple[threading.Thread, threading.Event] | None = None
+        self.engine = _engine(url, self._checkpoints)
         self.t = tables()
         migrate(self.engine, str(folder / PROJECT_FILE))
+        self._sql = _Statements(self.t, self.engine.dialect)
         self._strategy = strategy
         self._lock: AbstractContextManager[object] = (
             threading.RLock() if self.engine.dialect.name == "sqlite" else nullcontext()
@@ -286,17 +407,20 @@ class Project:
 
     def document(self, doc_id: str) -> DocumentRecord:
         """The document ``doc_id``."""
-        import sqlalchemy as sa
-
         found = self._documents.get(doc_id)
         if found is not None:
             return found
-        d = self.t.documents
         with self._tx() as conn:
-            row = conn.execute(sa.select(d).where(d.c.doc_id == doc_id)).first()
+            return self._document(conn, doc_id)
+
+    def _document(self, conn: sa.Connection, doc_id: str) -> DocumentRecord:
+        found = self._documents.get(doc_id)
+        if found is not None:
+            return found
+        row = self._sql.document.row(conn, doc=doc_id)
         if row is None:
             raise NotAllowed(doc_id)
-        found = DocumentRecord(row.doc_id, row.title, row.text)
+        found = DocumentRecord(*row)
         if len(self._documents) >= _CACHED_DOCUMENTS:
             self._documents.pop(next(iter(self._documents)))
         self._documents[doc_id] = found
@@ -434,42 +558,151 @@ class Project:
             return None
         if row is None:  # pragma: no cover - a dummy hash of a random password never verifies
             return None
+        with self._tx() as conn:
+            return self._new_session(conn, row.id)
+
+    def _new_session(self, conn: sa.Connection, assessor_id: int) -> str:
+        """A new session of the assessor; its token (the database keeps only its hash)."""
         token = secrets.token_urlsafe(32)
+        conn.execute(
+            self.t.sessions.insert().values(
+                token_hash=_token_hash(token),
+                assessor_id=assessor_id,
+                csrf=secrets.token_urlsafe(32),
+                expires_at=time.time() + SESSION_SECONDS,
+            )
+        )
+        return token
+
+    # ------------------------------------------------------------------ invitations
+
+    def invite(self, name: str, *, hours: float = INVITATION_HOURS) -> str:
+        """A one-time invitation for the assessor ``name``, valid ``hours``: its token (for the
+        link ``/invite/TOKEN``), shown once; the database keeps only its SHA-256. Following
+        the link lets the assessor set their password (:meth:`accept`), once.
+
+        Raises
+        ------
+        InputError
+            An unknown assessor.
+        OptionError
+            ``hours`` not above 0.
+        """
+        if not hours > 0:
+            raise OptionError("hours", "a number of hours above 0", str(hours))
+        who = self.assessor(name)
+        token, now = secrets.token_urlsafe(32), time.time()
         with self._tx() as conn:
             conn.execute(
-                self.t.sessions.insert().values(
+                self.t.invitations.insert().values(
                     token_hash=_token_hash(token),
-                    assessor_id=row.id,
-                    csrf=secrets.token_urlsafe(32),
-                    expires_at=time.time() + SESSION_SECONDS,
+                    assessor_id=who.id,
+                    created_at=now,
+                    expires_at=now + hours * 3600.0,
+                    used_at=None,
                 )
             )
         return token
 
-    def session(self, token: str | None) -> Session | None:
-        """The live session of a cookie's token, ``None`` for none or an expired one."""
+    def invitation(self, token: str | None) -> tuple[InvitationState, Assessor | None]:
+        """What the invitation ``token`` is (``valid``, ``used``, ``expired`` or ``unknown``)
+        and, when valid, whose it is."""
         import sqlalchemy as sa
 
+        if not token or len(token) > 128:
+            return "unknown", None
+        i, a = self.t.invitations, self.t.assessors
+        with self._tx() as conn:
+            row = conn.execute(
+                sa.select(i.c.expires_at, i.c.used_at, a.c.id, a.c.name, a.c.role)
+                .join(a, a.c.id == i.c.assessor_id)
+                .where(i.c.token_hash == _token_hash(token))
+            ).first()
+        if row is None:
+            return "unknown", None
+        if row.used_at is not None:
+            return "used", None
+        if row.expires_at <= time.time():
+            return "expired", None
+        return "valid", Assessor(row.id, row.name, row.role)
+
+    def accept(self, token: str, password: str) -> str | InvitationState:
+        """Use the invitation ``token``: the assessor's password becomes ``password`` (every
+        other invitation of theirs is used up too) and a session starts; return its token.
+        An invitation that is not valid changes nothing: its state is returned instead.
+        Two uses at once: one wins, the other finds it used.
+
+        Raises
+        ------
+        OptionError
+            A password shorter than :data:`MIN_PASSWORD` or longer than :data:`MAX_PASSWORD`.
+        """
+
+        if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+            raise OptionError(
+                "password",
+                f"{MIN_PASSWORD} to {MAX_PASSWORD} characters",
+                f"{len(password)} characters",
+            )
+        state, who = self.invitation(token)
+        if who is None:
+            return state
+        hashed = _hasher().hash(password)  # slow on purpose: before the transaction
+        i, now = self.t.invitations, time.time()
+        with self._tx() as conn:
+            taken = conn.execute(
+                i.update()
+                .where(
+                    i.c.token_hash == _token_hash(token),
+                    i.c.used_at.is_(None),
+                    i.c.expires_at > now,
+                )
+                .values(used_at=now)
+            ).rowcount
+            if taken != 1:  # used (or expired) since it was read
+                return "used"
+            conn.execute(
+                i.update()
+                .where(i.c.assessor_id == who.id, i.c.used_at.is_(None))
+                .values(used_at=now)
+            )
+            conn.execute(
+                self.t.assessors.update()
+                .where(self.t.assessors.c.id == who.id)
+                .values(password_hash=hashed)
+            )
+            return self._new_session(conn, who.id)
+
+    def cached_session(self, token: str | None) -> Session | None:
+        """The live session of a cookie's token when this process read it within the last
+        :data:`SESSION_CACHE_SECONDS` (no database access: the web application asks this
+        first, on its event loop); ``None``: ask :meth:`session`."""
+        if not token or len(token) > 128:
+            return None
+        now = time.time()
+        cached = self._sessions.get(_token_hash(token))
+        if cached is not None and cached[2] > now and cached[1] > now:
+            return cached[0]
+        return None
+
+    def session(self, token: str | None) -> Session | None:
+        """The live session of a cookie's token, ``None`` for none or an expired one."""
         if not token or len(token) > 128:
             return None
         key, now = _token_hash(token), time.time()
         cached = self._sessions.get(key)
         if cached is not None and cached[2] > now:  # read again after SESSION_CACHE_SECONDS
             return cached[0] if cached[1] > now else None
-        s, a = self.t.sessions, self.t.assessors
         with self._tx() as conn:
-            row = conn.execute(
-                sa.select(s.c.csrf, s.c.expires_at, a.c.id, a.c.name, a.c.role)
-                .join(a, a.c.id == s.c.assessor_id)
-                .where(s.c.token_hash == key)
-            ).first()
-        if row is None or row.expires_at < now:
+            row = self._sql.session.row(conn, key=key)
+        if row is None or row[1] < now:
             self._sessions.pop(key, None)
             return None
-        session = Session(Assessor(row.id, row.name, row.role), row.csrf)
+        csrf, expires_at, assessor_id, name, role = row
+        session = Session(Assessor(assessor_id, name, role), csrf)
         if len(self._sessions) >= _CACHED_SESSIONS:
             self._sessions.clear()
-        self._sessions[key] = (session, row.expires_at, now + SESSION_CACHE_SECONDS)
+        self._sessions[key] = (session, expires_at, now + SESSION_CACHE_SECONDS)
         return session
 
     def logout(self, token: str) -> None:
@@ -490,19 +723,9 @@ class Project:
     def _check(
         self, conn: sa.Connection, assessor_id: int, query_id: str, doc_id: str | None
     ) -> None:
-        import sqlalchemy as sa
-
-        g = self.t.assignments
         # an assignment is never taken back: one found once is kept, the others asked again
         if (assessor_id, query_id) not in self._assigned:
-            if (
-                conn.execute(
-                    sa.select(g.c.query_id).where(
-                        g.c.assessor_id == assessor_id, g.c.query_id == query_id
-                    )
-                ).first()
-                is None
-            ):
+            if self._sql.assigned.row(conn, aid=assessor_id, q=query_id) is None:
                 raise NotAllowed(query_id)
             self._assigned.add((assessor_id, query_id))
         if doc_id is not None and doc_id not in self._pooled().get(query_id, ()):
@@ -551,23 +774,26 @@ class Project:
         ]
 
     def _place(
-        self, conn: sa.Connection, assessor_id: int, query_id: str, doc_id: str, *, keep: bool
+        self,
+        conn: sa.Connection,
+        assessor_id: int,
+        query_id: str,
+        doc_id: str,
+        *,
+        keep: bool,
+        was: str | Literal[False] | None = False,
     ) -> None:
         """Record that ``doc_id`` is on the assessor's screen (since now, or since it was first
-        shown when ``keep`` and it is the same document)."""
-        import sqlalchemy as sa
-
-        pl_ = self.t.places
-        where = (pl_.c.assessor_id == assessor_id, pl_.c.query_id == query_id)
-        row = conn.execute(sa.select(pl_).where(*where)).first()
-        if row is None:
-            conn.execute(
-                pl_.insert().values(
-                    assessor_id=assessor_id, query_id=query_id, doc_id=doc_id, shown_at=time.time()
-                )
-            )
-        elif not (keep and row.doc_id == doc_id):
-            conn.execute(pl_.update().where(*where).values(doc_id=doc_id, shown_at=time.time()))
+        shown when ``keep`` and it is the same document); ``was``: the document the place
+        held, when the caller has read it (``None``: no place yet)."""
+        if was is False:
+            row = self._sql.place.row(conn, aid=assessor_id, q=query_id)
+            was = None if row is None else row[0]
+        values = {"aid": assessor_id, "q": query_id, "doc": doc_id, "at": time.time()}
+        if was is None:
+            self._sql.new_place.run(conn, **values)
+        elif not (keep and was == doc_id):
+            self._sql.move_place.run(conn, **values)
 
     def screen(self, assessor_id: int, query_id: str, doc_id: str | None = None) -> Screen:
         """What the assessor sees of ``query_id``: ``doc_id`` (one of their own judged documents,
@@ -581,26 +807,16 @@ class Project:
         NotAllowed
             A topic not assigned to the assessor, or a document they may not see there.
         """
-        import sqlalchemy as sa
-
-        pooled = self.order().get(query_id, ())  # read before the transaction: one at a time
+        pooled = self._pooled().get(query_id, frozenset())  # read before the transaction
         strategy = self.strategy
-        j, pl_ = self.t.judgments, self.t.places
+        topic = self.topic(query_id)  # NotAllowed for an unknown topic, as for another's
+        sql, mine = self._sql, {"aid": assessor_id, "q": query_id}
         with self._tx() as conn:
             self._check(conn, assessor_id, query_id, doc_id)
             # (doc_id, label) in the order first judged: plain tuples, no objects per row
-            done: dict[str, int | None] = dict(
-                conn.execute(
-                    sa.select(j.c.doc_id, j.c.label)
-                    .where(j.c.assessor_id == assessor_id, j.c.query_id == query_id)
-                    .order_by(j.c.id)
-                ).all()
-            )
-            place = conn.execute(
-                sa.select(pl_.c.doc_id).where(
-                    pl_.c.assessor_id == assessor_id, pl_.c.query_id == query_id
-                )
-            ).scalar()
+            done: dict[str, int | None] = dict(sql.done.rows(conn, **mine))
+            row = sql.place.row(conn, **mine)
+            place: str | None = None if row is None else row[0]
             current: str | None
             if doc_id is not None:
                 if doc_id not in done and doc_id != place:
@@ -619,28 +835,21 @@ class Project:
                         "a pooled document the assessor has still to judge"
                     )
             note = ""
+            document = None
             if current is not None:
-                self._place(conn, assessor_id, query_id, current, keep=True)
+                self._place(conn, assessor_id, query_id, current, keep=True, was=place)
                 if current in done:
-                    note = conn.execute(
-                        sa.select(j.c.note).where(
-                            j.c.assessor_id == assessor_id,
-                            j.c.query_id == query_id,
-                            j.c.doc_id == current,
-                        )
-                    ).scalar_one()
-        topic = self.topic(query_id)
+                    found = sql.note.row(conn, doc=current, **mine)
+                    note = "" if found is None else str(found[0])
+                document = self._document(conn, current)
         order = list(done)
         last = order[-1] if order else None
-        if current is None:
-            return Screen(topic, None, None, False, "", len(done), len(pooled), last, None)
-        if current not in done:
-            document = self.document(current)
+        if current is None or current not in done:
             return Screen(topic, document, None, False, "", len(done), len(pooled), last, None)
         i = order.index(current)
         return Screen(
             topic,
-            self.document(current),
+            document,
             done[current],
             done[current] is None,
             note,
@@ -675,45 +884,23 @@ class Project:
             raise OptionError("label", f"a grade of the scale {self.scale}", str(label))
         if len(note) > MAX_NOTE:
             raise OptionError("note", f"at most {MAX_NOTE} characters", f"{len(note)} characters")
-        j, pl_ = self.t.judgments, self.t.places
         self._pooled()  # read before the transaction: one at a time
-        now = time.time()
+        sql, now = self._sql, time.time()
+        key = {"aid": assessor_id, "q": query_id, "doc": doc_id}
         for attempt in range(3):  # two requests for the same document: the second updates
             try:
                 with self._tx() as conn:
                     self._check(conn, assessor_id, query_id, doc_id)
-                    shown = conn.execute(
-                        sa.select(pl_.c.shown_at).where(
-                            pl_.c.assessor_id == assessor_id,
-                            pl_.c.query_id == query_id,
-                            pl_.c.doc_id == doc_id,
-                        )
-                    ).scalar()
+                    found = sql.shown.row(conn, **key)
+                    shown = None if found is None else float(found[0])
                     seconds = None if shown is None else max(0.0, now - shown)
-                    key = (
-                        j.c.assessor_id == assessor_id,
-                        j.c.query_id == query_id,
-                        j.c.doc_id == doc_id,
-                    )
-                    values = {"label": label, "note": note, "seconds": seconds, "judged_at": now}
-                    if conn.execute(j.update().where(*key).values(**values)).rowcount == 0:
-                        conn.execute(
-                            j.insert().values(
-                                assessor_id=assessor_id, query_id=query_id, doc_id=doc_id, **values
-                            )
-                        )
-                    conn.execute(
-                        self.t.events.insert().values(
-                            assessor_id=assessor_id,
-                            query_id=query_id,
-                            doc_id=doc_id,
-                            action="judge" if label is not None else "skip",
-                            label=label,
-                            at=now,
-                        )
-                    )
+                    values = {"label": label, "note": note, "seconds": seconds, "at": now}
+                    if sql.rejudge.run(conn, **key, **values) == 0:
+                        sql.judge.run(conn, **key, **values)
+                    action = "judge" if label is not None else "skip"
+                    sql.event.run(conn, **key, action=action, label=label, at=now)
                 return Judgment(assessor_id, query_id, doc_id, label, note, seconds, now)
-            except sa.exc.IntegrityError:
+            except (sa.exc.IntegrityError, self.engine.dialect.loaded_dbapi.IntegrityError):
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
@@ -798,8 +985,49 @@ class Project:
                 )
             )
 
+    def checkpoint(self) -> tuple[int, int]:
+        """SQLite: copy the WAL's committed pages into the database file (a passive
+        checkpoint: writers go on meanwhile); the WAL's pages and how many of them are in the
+        database now. Other databases: ``(0, 0)``, nothing to do."""
+        if self.engine.dialect.name != "sqlite":
+            return (0, 0)
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            row = cursor.fetchone()
+            cursor.close()
+        finally:
+            raw.close()
+        return (0, 0) if row is None else (int(row[1]), int(row[2]))
+
+    def checkpoint_in_background(self, every: float = 1.0) -> None:
+        """SQLite: take the WAL's checkpoints (and their fsyncs) out of the commits: no commit
+        checkpoints any more; a thread does, every ``every`` seconds, until :meth:`close`.
+        The server calls this: a commit that checkpoints holds up every request behind it.
+        Other databases: nothing."""
+        if self.engine.dialect.name != "sqlite" or self._checkpointer is not None:
+            return
+        self._checkpoints[0] = False
+        self.engine.dispose()  # the connections made before keep checkpointing: new ones
+        stop = threading.Event()
+
+        def loop() -> None:
+            while not stop.wait(every):
+                self.checkpoint()
+
+        thread = threading.Thread(target=loop, name="cranfield-checkpoints", daemon=True)
+        self._checkpointer = (thread, stop)
+        thread.start()
+
     def close(self) -> None:
-        """Close the database's connections."""
+        """Close the database's connections (SQLite checkpoints the WAL as the last one
+        closes)."""
+        if self._checkpointer is not None:
+            thread, stop = self._checkpointer
+            stop.set()
+            thread.join()
+            self._checkpointer = None
         self.engine.dispose()
 
 
@@ -807,8 +1035,11 @@ class Project:
 
 
 def _topics_of(path: str | Path) -> tuple[TopicRecord, ...]:
+    from cranfield.io import irds
     from cranfield.io.documents import is_json_lines, read_topic_records
 
+    if irds.is_irds_id(path):  # a str that is no file and names a dataset: ir_datasets' cache
+        return irds.read_topics(str(path))
     if is_json_lines(path):
         return read_topic_records(path)
     from cranfield.lab.collections import read_topics
@@ -816,6 +1047,12 @@ def _topics_of(path: str | Path) -> tuple[TopicRecord, ...]:
     return tuple(
         TopicRecord(t.query_id, t.title, t.description, t.narrative) for t in read_topics(path)
     )
+
+
+def _is_id(source: str | Path) -> bool:
+    from cranfield.io.irds import looks_like_id
+
+    return looks_like_id(source)
 
 
 def _sample(items: Sequence[str]) -> str:
@@ -836,7 +1073,10 @@ def create_project(  # noqa: PLR0915 -- one transaction writes the whole project
 ) -> Project:
     """Make a judging project in ``folder`` (which must not exist, or be empty): the depth-
     ``pool_depth`` pool of ``runs``, its topics and documents, a database (SQLite in the folder,
-    or the URL ``db``, e.g. ``postgresql://user@host/name``).
+    or the URL ``db``, e.g. ``postgresql://user@host/name``). ``topics`` is a file (TREC SGML
+    or XML, ``query_id<TAB>title`` lines, JSON Lines) or, as a ``str`` that is no file, an
+    ir_datasets id (``msmarco-passage/trec-dl-2019/judged``) whose queries are read from
+    ir_datasets' local cache, never downloaded (:func:`cranfield.io.irds.read_topics`).
 
     Raises
     ------
@@ -932,7 +1172,7 @@ def create_project(  # noqa: PLR0915 -- one transaction writes the whole project
                 "pool_depth": pool_depth,
                 "created_at": time.time(),
                 "cranfield": __version__,
-                "topics_file": Path(topics).name,
+                "topics_file": str(topics) if _is_id(topics) else Path(topics).name,
                 "documents_file": Path(documents).name,
                 "topics_left_out": len(topic_list) - len(shared),
                 "documents_left_out": len(docs) - len(pooled_docs),

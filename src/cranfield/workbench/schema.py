@@ -17,7 +17,8 @@ topic), ``sessions`` (hash of the cookie's token, CSRF token, expiry). ``judgmen
 per assessor, topic and document (``label`` NULL for a skip), ``events``: every judgment,
 skip, undo and adjudication in the order they happened (never updated). ``places``: where each
 assessor is in each topic and since when (resume, time per judgment). ``adjudications``: the
-organiser's label where assessors disagreed.
+organiser's label where assessors disagreed. ``invitations`` (version 2): one-time
+invitation links (hash of the link's token, the assessor, expiry, when used).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA_VERSION", "Tables", "migrate", "tables"]
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 
 
 class Tables:
@@ -151,6 +152,15 @@ class Tables:
             sa.Column("assessor_id", sa.Integer, nullable=False),
             sa.Column("at", sa.Float, nullable=False),
         )
+        self.invitations = sa.Table(
+            "invitations",
+            m,
+            sa.Column("token_hash", sa.String(64), primary_key=True),
+            sa.Column("assessor_id", sa.Integer, sa.ForeignKey("assessors.id"), nullable=False),
+            sa.Column("created_at", sa.Float, nullable=False),
+            sa.Column("expires_at", sa.Float, nullable=False),
+            sa.Column("used_at", sa.Float, nullable=True),
+        )
         sa.Index("judgments_by_topic", self.judgments.c.query_id, self.judgments.c.doc_id)
         sa.Index("pool_order", self.pool.c.query_id, self.pool.c.position)
 
@@ -165,11 +175,22 @@ def tables() -> Tables:
     return _TABLES[0]
 
 
+_ADDED_LATER: Final = {"invitations": 2}  # table -> the version that added it
+
+
 def _create_version_1(conn: sa.Connection) -> None:
-    tables().metadata.create_all(conn)
+    m = tables().metadata
+    m.create_all(conn, tables=[t for t in m.sorted_tables if t.name not in _ADDED_LATER])
 
 
-MIGRATIONS: Final[dict[int, Callable[[sa.Connection], None]]] = {1: _create_version_1}
+def _add_invitations(conn: sa.Connection) -> None:
+    tables().invitations.create(conn)
+
+
+MIGRATIONS: Final[dict[int, Callable[[sa.Connection], None]]] = {
+    1: _create_version_1,
+    2: _add_invitations,
+}
 """The step that brings a database to each version from the version before it."""
 
 

@@ -4,6 +4,8 @@ number before the server starts and the URL printed is the one that answers."""
 from __future__ import annotations
 
 import logging
+import logging.handlers
+import queue
 import socket
 from typing import TYPE_CHECKING, TextIO
 
@@ -46,7 +48,16 @@ def serve(project: Project, sock: socket.socket, log: TextIO) -> None:
     logger.propagate = False
     handler = logging.StreamHandler(log)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-    logger.handlers[:] = [handler]
+    # the event loop only queues a request's line; a thread writes it: a write that blocks
+    # (a file under writeback, a slow terminal) never holds up the requests
+    lines: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+    writer = logging.handlers.QueueListener(lines, handler)
+    logger.handlers[:] = [logging.handlers.QueueHandler(lines)]
     app = create_app(project, log=logger)
+    project.checkpoint_in_background()
     config = uvicorn.Config(app, access_log=False, log_level="warning", lifespan="off")
-    uvicorn.Server(config).run(sockets=[sock])
+    writer.start()
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        writer.stop()  # every line queued is written

@@ -227,13 +227,16 @@ VOCABULARY: dict[str, Flag] = {
     "--price": Flag((), "price", "prices per million prompt and completion tokens"),
     # the judging workbench
     "--pool": Flag((), "pool", "the runs pooled for judging"),
-    "--topics": Flag((), "topics", "the topics file shown to assessors"),
+    "--topics": Flag((), "topics", "the topics (a file or an ir_datasets id) shown to assessors"),
     "--docs": Flag((), "docs", "the documents file shown to assessors"),
     "--grades": Flag((), "grades", "the graded scale of a judging project, with its words"),
     "--db": Flag((), "db", "a judging project's database URL"),
     "--host": Flag((), "host", "the address a server listens on"),
     "--port": Flag((), "port", "the port a server listens on (0: a free one)"),
     "--role": Flag((), "role", "an assessor's role: assessor or organiser"),
+    "--invite": Flag((), "invite", "a one-time invitation link instead of a password"),
+    "--site": Flag((), "site", "a judging workbench's address as assessors' browsers reach it"),
+    "--expires": Flag((), "expires", "hours until an invitation link expires"),
     "--per-assessor": Flag((), "per_assessor", "a folder for each assessor's own qrels"),
     "--reveal-assessors": Flag((), "reveal_assessors", "assessors by name, not anonymised"),
 }
@@ -324,8 +327,8 @@ def _shape(action: argparse.Action) -> tuple[str, object, str]:
 
 
 def test_every_command_is_reached() -> None:
-    """44 leaf commands: the 43 built with argparse here and trec-eval."""
-    assert len(LEAVES) + 1 == 44
+    """45 leaf commands: the 44 built with argparse here and trec-eval."""
+    assert len(LEAVES) + 1 == 45
     tops = {name.split()[0] for name in LEAVES} | {"trec-eval"}
     assert tops == {c.name for c in COMMANDS}
 

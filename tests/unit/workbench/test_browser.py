@@ -242,3 +242,36 @@ def test_the_organiser_adjudicates_then_export_evaluates(
     )
     # run a, topic 1: d1 d2 d3 -> 2 of 3 relevant (topic 2 is not judged)
     assert json.loads(out.getvalue())["results"][0]["P@3"] == pytest.approx(2 / 3)
+
+
+def test_an_invitation_link_sets_a_password_once(browser: Browser, live: Live) -> None:
+    token = live.team.project.invite("bob")
+    w = watched(browser, live)
+    try:
+        page = w.page
+        page.goto(f"{live.url}/invite/{token}")
+        assert page.inner_text("h1") == "Welcome, bob"
+        page.fill("#password", "correct horse battery")
+        page.fill("#again", "correct horse battery")
+        with page.expect_navigation():
+            page.click("#set-password")
+        assert page.url == live.url + "/topics"
+        assert page.inner_text(".who") == "bob"
+        w.check()
+        response = page.goto(f"{live.url}/invite/{token}")  # the link works once
+        assert response is not None
+        assert response.status == 410
+        assert "has been used already" in page.inner_text(".message")
+        assert w.errors == [  # Chromium's console notes every answer that is not a success
+            "Failed to load resource: the server responded with a status of 410 (Gone)"
+        ]
+        assert (w.dialogs, w.elsewhere) == ([], [])
+    finally:
+        w.context.close()
+    other = watched(browser, live)
+    try:
+        live.team.passwords["bob"] = "correct horse battery"
+        log_in(other, live, "bob")
+        other.check()
+    finally:
+        other.context.close()

@@ -83,7 +83,21 @@ def test_an_empty_database_is_brought_to_the_current_version() -> None:
     engine = sa.create_engine("sqlite://")
     assert migrate(engine, "memory") == 0
     with engine.connect() as conn:
-        assert conn.execute(sa.select(tables().schema_version.c.version)).scalars().all() == [
-            SCHEMA_VERSION
-        ]
+        versions = conn.execute(sa.select(tables().schema_version.c.version)).scalars().all()
+    assert versions == list(range(1, SCHEMA_VERSION + 1))  # each step in order
     assert migrate(engine, "memory") == SCHEMA_VERSION  # nothing to do the second time
+
+
+def test_a_version_1_database_gains_the_invitations_of_version_2(team: Team) -> None:
+    p = team.project
+    with p.engine.begin() as conn:  # as cranfield made it before invitations
+        conn.execute(sa.text("DROP TABLE invitations"))
+        conn.execute(tables().schema_version.delete().where(tables().schema_version.c.version > 1))
+    p.close()
+    again = open_project(p.folder)
+    try:
+        assert sa.inspect(again.engine).has_table("invitations")
+        token = again.invite("ann")
+        assert again.invitation(token)[0] == "valid"
+    finally:
+        again.close()

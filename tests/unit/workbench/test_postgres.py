@@ -104,3 +104,29 @@ def test_the_command_line_makes_a_project_on_postgresql(
     )
     assert code == 2
     assert err.endswith(": already holds a judging project\n")
+
+
+def test_an_invitation_works_once_on_postgresql(pg_team: Team) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    p = pg_team.project
+    token = p.invite("bob")
+    assert p.invitation(token)[0] == "valid"
+    with ThreadPoolExecutor(2) as pool:  # two uses at once: one wins
+        results = list(pool.map(lambda pw: p.accept(token, pw), ["first password", "other one!"]))
+    assert sorted(r if r == "used" else "a session" for r in results) == ["a session", "used"]
+    won = "other one!" if results[0] == "used" else "first password"
+    assert p.login("bob", won) is not None
+    assert p.invitation(token)[0] == "used"
+
+
+def test_two_judgments_of_one_document_at_once_keep_one_on_postgresql(pg_team: Team) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    p = pg_team.project
+    ann = p.assessor("ann").id
+    doc = p.order()["1"][0]
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda label: p.judge(ann, "1", doc, label), [0, 1, 2, 3] * 5))
+    [only] = p.history(ann, "1")
+    assert (only.doc_id, only.label in (0, 1, 2, 3)) == (doc, True)

@@ -162,6 +162,34 @@ def test_judging_a_document_twice_keeps_one_judgment(team: Team) -> None:
     assert [(j.doc_id, j.label, j.note) for j in p.judgments()] == [("d1", 3, "changed my mind")]
 
 
+def test_a_serving_project_checkpoints_in_its_own_thread_not_on_commit(team: Team) -> None:
+    p = team.project
+    ann = p.assessor("ann").id
+    p.checkpoint_in_background(every=3600.0)  # the thread waits: this test checkpoints
+    raw = p.engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        cursor.execute("PRAGMA wal_autocheckpoint")
+        assert cursor.fetchone()[0] == 0  # a commit never checkpoints
+        cursor.close()
+    finally:
+        raw.close()
+    for doc in ("d1", "d2", "d3"):
+        p.judge(ann, "1", doc, 1)
+    pages, copied = p.checkpoint()
+    assert pages > 0
+    assert copied == pages
+    assert p._checkpointer is not None
+    thread = p._checkpointer[0]
+    p.close()
+    assert not thread.is_alive()
+    again = open_project(p.folder)
+    try:
+        assert [j.doc_id for j in again.judgments()] == ["d1", "d2", "d3"]
+    finally:
+        again.close()
+
+
 def test_an_unknown_assessor_is_one_error(team: Team) -> None:
     with pytest.raises(InputError, match="has no assessor named 'ghost'"):
         team.project.assign("ghost", ["1"])

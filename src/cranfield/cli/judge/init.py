@@ -1,8 +1,9 @@
 """``cranfield judge init PROJECT --pool RUN... --topics FILE --docs FILE``: a judging project.
 
 Pools the runs (depth ``--pool-depth``, :func:`cranfield.lab.pooling.pool`), reads the topics
-(TREC SGML/XML, ``query_id<TAB>title`` lines or JSON Lines) and the documents (JSON Lines or
-TSV of ``doc_id``, ``title``, ``text``), and writes the project folder with its database
+(TREC SGML/XML, ``query_id<TAB>title`` lines or JSON Lines; or an ir_datasets id, whose
+queries are read from ir_datasets' local cache, never downloaded) and the documents (JSON
+Lines or TSV of ``doc_id``, ``title``, ``text``), and writes the project folder with its database
 (SQLite in WAL mode, or ``--db postgresql://...``). Every pooled topic must be in the topics
 file and every pooled document in the documents file.
 
@@ -44,10 +45,11 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
     )
     p.add_argument(
         "--topics",
-        type=Path,
         required=True,
         metavar="FILE",
-        help="topics: TREC SGML or XML, query_id<TAB>title lines, or JSON Lines",
+        help="topics: TREC SGML or XML, query_id<TAB>title lines, or JSON Lines; or an "
+        "ir_datasets id (e.g. msmarco-passage/trec-dl-2019/judged), read from ir_datasets' "
+        "local cache, never downloaded",
     )
     p.add_argument(
         "--docs",
