@@ -63,7 +63,7 @@ class FusionPlan:
     def __post_init__(self) -> None:
         from cranfield.fusion.fuse import checked_options
 
-        checked_options(self.method, self.norm, self.weights, self.params, self.names)
+        checked_options(self.method, self.norm, self.weights, self.params, self.names, self.ranks)
 
     @property
     def label(self) -> str:
@@ -99,9 +99,21 @@ class FusionPlan:
         )
 
 
-def _fused_block(plan: FusionPlan, frames: Sequence[pl.DataFrame]) -> Run | None:
+@dataclass(frozen=True)
+class _Block:
+    """A worker's task: every run's rows of the queries ``first`` to ``last``."""
+
+    first: str
+    last: str
+    frames: list[pl.DataFrame]
+
+    def __str__(self) -> str:  # names the task in an engine's error
+        return f"the block of queries {self.first!r} to {self.last!r}"
+
+
+def _fused_block(plan: FusionPlan, block: _Block) -> Run | None:
     """A worker's task: one block fused (``None``: no run has a row in it)."""
-    return plan.fused(frames)
+    return plan.fused(block.frames)
 
 
 @dataclass
@@ -263,9 +275,10 @@ def fuse_to_file(
 ) -> tuple[int, int]:
     """Fuse ``runs`` (read already) by ``plan`` into ``output`` with the workers of
     ``execution`` (``jobs``, ``scheduler``): the queries cut into blocks of about equal
-    size, each fused on a worker, the fused blocks written in order. Returns the lines and
-    queries written; the file equals what :func:`cranfield.fusion.fuse` and
-    :func:`cranfield.save_run` write.
+    size, each fused on a worker, the fused blocks written in order (in ``format``, as
+    :func:`cranfield.save_run` writes it). Returns the lines and queries written; the file
+    equals what :func:`cranfield.fusion.fuse` and :func:`cranfield.save_run` write. Only
+    ``execution``'s ``jobs`` and ``scheduler`` are read.
 
     Raises
     ------
@@ -284,17 +297,22 @@ def fuse_to_file(
     pieces = max(1, min(len(every), 4 * engine.workers))
     bounds = [every[(len(every) * k) // pieces] for k in range(1, pieces)]
     blocks: list[list[pl.DataFrame]] = [[] for _ in range(pieces)]
+    edges = [0, *[(len(every) * k) // pieces for k in range(1, pieces)], len(every)]
     for run in runs:
         frame = run.frame.select("query_id", "doc_id", "score")
-        piece = np.searchsorted(
-            np.array(bounds, dtype=object), frame.get_column("query_id").to_numpy(), side="right"
-        )
+        values, lens = run.query_stretches
+        piece = np.repeat([bisect.bisect_right(bounds, q) for q in values], lens)
         parts = frame.with_columns(pl.Series("piece", piece)).partition_by(
             "piece", maintain_order=True, as_dict=True, include_key=False
         )
         for k in range(pieces):
             blocks[k].append(parts.get((k,), frame.clear()))
-    fused = [f for f in engine.map(_fused_block, plan, blocks) if f is not None]
+    tasks = [
+        _Block(every[edges[k]], every[edges[k + 1] - 1], blocks[k])
+        for k in range(pieces)
+        if edges[k + 1] > edges[k]
+    ]
+    fused = [f for f in engine.map(_fused_block, plan, tasks) if f is not None]
     run = _joined(fused, plan.label)
     save_run(run, output, format=format)  # type: ignore[arg-type]
     return len(run), len(run.topics)

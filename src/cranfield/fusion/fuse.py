@@ -118,11 +118,20 @@ _HASH_BITS: Final = 40  # of a doc id's 64-bit hash, beside 24 bits of query cod
 
 def _by_query_then_score(qc: NDArray[np.int64], score: NDArray[np.float64]) -> NDArray[np.int64]:
     """The row order that sorts rows by query code, then score descending, equal rows kept in
-    their order: polars' multi-threaded stable sort (2.1 s of CPU for 10M rows against 3.3 s
-    for numpy's two stable passes and 4.5 s for ``numpy.lexsort``, measured once)."""
+    their order. Rows already grouped by query in code order (the usual case) are sorted
+    inside each query, in parallel (0.6 s of CPU for 10M rows, measured once); any others by
+    polars' two-key stable sort (2.0 s; numpy's two stable passes 2.3 s, ``numpy.lexsort``
+    4.5 s)."""
     import polars as pl
 
     frame = pl.DataFrame({"qc": qc, "score": score})
+    if qc.size and bool((qc[1:] >= qc[:-1]).all()):
+        inside = pl.col("row").sort_by("score", descending=True, maintain_order=True)
+        by_query = inside.over("qc", mapping_strategy="explode")
+        order = frame.with_row_index("row").select(by_query).to_series().to_numpy()
+        codes = qc[order]
+        if bool((codes[1:] >= codes[:-1]).all()):  # the groups came out in their order
+            return order.astype(np.int64)
     by = pl.arg_sort_by("qc", "score", descending=[False, True], maintain_order=True)
     return frame.select(by).to_series().to_numpy().astype(np.int64)
 
@@ -436,6 +445,7 @@ def checked_options(
     weights: Sequence[float] | None,
     params: Mapping[str, Any] | None,
     names: Sequence[str],
+    ranks: str = "score",
 ) -> None:
     """The options of :func:`fuse` checked for runs named ``names``, before any is read.
 
@@ -445,6 +455,7 @@ def checked_options(
         As :func:`fuse`.
     """
     spec, _ = _method_and_params(method, norm, params)
+    check_choice("ranks", ranks, RANK_SOURCES)
     if len(names) < 2:
         raise OptionError("runs", "at least 2 runs", len(names))
     _weights(spec, weights, names)
