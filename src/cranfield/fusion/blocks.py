@@ -170,11 +170,12 @@ def fuse_stream(
     """
     from cranfield.fusion.fuse import no_shared_query
     from cranfield.io.sink import replacing
+    from cranfield.io.source import source_name
     from cranfield.io.trec_blocks import query_blocks
 
     if len(sources) != len(plan.names):
         raise OptionError("sources", f"one per run name ({len(plan.names)})", len(sources))
-    readers = [_SortedQueries(str(s), query_blocks(s, block_bytes)) for s in sources]
+    readers = [_SortedQueries(source_name(s), query_blocks(s, block_bytes)) for s in sources]
     written = _Written()
     with replacing(output) as tmp, open(tmp, "wb") as handle:
         while True:
