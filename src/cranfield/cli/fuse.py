@@ -6,11 +6,14 @@ or ``--scheduler``: :mod:`cranfield.fusion.blocks`), or a method's weights and p
 tuned on training folds and the held-out fused run written (:func:`cranfield.fusion.tune`). A
 method that learns from qrels (``posfuse``, ...) trains on the ``--qrels`` of the other folds
 for each fold's queries (:func:`cranfield.fusion.tuning.held_out_fuse`), or on every query
-with ``--optimistic``, labelled so.
+with ``--optimistic``, labelled so; it fuses here, whole (not with ``--stream``, ``--jobs`` or
+``--scheduler``). Condorcet fuses each query on its own, so it streams and runs on workers as
+every other method does.
 
 Exit codes: 0 written, 1 usage error (an unknown method, ``--optimistic`` or ``--step``
 without ``--tune``, ``--stream`` with ``--tune``, ``--jobs``, ``--names tag`` or an output
-format other than TREC), 2 bad input: weights that do not match the runs, a method parameter out of
+format other than TREC, a method that learns from qrels with ``--stream``, ``--jobs`` or
+``--scheduler``), 2 bad input: weights that do not match the runs, a method parameter out of
 its range, a method that learns from qrels without ``--qrels``, runs that cannot be read,
 share no query or give a score method a score that is not finite (with ``--stream``: a run
 not grouped by query in bytewise order), or an output that cannot be written.
@@ -202,6 +205,12 @@ def _fuse(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(1, "--tune needs the qrels to tune on: --qrels QRELS.")
     params = _params(args.params)
     parallel = args.jobs != 1 or args.scheduler is not None
+    if trained and (args.stream or parallel):
+        raise UsageError(
+            1,
+            f"method '{args.method}' learns from the qrels of each fold's other folds, which "
+            "needs the runs whole, here: leave out --stream, --jobs and --scheduler.",
+        )
     if args.stream:
         return _streamed(args, params, out)
     if parallel and args.tune is not None:
@@ -290,11 +299,10 @@ def _on_workers(
     from cranfield.fusion.blocks import fuse_to_file
 
     names = [r.name for r in runs]
+    plan = _plan(args, names, params)  # bad weights or parameters before any worker starts
     execution = Execution(**parallel_options(args))
     engine = execution.engine()
-    lines, queries = fuse_to_file(
-        runs, args.output, _plan(args, names, params), execution, format=args.to
-    )
+    lines, queries = fuse_to_file(runs, args.output, plan, execution, format=args.to)
     out.write(_said(args, lines, queries, names, f", on {engine.describe()}"))
     return 0
 

@@ -322,7 +322,7 @@ def _sorted_runs(folder: Path) -> list[str]:
     return [str(folder / "a.run"), str(folder / "b.run")]
 
 
-@pytest.mark.parametrize("method", ["rrf", "wsum", "bordafuse"])
+@pytest.mark.parametrize("method", ["rrf", "wsum", "bordafuse", "condorcet", "w_condorcet"])
 def test_streamed_fusion_writes_the_same_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], method: str
 ) -> None:
@@ -356,6 +356,51 @@ def test_what_streaming_cannot_do_is_a_usage_error(
     out = tmp_path / "f.run"
     assert main(["fuse", *_sorted_runs(tmp_path), "-o", str(out), "--stream", *extra]) == 1
     assert capsys.readouterr().err == f"cranfield fuse: error: {message}\n"
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("how", [["--stream"], ["-j", "2"], ["--scheduler", "tcp://x:1"]])
+def test_a_trained_method_neither_streams_nor_runs_on_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: list[str]
+) -> None:
+    """Its training on each fold's other folds needs the runs whole: one sentence, exit 1,
+    before any run is read or any worker started."""
+    runs = _sorted_runs(tmp_path)
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\n")
+    out = tmp_path / "f.run"
+    args = ["fuse", *runs, "-o", str(out), "--method", "posfuse", "--qrels"]
+    assert main([*args, str(tmp_path / "qrels.txt"), *how]) == 1
+    assert capsys.readouterr().err == (
+        "cranfield fuse: error: method 'posfuse' learns from the qrels of each fold's other "
+        "folds, which needs the runs whole, here: leave out --stream, --jobs and --scheduler.\n"
+    )
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("how", [["--stream"], ["-j", "2"]])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            ["--method", "wsum", "--weights", "1,2,3"],
+            "The --weights option must be one weight per run (2: a, b), got [1.0, 2.0, 3.0].",
+        ),
+        (
+            ["--method", "rbc", "--param", "phi=1"],
+            "The --param option must be a number > 0 and < 1 for 'phi' of method 'rbc', got 1.0.",
+        ),
+    ],
+)
+def test_weights_and_parameters_the_runs_cannot_take_exit_2_in_blocks_too(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    how: list[str],
+    extra: list[str],
+    message: str,
+) -> None:
+    out = tmp_path / "f.run"
+    assert main(["fuse", *_sorted_runs(tmp_path), "-o", str(out), *how, *extra]) == 2
+    assert capsys.readouterr().err == f"cranfield fuse: {message}\n"
     assert not out.exists()
 
 
