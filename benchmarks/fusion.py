@@ -3,6 +3,7 @@
 Usage::
 
     .venv/bin/python benchmarks/fusion.py [--profiles trecdl,msmarco] [--repeat 5] [--markdown]
+        [--data /tmp/cranfield-bench] [--before SRC]
 
 Two comparisons, each in fresh child processes alternated round-robin (the starting tool
 rotates each round; ``--warmup`` rounds are not counted), medians of ``--repeat`` rounds,
@@ -18,7 +19,13 @@ CPU time and peak RSS beside the wall time (``benchmarks/run.py``'s ``run_child`
 ``msmarco`` (two MS MARCO-scale runs, 6.98M lines each)
     ``cranfield fuse A B -o OUT --method rrf`` against ``cranfield evaluate QRELS A`` with the
     five measures of ``benchmarks/run.py`` (the issue's target: fusing within 2x of
-    evaluating one of the runs).
+    evaluating one of the runs); beside them ``cranfield fuse --stream`` on copies of A and B
+    sorted by query bytewise (``LC_ALL=C sort -s -k1,1``, made once: what streaming needs),
+    whose output is compared with the in-memory one byte for byte.
+
+``--before SRC`` adds the same ``cranfield fuse`` run from another checkout's ``src`` (an
+older commit, for a before-and-after table in the same session). ``--data`` is where the
+profiles' files are kept (default ``benchmarks/data``; generated when missing).
 
 Run A is ``generate.py``'s profile (``benchmarks/data/PROFILE/run.txt``, generated when
 missing). Run B (``run-b.txt`` beside it) is a second system on the same queries, made once
@@ -33,6 +40,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -53,7 +61,9 @@ from run import (  # noqa: E402 -- the shared helpers of benchmarks/run.py, foun
     table,
 )
 
-CRANFIELD = "import sys; from cranfield.cli.main import main; sys.exit(main(sys.argv[1:]))"
+CRANFIELD = (
+    "from cranfield.cli.main import run; run()"  # the command itself: its start-up settings too
+)
 
 
 def second_run(run_a: Path, out: Path, seed: int = 34) -> None:
@@ -87,11 +97,29 @@ def second_run(run_a: Path, out: Path, seed: int = 34) -> None:
     ).write_csv(out, separator=" ", include_header=False)
 
 
-def tools_for(profile: str, data: Path, workdir: Path) -> list[Tool]:
+def sorted_copy(run: Path) -> Path:
+    """``run`` sorted by query bytewise, lines of a query in file order (made once)."""
+    out = run.with_name(run.stem + ".sorted.txt")
+    if not out.exists():
+        log(f"sorting {run} into {out} ...")
+        with open(out, "wb") as handle:
+            subprocess.run(
+                ["sort", "-s", "-k1,1", "-S", "1G", str(run)],
+                check=True,
+                stdout=handle,
+                env={**os.environ, "LC_ALL": "C"},
+            )
+    return out
+
+
+def tools_for(profile: str, data: Path, workdir: Path, before: str | None) -> list[Tool]:
     py = sys.executable
     a, b, qrels = data / "run.txt", data / "run-b.txt", data / "qrels.txt"
     fuse = [py, "-c", CRANFIELD, "fuse", str(a), str(b), "--method", "rrf"]
     out = [Tool("cranfield fuse (rrf)", profile, [*fuse, "-o", str(workdir / "cf.run")], _none)]
+    if before:
+        older = ["env", f"PYTHONPATH={before}", *fuse, "-o", str(workdir / "before.run")]
+        out.append(Tool("cranfield fuse (rrf), before", profile, older, _none))
     if profile == "trecdl":
         driver = str(HERE / "peers" / "ranx_fuse_driver.py")
         out += [
@@ -111,6 +139,16 @@ def tools_for(profile: str, data: Path, workdir: Path) -> list[Tool]:
     else:
         evaluate = [py, "-c", CRANFIELD, "evaluate", str(qrels), str(a), "-m", *FIVE]
         out.append(Tool("cranfield evaluate A (five)", profile, [*evaluate, "-f", "tsv"], _none))
+        sa, sb = sorted_copy(a), sorted_copy(b)
+        streamed = [py, "-c", CRANFIELD, "fuse", str(sa), str(sb), "--method", "rrf", "--stream"]
+        out.append(
+            Tool(
+                "cranfield fuse --stream (rrf), sorted runs",
+                profile,
+                [*streamed, "-o", str(workdir / "cf-stream.run")],
+                _none,
+            )
+        )
     return out
 
 
@@ -140,22 +178,34 @@ def same_fusion(ours: Path, theirs: Path) -> str:
     )
 
 
+def _same_bytes(folder: Path, ours: str, others: tuple[str, ...]) -> str:
+    """Whether the other fused files written are byte for byte ``ours``."""
+    said = ""
+    for other in others:
+        if (folder / other).exists() and (folder / ours).exists():
+            same = (folder / other).read_bytes() == (folder / ours).read_bytes()
+            said += f"\n\n{other} {'==' if same else '!='} {ours} byte for byte"
+    return said
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profiles", default="trecdl,msmarco")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--warmup", type=int, default=1)
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--data", type=Path, default=HERE / "data")
+    parser.add_argument("--before", help="another checkout's src, timed beside this one")
     args = parser.parse_args(argv)
     os.environ["PYTHONPATH"] = str(REPO / "src")  # this checkout's cranfield in every child
     before = machine()
     sections = []
     with tempfile.TemporaryDirectory(prefix="cranfield-fusion-bench-") as tmp:
         for profile in args.profiles.split(","):
-            data = HERE / "data" / profile
+            data = args.data / profile
             ensure_data(profile, data, 0, None)
             second_run(data / "run.txt", data / "run-b.txt")
-            tools = tools_for(profile, data, Path(tmp))
+            tools = tools_for(profile, data, Path(tmp), args.before)
             log(f"{profile}: {len(tools)} tools, {args.warmup} warm-up + {args.repeat} rounds")
             round_robin(tools, args.warmup, args.repeat)
             base = tools[0]
@@ -174,10 +224,18 @@ def main(argv: list[str] | None = None) -> int:
                         f"{tool.median / base.median:.2f}" if base.times else "",
                     ]
                 )
-            headers = ["tool", "median s", "min–max s", "median CPU s", "peak RSS MiB", "÷ fuse"]
+            headers = [
+                "tool",
+                "median s",
+                "min–max s",
+                "median CPU s",
+                "peak RSS MiB",
+                "time ÷ fuse's",
+            ]
             text = table(headers, rows, args.markdown)
-            if profile == "trecdl" and not base.error and not tools[2].error:
+            if profile == "trecdl" and not base.error and not tools[-1].error:
                 text += "\n\nvalues: " + same_fusion(Path(tmp) / "cf.run", Path(tmp) / "ranx.run")
+            text += _same_bytes(Path(tmp), "cf.run", ("before.run", "cf-stream.run"))
             sections.append(f"{profile}\n\n{text}")
     after = os.getloadavg()
     print(

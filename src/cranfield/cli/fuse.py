@@ -1,16 +1,22 @@
 """``cranfield fuse RUN RUN [...] -o OUT [--method rrf] [--norm min-max] [--weights W ...]
-[--param NAME=VALUE ...] [--tune MEASURE --qrels QRELS [-n K] [--optimistic]]``: runs fused
-into one (:func:`cranfield.fusion.fuse`), or a method's weights and parameters tuned on
-training folds and the held-out fused run written (:func:`cranfield.fusion.tune`). A method
-that learns from qrels (``posfuse``, ...) trains on the ``--qrels`` of the other folds for
-each fold's queries (:func:`cranfield.fusion.tuning.held_out_fuse`), or on every query with
-``--optimistic``, labelled so.
+[--param NAME=VALUE ...] [--stream | -j N | --scheduler ADDRESS] [--tune MEASURE --qrels
+QRELS [-n K] [--optimistic]]``: runs fused into one (:func:`cranfield.fusion.fuse`; in blocks
+of whole queries read in bounded memory with ``--stream``, or fused on workers with ``--jobs``
+or ``--scheduler``: :mod:`cranfield.fusion.blocks`), or a method's weights and parameters
+tuned on training folds and the held-out fused run written (:func:`cranfield.fusion.tune`). A
+method that learns from qrels (``posfuse``, ...) trains on the ``--qrels`` of the other folds
+for each fold's queries (:func:`cranfield.fusion.tuning.held_out_fuse`), or on every query
+with ``--optimistic``, labelled so; it fuses here, whole (not with ``--stream``, ``--jobs`` or
+``--scheduler``). Condorcet fuses each query on its own, so it streams and runs on workers as
+every other method does.
 
 Exit codes: 0 written, 1 usage error (an unknown method, ``--optimistic`` or ``--step``
-without ``--tune``), 2 bad input: weights that do not match the runs, a method parameter out
-of its range, a method that learns from qrels without ``--qrels``, runs that cannot be read,
-share no query or give a score method a score that is not finite, or an output that cannot
-be written.
+without ``--tune``, ``--stream`` with ``--tune``, ``--jobs``, ``--names tag`` or an output
+format other than TREC, a method that learns from qrels with ``--stream``, ``--jobs`` or
+``--scheduler``), 2 bad input: weights that do not match the runs, a method parameter out of
+its range, a method that learns from qrels without ``--qrels``, runs that cannot be read,
+share no query or give a score method a score that is not finite (with ``--stream``: a run
+not grouped by query in bytewise order), or an output that cannot be written.
 """
 
 from __future__ import annotations
@@ -18,15 +24,17 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Final, TextIO
 
-from cranfield._types import FILE_FORMATS, FUSION_METHODS, FUSION_NORMALIZATIONS
+from cranfield._types import FILE_FORMATS, FUSION_METHODS, FUSION_NORMALIZATIONS, RUN_NAMINGS
 from cranfield.cli.exits import run_command
 from cranfield.cli.parser import (
     Parser,
     UsageError,
     add_evaluation_options,
+    add_parallel_options,
     add_run_names,
     add_seed,
     eval_options,
+    parallel_options,
     positive_int,
 )
 
@@ -35,6 +43,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
     from cranfield.data.run import Run
+    from cranfield.fusion.blocks import FusionPlan
 
 PROG: Final = "cranfield fuse"
 _INTEGER_PARAMS: Final = frozenset({"k", "n_segments", "w"})
@@ -144,6 +153,13 @@ def _parser(out: TextIO, err: TextIO) -> Parser:
         help="correction of the paired tests against each input run: none, bonferroni, holm "
         "(default), bh",
     )
+    p.add_argument(
+        "--stream",
+        action="store_true",
+        help="read each run in blocks of whole queries, in bounded memory (TREC runs grouped "
+        "by query, queries in bytewise order; writes TREC text)",
+    )
+    add_parallel_options(p)
     add_evaluation_options(p)
     return p
 
@@ -164,6 +180,13 @@ def _params(given: list[str] | None) -> dict[str, float]:
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from cranfield.io.source import digests_unread
+
+    with digests_unread():  # nothing here prints or keys by the inputs' SHA-256
+        return _fuse(args, out)
+
+
+def _fuse(args: argparse.Namespace, out: TextIO) -> int:
     from cranfield.io.load import save_run
     from cranfield.io.runset import RunSet
 
@@ -181,10 +204,23 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.tune is not None and args.qrels is None:
         raise UsageError(1, "--tune needs the qrels to tune on: --qrels QRELS.")
     params = _params(args.params)
+    parallel = args.jobs != 1 or args.scheduler is not None
+    if trained and (args.stream or parallel):
+        raise UsageError(
+            1,
+            f"method '{args.method}' learns from the qrels of each fold's other folds, which "
+            "needs the runs whole, here: leave out --stream, --jobs and --scheduler.",
+        )
+    if args.stream:
+        return _streamed(args, params, out)
+    if parallel and args.tune is not None:
+        raise UsageError(1, "--tune fuses here: leave out --jobs and --scheduler.")
     run_set = RunSet.of(args.runs, args.names)
     runs = [run_set.load(i, format=args.run_format) for i in range(len(run_set))]
     if trained and args.tune is None:
         return _held_out(args, runs, params, out)
+    if parallel:
+        return _on_workers(args, runs, params, out)
     if args.tune is None:
         from cranfield.fusion import fuse
 
@@ -204,6 +240,71 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         return 0
     return _tuned(args, runs, params, out)
+
+
+def _plan(args: argparse.Namespace, names: Sequence[str], params: dict[str, float]) -> FusionPlan:
+    from cranfield.fusion.blocks import FusionPlan
+
+    return FusionPlan(
+        tuple(names),
+        args.method,
+        args.norm,
+        None if args.weights is None else tuple(args.weights),
+        params,
+        args.ranks,
+    )
+
+
+def _said(
+    args: argparse.Namespace, lines: int, queries: int, names: Sequence[str], how: str
+) -> str:
+    return (
+        f"{args.output}: {lines:,} line(s), {queries:,} quer{'y' if queries == 1 else 'ies'}, "
+        f"fused from {', '.join(names)}{how}; fused by {args.method} (normalisation "
+        f"{args.norm}); ties by doc id descending.\n"
+    )
+
+
+def _streamed(args: argparse.Namespace, params: dict[str, float], out: TextIO) -> int:
+    from cranfield.evaluation.execution import DEFAULT_BLOCK_BYTES
+    from cranfield.fusion.blocks import fuse_stream
+    from cranfield.io.formats import COMPRESSION_SUFFIXES, format_of_suffix
+    from cranfield.io.run_names import file_names
+
+    if args.tune is not None:
+        raise UsageError(1, "--tune reads the runs whole: leave out --stream.")
+    if args.jobs != 1 or args.scheduler is not None:
+        raise UsageError(1, "--stream fuses in this process: leave out --jobs and --scheduler.")
+    if args.names != RUN_NAMINGS[0]:
+        raise UsageError(1, "--stream names runs by their files: leave out --names tag.")
+    if args.run_format not in (None, "trec"):
+        raise UsageError(1, "--stream reads TREC runs: leave out --run-format or give trec.")
+    written = args.to or format_of_suffix(args.output) or "trec"
+    if written != "trec" or str(args.output).lower().endswith(COMPRESSION_SUFFIXES):
+        raise UsageError(
+            1, "--stream writes plain TREC text: name a TREC output (or give --to trec)."
+        )
+    names = file_names(list(args.runs))
+    lines, queries = fuse_stream(
+        args.runs, args.output, _plan(args, names, params), block_bytes=DEFAULT_BLOCK_BYTES
+    )
+    out.write(_said(args, lines, queries, names, ", streamed by blocks of whole queries"))
+    return 0
+
+
+def _on_workers(
+    args: argparse.Namespace, runs: list[Run], params: dict[str, float], out: TextIO
+) -> int:
+    from cranfield.evaluation.execution import Execution
+    from cranfield.fusion.blocks import fuse_to_file
+
+    names = [r.name for r in runs]
+    plan = _plan(args, names, params)  # bad weights or parameters before any worker starts
+    execution = Execution(**parallel_options(args))
+    engine = execution.engine()
+    lines, queries = fuse_to_file(runs, args.output, plan, execution, format=args.to)
+    out.write(_said(args, lines, queries, names, f", on {engine.describe()}"))
+    return 0
 
 
 def _tuned(args: argparse.Namespace, runs: list[Run], params: dict[str, float], out: TextIO) -> int:

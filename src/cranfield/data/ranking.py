@@ -611,10 +611,17 @@ def tie_order_of(run: Run) -> TieOrder:
 
 
 def tie_order(
-    scores: NDArray[np.float64], doc_id: pl.Series, lengths: NDArray[np.int64]
+    scores: NDArray[np.float64],
+    doc_id: pl.Series,
+    lengths: NDArray[np.int64],
+    rows: NDArray[np.int64] | None = None,
 ) -> TieOrder:
     """The :class:`~cranfield.data.row_index.TieOrder` of rows with these scores, doc ids
-    and stretch lengths."""
+    and stretch lengths.
+
+    With ``rows``, position ``i`` holds row ``rows[i]`` of ``doc_id`` (only the tied rows'
+    ids are gathered: an order need not be applied to a whole string column first), and the
+    :class:`~cranfield.data.row_index.TieOrder`'s rows are rows of ``doc_id``."""
     empty = np.zeros(0, dtype=np.int64)
     last = np.cumsum(lengths)[:-1] - 1  # the last row of every stretch but the last one
     # Scores may rise only from the last row of a stretch to the next stretch's first.
@@ -626,7 +633,7 @@ def tie_order(
         return TieOrder(False, empty, empty)
     tie = scores[1:] == scores[:-1]
     tie[last] = False
-    tied = _tie_rows(doc_id, tie, empty)
+    tied = _tie_rows(doc_id, tie, empty if rows is None else rows)
     return TieOrder(True, *tied) if tied is not None else TieOrder(True, empty, empty)
 
 

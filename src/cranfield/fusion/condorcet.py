@@ -98,13 +98,11 @@ def condorcet_order(positions: Sequence[tuple[int, ...]], weights: Sequence[floa
     return sorted(range(len(positions)), key=lambda i: key(positions[i]))
 
 
-def condorcet_scores(
-    table: pl.DataFrame, queries: Sequence[str], weights: Sequence[float]
-) -> pl.DataFrame:
-    """``query_id, doc_id, score``: every query's documents in Condorcet order, scored ``c -
-    i`` (``c`` documents, ``i`` the 0-based position), from the stacked runs' ``table``
-    (:class:`~cranfield.fusion.fuse.FusionInputs`: ``qc`` a row's query's position in
-    ``queries``, ``r`` its run, ``rank`` its position in the run's ranking)."""
+def condorcet_scores(table: pl.DataFrame, weights: Sequence[float]) -> pl.DataFrame:
+    """``qc, doc_id, score``: every query's documents in Condorcet order, scored ``c - i``
+    (``c`` documents, ``i`` the 0-based position), from the stacked runs' ``table``
+    (:class:`~cranfield.fusion.fuse.FusionInputs`: ``qc`` a row's query code, ``r`` its run,
+    ``rank`` its position in the run's ranking)."""
     import polars as pl
 
     n_runs = len(weights)
@@ -121,7 +119,7 @@ def condorcet_scores(
     bounds = np.flatnonzero(np.diff(qcs)) + 1
     starts = np.concatenate(([0], bounds)).tolist()
     ends = [*bounds.tolist(), len(docs)]
-    out_q: list[str] = []
+    out_q: list[int] = []
     out_d: list[str] = []
     out_s: list[float] = []
     for start, end in zip(starts, ends, strict=True):
@@ -133,11 +131,10 @@ def condorcet_scores(
             positions.append(tuple(pos))
         order = condorcet_order(positions, weights)
         c = float(end - start)
-        query = queries[int(qcs[start])]
-        out_q.extend([query] * (end - start))
+        out_q.extend([int(qcs[start])] * (end - start))
         out_d.extend(docs[start + i] for i in order)
         out_s.extend(c - i for i in range(end - start))
     return pl.DataFrame(
-        {"query_id": out_q, "doc_id": out_d, "score": out_s},
-        schema={"query_id": pl.String, "doc_id": pl.String, "score": pl.Float64},
+        {"qc": out_q, "doc_id": out_d, "score": out_s},
+        schema={"qc": pl.Int64, "doc_id": pl.String, "score": pl.Float64},
     )

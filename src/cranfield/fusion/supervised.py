@@ -151,14 +151,16 @@ def training_table(
     table: pl.DataFrame,
     names: tuple[str, ...],
     *,
+    table_queries: Sequence[str],
     queries: Sequence[str] | None,
     norm: str,
     ranks: str,
     relevance_level: int = RELEVANT,
 ) -> FusionTraining:
-    """What the stacked runs' ``table`` (:class:`~cranfield.fusion.fuse.FusionInputs`)
-    learn from ``qrels`` on the training ``queries`` (:func:`cranfield.fusion.train`): a
-    document is relevant at ``relevance_level`` or above."""
+    """What the stacked runs' ``table`` (:class:`~cranfield.fusion.fuse.FusionInputs`, whose
+    ``qc`` column is a row's place in ``table_queries``) learn from ``qrels`` on the training
+    ``queries`` (:func:`cranfield.fusion.train`): a document is relevant at
+    ``relevance_level`` or above."""
     import polars as pl
 
     known = set(qrels.topics)
@@ -175,12 +177,20 @@ def training_table(
         "query_id", "doc_id", (pl.col("relevance") >= relevance_level).cast(pl.Float64).alias("hit")
     )
     relevant = dict(rel.group_by("query_id").agg(pl.col("hit").sum()).iter_rows())
+    # the training queries as the table's codes, once; a query no run has is no row
+    code = {q: i for i, q in enumerate(table_queries)}
+    present = [q for q in wanted if q in code]
+    codes = pl.DataFrame(
+        {"qc": [code[q] for q in present], "query_id": present},
+        schema={"qc": table.schema["qc"], "query_id": pl.String},
+    )
     hits = (
-        table.filter(pl.col("query_id").is_in(wanted))
-        .select("r", "query_id", "doc_id", "rank", "m")
-        .join(rel, on=["query_id", "doc_id"], how="left")
+        table.select("r", "qc", "doc_id", "rank", "m")
+        .join(codes, on="qc", how="inner", maintain_order="left")
+        .drop("qc")
+        .join(rel, on=["query_id", "doc_id"], how="left", maintain_order="left")
         .with_columns(pl.col("hit").fill_null(0.0))
-        .drop("doc_id")
+        .select("r", "query_id", "rank", "m", "hit")
     )
     return FusionTraining(
         names=names,
@@ -247,7 +257,7 @@ def trained_scores(
     params: Mapping[str, float],
     normalized: NDArray[np.float64] | None,
 ) -> pl.DataFrame:
-    """``query_id, doc_id, score``: the fused score of every (query, document) of the
+    """``qc, doc_id, score``: the fused score of every (query code, document) of the
     stacked runs' ``table`` (:class:`~cranfield.fusion.fuse.FusionInputs`) by the trained
     method ``spec`` (``normalized``: each row's normalised score, for SegFuse)."""
     import polars as pl
@@ -260,16 +270,16 @@ def trained_scores(
         rows = np.flatnonzero(r == run)
         i = rank[rows]
         value[rows] = _run_values(spec.name, training, run, i, m[rows], params, normalized, rows)
-    frame = table.select("query_id", "doc_id").with_columns(pl.Series("value", value))
-    grouped = frame.group_by(["query_id", "doc_id"]).agg(pl.col("value").sum(), pl.len().alias("n"))
+    frame = table.select("qc", "doc_id").with_columns(pl.Series("value", value))
+    grouped = frame.group_by(["qc", "doc_id"]).agg(pl.col("value").sum(), pl.len().alias("n"))
     if spec.name == "bayesfuse":
         missing = float(np.log(_BAYES_FLOOR / (1.0 - _BAYES_FLOOR)))
         return grouped.select(
-            "query_id",
+            "qc",
             "doc_id",
             (pl.col("value") + (n_runs - pl.col("n")).cast(pl.Float64) * missing).alias("score"),
         )
-    return grouped.select("query_id", "doc_id", pl.col("value").alias("score"))
+    return grouped.select("qc", "doc_id", pl.col("value").alias("score"))
 
 
 def _run_values(

@@ -77,6 +77,7 @@ def train(
         load_qrels(qrels),
         inputs.table,
         inputs.names,
+        table_queries=inputs.queries,
         queries=queries,
         norm=norm,
         ranks=inputs.ranks,

@@ -98,7 +98,7 @@ from cranfield.io.source import (
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["read_qrels", "read_run", "write_qrels", "write_run"]
+__all__ = ["read_qrels", "read_run", "run_lines", "write_qrels", "write_run"]
 
 Kind = InputKind
 
@@ -905,20 +905,52 @@ def write_run(run: Run, path: str | Path, *, tag: str | None = None) -> None:
         or a query id starting with ``#``, which would read back as a comment); nothing is
         written then.
     """
+    _write_lines(run_lines(run, path, tag=tag), path)
+
+
+def run_lines(run: Run, path: str | Path, *, tag: str | None = None) -> pl.DataFrame:
+    """The lines :func:`write_run` writes, as a frame of six string columns (a writer of
+    many runs' lines into one file, ``cranfield fuse --stream``, writes each in turn).
+
+    Raises
+    ------
+    InputError
+        As :func:`write_run` (``path`` names the file in the message).
+    """
     run_tag = run.tag if tag is None else tag
     what = f"run {run.name!r}"
     _check_writable(run.frame.select("query_id", "doc_id"), path, what)
     _check_writable(pl.DataFrame({"tag": [run_tag]}, schema={"tag": pl.String}), path, what)
-    frame = run.frame.sort(["query_id", "score", "doc_id"], descending=[False, True, True])
-    frame = frame.select(
+    lengths = _ranked_lengths(run)
+    if lengths is None:
+        frame = run.frame.sort(["query_id", "score", "doc_id"], descending=[False, True, True])
+        rank = (pl.int_range(pl.len()).over("query_id") + 1).cast(pl.String).alias("rank")
+    else:  # in that order already (a fused run): ranks from the stretches, no string sort
+        frame = run.frame
+        first = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        rank = pl.lit(pl.Series("rank", np.arange(1, frame.height + 1, dtype=np.int64) - first))
+    return frame.select(
         "query_id",
         pl.lit("Q0").alias("iteration"),
         "doc_id",
-        (pl.int_range(pl.len()).over("query_id") + 1).cast(pl.String).alias("rank"),
+        rank,
         pl.col("score").cast(pl.String),
         pl.lit(run_tag, dtype=pl.String).alias("tag"),
     )
-    _write_lines(frame, path)
+
+
+def _ranked_lengths(run: Run) -> NDArray[np.int64] | None:
+    """The query stretches' lengths of a run whose rows are in trec_eval's order already
+    (queries bytewise, each one stretch; scores descending with no two equal in a query, or
+    ties put in order by whoever made the run: :attr:`Run.known_tie_order` says so); else
+    ``None``."""
+    ties = run.known_tie_order
+    if ties is None or not ties.descending or ties.positions.size:
+        return None
+    queries, lengths = run.query_stretches
+    if any(a >= b for a, b in itertools.pairwise(queries)):
+        return None
+    return lengths
 
 
 def write_qrels(qrels: Qrels, path: str | Path) -> None:

@@ -4,7 +4,7 @@ tuning's report, and one sentence with the exit code of each bad input."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -303,3 +303,143 @@ def test_tuning_and_training_take_ranks_and_the_relevance_level(
     assert cranfield.load_run(out).to_dict()["q1"] == {"r1": 2.0, "x1": 0.0}
     assert main([*trained, "-n", "2", "-l", "2"]) == 0  # nothing relevant at level 2
     assert cranfield.load_run(out).to_dict()["q1"] == {"r1": 0.0, "x1": 0.0}
+
+
+def _sorted_runs(folder: Path) -> list[str]:
+    """Two TREC runs grouped by query, queries in bytewise order, ties in both."""
+    a = "".join(
+        f"q{q} Q0 d{d} {i + 1} {s} a\n"
+        for q in (1, 10, 2)
+        for i, (d, s) in enumerate([(1, 3.0), (2, 2.0), (3, 2.0), (4, 1.0)])
+    )
+    b = "".join(
+        f"q{q} Q0 d{d} {i + 1} {s} b\n"
+        for q in (1, 2, 3)
+        for i, (d, s) in enumerate([(3, 0.9), (5, 0.5), (1, 0.5)])
+    )
+    (folder / "a.run").write_text(a)
+    (folder / "b.run").write_text(b)
+    return [str(folder / "a.run"), str(folder / "b.run")]
+
+
+@pytest.mark.parametrize("method", ["rrf", "wsum", "bordafuse", "condorcet", "w_condorcet"])
+def test_streamed_fusion_writes_the_same_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], method: str
+) -> None:
+    runs = _sorted_runs(tmp_path)
+    whole, streamed = tmp_path / "whole.run", tmp_path / "streamed.run"
+    assert main(["fuse", *runs, "-o", str(whole), "--method", method]) == 0
+    capsys.readouterr()
+    assert main(["fuse", *runs, "-o", str(streamed), "--method", method, "--stream"]) == 0
+    assert capsys.readouterr().out == (
+        f"{streamed}: 17 line(s), 4 queries, fused from a, b, streamed by blocks of whole "
+        f"queries; fused by {method} (normalisation min-max); ties by doc id descending.\n"
+    )
+    assert streamed.read_bytes() == whole.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--tune", "AP", "--qrels", "q.txt"], "--tune reads the runs whole: leave out --stream."),
+        (["-j", "2"], "--stream fuses in this process: leave out --jobs and --scheduler."),
+        (["--names", "tag"], "--stream names runs by their files: leave out --names tag."),
+        (
+            ["--to", "json"],
+            "--stream writes plain TREC text: name a TREC output (or give --to trec).",
+        ),
+    ],
+)
+def test_what_streaming_cannot_do_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    out = tmp_path / "f.run"
+    assert main(["fuse", *_sorted_runs(tmp_path), "-o", str(out), "--stream", *extra]) == 1
+    assert capsys.readouterr().err == f"cranfield fuse: error: {message}\n"
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("how", [["--stream"], ["-j", "2"], ["--scheduler", "tcp://x:1"]])
+def test_a_trained_method_neither_streams_nor_runs_on_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: list[str]
+) -> None:
+    """Its training on each fold's other folds needs the runs whole: one sentence, exit 1,
+    before any run is read or any worker started."""
+    runs = _sorted_runs(tmp_path)
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\n")
+    out = tmp_path / "f.run"
+    args = ["fuse", *runs, "-o", str(out), "--method", "posfuse", "--qrels"]
+    assert main([*args, str(tmp_path / "qrels.txt"), *how]) == 1
+    assert capsys.readouterr().err == (
+        "cranfield fuse: error: method 'posfuse' learns from the qrels of each fold's other "
+        "folds, which needs the runs whole, here: leave out --stream, --jobs and --scheduler.\n"
+    )
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("how", [["--stream"], ["-j", "2"]])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            ["--method", "wsum", "--weights", "1,2,3"],
+            "The --weights option must be one weight per run (2: a, b), got [1.0, 2.0, 3.0].",
+        ),
+        (
+            ["--method", "rbc", "--param", "phi=1"],
+            "The --param option must be a number > 0 and < 1 for 'phi' of method 'rbc', got 1.0.",
+        ),
+    ],
+)
+def test_weights_and_parameters_the_runs_cannot_take_exit_2_in_blocks_too(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    how: list[str],
+    extra: list[str],
+    message: str,
+) -> None:
+    out = tmp_path / "f.run"
+    assert main(["fuse", *_sorted_runs(tmp_path), "-o", str(out), *how, *extra]) == 2
+    assert capsys.readouterr().err == f"cranfield fuse: {message}\n"
+    assert not out.exists()
+
+
+def test_a_run_out_of_bytewise_order_exits_2_when_streamed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _sorted_runs(tmp_path)[0]
+    (tmp_path / "c.run").write_text("q2 Q0 d1 1 1.0 c\nq10 Q0 d1 1 1.0 c\n")
+    out = tmp_path / "f.run"
+    assert main(["fuse", a, str(tmp_path / "c.run"), "-o", str(out), "--stream"]) == 2
+    assert capsys.readouterr().err == (
+        f"cranfield fuse: {tmp_path / 'c.run'}: data line 2: query 'q10' comes after query "
+        "'q2'; fusing with --stream needs each run's queries in bytewise order (sort the file "
+        "with 'LC_ALL=C sort -s -k1,1', or fuse without --stream)\n"
+    )
+    assert not out.exists()
+
+
+@pytest.mark.slow  # starts worker processes
+def test_fused_on_two_worker_processes_equals_this_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = _sorted_runs(tmp_path)
+    here, there = tmp_path / "here.run", tmp_path / "there.run"
+    assert main(["fuse", *runs, "-o", str(here), "--method", "mnz"]) == 0
+    capsys.readouterr()
+    assert main(["fuse", *runs, "-o", str(there), "--method", "mnz", "-j", "2"]) == 0
+    assert capsys.readouterr().out == (
+        f"{there}: 17 line(s), 4 queries, fused from a, b, on 2 worker processes; fused by mnz "
+        "(normalisation min-max); ties by doc id descending.\n"
+    )
+    assert there.read_bytes() == here.read_bytes()
+
+
+@pytest.mark.slow  # a Dask cluster
+def test_fused_on_a_dask_cluster_equals_this_process(tmp_path: Path, dask_cluster: Any) -> None:
+    runs = _sorted_runs(tmp_path)
+    here, there = tmp_path / "here.run", tmp_path / "there.run"
+    assert main(["fuse", *runs, "-o", str(here), "--method", "rrf"]) == 0
+    address = dask_cluster.scheduler_address
+    assert main(["fuse", *runs, "-o", str(there), "--scheduler", address]) == 0
+    assert there.read_bytes() == here.read_bytes()

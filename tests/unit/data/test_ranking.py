@@ -212,3 +212,18 @@ def test_judgment_codes_keep_levels_too_large_for_int32() -> None:
         assert ranked.rel.dtype == (np.int32 if fits else np.int64)
         expected = ranking.UNJUDGED if big < 0 else big
         assert ranked.rel.tolist() == [expected, 1, ranking.NOT_IN_POOL]
+
+
+def test_tie_order_reads_only_the_tied_ids_through_rows() -> None:
+    """``rows``: position i holds row rows[i] of the doc ids; the order equals the one of the
+    ids gathered first, and names rows of the column."""
+    doc = pl.Series(["d0", "d1", "d2", "d3", "d4"])
+    rows = np.array([4, 0, 3, 1, 2])
+    scores = np.array([3.0, 2.0, 2.0, 2.0, 1.0])
+    lengths = np.array([5])
+    gathered = ranking.tie_order(scores, doc.gather(rows), lengths)
+    through = ranking.tie_order(scores, doc, lengths, rows=rows)
+    assert through.descending
+    assert through.positions.tolist() == gathered.positions.tolist() == [1, 2, 3]
+    assert gathered.rows.tolist() == [2, 3, 1]  # d3, d1, d0 (doc id descending) as positions
+    assert through.rows.tolist() == [3, 1, 0]  # the same, as rows of the doc id column

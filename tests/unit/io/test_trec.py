@@ -926,6 +926,36 @@ def test_write_run_ranks_like_trec_eval(tmp_path: Path) -> None:
     assert_frame_equal(back.frame.sort("query_id", "doc_id"), run.frame.sort("query_id", "doc_id"))
 
 
+def test_a_run_known_to_be_in_trec_eval_order_is_written_without_sorting(tmp_path: Path) -> None:
+    """A run whose reader (or maker: a fused run) vouches for trec_eval's order is numbered
+    from its stretches; the file is the one the sorting writer makes."""
+    frame = pl.DataFrame(
+        {
+            "query_id": ["q10", "q2", "q2", "q2", "q2"],
+            "doc_id": ["x", "c", "b", "a", "B"],
+            "score": [0.5, 2.0, 1.0, 1.0, 1.0],
+        }
+    )
+    empty = np.zeros(0, dtype=np.int64)
+    ordered = Run.indexed(
+        frame,
+        tag="mine",
+        query_stretches=(["q10", "q2"], np.array([1, 4])),
+        doc_keys=row_index.doc_keys(frame.get_column("doc_id")),
+        tie_order=row_index.TieOrder(True, empty, empty),
+    )
+    with mock.patch.object(pl.DataFrame, "sort", side_effect=AssertionError("sorted")):
+        write_run(ordered, tmp_path / "fast.run")
+    write_run(Run(frame.reverse(), tag="mine"), tmp_path / "sorted.run")
+    assert (tmp_path / "fast.run").read_bytes() == (tmp_path / "sorted.run").read_bytes()
+    assert (tmp_path / "fast.run").read_text().splitlines()[1:3] == [
+        "q2 Q0 c 1 2.0 mine",
+        "q2 Q0 b 2 1.0 mine",
+    ]
+    # queries out of bytewise order, or ties not vouched for: sorted as any run
+    assert trec._ranked_lengths(Run(frame)) is None
+
+
 def test_write_run_keeps_the_run_tag(tmp_path: Path) -> None:
     run = read_run(put(tmp_path, RUN))
     write_run(run, tmp_path / "copy.run")
