@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -23,6 +24,12 @@ REAL = SHARED / "data" / "real"
 
 # matplotlib without a screen, for every test that draws (the report, `cranfield plot`)
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+# No timings in pass/fail tests: hypothesis's per-example deadline and its too-slow health
+# check are wall-clock assertions, and a busy machine (CI runs the tests on every core) is not
+# a failure. Every property test still tries its examples; a test may set its own settings.
+settings.register_profile("cranfield", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("cranfield")
 
 # ir_datasets (the irds extra) makes its folders in its home when it is imported, and a test
 # never changes the machine nor reads a user's cache: an empty home of the session's own.
