@@ -434,7 +434,7 @@ def test_the_small_path_imports_only_what_it_uses(tmp_path: Path) -> None:
     plain command leaves out what only other options need (the store, clusters, tables)."""
     qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
     run = _write(tmp_path / "run", _RUN)
-    unused = ["polars", "pyarrow", "scipy", "dask", "uuid", "cranfield.evaluation.store"]
+    unused = ["polars", "pyarrow", "scipy", "dask", "uuid", "cranfield.evaluation.store", "rich"]
     script = (
         "import sys\n"
         "from cranfield.cli.main import main\n"
