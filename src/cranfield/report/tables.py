@@ -9,8 +9,6 @@ here without importing rich, which costs a short ``cranfield evaluate`` a tenth 
 
 from __future__ import annotations
 
-import csv
-import json
 import math
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
@@ -63,6 +61,8 @@ def render(
     """Write ``results`` to ``out`` as a table, TSV, CSV, JSON or JSON lines."""
     rows = _rows(results, measures, per_query)
     if fmt == "json":
+        import json
+
         from cranfield.evaluation.results import provenance_of
 
         doc = {
@@ -76,10 +76,14 @@ def render(
         out.write(json.dumps(doc, indent=2) + "\n")
         return
     if fmt == "jsonl":
+        import json
+
         for row in rows:
             out.write(json.dumps(row) + "\n")
         return
     if fmt in ("tsv", "csv"):
+        import csv
+
         writer = csv.DictWriter(
             out,
             fieldnames=list(rows[0]) if rows else ["run"],
