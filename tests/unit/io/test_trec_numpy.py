@@ -201,6 +201,43 @@ def test_decimal_scores_are_the_correctly_rounded_doubles(tmp_path: Path, texts:
     assert columns_read.score.view(np.uint64).tolist() == expected.view(np.uint64).tolist()
 
 
+_SHORT = st.from_regex(r"[+-]?([0-9]{1,8}(\.[0-9]{0,7})?|\.[0-9]{1,7})", fullmatch=True)
+# Short scores that are not clean decimals: each file with one of them is read another way
+# (an exponent, by numpy's parser) or not at all (the careful reader then says why).
+_SHORT_ODD = ["1e5", "-2E-3", "1.2.3", "+-1", "1-", "--1", ".", "+", "-", "1+2", "..5", "1.e3"]
+
+
+@given(
+    st.lists(
+        st.one_of(_SHORT.filter(lambda text: len(text) <= 8), st.sampled_from(_EDGES[-12:])),
+        min_size=1,
+        max_size=40,
+    ),
+    st.one_of(st.none(), st.sampled_from(_SHORT_ODD)),
+)
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_scores_of_eight_bytes_are_the_correctly_rounded_doubles(
+    tmp_path: Path, texts: list[str], odd: str | None
+) -> None:
+    """Scores of at most 8 bytes (read a 64-bit word at a time) are the doubles float()
+    gives, bit for bit; a file with one score that is not a plain decimal is read as before:
+    numpy's parser for an exponent, the careful reader for anything else."""
+    texts = [t for t in texts if len(t) <= 8] or ["1"]
+    if odd is not None:
+        texts.insert(len(texts) // 2, odd)
+    lines = [("q", "Q0", f"d{i}", "1", text, "t") for i, text in enumerate(texts)]
+    columns_read = open_run(_write(tmp_path / "run", lines)).columns()
+    try:
+        expected = np.array([float(text) for text in texts])
+    except ValueError:
+        assert columns_read is None
+        return
+    assert columns_read is not None
+    assert columns_read.score.view(np.uint64).tolist() == expected.view(np.uint64).tolist()
+
+
 def test_relevance_levels_are_the_integers_written(tmp_path: Path) -> None:
     levels = ["0", "-1", "+2", "007", "-0", "999999999999999999", "-999999999999999999"]
     path = _write(tmp_path / "qrels", [("q", "0", f"d{i}", v) for i, v in enumerate(levels)])
