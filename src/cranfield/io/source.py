@@ -74,6 +74,7 @@ __all__ = [
     "same_file",
     "short_lines",
     "source_name",
+    "source_path",
 ]
 
 # bzip2: "BZh", the block size digit, then the magic of a first block (pi) or of an empty
@@ -99,6 +100,14 @@ _ZSTD_FEED = 1 << 12
 def source_name(source: str | Path) -> str:
     """How a source is named in messages: its path, or ``<stdin>`` for ``-``."""
     return "<stdin>" if str(source) == "-" else str(source)
+
+
+def source_path(source: object) -> str | None:
+    """The path of an input given as a file (``"-"`` for standard input), else ``None``
+    (an object in memory): how provenance names it (:mod:`cranfield.evaluation.provenance`)."""
+    if isinstance(source, (str, Path)):
+        return str(source)
+    return None
 
 
 # ---------------------------------------------------------------------- digests

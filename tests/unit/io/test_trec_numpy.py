@@ -468,10 +468,14 @@ def test_the_command_on_small_clean_files_never_imports_polars(tmp_path: Path) -
 
 def test_the_small_path_imports_only_what_it_uses(tmp_path: Path) -> None:
     """Start-up is most of the time of a small evaluation (BENCHMARKS.md, issue 29): the
-    plain command leaves out what only other options need (the store, clusters, tables)."""
+    plain command leaves out what only other options need (the store, clusters, rich for a
+    table written to a pipe, hashing threads, JSON and CSV)."""
     qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
     run = _write(tmp_path / "run", _RUN)
     unused = ["polars", "pyarrow", "scipy", "dask", "uuid", "cranfield.evaluation.store", "rich"]
+    # A thread pool (and logging with it), an error's suggestions, provenance, other formats.
+    unused += ["concurrent.futures", "logging", "difflib", "cranfield.evaluation.provenance"]
+    unused += ["csv", "json"]
     script = (
         "import sys\n"
         "from cranfield.cli.main import main\n"
