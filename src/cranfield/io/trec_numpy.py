@@ -29,9 +29,8 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -194,8 +193,7 @@ def _unpacked(packed: NDArray[np.uint8], name: str) -> NDArray[np.uint8] | None:
     return buffer
 
 
-@dataclass(frozen=True)
-class _Fields:
+class _Fields(NamedTuple):
     """Where the fields of a clean file are: a row per line, a column per field."""
 
     text: NDArray[np.uint8]  # the file's text, padded (see _small_text)
