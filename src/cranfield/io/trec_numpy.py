@@ -238,9 +238,10 @@ def _single_separated(text: NDArray[np.uint8], count: int) -> NDArray[np.int64] 
     and whose lines hold exactly ``count`` fields (the common file, read fastest)."""
     # Every byte up to 32 ends a field: a separator or newline of such a file, or else
     # (NUL, CR, VT, FF, a control character, a second blank) a byte it does not have.
-    gaps = np.flatnonzero(text <= _SPACE)
-    if gaps.size % count or gaps[0] == 0 or np.diff(gaps).min(initial=2) < 2:
-        return None  # not a whole number of lines, or an empty field
+    gap = text <= _SPACE
+    gaps = np.flatnonzero(gap)
+    if gaps.size % count or gaps[0] == 0 or (gap[1:] & gap[:-1]).any():
+        return None  # not a whole number of lines, or an empty field (two gaps in a row)
     kinds = text[gaps].reshape(-1, count)
     sep = kinds[0, 0]
     if sep not in (_TAB, _SPACE) or not (kinds[:, :-1] == sep).all():
