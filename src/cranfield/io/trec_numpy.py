@@ -299,16 +299,17 @@ def _padded(
     at = starts >> 3
     down = ((starts & 7) << 3).astype(np.uint64)
     up = _U64(64) - down  # a shift by 64 gives 0 in numpy
-    words = np.empty((starts.size, count), dtype=np.uint64)
+    words = []
     low = aligned.take(at)
     for j in range(count):
         high = aligned.take(at + (j + 1))
-        word = (low >> down) | (high << up)
-        left = lengths if count == 1 else np.clip(lengths - 8 * j, 0, 8)
-        word &= _LOW_BYTES.take(left)
-        words[:, j] = word
+        word = low >> down
+        word |= high << up
+        word &= _LOW_BYTES.take(lengths if count == 1 else np.clip(lengths - 8 * j, 0, 8))
+        words.append(word)
         low = high
-    return words.view(np.uint8)
+    rows = words[0][:, None] if count == 1 else np.stack(words, axis=1)
+    return rows.view(np.uint8)
 
 
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
