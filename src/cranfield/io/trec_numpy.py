@@ -346,8 +346,8 @@ def _number(
     rows = _padded(a, starts, ends)
     if rows is None:
         return None
-    if not integer and rows.shape[1] == 8:
-        short = _short_decimals(rows)
+    if rows.shape[1] == 8:
+        short = _short_numbers(rows, integer=integer)
         if short is not None:
             return short
     digit = (rows - _ZERO) <= 9  # uint8 arithmetic: bytes below '0' wrap around
@@ -428,10 +428,13 @@ def _values(
 _POWERS_OF_TEN = np.array([float(10**k) for k in range(23)])  # each exact in a double
 
 
-def _short_decimals(rows: NDArray[np.uint8]) -> NDArray[np.float64] | None:
-    """:func:`_values` for scores of at most 8 bytes without an exponent (rows of
-    :func:`_padded` 8 bytes wide, the usual ``43.724``), each row worked on as one 64-bit
-    word; ``None`` if a row is anything else (:func:`_number` then reads them its way).
+def _short_numbers(
+    rows: NDArray[np.uint8], *, integer: bool
+) -> NDArray[np.int64] | NDArray[np.float64] | None:
+    """:func:`_values` for numbers of at most 8 bytes without an exponent (rows of
+    :func:`_padded` 8 bytes wide: the usual score ``43.724``, relevance ``1``), each row
+    worked on as one 64-bit word; ``None`` if a row is anything else, or has a dot when
+    ``integer`` (:func:`_number` then reads them its way).
 
     Each row's digits, dot and other bytes become 8-bit masks (a byte per flag, gathered by
     one multiplication); the grammar is checked on them; the dot and the sign are taken out
@@ -439,7 +442,8 @@ def _short_decimals(rows: NDArray[np.uint8]) -> NDArray[np.float64] | None:
     "eight digits at once" of simdjson and fast_float: Lemire, "Number parsing at a
     gigabyte per second", Software: Practice and Experience 51(8), 2021). With at most 8
     digits ``m`` and ``10**k`` are exact doubles, so ``m / 10**k`` is correctly rounded
-    (Clinger's fast path, as in :func:`_values`): the same doubles, bit for bit.
+    (Clinger's fast path, as in :func:`_values`): the same doubles, bit for bit. An integer
+    is ``m`` with its sign.
     """
     digit = (rows - _ZERO) <= 9  # uint8 arithmetic: bytes below '0' wrap around
     digits_at = _bits(digit)
@@ -451,6 +455,8 @@ def _short_decimals(rows: NDArray[np.uint8]) -> NDArray[np.float64] | None:
     before_dot = dot_at - np.uint8(1)  # the bits below the dot (all 8 if there is none)
     if not ((other == 0) | ((other == 1) & signed)).all() or (dot_at & before_dot).any():
         return None  # a byte that is not a digit, a dot or a leading sign; or two dots
+    if integer and dot_at.any():
+        return None
     digits = _popcount(digits_at)
     if digits.min() < 1:
         return None
@@ -465,6 +471,10 @@ def _short_decimals(rows: NDArray[np.uint8]) -> NDArray[np.float64] | None:
         (words & _U64(0x000000FF000000FF)) * _U64(100 + (1000000 << 32))
         + ((words >> _U64(16)) & _U64(0x000000FF000000FF)) * _U64(1 + (10000 << 32))
     ) >> _U64(32)
+    if integer:
+        whole = words.astype(np.int64)
+        np.negative(whole, out=whole, where=negative)
+        return whole
     after_dot = digits - _popcount(digits_at & before_dot)
     values = words.astype(np.float64)
     values /= _POWERS_OF_TEN[after_dot]
