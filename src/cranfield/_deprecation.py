@@ -26,8 +26,7 @@ import functools
 import importlib
 import warnings
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar, overload
+from typing import Any, NamedTuple, ParamSpec, TypeVar, overload
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -110,8 +109,7 @@ class DeprecatedAlias:
         return getattr(instance, self.new)
 
 
-@dataclass(frozen=True)
-class MovedName:
+class MovedName(NamedTuple):
     """A module attribute that moved or was renamed, kept for one minor release.
 
     Attributes

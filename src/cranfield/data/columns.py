@@ -44,9 +44,40 @@ class QrelsColumns:
 
 def distinct(ids: NDArray[np.bytes_]) -> tuple[NDArray[np.bytes_], NDArray[np.intp]]:
     """The distinct ids in bytewise order, and the index of each row's id among them."""
+    keys = bytewise_keys(ids)
     # With return_inverse, np.unique also leaves numpy.ma unimported (start-up time).
-    values, inverse = np.unique(ids, return_inverse=True)
-    return values, inverse
+    if keys is None:
+        values, inverse = np.unique(ids, return_inverse=True)
+        return values, inverse
+    distinct_keys, inverse = np.unique(keys, return_inverse=True)
+    return distinct_keys.astype(_BIG_ENDIAN).view(ids.dtype), inverse
+
+
+_BIG_ENDIAN = np.dtype(">u8")
+
+
+def bytewise_keys(ids: NDArray[np.bytes_]) -> NDArray[np.uint64] | None:
+    """For ids of 8 bytes (ids up to 8 bytes long, the usual query ids): one integer per
+    id, ordered and equal as the ids are bytewise (their bytes read big-endian); sorting
+    them is several times faster than sorting the ids. ``None`` for wider ids."""
+    if ids.dtype.itemsize != 8:
+        return None
+    keys: NDArray[np.uint64] = np.ascontiguousarray(ids).view(_BIG_ENDIAN).astype(np.uint64)
+    return keys
+
+
+def changes(ids: NDArray[np.bytes_]) -> NDArray[np.bool_]:
+    """``ids[1:] != ids[:-1]``, compared a 64-bit word at a time (ids are padded with NULs
+    to a multiple of 8 bytes, so equal ids have equal words)."""
+    width = ids.dtype.itemsize
+    if width % 8:
+        return np.asarray(ids[1:] != ids[:-1])
+    words = np.ascontiguousarray(ids).view(np.uint64)
+    if width == 8:
+        return np.asarray(words[1:] != words[:-1])
+    rows = words.reshape(ids.size, width // 8)
+    differ: NDArray[np.bool_] = (rows[1:] != rows[:-1]).any(axis=1)
+    return differ
 
 
 def names(ids: NDArray[np.bytes_]) -> list[str]:

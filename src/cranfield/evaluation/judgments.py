@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from cranfield._types import DuplicatePolicy, FileFormat
 from cranfield.data.columns import names
-from cranfield.evaluation.provenance import source_path
-from cranfield.io.source import is_parquet
+from cranfield.io.source import is_parquet, source_path
 
 if TYPE_CHECKING:
     from collections.abc import Callable

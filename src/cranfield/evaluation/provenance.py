@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from cranfield._version import __version__
+from cranfield.io.source import source_path
 
 if TYPE_CHECKING:
     from cranfield.evaluation.options import EvalOptions
@@ -77,13 +78,6 @@ def file_sha256(path: str | Path) -> str:
             digest.update(chunk)
     digest.done()
     return cast("str", digest.hexdigest)
-
-
-def source_path(source: object) -> str | None:
-    """The path of an input given as a file (``"-"`` for standard input), else ``None``."""
-    if isinstance(source, (str, Path)):
-        return str(source)
-    return None
 
 
 @dataclass(frozen=True)

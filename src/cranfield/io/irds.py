@@ -49,8 +49,9 @@ if TYPE_CHECKING:
 
 __all__ = ["cached_file", "is_irds_id", "looks_like_id", "read_qrels", "read_topics"]
 
-_ID = re.compile(r"[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*)*")
-_FILE_SUFFIX = re.compile(
+# Compiled on first use (re keeps them): a command given files never needs them.
+_ID = r"[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*)*"
+_FILE_SUFFIX = (
     r"\.(txt|qrels|run|runs|res|trec|tsv|tab|csv|json|jsonl|ndjson|parquet|pq|gz|bz2|xz|zst|zstd)$"
 )
 _HASHED_AT_MOST = 64 << 20  # the cached file is hashed for provenance when it is this small
@@ -79,9 +80,9 @@ def looks_like_id(source: object) -> bool:
     """
     return (
         isinstance(source, str)
-        and _ID.fullmatch(source) is not None
-        and _FILE_SUFFIX.search(source) is None
         and not os.path.lexists(source)
+        and re.fullmatch(_ID, source) is not None
+        and re.search(_FILE_SUFFIX, source) is None
     )
 
 

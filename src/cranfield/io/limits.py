@@ -74,7 +74,8 @@ TEXT_BYTES_VARIABLE: Final = "CRANFIELD_MAX_TEXT_BYTES"
 """The environment variable that overrides :data:`MAX_TEXT_BYTES`."""
 
 _UNITS: Final = {"": 0, "k": 10, "m": 20, "g": 30, "t": 40}
-_SIZE = re.compile(r"\s*([0-9]+)\s*(?:([kmgt])(?:i?b)?|b)?\s*", re.IGNORECASE)
+# Compiled when a variable is set (re keeps it), not by every command.
+_SIZE = r"\s*([0-9]+)\s*(?:([kmgt])(?:i?b)?|b)?\s*"
 
 
 def max_line_bytes() -> int:
@@ -105,7 +106,7 @@ def _setting(variable: str, default: int) -> int:
     value = os.environ.get(variable)
     if value is None or not value.strip():
         return default
-    match = _SIZE.fullmatch(value)
+    match = re.fullmatch(_SIZE, value, re.IGNORECASE)
     size = 0 if match is None else int(match[1]) << _UNITS[(match[2] or "").lower()]
     if size < 1:
         raise _EnvironmentError(

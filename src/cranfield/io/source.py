@@ -24,17 +24,13 @@ the same rules both ways:
 
 from __future__ import annotations
 
-import bz2
 import contextlib
 import io
-import lzma
 import os
 import re
 import stat
 import sys
-import zlib
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Final, Protocol, cast
@@ -52,7 +48,10 @@ from cranfield.io.limits import (
 )
 
 if TYPE_CHECKING:
+    import bz2
+    import zlib
     from collections.abc import Callable, Iterator
+    from concurrent.futures import Future, ThreadPoolExecutor
 
     Comments = Callable[[bytes], bool]
     """Told the first :data:`COMMENT_HEAD` bytes of a text, whether its comment lines may be
@@ -75,6 +74,7 @@ __all__ = [
     "same_file",
     "short_lines",
     "source_name",
+    "source_path",
 ]
 
 # bzip2: "BZh", the block size digit, then the magic of a first block (pi) or of an empty
@@ -100,6 +100,14 @@ _ZSTD_FEED = 1 << 12
 def source_name(source: str | Path) -> str:
     """How a source is named in messages: its path, or ``<stdin>`` for ``-``."""
     return "<stdin>" if str(source) == "-" else str(source)
+
+
+def source_path(source: object) -> str | None:
+    """The path of an input given as a file (``"-"`` for standard input), else ``None``
+    (an object in memory): how provenance names it (:mod:`cranfield.evaluation.provenance`)."""
+    if isinstance(source, (str, Path)):
+        return str(source)
+    return None
 
 
 # ---------------------------------------------------------------------- digests
@@ -243,6 +251,8 @@ _HASHER: list[ThreadPoolExecutor] = []
 def _hasher() -> ThreadPoolExecutor:
     """The one helper thread that hashes (in the order the bytes were given)."""
     if not _HASHER:
+        from concurrent.futures import ThreadPoolExecutor  # only a command that hashes
+
         _HASHER.append(ThreadPoolExecutor(1, thread_name_prefix="cranfield-sha256"))
     return _HASHER[0]
 
@@ -264,7 +274,7 @@ def digest_of(path: str | Path) -> str | None:
     except (OSError, ValueError):
         return None
     found = _DIGESTS.get(_identity(path, info))
-    return found.result() if isinstance(found, Future) else found
+    return found if found is None or isinstance(found, str) else found.result()
 
 
 class _Hashed:
@@ -861,12 +871,19 @@ def _decompressors(
     kind: str, name: str
 ) -> tuple[Callable[[], _Decompressor], tuple[type[Exception], ...]]:
     """A maker of one stream's decompressor, and the errors it raises on bad data."""
+    # Imported when a compressed file is met (most inputs are not).
     if kind == "gzip":
+        import zlib
+
         # wbits 31: a gzip member, header and trailer (CRC and length) checked by zlib.
         return lambda: zlib.decompressobj(wbits=31), (OSError, zlib.error)
     if kind == "bz2":
+        import bz2
+
         return bz2.BZ2Decompressor, (OSError, ValueError)
     if kind == "xz":
+        import lzma
+
         return lzma.LZMADecompressor, (lzma.LZMAError,)
     try:
         import zstandard

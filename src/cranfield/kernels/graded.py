@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
 
@@ -34,8 +34,7 @@ if TYPE_CHECKING:
 Gains = tuple[tuple[int, float], ...]
 
 
-@dataclass(frozen=True)
-class _Entry:
+class _Entry(NamedTuple):
     level: int
     gain: float
     owns_documents: bool  # the first entry naming a level gets that level's documents

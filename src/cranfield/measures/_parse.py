@@ -17,7 +17,6 @@ measure answers to it (``p@10``, ``r-precision``).
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from typing import Any
@@ -378,6 +377,8 @@ def _fold_case(text: str, head_name: str) -> list[Measure] | None:
 
 
 def _unknown(text: str) -> str:
+    import difflib  # only to word an error
+
     from cranfield.measures import trec_names
 
     base = re.split(r"[(@.]", text, maxsplit=1)[0]
@@ -403,6 +404,8 @@ def _unknown(text: str) -> str:
 
 def _suggestion_order(candidate: str, typed: str) -> tuple[bool, float]:
     """Canonical measure names first, then the spellings closest to ``typed`` in case."""
+    import difflib
+
     spec = lookup(candidate)
     canonical = spec is not None and spec.name == candidate
     return not canonical, -difflib.SequenceMatcher(None, candidate, typed).ratio()

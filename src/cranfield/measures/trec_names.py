@@ -20,7 +20,7 @@ import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -251,8 +251,7 @@ _DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1"})
 
 
-@dataclass(frozen=True)
-class _Numbers:
+class _Numbers(NamedTuple):
     """How the numbers of one parameter list ``raw`` of measure ``name`` are read.
 
     Strictly for a name given to cranfield (``-m``, ``parse_measures``): a cutoff in digits

@@ -1,10 +1,16 @@
-"""Results as tables for people (rich) and for programs (TSV, CSV, JSON, JSON lines)."""
+"""Results as tables for people (rich) and for programs (TSV, CSV, JSON, JSON lines).
+
+The table for people is rich's (names never cut, best means in bold on a terminal). Written
+to a file or a pipe it has no style, only characters; when its cells are plain printable
+ASCII (every number, and nearly every run name and query id) those characters are written
+here without importing rich, which costs a short ``cranfield evaluate`` a tenth of its time
+(BENCHMARKS.md, issue 29). Both ways give the same bytes: a test compares them.
+"""
 
 from __future__ import annotations
 
-import csv
-import json
 import math
+import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from cranfield.report.numbers import best_shown, four_places
@@ -55,6 +61,8 @@ def render(
     """Write ``results`` to ``out`` as a table, TSV, CSV, JSON or JSON lines."""
     rows = _rows(results, measures, per_query)
     if fmt == "json":
+        import json
+
         from cranfield.evaluation.results import provenance_of
 
         doc = {
@@ -68,10 +76,14 @@ def render(
         out.write(json.dumps(doc, indent=2) + "\n")
         return
     if fmt == "jsonl":
+        import json
+
         for row in rows:
             out.write(json.dumps(row) + "\n")
         return
     if fmt in ("tsv", "csv"):
+        import csv
+
         writer = csv.DictWriter(
             out,
             fieldnames=list(rows[0]) if rows else ["run"],
@@ -85,8 +97,59 @@ def render(
     _rich_table(rows, measures, out)
 
 
+def _shown(value: object) -> str:
+    """A cell's text as the table shows it."""
+    if isinstance(value, float):
+        return four_places(value)
+    return "" if value is None else str(value)
+
+
+def _table_cells(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """The header and the cells' text of the table of ``rows``, as shown (unstyled)."""
+    keys = list(rows[0]) if rows else ["run"]
+    cells = [[_shown(row[key]) for key in keys] for row in rows]
+    return keys, cells
+
+
+_PLAIN = frozenset(map(chr, range(0x20, 0x7F))) - set("[]\\:")
+
+
+def _plain_table(keys: list[str], cells: list[list[str]]) -> str | None:
+    """rich's table of ``keys`` and ``cells`` as written to a file (no style), or ``None``
+    when a cell is not plain: empty table, a character outside printable ASCII (wide or
+    combining characters, controls), or one rich's markup or emoji codes read (``[``,
+    ``]``, a backslash, ``:``). Columns as :func:`_rich_table` draws them: each as wide as
+    its widest text plus a space either side, run and query ids left-aligned and the rest
+    right-aligned, ``┃`` between header cells, ``│`` between the others, no outer edge."""
+    if not cells or sys.platform == "win32":  # rich may draw other boxes on Windows
+        return None
+    if not all(_PLAIN.issuperset(text) for row in (keys, *cells) for text in row):
+        return None
+    widths = [max(len(row[k]) for row in (keys, *cells)) for k in range(len(keys))]
+    left = [key in ("run", "query_id") for key in keys]
+
+    def line(row: list[str], bar: str) -> str:
+        return bar.join(
+            f" {t.ljust(w) if is_left else t.rjust(w)} "
+            for t, w, is_left in zip(row, widths, left, strict=True)
+        )
+
+    rule = "╇".join("━" * (w + 2) for w in widths)
+    return "\n".join([line(keys, "┃"), rule, *(line(row, "│") for row in cells), ""])
+
+
 def _rich_table(rows: list[dict[str, Any]], measures: Sequence[Measure], out: TextIO) -> None:
     """The rows as a table, names never cut and every best mean (as shown) in bold."""
+    if not out.isatty():
+        plain = _plain_table(*_table_cells(rows))
+        if plain is not None:
+            out.write(plain)
+            return
+    _drawn_by_rich(rows, out)
+
+
+def _drawn_by_rich(rows: list[dict[str, Any]], out: TextIO) -> None:
+    """:func:`_rich_table` drawn by rich (on a terminal, or cells that are not plain)."""
     import io
 
     from rich.console import Console

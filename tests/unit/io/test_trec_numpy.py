@@ -201,6 +201,67 @@ def test_decimal_scores_are_the_correctly_rounded_doubles(tmp_path: Path, texts:
     assert columns_read.score.view(np.uint64).tolist() == expected.view(np.uint64).tolist()
 
 
+_SHORT = st.from_regex(r"[+-]?([0-9]{1,8}(\.[0-9]{0,7})?|\.[0-9]{1,7})", fullmatch=True)
+# Short scores that are not clean decimals: each file with one of them is read another way
+# (an exponent, by numpy's parser) or not at all (the careful reader then says why).
+_SHORT_ODD = ["1e5", "-2E-3", "1.2.3", "+-1", "1-", "--1", ".", "+", "-", "1+2", "..5", "1.e3"]
+
+
+@given(
+    st.lists(
+        st.one_of(_SHORT.filter(lambda text: len(text) <= 8), st.sampled_from(_EDGES[-12:])),
+        min_size=1,
+        max_size=40,
+    ),
+    st.one_of(st.none(), st.sampled_from(_SHORT_ODD)),
+)
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_scores_of_eight_bytes_are_the_correctly_rounded_doubles(
+    tmp_path: Path, texts: list[str], odd: str | None
+) -> None:
+    """Scores of at most 8 bytes (read a 64-bit word at a time) are the doubles float()
+    gives, bit for bit; a file with one score that is not a plain decimal is read as before:
+    numpy's parser for an exponent, the careful reader for anything else."""
+    texts = [t for t in texts if len(t) <= 8] or ["1"]
+    if odd is not None:
+        texts.insert(len(texts) // 2, odd)
+    lines = [("q", "Q0", f"d{i}", "1", text, "t") for i, text in enumerate(texts)]
+    columns_read = open_run(_write(tmp_path / "run", lines)).columns()
+    try:
+        expected = np.array([float(text) for text in texts])
+    except ValueError:
+        assert columns_read is None
+        return
+    assert columns_read is not None
+    assert columns_read.score.view(np.uint64).tolist() == expected.view(np.uint64).tolist()
+
+
+@given(
+    st.lists(st.from_regex(r"[+-]?[0-9]{1,7}", fullmatch=True), min_size=1, max_size=30),
+    st.one_of(st.none(), st.sampled_from(["1.0", "+-1", "1e3", "-", "+", "1-", ".5", "0x1"])),
+)
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_relevance_levels_of_eight_bytes_are_the_integers_written(
+    tmp_path: Path, levels: list[str], odd: str | None
+) -> None:
+    """Levels of at most 8 bytes (read a 64-bit word at a time) are the integers written;
+    qrels with one level that is not a plain integer are left to the careful reader."""
+    if odd is not None:
+        levels.insert(len(levels) // 2, odd)
+    path = _write(tmp_path / "qrels", [("q", "0", f"d{i}", v) for i, v in enumerate(levels)])
+    columns_read = open_qrels(path).columns()
+    if odd is not None:
+        assert columns_read is None
+        return
+    assert columns_read is not None
+    assert columns_read.relevance.dtype == np.int64
+    assert columns_read.relevance.tolist() == [int(v) for v in levels]
+
+
 def test_relevance_levels_are_the_integers_written(tmp_path: Path) -> None:
     levels = ["0", "-1", "+2", "007", "-0", "999999999999999999", "-999999999999999999"]
     path = _write(tmp_path / "qrels", [("q", "0", f"d{i}", v) for i, v in enumerate(levels)])
@@ -431,10 +492,14 @@ def test_the_command_on_small_clean_files_never_imports_polars(tmp_path: Path) -
 
 def test_the_small_path_imports_only_what_it_uses(tmp_path: Path) -> None:
     """Start-up is most of the time of a small evaluation (BENCHMARKS.md, issue 29): the
-    plain command leaves out what only other options need (the store, clusters, tables)."""
+    plain command leaves out what only other options need (the store, clusters, rich for a
+    table written to a pipe, hashing threads, JSON and CSV)."""
     qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
     run = _write(tmp_path / "run", _RUN)
-    unused = ["polars", "pyarrow", "scipy", "dask", "uuid", "cranfield.evaluation.store"]
+    unused = ["polars", "pyarrow", "scipy", "dask", "uuid", "cranfield.evaluation.store", "rich"]
+    # A thread pool (and logging with it), an error's suggestions, provenance, other formats.
+    unused += ["concurrent.futures", "logging", "difflib", "cranfield.evaluation.provenance"]
+    unused += ["csv", "json"]
     script = (
         "import sys\n"
         "from cranfield.cli.main import main\n"

@@ -8,6 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cranfield.cli.main import main
 from cranfield.measures import parse_measures
@@ -99,3 +101,64 @@ def test_the_html_summary_marks_every_tied_best() -> None:
     page = html._summary(_tied())  # type: ignore[arg-type]
     assert page.count('class="num best"') == 2
     assert "-0.0000" not in page
+
+
+_CELL_TEXT = st.text(
+    alphabet=st.sampled_from([*map(chr, range(0x20, 0x7F)), "é", "語", "\t", "😀"]), max_size=12
+)
+_MEAN = st.one_of(st.none(), st.floats(allow_nan=False, min_value=-1e6, max_value=1e6))
+
+
+@st.composite
+def _table_rows(draw: st.DrawFn) -> list[dict[str, object]]:
+    """Rows as :func:`tables._rows` makes them: the same keys in every row, a run name
+    first, then a query id or a count, then measures (whose names may be anything)."""
+    per_query = draw(st.booleans())
+    measures = draw(st.lists(_CELL_TEXT, min_size=0, max_size=4, unique=True))
+    second = "query_id" if per_query else "num_queries"
+    keys = ["run", second, *(m for m in measures if m not in ("run", second))]
+    rows = []
+    for _ in range(draw(st.integers(min_value=0, max_value=4))):
+        row: dict[str, object] = {"run": draw(_CELL_TEXT)}
+        row[second] = draw(_CELL_TEXT if per_query else st.integers(0, 10**9))
+        row.update({key: draw(_MEAN) for key in keys[2:]})
+        rows.append(row)
+    return rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=_table_rows())
+def test_the_plain_table_is_richs_table_character_for_character(
+    rows: list[dict[str, object]],
+) -> None:
+    """Written to a file, the table drawn without rich is rich's own, byte for byte; cells
+    rich would read as markup, emoji codes or wide characters are left to rich."""
+    plain = tables._plain_table(*tables._table_cells(rows))  # type: ignore[arg-type]
+    drawn = io.StringIO()
+    tables._drawn_by_rich(rows, drawn)  # type: ignore[arg-type]
+    if plain is not None:
+        assert plain == drawn.getvalue()
+    cells = list(rows[0]) if rows else []
+    cells += [tables._shown(v) for row in rows for v in row.values()]
+    if rows and all(c.isascii() and c.isprintable() and not set(c) & set("[]\\:") for c in cells):
+        assert plain is not None
+
+
+def test_the_plain_table_of_an_evaluation() -> None:
+    """Two runs, the second's name in brackets (left to rich), per query and summary."""
+    rows = [
+        {"run": "bm25", "num_queries": 2, "AP": 0.31240000001, "nDCG@10": None},
+        {"run": "dense-v2", "num_queries": 12, "AP": -0.00000001, "nDCG@10": 0.5},
+    ]
+    plain = tables._plain_table(*tables._table_cells(rows))  # type: ignore[arg-type]
+    assert plain == (
+        " run      ┃ num_queries ┃     AP ┃ nDCG@10 \n"
+        "━━━━━━━━━━╇━━━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━━\n"
+        " bm25     │           2 │ 0.3124 │         \n"
+        " dense-v2 │          12 │ 0.0000 │  0.5000 \n"
+    )
+    rows[1]["run"] = "[dense]"
+    assert tables._plain_table(*tables._table_cells(rows)) is None  # type: ignore[arg-type]
+    out = io.StringIO()
+    tables._rich_table(rows, [*parse_measures("AP"), *parse_measures("nDCG@10")], out)
+    assert " [dense] │          12 │ 0.0000 │  0.5000 \n" in out.getvalue()
