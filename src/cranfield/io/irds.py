@@ -31,7 +31,6 @@ fetches them (``ir_datasets export ID queries``).
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import re
 import threading
@@ -257,6 +256,8 @@ def _offline(refused: list[str]) -> Iterator[None]:
     """ir_datasets with its downloads refused (it reaches the network through
     ``ir_datasets.lazy_libs.requests`` only): a download tried is recorded in ``refused``;
     log records up to warnings are not shown meanwhile."""
+    import logging  # here: the plain evaluate of a file imports no logging (issue 29)
+
     import ir_datasets
 
     libs = ir_datasets.lazy_libs
