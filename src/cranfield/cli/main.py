@@ -12,6 +12,7 @@ from typing import NoReturn
 def run() -> NoReturn:
     """The ``cranfield`` command: run :func:`main` on the command line and exit with its code."""
     _one_blas_thread()
+    _no_huge_page_advice()
     _keep_freed_memory()
     # Importing numpy, polars and the measures allocates enough objects to set off many
     # garbage collections, a full one walking everything imported. A command makes few
@@ -148,6 +149,20 @@ def _one_blas_thread() -> None:
     the setting, which is what a pool of one process per core wants anyway.
     """
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+def _no_huge_page_advice() -> None:
+    """Start numpy without asking the kernel for huge pages, unless the user chose.
+
+    numpy advises huge pages (``madvise(MADV_HUGEPAGE)``) for every array of 4 MiB or more.
+    Where transparent huge pages are given on advice only, with defragmentation on advice
+    (Debian's default, and this project's machines), each first touch of such an array may
+    wait while the kernel compacts memory to find a free 2 MiB page: fusing two 7M-line runs
+    spent 6.7 s of system time, 3.7 s without the advice, and ran about a fifth faster; an
+    evaluation was no slower (BENCHMARKS.md, issue 34). Only the command does this, before
+    numpy is imported; the library leaves the process alone.
+    """
+    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
 
 
 def _keep_freed_memory() -> None:

@@ -85,7 +85,7 @@ def test_version_and_help_import_neither_numpy_nor_polars(flag: str) -> None:
     assert done.stdout.startswith("cranfield " if flag == "--version" else "usage: cranfield")
 
 
-_BLAS_THREADS = (
+_STARTUP_ENV = (
     "import os, sys\n"
     "from cranfield.cli import main as entry\n"
     "entry._exit = lambda code: sys.exit(code)\n"
@@ -93,21 +93,31 @@ _BLAS_THREADS = (
     "try:\n"
     "    entry.run()\n"
     "finally:\n"
-    "    print(os.environ.get('OPENBLAS_NUM_THREADS'), file=sys.stderr)\n"
+    "    print(os.environ.get(VARIABLE), file=sys.stderr)\n"
 )
 
 
-@pytest.mark.parametrize(("given", "seen"), [(None, "1"), ("2", "2")])
-def test_the_command_starts_openblas_with_one_thread_unless_told(
-    given: str | None, seen: str
+@pytest.mark.parametrize(
+    ("variable", "given", "seen"),
+    [
+        ("OPENBLAS_NUM_THREADS", None, "1"),
+        ("OPENBLAS_NUM_THREADS", "2", "2"),
+        ("NUMPY_MADVISE_HUGEPAGE", None, "0"),
+        ("NUMPY_MADVISE_HUGEPAGE", "1", "1"),
+    ],
+)
+def test_the_command_sets_up_numpy_before_importing_it_unless_told(
+    variable: str, given: str | None, seen: str
 ) -> None:
     """Start-up: OpenBLAS's threads cost every command time and cranfield does no linear
-    algebra; a user's own setting is kept."""
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    algebra; numpy's huge-page advice costs large fusions seconds of system time (the kernel
+    compacting memory on first touch). A user's own setting is kept."""
+    env = {k: v for k, v in os.environ.items() if k != variable}
     if given is not None:
-        env["OPENBLAS_NUM_THREADS"] = given
+        env[variable] = given
+    script = f"VARIABLE = {variable!r}\n" + _STARTUP_ENV
     done = subprocess.run(
-        [sys.executable, "-c", _BLAS_THREADS], capture_output=True, text=True, env=env, check=False
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=False
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1] == seen
