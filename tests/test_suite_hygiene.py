@@ -60,6 +60,8 @@ def test_scripts_check_fast_runs_the_fast_subset_and_ci_runs_everything() -> Non
     check = (REPO / "scripts" / "check").read_text(encoding="utf-8")
     assert '"--fast"' in check
     assert 'marker=(-m "not slow")' in check
+    # on every core, each test file in one worker (its module fixtures made once)
+    assert '"$venv/bin/pytest" -n auto --dist loadfile "${marker[@]}" "$@"' in check
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert "exec scripts/check\n" in ci  # no --fast, no -m
 
@@ -81,30 +83,41 @@ def _module_slow(tree: ast.Module) -> bool:
     return False
 
 
+def _called_name(node: ast.AST) -> str:
+    """The last name of what ``node`` calls (``LocalCluster`` for ``distributed.LocalCluster(
+    ...)``), "" for anything else: what ``ast.unparse(node.func)`` ends with, without
+    unparsing every call of every file."""
+    if not isinstance(node, ast.Call):
+        return ""
+    if isinstance(node.func, ast.Name):
+        return node.func.id
+    if isinstance(node.func, ast.Attribute):
+        return node.func.attr
+    return ""
+
+
 def _starts_a_cluster(function: ast.FunctionDef) -> bool:
-    return any(
-        isinstance(node, ast.Call) and ast.unparse(node.func).endswith("LocalCluster")
-        for node in ast.walk(function)
-    )
+    return any(_called_name(node).endswith("LocalCluster") for node in ast.walk(function))
 
 
 def test_every_test_that_starts_dask_or_a_browser_is_marked_slow() -> None:
     unmarked = []
     seen = 0
     for path in _test_files():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text)
         if _module_slow(tree):
             continue
+        # a module that never names LocalCluster starts none itself: its functions are not walked
+        starts = _starts_a_cluster if "LocalCluster" in text else lambda _: False
         fixtures = {  # module fixtures that start a cluster themselves (test_datasets' cluster)
-            node.name
-            for node in tree.body
-            if isinstance(node, ast.FunctionDef) and _starts_a_cluster(node)
+            node.name for node in tree.body if isinstance(node, ast.FunctionDef) and starts(node)
         }
         for node in tree.body:
             if not (isinstance(node, ast.FunctionDef) and node.name.startswith("test_")):
                 continue
             wants = {a.arg for a in node.args.args} & (SLOW_FIXTURES | fixtures)
-            if wants or _starts_a_cluster(node):
+            if wants or starts(node):
                 seen += 1
                 if not _marked_slow(node.decorator_list):
                     unmarked.append(f"{path.relative_to(REPO)}::{node.name}")
@@ -115,8 +128,11 @@ def test_every_test_that_starts_dask_or_a_browser_is_marked_slow() -> None:
 def _local_clusters() -> Iterator[tuple[str, ast.Call]]:
     for folder in ("src", "tests", "benchmarks"):
         for path in sorted((REPO / folder).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("LocalCluster"):
+            text = path.read_text(encoding="utf-8")
+            if "LocalCluster" not in text:  # no call can name it: not worth parsing
+                continue
+            for node in ast.walk(ast.parse(text)):
+                if isinstance(node, ast.Call) and _called_name(node).endswith("LocalCluster"):
                     yield f"{path.relative_to(REPO)}:{node.lineno}", node
 
 

@@ -376,8 +376,8 @@ def test_from_a_frame_names_rows() -> None:
         ("a.log", JSONL, "jsonl"),
         ("a.log", CSV, "csv"),
         ("a.log", CSV.replace(b",", b"\t"), "tsv"),
-        ("a.jsonl.gz", gzip.compress(JSONL), "jsonl"),
-        ("a.txt.gz", gzip.compress(WSCD), "wscd"),
+        ("a.jsonl.gz", gzip.compress(JSONL, mtime=0), "jsonl"),
+        ("a.txt.gz", gzip.compress(WSCD, mtime=0), "wscd"),
     ],
 )
 def test_detect_log_format(tmp_path: Path, name: str, data: bytes, format_: str) -> None:

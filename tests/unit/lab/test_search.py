@@ -244,8 +244,13 @@ def test_search_on_in_this_process_gives_the_same_run(tmp_path: Path, toy: Colle
 
 
 def test_a_shipped_index_is_opened_from_its_own_copy_and_removed_after(
-    tmp_path: Path, toy: Collection
+    tmp_path: Path, toy: Collection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # the worker's copies go to a temporary folder of this test's own, where no other test
+    # (another pytest-xdist worker shipping an index at the same time) makes one
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     index = tmp_path / "index"
     SQLiteFTS5("fts5").index(toy.iter_documents(), index)
     local = SQLiteFTS5("fts5")
@@ -257,7 +262,7 @@ def test_a_shipped_index_is_opened_from_its_own_copy_and_removed_after(
     shutil.rmtree(index)  # a worker of another machine does not see the work directory
     answers = worker.search(Batch("fts5", ("q1",), ("boundary layer transition",)))
     assert answers.hits == (expected,)
-    copies = list(Path(tempfile.gettempdir()).glob("cranfield-index-fts5-*"))
+    copies = list(temp.glob("cranfield-index-fts5-*"))
     assert len(copies) == 1
     worker.system.close()
     del worker
