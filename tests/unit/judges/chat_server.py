@@ -62,12 +62,21 @@ class ChatServer:
                 return
 
             def do_POST(self) -> None:
+                # A request is in flight from its arrival until its answer starts to go out
+                # (:meth:`_send`): once the client has the answer it may send the next one,
+                # which must not find this one still counted.
+                self.counted = True
                 with owner.lock:
                     owner.in_flight += 1
                     owner.most_in_flight = max(owner.most_in_flight, owner.in_flight)
                 try:
                     self._post()
                 finally:
+                    self._answered()
+
+            def _answered(self) -> None:
+                if self.counted:
+                    self.counted = False
                     with owner.lock:
                         owner.in_flight -= 1
 
@@ -111,6 +120,7 @@ class ChatServer:
                 self._send(200, json.dumps(data).encode())
 
             def _send(self, status: int, data: bytes) -> None:
+                self._answered()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
