@@ -28,12 +28,7 @@ from cranfield.fusion.methods import CONDORCET
 from cranfield.fusion.tuning import simplex_grid
 from tests.conftest import REAL, require
 
-pytestmark = [
-    pytest.mark.slow,
-    # ranx's numba kernels warn while they compile (a fresh virtualenv has no numba cache):
-    # the oracle's own warning, not cranfield's
-    pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning"),
-]
+pytestmark = pytest.mark.slow
 
 DL19 = REAL / "trec-dl-passage" / "runs" / "dl19"
 NAMES = ("bm25", "tasb", "splade-pp-ed")

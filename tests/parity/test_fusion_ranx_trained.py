@@ -29,10 +29,7 @@ from cranfield.data.run import Run
 from cranfield.fusion import fuse, train
 from tests.conftest import REAL, require
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning"),
-]
+pytestmark = pytest.mark.slow
 
 DL19 = REAL / "trec-dl-passage" / "runs" / "dl19"
 QRELS = REAL / "trec-dl-passage" / "qrels" / "qrels.dl19-passage.txt"

@@ -15,12 +15,8 @@ import pytest
 from cranfield.stats import Comparison
 from tests.unit.conftest import DL, dl19_runs
 
-# ranx compiles its Numba kernels on first use and Numba warns about its integer casts.
 # Parity with ranx on real TREC data (the end-to-end test takes minutes): slow.
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.filterwarnings("ignore:unsafe cast from uint64 to int64:Warning"),
-]
+pytestmark = pytest.mark.slow
 
 
 def test_ranx_student_test_on_our_per_query_scores(robust03: Comparison) -> None:
