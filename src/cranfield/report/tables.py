@@ -118,12 +118,15 @@ def _plain_table(keys: list[str], cells: list[list[str]]) -> str | None:
     """rich's table of ``keys`` and ``cells`` as written to a file (no style), or ``None``
     when a cell is not plain: empty table, a character outside printable ASCII (wide or
     combining characters, controls), or one rich's markup or emoji codes read (``[``,
-    ``]``, a backslash, ``:``). Columns as :func:`_rich_table` draws them: each as wide as
+    ``]``, a backslash, ``:``), or a text that starts or ends with a space (rich trims it
+    when it aligns). Columns as :func:`_rich_table` draws them: each as wide as
     its widest text plus a space either side, run and query ids left-aligned and the rest
     right-aligned, ``┃`` between header cells, ``│`` between the others, no outer edge."""
     if not cells or sys.platform == "win32":  # rich may draw other boxes on Windows
         return None
-    if not all(_PLAIN.issuperset(text) for row in (keys, *cells) for text in row):
+    if not all(
+        _PLAIN.issuperset(text) and text == text.strip() for row in (keys, *cells) for text in row
+    ):
         return None
     widths = [max(len(row[k]) for row in (keys, *cells)) for k in range(len(keys))]
     left = [key in ("run", "query_id") for key in keys]
