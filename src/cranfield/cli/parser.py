@@ -21,6 +21,7 @@ stderr that names the new one (:func:`deprecate`; :attr:`Parser.deprecations` li
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn, TextIO
@@ -466,6 +467,9 @@ class _Runs(argparse.Action):
         values: Any,
         option_string: str | None = None,
     ) -> None:
+        if not any(isinstance(v, str) and os.path.isdir(v) for v in values):
+            setattr(namespace, self.dest, list(values))  # files: nothing to expand, no import
+            return
         from cranfield.io.runset import expand_folders
 
         setattr(namespace, self.dest, expand_folders(values))

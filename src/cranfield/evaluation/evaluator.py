@@ -50,6 +50,7 @@ from cranfield.evaluation.results import Results, ScoreTable
 from cranfield.evaluation.scoring import Part, Prepared, compute, measure_kwargs, score
 from cranfield.io.inputs import RunInput, open_run
 from cranfield.io.run_names import default_name
+from cranfield.io.source import names_a_file
 from cranfield.measures import Measure, parse_measures, peer_measure
 
 if TYPE_CHECKING:
@@ -268,16 +269,17 @@ class Evaluator:
             The run's name in the results (default: by the rule of
             :mod:`cranfield.io.run_names`).
         """
-        from cranfield.io.parquet_dataset import is_dataset  # no polars
+        if not names_a_file(run):  # a run file (one stat): no folder, no dataset
+            from cranfield.io.parquet_dataset import is_dataset  # no polars
 
-        if _is_run_folder(run):
-            raise OptionError(
-                "run",
-                "one run (a folder of run files is several: score them with evaluate_many)",
-                run,
-            )
-        if is_dataset(run):
-            return self.evaluate_dataset(run, name=name)
+            if _is_run_folder(run):
+                raise OptionError(
+                    "run",
+                    "one run (a folder of run files is several: score them with evaluate_many)",
+                    run,
+                )
+            if is_dataset(run):
+                return self.evaluate_dataset(run, name=name)
         opened: Any = run
         if isinstance(run, RunInput):  # a run file opened already (read for the store's key)
             run = run.source

@@ -336,6 +336,10 @@ def _for_workers(evaluator: Scorer, task: RunTask) -> RunTask:
 
 def _datasets(tasks: list[RunTask]) -> list[bool]:
     """Which runs of ``tasks`` are Parquet datasets (none: an empty list)."""
+    from cranfield.io.source import names_a_file
+
+    if all(names_a_file(t.source) for t in tasks):  # run files: no dataset module imported
+        return []
     from cranfield.io.parquet_dataset import is_dataset  # no polars
 
     found = [is_dataset(t.source) for t in tasks]

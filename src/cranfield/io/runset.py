@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 from cranfield._types import RUN_NAMINGS, FileFormat, RunNaming
 from cranfield.errors import InputError, OptionError
-from cranfield.io.parquet_dataset import folder_runs
 from cranfield.io.run_names import default_name, file_names, run_name
 from cranfield.io.source import same_file
 
@@ -61,7 +60,12 @@ def expand_folders(runs: Sequence[Any]) -> list[Any]:
     """
     out: list[Any] = []
     for run in runs:
-        files = folder_runs(run) if _is_path(run) and os.path.isdir(run) else None
+        if not (_is_path(run) and os.path.isdir(run)):
+            out.append(run)
+            continue
+        from cranfield.io.parquet_dataset import folder_runs  # only for a folder given
+
+        files = folder_runs(run)
         out.extend([run] if files is None else files)
     return out
 

@@ -110,6 +110,13 @@ def source_path(source: object) -> str | None:
     return None
 
 
+def names_a_file(source: object) -> bool:
+    """Whether ``source`` is the path of an existing regular file (one ``stat``): then it is
+    neither standard input, a folder of runs, a glob nor a Parquet dataset, and the modules
+    that tell those apart need not be imported."""
+    return isinstance(source, (str, Path)) and str(source) != "-" and os.path.isfile(source)
+
+
 # ---------------------------------------------------------------------- digests
 
 _DIGESTS: dict[tuple[object, ...], str | Future[str]] = {}
