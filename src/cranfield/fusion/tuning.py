@@ -318,11 +318,9 @@ def tune(  # noqa: PLR0913 -- qrels, runs, method, measure, and the tuning's own
     """
     import polars as pl
 
-    from cranfield.data.run import Run
     from cranfield.evaluation.evaluator import Evaluator
     from cranfield.io.runset import several_runs
     from cranfield.lab.folds import cross_validate_scores
-    from cranfield.stats.comparison import compare_scores
 
     check_choice("method", method, tuple(METHODS))
     if METHODS[method].trained:
@@ -372,43 +370,22 @@ def tune(  # noqa: PLR0913 -- qrels, runs, method, measure, and the tuning's own
     best = cv.all_topics_best
     optimistic_run = _renamed(fused[best], f"{method} tuned on all queries (optimistic)")
     if not folds_used:
-        return FusionTuning(
-            method,
-            norm,
-            str(wanted),
-            settings,
-            cv,
-            None,
-            input_means,
-            None,
-            optimistic_run,
-            folds_used=False,
+        return _all_queries_only(
+            (method, norm, str(wanted)), settings, cv, input_means, optimistic_run
         )
     pieces = [
         fused[f.chosen].frame.filter(pl.col("query_id").is_in(list(f.test_topics)))
         for f in cv.folds
     ]
-    frame = pl.concat(pieces).sort(["query_id", "score", "doc_id"], descending=[False, True, True])
-    held_run = Run(frame, name=HELD_OUT, tag=f"{method}-heldout")
-    held = np.array([cv.held_out[t] for t in table.topics])
-    comparison = compare_scores(
-        {HELD_OUT: {str(wanted): held}, **{n: {str(wanted): v} for n, v in input_cols.items()}},
-        topics=table.topics,
-        baseline=HELD_OUT,
-        correction=correction,
-    )
-    return FusionTuning(
-        method,
-        norm,
-        str(wanted),
+    return _held_out(
+        (method, norm, str(wanted)),
         settings,
         cv,
-        held_run,
-        input_means,
-        comparison,
+        pieces,
+        input_cols,
         optimistic_run,
-        folds_used=True,
-        correction=correction,
+        table.topics,
+        correction,
     )
 
 
@@ -451,7 +428,7 @@ def _tune_trained(  # noqa: PLR0913 -- tune's arguments
     import polars as pl
 
     from cranfield.evaluation.evaluator import Evaluator
-    from cranfield.fusion.supervised import training_table
+    from cranfield.fusion.training import train
     from cranfield.io.load import load_qrels
     from cranfield.io.runset import several_runs
     from cranfield.lab.folds import CrossValidation, FoldOutcome
@@ -475,14 +452,11 @@ def _tune_trained(  # noqa: PLR0913 -- tune's arguments
     def trained_on(
         queries: Sequence[str],
     ) -> tuple[dict[str, Run], dict[str, NDArray[np.float64]]]:
-        training = training_table(
+        training = train(
             judged,
-            inputs.table,
-            inputs.names,
-            table_queries=inputs.queries,
+            inputs,
             queries=queries,
             norm=norm,
-            ranks=inputs.ranks,
             relevance_level=evaluator.options.relevance_level,
         )
         fused = {
@@ -544,17 +518,8 @@ def _tune_trained(  # noqa: PLR0913 -- tune's arguments
         predefined=folds is not None,
     )
     if not folds_used:
-        return FusionTuning(
-            method,
-            norm,
-            str(wanted),
-            settings,
-            cv,
-            None,
-            input_means,
-            None,
-            optimistic_run,
-            folds_used=False,
+        return _all_queries_only(
+            (method, norm, str(wanted)), settings, cv, input_means, optimistic_run
         )
     return _held_out(
         (method, norm, str(wanted)),
@@ -565,6 +530,30 @@ def _tune_trained(  # noqa: PLR0913 -- tune's arguments
         optimistic_run,
         topics,
         correction,
+    )
+
+
+def _all_queries_only(
+    what: tuple[str, str, str],
+    settings: dict[str, Setting],
+    cv: CrossValidation,
+    input_means: dict[str, float],
+    optimistic_run: Run,
+) -> FusionTuning:
+    """The :class:`FusionTuning` of a tuning on all queries only (no folds): the optimistic
+    figure and run, no held-out run and no comparison."""
+    method, norm, measure = what
+    return FusionTuning(
+        method,
+        norm,
+        measure,
+        settings,
+        cv,
+        None,
+        input_means,
+        None,
+        optimistic_run,
+        folds_used=False,
     )
 
 
@@ -652,7 +641,7 @@ def held_out_fuse(  # noqa: PLR0913 -- the qrels, runs and method, and the folds
     import polars as pl
 
     from cranfield.data.run import Run
-    from cranfield.fusion.supervised import training_table
+    from cranfield.fusion.training import train
     from cranfield.io.load import load_qrels
 
     check_choice("method", method, tuple(METHODS))
@@ -664,16 +653,7 @@ def held_out_fuse(  # noqa: PLR0913 -- the qrels, runs and method, and the folds
     inputs = fusion_inputs(run_set, ranks=ranks, inverted=norm == "min-max-inverted")
     note = f"{method} trained on the qrels of the other folds for each fold's queries"
     if folds is None and n_folds is None:
-        training = training_table(
-            judged,
-            inputs.table,
-            inputs.names,
-            table_queries=inputs.queries,
-            queries=None,
-            norm=norm,
-            ranks=inputs.ranks,
-            relevance_level=relevance_level,
-        )
+        training = train(judged, inputs, queries=None, norm=norm, relevance_level=relevance_level)
         run = fuse(inputs, method, norm=norm, params=params, training=training)
         return Run(
             run.frame,
@@ -685,14 +665,11 @@ def held_out_fuse(  # noqa: PLR0913 -- the qrels, runs and method, and the folds
     pieces = []
     for test in _partition(topics, n_folds, seed, folds):
         held = set(test)
-        training = training_table(
+        training = train(
             judged,
-            inputs.table,
-            inputs.names,
-            table_queries=inputs.queries,
+            inputs,
             queries=[t for t in topics if t not in held],
             norm=norm,
-            ranks=inputs.ranks,
             relevance_level=relevance_level,
         )
         run = fuse(inputs, method, norm=norm, params=params, training=training)
