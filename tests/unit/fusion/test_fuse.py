@@ -228,3 +228,46 @@ def test_runs_given_as_files_in_any_format_or_a_mapping(tmp_path: object) -> Non
     from_files = fuse([folder / "a.run", folder / "b.json"], "rrf", params={"k": 0})
     assert scores(from_files) == scores(fuse(runs(), "rrf", params={"k": 0}))
     assert scores(fuse({"x": A, "y": B}, "sum")) == scores(fuse(runs(), "sum"))
+
+
+@pytest.mark.parametrize("method", ["sum", "rrf", "wmnz", "bordafuse"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_grouping_where_hash_prefixes_meet_equals_grouping_the_strings(
+    method: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With 8 bits of each doc id's hash in the packed keys, ids of one query share prefixes
+    by the dozen; told apart by their whole hashes, they give the run of the wide keys, and
+    the scores of the string path."""
+    import importlib
+
+    import numpy as np
+
+    module = importlib.import_module("cranfield.fusion.fuse")
+    rng = np.random.default_rng(seed)
+    given = []
+    for _ in range(3):
+        given.append(
+            {
+                f"q{q}": {
+                    f"d{d}": float(rng.integers(0, 50))
+                    for d in rng.choice(400, size=int(rng.integers(1, 300)), replace=False)
+                }
+                for q in range(4)
+                if rng.random() < 0.9 or q == 0
+            }
+        )
+    three = [load_run(docs, name=f"r{i}") for i, docs in enumerate(given)]
+    weights = [0.2, 0.5, 0.3] if METHODS[method].weighted else None
+    wide = fuse(three, method, weights=weights)  # type: ignore[arg-type]
+    monkeypatch.setattr(module, "_hash_bits", lambda rows, queries: 8)
+    groups = module.fusion_inputs(three).groups
+    assert groups is not None
+    assert groups.row_hashes is not None
+    prefixes = set(zip(groups.query_codes, groups.row_hashes[groups.first_rows] >> 56, strict=True))
+    assert len(prefixes) < len(groups.starts)  # documents of one query share a prefix
+    packed = fuse(three, method, weights=weights)  # type: ignore[arg-type]
+    assert packed.frame.equals(wide.frame)  # the same sums, added in the order of the runs
+    monkeypatch.setattr(module, "_grouped", lambda table, n: None)
+    strings = fuse(three, method, weights=weights)  # type: ignore[arg-type]
+    by_strings = strings.to_dict()  # sums added in another order: equal up to rounding
+    assert packed.to_dict() == {q: pytest.approx(docs) for q, docs in by_strings.items()}
