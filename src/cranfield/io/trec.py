@@ -909,8 +909,10 @@ def write_run(run: Run, path: str | Path, *, tag: str | None = None) -> None:
 
 
 def run_lines(run: Run, path: str | Path, *, tag: str | None = None) -> pl.DataFrame:
-    """The lines :func:`write_run` writes, as a frame of six string columns (a writer of
-    many runs' lines into one file, ``cranfield fuse --stream``, writes each in turn).
+    """The lines :func:`write_run` writes, as a frame of six columns written as they are
+    (a writer of many runs' lines into one file, ``cranfield fuse --stream``, writes each in
+    turn). The score stays a float: polars writes it in the form its cast to a string has,
+    the shortest that reads back the same.
 
     Raises
     ------
@@ -919,7 +921,11 @@ def run_lines(run: Run, path: str | Path, *, tag: str | None = None) -> pl.DataF
     """
     run_tag = run.tag if tag is None else tag
     what = f"run {run.name!r}"
-    _check_writable(run.frame.select("query_id", "doc_id"), path, what)
+    queries, stretch_lengths = run.query_stretches  # each query id checked once, not a line
+    first_rows = np.cumsum(stretch_lengths) - stretch_lengths
+    named = pl.DataFrame({"query_id": queries}, schema={"query_id": pl.String})
+    _check_writable(named, path, what, rows=first_rows)
+    _check_writable(run.frame.select("doc_id"), path, what)
     _check_writable(pl.DataFrame({"tag": [run_tag]}, schema={"tag": pl.String}), path, what)
     lengths = _ranked_lengths(run)
     if lengths is None:
@@ -934,7 +940,7 @@ def run_lines(run: Run, path: str | Path, *, tag: str | None = None) -> pl.DataF
         pl.lit("Q0").alias("iteration"),
         "doc_id",
         rank,
-        pl.col("score").cast(pl.String),
+        "score",
         pl.lit(run_tag, dtype=pl.String).alias("tag"),
     )
 
@@ -970,32 +976,41 @@ def write_qrels(qrels: Qrels, path: str | Path) -> None:
     _write_lines(frame, path)
 
 
-_BLANK_CLASS = "[" + "".join(f"\\x{b:02x}" for b in BLANKS + b"\n") + "]"
+_BLANK_CHARACTERS = [chr(b) for b in BLANKS + b"\n"]
 
 
 def _check_writable(
-    frame: pl.DataFrame, path: str | Path, what: str, form: str = "TREC text"
+    frame: pl.DataFrame,
+    path: str | Path,
+    what: str,
+    form: str = "TREC text",
+    *,
+    rows: NDArray[np.int64] | None = None,
 ) -> None:
     """Refuse values that would not read back as the same single field of a line of blank
-    separated fields (``form`` names the format in the message)."""
+    separated fields (``form`` names the format in the message; ``rows``, the row of the
+    table each value of ``frame`` stands for, if not its own)."""
     for col in frame.columns:
-        values = frame.get_column(col)
+        value = pl.col(col)
         checks = [
-            (values.is_null(), "is missing"),
-            (values.str.len_bytes() == 0, "is empty"),
-            (values.str.contains(_BLANK_CLASS), "contains a blank"),
+            (value.is_null(), "is missing"),
+            (value.str.len_bytes() == 0, "is empty"),
+            (value.str.contains_any(_BLANK_CHARACTERS), "contains a blank"),
         ]
         if col == "query_id":
-            checks.append((values.str.starts_with("#"), "starts with '#' (a comment line)"))
-        for bad, why in checks:
-            if bad.any():
-                row = int(bad.arg_true()[0])
+            checks.append((value.str.starts_with("#"), "starts with '#' (a comment line)"))
+        # every check in one pass of polars' threads; the first failing one is then found
+        failing = frame.select(bad.any().alias(str(k)) for k, (bad, _) in enumerate(checks))
+        for (bad, why), found in zip(checks, failing.row(0), strict=True):
+            if found:
+                at = int(frame.select(bad.arg_true().first()).item())
                 raise InputError(
                     str(path),
                     None,
-                    f"cannot write the {what} as {form}: the {col} of row {row + 1} "
-                    f"{why}, so it would not read back as one field",
-                    values[row],
+                    f"cannot write the {what} as {form}: the {col} of row "
+                    f"{(at if rows is None else int(rows[at])) + 1} {why}, so it would not "
+                    "read back as one field",
+                    frame.get_column(col)[at],
                 )
 
 
