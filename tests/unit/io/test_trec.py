@@ -974,6 +974,12 @@ def test_write_qrels_round_trip(tmp_path: Path) -> None:
     ("run", "tag", "problem", "value"),
     [
         ({"q 1": {"d": 1.0}}, None, "the query_id of row 1 contains a blank", "q 1"),
+        (  # query ids are checked once a query: the row is the query's first
+            {"q": {"d": 1.0, "e": 0.5}, "q 2": {"d": 1.0, "e": 0.5}},
+            None,
+            "the query_id of row 3 contains a blank",
+            "q 2",
+        ),
         ({"q": {"d": 1.0, "d\t2": 0.5}}, None, "the doc_id of row 2 contains a blank", "d\t2"),
         ({"#q": {"d": 1.0}}, None, "the query_id of row 1 starts with '#'", "#q"),
         ({"": {"d": 1.0}}, None, "the query_id of row 1 is empty", ""),
@@ -1266,6 +1272,22 @@ def test_write_read_run_round_trip_is_exact(scratch: Path, records: list[tuple[A
     bits_a = a.get_column("score").to_numpy().view(np.int64)
     bits_b = b.get_column("score").to_numpy().view(np.int64)
     assert (bits_a == bits_b).all()  # exact, including -0.0 and subnormals
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scores=st.lists(st.floats(width=64), min_size=1, max_size=200))
+def test_write_run_writes_each_score_as_its_cast_to_a_string(
+    scratch: Path, scores: list[float]
+) -> None:
+    """polars' writer formats the float column itself; its text must stay the cast's (the
+    shortest that reads back the same), which is what the files written before had."""
+    docs = [f"d{i}" for i in range(len(scores))]
+    run = load_run(pl.DataFrame({"query_id": "q", "doc_id": docs, "score": scores}))
+    path = scratch / "scores.run"
+    write_run(run, path)
+    written = {line.split(" ")[2]: line.split(" ")[4] for line in path.read_text().splitlines()}
+    cast = pl.Series(scores, dtype=pl.Float64).cast(pl.String).to_list()
+    assert [written[d] for d in docs] == cast
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
