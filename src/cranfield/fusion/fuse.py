@@ -250,9 +250,12 @@ def fusion_inputs(
             )
         )
         segments.append(lens)
+    table = pl.concat(frames, how="vertical")
+    # the doc ids in one piece: a gather from a run's hundreds of blocks looks up the block
+    # of each row (0.53 s for 10M rows, against 0.15 s to join them and 0.05 s to gather)
     return FusionInputs(
         names=tuple(run.name for run in runs),
-        table=pl.concat(frames, how="vertical"),
+        table=table.with_columns(table.get_column("doc_id").rechunk()),
         segments=np.concatenate(segments),
         ranks=ranks,
         inverted=inverted,
