@@ -155,13 +155,12 @@ def _grouped(table: pl.DataFrame, n_queries: int) -> Groups | None:
     if hash_bits < _MIN_HASH_BITS:
         return None
     hashed = table.get_column("doc_id").hash().to_numpy()  # as row_index.doc_keys hashes
-    key = table.get_column("qc").to_numpy().astype(np.uint64)
-    key <<= np.uint64(hash_bits)
+    key = table.get_column("qc").to_numpy().view(np.uint64) << np.uint64(hash_bits)  # codes >= 0
     key |= hashed >> np.uint64(64 - hash_bits)
     key <<= np.uint64(row_bits)
     key |= np.arange(n, dtype=np.uint64)
     key.sort()
-    order = (key & np.uint64((1 << row_bits) - 1)).astype(np.int64)
+    order = (key & np.uint64((1 << row_bits) - 1)).view(np.int64)  # row numbers < 2**63
     key >>= np.uint64(row_bits)  # (query code, hash prefix) of each sorted row
     repeat = np.flatnonzero(key[1:] == key[:-1]) + 1
     if repeat.size:
