@@ -21,7 +21,9 @@ CPU time and peak RSS beside the wall time (``benchmarks/run.py``'s ``run_child`
     five measures of ``benchmarks/run.py`` (the issue's target: fusing within 2x of
     evaluating one of the runs); beside them ``cranfield fuse --stream`` on copies of A and B
     sorted by query bytewise (``LC_ALL=C sort -s -k1,1``, made once: what streaming needs),
-    whose output is compared with the in-memory one byte for byte.
+    whose output is compared with the in-memory one byte for byte, and the floor of any
+    fusion built on polars' reader and writer (``peers/polars_fuse_floor.py``: both runs
+    read, as many lines written as fusing gives, nothing fused or checked).
 
 ``--before SRC`` adds the same ``cranfield fuse`` run from another checkout's ``src`` (an
 older commit, for a before-and-after table in the same session). ``--data`` is where the
@@ -139,6 +141,16 @@ def tools_for(profile: str, data: Path, workdir: Path, before: str | None) -> li
     else:
         evaluate = [py, "-c", CRANFIELD, "evaluate", str(qrels), str(a), "-m", *FIVE]
         out.append(Tool("cranfield evaluate A (five)", profile, [*evaluate, "-f", "tsv"], _none))
+        floor = [py, str(HERE / "peers" / "polars_fuse_floor.py"), str(a), str(b)]
+        lines = fused_lines(a, b)
+        out.append(
+            Tool(
+                "polars alone: read A and B, write as many lines",
+                profile,
+                [*floor, str(workdir / "floor.run"), str(lines)],
+                _none,
+            )
+        )
         sa, sb = sorted_copy(a), sorted_copy(b)
         streamed = [py, "-c", CRANFIELD, "fuse", str(sa), str(sb), "--method", "rrf", "--stream"]
         out.append(
@@ -150,6 +162,21 @@ def tools_for(profile: str, data: Path, workdir: Path, before: str | None) -> li
             )
         )
     return out
+
+
+def fused_lines(run_a: Path, run_b: Path) -> int:
+    """How many lines fusing the two runs gives: their distinct (query, document) pairs
+    (counted once, untimed, for the floor to write as many)."""
+    import polars as pl
+
+    names = ["q", "it", "doc", "rank", "score", "tag"]
+    pairs = [
+        pl.scan_csv(
+            path, separator=" ", has_header=False, schema=dict.fromkeys(names, pl.String)
+        ).select("q", "doc")
+        for path in (run_a, run_b)
+    ]
+    return int(pl.concat(pairs).unique().select(pl.len()).collect().item())
 
 
 def _none(text: str) -> dict[str, Any]:
