@@ -301,7 +301,7 @@ def fuse_to_file(
     """
     import polars as pl
 
-    from cranfield.fusion.fuse import no_shared_query
+    from cranfield.fusion.fuse import joined_runs, no_shared_query
     from cranfield.io.load import save_run
 
     every = sorted(set().union(*(set(run.topics) for run in runs)))
@@ -327,29 +327,6 @@ def fuse_to_file(
         if edges[k + 1] > edges[k]
     ]
     fused = [f for f in engine.map(_fused_block, plan, tasks) if f is not None]
-    run = _joined(fused, plan.label)
+    run = joined_runs(fused, plan.label)
     save_run(run, output, format=format)  # type: ignore[arg-type]
     return len(run), len(run.topics)
-
-
-def _joined(parts: list[Run], name: str) -> Run:
-    """Fused runs of consecutive blocks of queries as one run, in trec_eval's order as each
-    part is (so that the writer need not sort it again)."""
-    import polars as pl
-
-    from cranfield.data.row_index import TieOrder
-    from cranfield.data.run import Run
-
-    empty = np.zeros(0, dtype=np.int64)
-    return Run.indexed(
-        pl.concat([part.frame for part in parts]),
-        name=name,
-        tag=name,
-        notes=parts[0].notes,
-        query_stretches=(
-            [q for part in parts for q in part.query_stretches[0]],
-            np.concatenate([part.query_stretches[1] for part in parts]),
-        ),
-        doc_keys=np.concatenate([part.doc_keys for part in parts]),
-        tie_order=TieOrder(True, empty, empty),  # each part is in trec_eval's order
-    )

@@ -271,3 +271,53 @@ def test_grouping_where_hash_prefixes_meet_equals_grouping_the_strings(
     strings = fuse(three, method, weights=weights)  # type: ignore[arg-type]
     by_strings = strings.to_dict()  # sums added in another order: equal up to rounding
     assert packed.to_dict() == {q: pytest.approx(docs) for q, docs in by_strings.items()}
+
+
+@pytest.mark.parametrize(
+    ("method", "norm"),
+    [
+        (m, norm)
+        for m, spec in sorted(METHODS.items())
+        if not spec.trained and m not in CONDORCET
+        for norm in ("min-max", "borda", "zmuv")
+        if not (spec.reads_ranks and norm == "borda")  # refused: borda gives no ranks
+    ],
+)
+def test_fusing_by_blocks_on_threads_gives_the_run_fused_whole(
+    method: str, norm: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Large inputs are fused by blocks of queries on threads; here every input is large and
+    two cores are said to be there: the run is the one fused whole, bit for bit, and ranked
+    the same (queries bytewise, whatever order the runs give them in)."""
+    import importlib
+
+    import numpy as np
+
+    from cranfield.evaluation import engines
+
+    module = importlib.import_module("cranfield.fusion.fuse")
+    rng = np.random.default_rng(7)
+    given = []
+    for r in range(3):
+        queries = [f"q{q}" for q in rng.permutation(12) if rng.random() < 0.85 or r == 0]
+        given.append(
+            {
+                q: {
+                    f"d{d}": float(rng.integers(0, 40)) / 4
+                    for d in rng.choice(60, size=int(rng.integers(1, 40)), replace=False)
+                }
+                for q in queries
+            }
+        )
+    three = [load_run(docs, name=f"r{i}") for i, docs in enumerate(given)]
+    weights = [0.2, 0.5, 0.3] if METHODS[method].weighted else None
+    whole = fuse(three, method, norm=norm, weights=weights)  # type: ignore[arg-type]
+    monkeypatch.setattr(module, "THREADED_ROWS", 0)
+    monkeypatch.setattr(engines, "all_cores", lambda: 2)
+    blocks = list(module._query_blocks(module.fusion_inputs(three), 8))
+    assert len(blocks) > 2
+    threaded = fuse(three, method, norm=norm, weights=weights)  # type: ignore[arg-type]
+    assert threaded.frame.equals(whole.frame)
+    assert threaded.query_stretches[0] == whole.query_stretches[0]
+    assert (threaded.query_stretches[1] == whole.query_stretches[1]).all()
+    assert (threaded.doc_keys == whole.doc_keys).all()
