@@ -498,15 +498,13 @@ def _fused_run(
     thread of its own (numpy's and polars' work lets go of the interpreter), and the ranked
     blocks joined in the order of their queries: the run is the one fusing the table whole
     gives, line for line and bit for bit (a test checks it on every method)."""
-    from cranfield.evaluation.engines import all_cores
+    import polars as pl
 
-    threads = min(all_cores(), len(inputs.queries))
+    threads = min(_threads(), len(inputs.queries))
     if threads < 2 or inputs.table.height < THREADED_ROWS:
         fused, grouped = _fused(inputs, spec, norm, weights, params)
         return _as_run(inputs, fused, grouped, name, method, norm)
     from concurrent.futures import ThreadPoolExecutor
-
-    import polars as pl
 
     if spec.kind == "score":
         _check_finite(inputs)  # the first bad score in the table's order, whatever the blocks
@@ -527,6 +525,16 @@ def _fused_run(
     with ThreadPoolExecutor(threads) as pool:
         parts = list(pool.map(fused_block, _query_blocks(inputs, 4 * threads)))
     return joined_runs(parts, name)
+
+
+def _threads() -> int:
+    """The threads to fuse on: one per core polars may use (a worker of ``--jobs`` is given
+    its share of the cores, and a process its affinity)."""
+    import polars as pl
+
+    from cranfield.evaluation.engines import all_cores
+
+    return min(all_cores(), pl.thread_pool_size())
 
 
 def _query_blocks(

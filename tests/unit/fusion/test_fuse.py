@@ -293,8 +293,6 @@ def test_fusing_by_blocks_on_threads_gives_the_run_fused_whole(
 
     import numpy as np
 
-    from cranfield.evaluation import engines
-
     module = importlib.import_module("cranfield.fusion.fuse")
     rng = np.random.default_rng(7)
     given = []
@@ -313,10 +311,18 @@ def test_fusing_by_blocks_on_threads_gives_the_run_fused_whole(
     weights = [0.2, 0.5, 0.3] if METHODS[method].weighted else None
     whole = fuse(three, method, norm=norm, weights=weights)  # type: ignore[arg-type]
     monkeypatch.setattr(module, "THREADED_ROWS", 0)
-    monkeypatch.setattr(engines, "all_cores", lambda: 2)
-    blocks = list(module._query_blocks(module.fusion_inputs(three), 8))
-    assert len(blocks) > 2
+    monkeypatch.setattr(module, "_threads", lambda: 2)
+    cut = module._query_blocks
+    blocks: list[object] = []
+
+    def counted(*args: object) -> object:
+        for block in cut(*args):
+            blocks.append(block)
+            yield block
+
+    monkeypatch.setattr(module, "_query_blocks", counted)
     threaded = fuse(three, method, norm=norm, weights=weights)  # type: ignore[arg-type]
+    assert len(blocks) > 2  # fused by blocks
     assert threaded.frame.equals(whole.frame)
     assert threaded.query_stretches[0] == whole.query_stretches[0]
     assert (threaded.query_stretches[1] == whole.query_stretches[1]).all()
