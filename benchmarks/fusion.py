@@ -166,17 +166,22 @@ def tools_for(profile: str, data: Path, workdir: Path, before: str | None) -> li
 
 def fused_lines(run_a: Path, run_b: Path) -> int:
     """How many lines fusing the two runs gives: their distinct (query, document) pairs
-    (counted once, untimed, for the floor to write as many)."""
-    import polars as pl
-
-    names = ["q", "it", "doc", "rank", "score", "tag"]
-    pairs = [
-        pl.scan_csv(
-            path, separator=" ", has_header=False, schema=dict.fromkeys(names, pl.String)
-        ).select("q", "doc")
-        for path in (run_a, run_b)
-    ]
-    return int(pl.concat(pairs).unique().select(pl.len()).collect().item())
+    (counted once, untimed, for the floor to write as many), in a child process: the timed
+    children are forked from this one, and a child's peak RSS counts what it was forked
+    with."""
+    count = (
+        "import sys, polars as pl; names = ['q', 'it', 'doc', 'rank', 'score', 'tag']; "
+        "pairs = [pl.scan_csv(p, separator=' ', has_header=False, "
+        "schema=dict.fromkeys(names, pl.String)).select('q', 'doc') for p in sys.argv[1:]]; "
+        "print(pl.concat(pairs).unique().select(pl.len()).collect().item())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", count, str(run_a), str(run_b)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return int(done.stdout)
 
 
 def _none(text: str) -> dict[str, Any]:
