@@ -724,9 +724,10 @@ def _fused(
     the keys' sort, ``qc, row, score`` and where ``row`` points (:class:`Grouped`)."""
     import polars as pl
 
-    table = inputs.table.with_columns(
-        pl.Series("w", np.asarray(weights, dtype=np.float64)[inputs.table.get_column("r")])
-    )
+    table = inputs.table
+    if spec.weighted or spec.name == "bordafuse":  # each row's run weight (1 for bordafuse)
+        r = table.get_column("r").to_numpy()
+        table = table.with_columns(pl.Series("w", np.asarray(weights, dtype=np.float64)[r]))
     if spec.kind == "score":
         _check_finite(inputs)
         if norm == "borda":
@@ -777,7 +778,6 @@ def _fused_sorted(
     name = spec.name
     if spec.kind == "score":
         v = column("v")
-        w = column("w")
         by_name = {
             "sum": lambda: total(v),
             "mnz": lambda: total(v) * n,
@@ -785,9 +785,9 @@ def _fused_sorted(
             "gmnz": lambda: total(v) * n ** params.get("gamma", 1.0),
             "max": lambda: _per_segment(np.maximum, v, starts),
             "min": lambda: _per_segment(np.minimum, v, starts),
-            "wsum": lambda: total(w * v),
-            "wmnz": lambda: total(v) * total(w),
-            "mixed": lambda: total(w * v) * np.sqrt(n),
+            "wsum": lambda: total(column("w") * v),
+            "wmnz": lambda: total(v) * total(column("w")),
+            "mixed": lambda: total(column("w") * v) * np.sqrt(n),
         }
         score = by_name[name]()
     else:
