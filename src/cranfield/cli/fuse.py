@@ -187,7 +187,6 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _fuse(args: argparse.Namespace, out: TextIO) -> int:
-    from cranfield.io.load import save_run
     from cranfield.io.runset import RunSet
 
     if len(args.runs) < 2:
@@ -222,22 +221,12 @@ def _fuse(args: argparse.Namespace, out: TextIO) -> int:
     if parallel:
         return _on_workers(args, runs, params, out)
     if args.tune is None:
-        from cranfield.fusion import fuse
+        from cranfield.fusion.blocks import fuse_to_file
 
-        fused = fuse(
-            runs,
-            args.method,
-            norm=args.norm,
-            weights=args.weights,
-            params=params,
-            ranks=args.ranks,
-        )
-        save_run(fused, args.output, format=args.to)
-        out.write(
-            f"{args.output}: {len(fused):,} line(s), {len(fused.topics):,} quer"
-            f"{'y' if len(fused.topics) == 1 else 'ies'}, fused from "
-            f"{', '.join(r.name for r in runs)}; {fused.notes[0]}.\n"
-        )
+        names = [r.name for r in runs]
+        # fused here, and TREC text written block by block while later blocks are fused
+        lines, queries = fuse_to_file(runs, args.output, _plan(args, names, params), format=args.to)
+        out.write(_said(args, lines, queries, names, ""))
         return 0
     return _tuned(args, runs, params, out)
 

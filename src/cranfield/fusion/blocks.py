@@ -141,7 +141,7 @@ class _Written:
 def _write_block(handle: Any, run: Run, path: str | Path, tag: str, written: _Written) -> None:
     from cranfield.io.trec import run_lines
 
-    run_lines(run, path, tag=tag).write_csv(
+    run_lines(run, path, tag=tag, first_row=written.lines).write_csv(
         handle, separator=" ", include_header=False, quote_style="never"
     )
     written.lines += len(run)
@@ -283,16 +283,19 @@ def fuse_to_file(
     runs: Sequence[Run],
     output: str | Path,
     plan: FusionPlan,
-    execution: Execution,
+    execution: Execution | None = None,
     *,
     format: str | None = None,
 ) -> tuple[int, int]:
-    """Fuse ``runs`` (read already) by ``plan`` into ``output`` with the workers of
-    ``execution`` (``jobs``, ``scheduler``): the queries cut into blocks of about equal
-    size, each fused on a worker, the fused blocks written in order (in ``format``, as
+    """Fuse ``runs`` (read already) by ``plan`` into ``output`` (in ``format``, as
     :func:`cranfield.save_run` writes it). Returns the lines and queries written; the file
-    equals what :func:`cranfield.fusion.fuse` and :func:`cranfield.save_run` write. Only
-    ``execution``'s ``jobs`` and ``scheduler`` are read.
+    equals what :func:`cranfield.fusion.fuse` and :func:`cranfield.save_run` write.
+
+    With the workers of ``execution`` (``jobs`` above 1, or a ``scheduler``; only those two
+    are read), the queries are cut into blocks of about equal size, each fused on a worker,
+    and the fused blocks written in order. Without (``None``, or one job here), the runs are
+    fused here (large inputs by blocks on threads, :func:`~cranfield.fusion.fuse.fused_parts`)
+    and TREC text is written block by block as the blocks come, while later ones are fused.
 
     Raises
     ------
@@ -301,9 +304,28 @@ def fuse_to_file(
     """
     import polars as pl
 
-    from cranfield.fusion.fuse import joined_runs, no_shared_query
-    from cranfield.io.load import save_run
+    from cranfield.fusion.fuse import fused_parts, joined_runs, no_shared_query
+    from cranfield.io.load import save_run, written_format
 
+    if execution is None or (execution.jobs == 1 and execution.scheduler is None):
+        parts = fused_parts(
+            runs,
+            plan.method,
+            norm=plan.norm,
+            weights=plan.weights,
+            params=plan.params,
+            ranks=plan.ranks,
+            name=plan.label,
+            training=plan.training,
+        )
+        if written_format(output, format) == "trec":  # type: ignore[arg-type]
+            from cranfield.io.trec import write_run_parts
+
+            return write_run_parts(parts, output)
+        here = list(parts)
+        run = here[0] if len(here) == 1 else joined_runs(here, plan.label)
+        save_run(run, output, format=format)  # type: ignore[arg-type]
+        return len(run), len(run.topics)
     every = sorted(set().union(*(set(run.topics) for run in runs)))
     if not set.intersection(*(set(run.topics) for run in runs)):
         raise no_shared_query(plan.names, [len(run.topics) for run in runs])
@@ -316,11 +338,11 @@ def fuse_to_file(
         frame = run.frame.select("query_id", "doc_id", "score")
         values, lens = run.query_stretches
         piece = np.repeat([bisect.bisect_right(bounds, q) for q in values], lens)
-        parts = frame.with_columns(pl.Series("piece", piece)).partition_by(
+        parts_of = frame.with_columns(pl.Series("piece", piece)).partition_by(
             "piece", maintain_order=True, as_dict=True, include_key=False
         )
         for k in range(pieces):
-            blocks[k].append(parts.get((k,), frame.clear()))
+            blocks[k].append(parts_of.get((k,), frame.clear()))
     tasks = [
         _Block(every[edges[k]], every[edges[k + 1] - 1], blocks[k])
         for k in range(pieces)

@@ -40,11 +40,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RANK_SOURCES",
+    "THREADED_ROWS",
     "FusionInputs",
     "RankSource",
     "checked_options",
     "fuse",
+    "fused_parts",
     "fusion_inputs",
+    "joined_runs",
     "method_params",
     "no_shared_query",
 ]
@@ -352,7 +355,9 @@ def _weights(
     if not spec.weighted:
         if weights is not None:
             raise OptionError(
-                "weights", f"left out for method '{spec.name}', which takes no weights", weights
+                "weights",
+                f"left out for method '{spec.name}', which takes no weights",
+                list(weights),  # as given, a list or a FusionPlan's tuple
             )
         return [1.0] * len(names)
     if weights is None:
@@ -452,6 +457,37 @@ def fuse(
     >>> fuse([a, b], "sum", norm="none").to_dict()["q1"]
     {'d1': 3.5, 'd2': 2.0, 'd3': 1.9}
     """
+    parts = list(
+        fused_parts(
+            runs,
+            method,
+            norm=norm,
+            weights=weights,
+            params=params,
+            ranks=ranks,
+            name=name,
+            training=training,
+        )
+    )
+    return parts[0] if len(parts) == 1 else joined_runs(parts, name or method)
+
+
+def fused_parts(
+    runs: Sequence[RunLike] | Mapping[str, RunLike] | FusionInputs,
+    method: FusionMethod = "rrf",
+    *,
+    norm: FusionNormalization = "min-max",
+    weights: Sequence[float] | None = None,
+    params: Mapping[str, Any] | None = None,
+    ranks: RankSource = "score",
+    name: str | None = None,
+    training: FusionTraining | None = None,
+) -> Iterator[Run]:
+    """:func:`fuse`'s run as the ranked runs of consecutive blocks of its queries, in order
+    (one block unless the inputs are large, :data:`THREADED_ROWS`): what a writer can write
+    one after another as they come (:func:`cranfield.io.trec.write_run_parts`) while the
+    later blocks are fused. The parameters, and what is checked before the first block is
+    asked for, are :func:`fuse`'s."""
     from cranfield.fusion.supervised import checked_training
 
     spec, values = _method_and_params(method, norm, params)
@@ -473,8 +509,8 @@ def fuse(
     )
     if trained is not None or spec.name in CONDORCET:
         fused, grouped = _fused_apart(inputs, spec, norm, w, values, trained), None
-        return _as_run(inputs, fused, grouped, name or method, method, norm)
-    return _fused_run(inputs, spec, norm, w, values, name or method, method)
+        return iter([_as_run(inputs, fused, grouped, name or method, method, norm)])
+    return _ranked_blocks(inputs, spec, norm, w, values, name or method, method)
 
 
 THREADED_ROWS: Final = 1 << 20
@@ -482,7 +518,7 @@ THREADED_ROWS: Final = 1 << 20
 threads, one per core: below it, fusing whole on one thread is as fast."""
 
 
-def _fused_run(
+def _ranked_blocks(
     inputs: FusionInputs,
     spec: MethodSpec,
     norm: str,
@@ -490,20 +526,21 @@ def _fused_run(
     params: dict[str, float],
     name: str,
     method: str,
-) -> Run:
-    """The fused run of a method fused by grouped sums (:func:`_fused`), ranked.
+) -> Iterator[Run]:
+    """The fused run of a method fused by grouped sums (:func:`_fused`), ranked, in blocks.
 
     Every method fuses each query on its own, so large inputs are cut into blocks of whole
     queries (about equal numbers of rows, a few per thread), each fused and ranked on a
     thread of its own (numpy's and polars' work lets go of the interpreter), and the ranked
-    blocks joined in the order of their queries: the run is the one fusing the table whole
-    gives, line for line and bit for bit (a test checks it on every method)."""
+    blocks come in the order of their queries: joined, they are the run fusing the table
+    whole gives, line for line and bit for bit (a test checks it on every method)."""
     import polars as pl
 
     threads = min(_threads(), len(inputs.queries))
     if threads < 2 or inputs.table.height < THREADED_ROWS:
         fused, grouped = _fused(inputs, spec, norm, weights, params)
-        return _as_run(inputs, fused, grouped, name, method, norm)
+        yield _as_run(inputs, fused, grouped, name, method, norm)
+        return
     from concurrent.futures import ThreadPoolExecutor
 
     if spec.kind == "score":
@@ -522,9 +559,11 @@ def _fused_run(
         fused, grouped = _fused(part, spec, norm, weights, params)
         return _as_run(part, fused, grouped, name, method, norm)
 
-    with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(fused_block, _query_blocks(inputs, 4 * threads)))
-    return joined_runs(parts, name)
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="cranfield-fuse")
+    try:
+        yield from pool.map(fused_block, _query_blocks(inputs, 4 * threads))
+    finally:  # a writer that stops early leaves the blocks not begun undone
+        pool.shutdown(cancel_futures=True)
 
 
 def _threads() -> int:

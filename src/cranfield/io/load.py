@@ -122,7 +122,7 @@ def save_qrels(qrels: QrelsLike, path: str | Path, *, format: FileFormat | None 
     >>> load_qrels(path).frame.get_column("relevance").to_list()
     [2, 0]
     """
-    formats.write(load_qrels(qrels), path, _written_format(path, format))
+    formats.write(load_qrels(qrels), path, written_format(path, format))
 
 
 def save_run(run: RunLike, path: str | Path, *, format: FileFormat | None = None) -> None:
@@ -152,11 +152,17 @@ def save_run(run: RunLike, path: str | Path, *, format: FileFormat | None = None
     >>> load_run(path).name
     'bm25'
     """
-    formats.write(load_run(run), path, _written_format(path, format))
+    formats.write(load_run(run), path, written_format(path, format))
 
 
-def _written_format(path: str | Path, format: FileFormat | None) -> FileFormat:
-    """The format a file written to ``path`` takes (``format``, else its suffix's, else TREC)."""
+def written_format(path: str | Path, format: FileFormat | None) -> FileFormat:
+    """The format a file written to ``path`` takes (``format``, else its suffix's, else TREC).
+
+    Raises
+    ------
+    OptionError
+        No ``format`` given for a name ending in a compression suffix.
+    """
     if format is not None:
         return format
     name = str(path).lower()

@@ -96,9 +96,11 @@ from cranfield.io.source import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from numpy.typing import NDArray
 
-__all__ = ["read_qrels", "read_run", "run_lines", "write_qrels", "write_run"]
+__all__ = ["read_qrels", "read_run", "run_lines", "write_qrels", "write_run", "write_run_parts"]
 
 Kind = InputKind
 
@@ -908,11 +910,14 @@ def write_run(run: Run, path: str | Path, *, tag: str | None = None) -> None:
     _write_lines(run_lines(run, path, tag=tag), path)
 
 
-def run_lines(run: Run, path: str | Path, *, tag: str | None = None) -> pl.DataFrame:
+def run_lines(
+    run: Run, path: str | Path, *, tag: str | None = None, first_row: int = 0
+) -> pl.DataFrame:
     """The lines :func:`write_run` writes, as a frame of six columns written as they are
-    (a writer of many runs' lines into one file, ``cranfield fuse --stream``, writes each in
-    turn). The score stays a float: polars writes it in the form its cast to a string has,
-    the shortest that reads back the same.
+    (:func:`write_run_parts` writes many runs' lines into one file, each in turn; an error
+    names a row counting from ``first_row``, the lines written before). The score stays a
+    float: polars writes it in the form its cast to a string has, the shortest that reads
+    back the same.
 
     Raises
     ------
@@ -924,8 +929,8 @@ def run_lines(run: Run, path: str | Path, *, tag: str | None = None) -> pl.DataF
     queries, stretch_lengths = run.query_stretches  # each query id checked once, not a line
     first_rows = np.cumsum(stretch_lengths) - stretch_lengths
     named = pl.DataFrame({"query_id": queries}, schema={"query_id": pl.String})
-    _check_writable(named, path, what, rows=first_rows)
-    _check_writable(run.frame.select("doc_id"), path, what)
+    _check_writable(named, path, what, rows=first_rows + first_row)
+    _check_writable(run.frame.select("doc_id"), path, what, first_row=first_row)
     _check_writable(pl.DataFrame({"tag": [run_tag]}, schema={"tag": pl.String}), path, what)
     lengths = _ranked_lengths(run)
     if lengths is None:
@@ -943,6 +948,29 @@ def run_lines(run: Run, path: str | Path, *, tag: str | None = None) -> pl.DataF
         "score",
         pl.lit(run_tag, dtype=pl.String).alias("tag"),
     )
+
+
+def write_run_parts(
+    parts: Iterable[Run], path: str | Path, *, tag: str | None = None
+) -> tuple[int, int]:
+    """Write runs of consecutive queries (each one's after the last one's, bytewise) into one
+    TREC run file, each as :func:`write_run` writes it, as they come: the file is the one
+    :func:`write_run` writes of them joined. Returns the lines and queries written.
+
+    Raises
+    ------
+    InputError
+        As :func:`write_run`, naming the row of the whole file; nothing is written then.
+    """
+    lines = queries = 0
+    with replacing(path) as tmp, open(tmp, "wb") as handle:
+        for run in parts:
+            run_lines(run, path, tag=tag, first_row=lines).write_csv(
+                handle, separator=" ", include_header=False, quote_style="never"
+            )
+            lines += len(run)
+            queries += len(run.topics)
+    return lines, queries
 
 
 def _ranked_lengths(run: Run) -> NDArray[np.int64] | None:
@@ -986,10 +1014,11 @@ def _check_writable(
     form: str = "TREC text",
     *,
     rows: NDArray[np.int64] | None = None,
+    first_row: int = 0,
 ) -> None:
     """Refuse values that would not read back as the same single field of a line of blank
     separated fields (``form`` names the format in the message; ``rows``, the row of the
-    table each value of ``frame`` stands for, if not its own)."""
+    table each value of ``frame`` stands for, if not ``first_row`` plus its own)."""
     for col in frame.columns:
         value = pl.col(col)
         checks = [
@@ -1008,7 +1037,8 @@ def _check_writable(
                     str(path),
                     None,
                     f"cannot write the {what} as {form}: the {col} of row "
-                    f"{(at if rows is None else int(rows[at])) + 1} {why}, so it would not "
+                    f"{(first_row + at if rows is None else int(rows[at])) + 1} {why}, so it "
+                    "would not "
                     "read back as one field",
                     frame.get_column(col)[at],
                 )

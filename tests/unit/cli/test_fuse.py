@@ -443,3 +443,42 @@ def test_fused_on_a_dask_cluster_equals_this_process(tmp_path: Path, dask_cluste
     address = dask_cluster.scheduler_address
     assert main(["fuse", *runs, "-o", str(there), "--scheduler", address]) == 0
     assert there.read_bytes() == here.read_bytes()
+
+
+@pytest.mark.parametrize("method", ["rrf", "mnz", "w_bordafuse", "condorcet"])
+@pytest.mark.parametrize("to", ["run", "parquet"])
+def test_large_inputs_fused_by_blocks_on_threads_write_the_file_fused_whole(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    method: str,
+    to: str,
+) -> None:
+    """Here every input is large and two cores are said to be there: the command fuses by
+    blocks of queries on threads and writes TREC text block by block as the blocks come
+    (another format whole); the file is the one the library's run gives, byte for byte."""
+    import importlib
+
+    module = importlib.import_module("cranfield.fusion.fuse")
+    runs = _sorted_runs(tmp_path)
+    whole = tmp_path / f"whole.{to}"
+    cranfield.save_run(cranfield.fusion.fuse(runs, method), whole)  # type: ignore[arg-type]
+    monkeypatch.setattr(module, "THREADED_ROWS", 0)
+    monkeypatch.setattr(module, "_threads", lambda: 2)
+    cut = module._query_blocks
+    blocks: list[object] = []
+
+    def counted(*args: object) -> object:
+        for block in cut(*args):
+            blocks.append(block)
+            yield block
+
+    monkeypatch.setattr(module, "_query_blocks", counted)
+    out = tmp_path / f"blocks.{to}"
+    assert main(["fuse", *runs, "-o", str(out), "--method", method]) == 0
+    assert capsys.readouterr().out == (
+        f"{out}: 17 line(s), 4 queries, fused from a, b; fused by {method} (normalisation "
+        "min-max); ties by doc id descending.\n"
+    )
+    assert out.read_bytes() == whole.read_bytes()
+    assert len(blocks) == (0 if method == "condorcet" else 4)  # condorcet sorts each query whole

@@ -1515,3 +1515,32 @@ def _blocks_of(path: Path, size: int) -> object:
     """What the block reader makes of the file ``path`` (opened for it, as its callers do)."""
     with path.open("rb") as handle:
         return trec._fast_run_blocks(handle, size)
+
+
+def test_write_run_parts_writes_what_write_run_writes_of_the_parts_joined(tmp_path: Path) -> None:
+    from cranfield.io.trec import write_run_parts
+
+    first = load_run({"a": {"d1": 1.0, "d2": 2.0}, "b": {"d1": 0.5}}, name="x")
+    second = load_run({"c": {"d3": 1.5, "d4": 1.5}}, name="x")
+    joined = load_run({"a": {"d1": 1.0, "d2": 2.0}, "b": {"d1": 0.5}, "c": {"d3": 1.5, "d4": 1.5}})
+    write_run(joined, tmp_path / "joined.run", tag="t")
+    assert write_run_parts(iter([first, second]), tmp_path / "parts.run", tag="t") == (5, 3)
+    assert (tmp_path / "parts.run").read_bytes() == (tmp_path / "joined.run").read_bytes()
+
+
+def test_write_run_parts_names_the_row_of_the_whole_file_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    from cranfield.io.trec import write_run_parts
+
+    first = load_run({"a": {"d1": 1.0, "d2": 2.0}, "b": {"d1": 0.5}})
+    bad_doc = load_run({"c": {"d3": 1.5, "d 4": 1.0}})
+    bad_query = load_run({"d": {"d1": 1.0}, "e f": {"d1": 1.0}})
+    path = tmp_path / "parts.run"
+    with pytest.raises(InputError) as info:
+        write_run_parts([first, bad_doc], path)
+    check_error(info.value, path, None, "the doc_id of row 5 contains a blank", "d 4")
+    with pytest.raises(InputError) as info:
+        write_run_parts([first, bad_query], path)
+    check_error(info.value, path, None, "the query_id of row 5 contains a blank", "e f")
+    assert not path.exists()
