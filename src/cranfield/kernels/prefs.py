@@ -216,7 +216,7 @@ def _count_fulfilled(higher: NDArray[np.int64], lower: NDArray[np.int64], limit:
     return int(np.sum(lower.size - np.searchsorted(lower, h, side="right")))
 
 
-@dataclass
+@dataclass(eq=False)  # arrays: no field-wise equality
 class _Group:
     """One judgment group of a topic, in docid ranks (see the module docstring)."""
 
@@ -306,7 +306,7 @@ class _Group:
         return ful, int(h.size)
 
 
-@dataclass
+@dataclass(eq=False)  # arrays (in its groups): no field-wise equality
 class _Topic:
     """All judgment groups of one topic against one ranking."""
 
