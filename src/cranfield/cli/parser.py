@@ -24,7 +24,7 @@ import argparse
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn, TextIO, cast
 
 from cranfield._types import (
     AGGREGATIONS,
@@ -188,7 +188,8 @@ class Parser(argparse.ArgumentParser):
             # one that writes nothing needs no terminal width. Measuring it asks the terminal
             # once per option, and imports shutil with the compression modules on the first
             # (part of every command's start-up: BENCHMARKS.md, issue 29).
-            return self.formatter_class(prog=self.prog, width=80)
+            formatter = cast("type[argparse.HelpFormatter]", self.formatter_class)
+            return formatter(prog=self.prog, width=80)
         return super()._get_formatter()
 
     def add_list_option(  # noqa: PLR0913 - each keyword is one of add_argument's, passed on
@@ -268,7 +269,8 @@ class Parser(argparse.ArgumentParser):
         is wrong.
         """
         if namespace is None:
-            self._trying = notes = []
+            notes: list[Deprecation] = []
+            self._trying = notes
             try:
                 plain: tuple[argparse.Namespace, list[str]] | None
                 plain = super().parse_known_args(words, None)

@@ -295,18 +295,22 @@ def _padded(
     # Each field's words put together from the two aligned words it straddles (the text is
     # padded past its end): fewer steps than gathering the bytes; then the bytes past the
     # field's end cleared (little-endian: a word's first bytes are its low ones).
+    # In place where it can be: each array of the column is a page per 512 rows, and fresh
+    # pages cost more than the work (BENCHMARKS.md, issue 29).
     aligned = a[: a.size // 8 * 8].view(np.uint64)
     at = starts >> 3
-    down = ((starts & 7) << 3).astype(np.uint64)
+    down = (starts & 7).astype(np.uint64)
+    down <<= _U64(3)
     up = _U64(64) - down  # a shift by 64 gives 0 in numpy
     words = []
     low = aligned.take(at)
     for j in range(count):
-        high = aligned.take(at + (j + 1))
-        word = low >> down
-        word |= high << up
-        word &= _LOW_BYTES.take(lengths if count == 1 else np.clip(lengths - 8 * j, 0, 8))
-        words.append(word)
+        at += 1
+        high = aligned.take(at)
+        low >>= down  # low is the field's word from here on (high stays as it was read)
+        low |= high << up
+        low &= _LOW_BYTES.take(lengths if count == 1 else np.clip(lengths - 8 * j, 0, 8))
+        words.append(low)
         low = high
     rows = words[0][:, None] if count == 1 else np.stack(words, axis=1)
     return rows.view(np.uint8)
