@@ -240,8 +240,9 @@ def _single_separated(text: NDArray[np.uint8], count: int) -> NDArray[np.int64] 
     # (NUL, CR, VT, FF, a control character, a second blank) a byte it does not have.
     gap = text <= _SPACE
     gaps = np.flatnonzero(gap)
-    if gaps.size % count or gaps[0] == 0 or (gap[1:] & gap[:-1]).any():
+    if gaps.size % count or gaps[0] == 0 or _adjacent(gap):
         return None  # not a whole number of lines, or an empty field (two gaps in a row)
+    del gap  # (a byte per byte of the file: let go before what follows)
     kinds = text[gaps].reshape(-1, count)
     sep = kinds[0, 0]
     if sep not in (_TAB, _SPACE) or not (kinds[:, :-1] == sep).all():
@@ -250,6 +251,21 @@ def _single_separated(text: NDArray[np.uint8], count: int) -> NDArray[np.int64] 
         return None
     ends: NDArray[np.int64] = gaps.reshape(-1, count)
     return ends if _short_lines(ends[:, -1]) else None
+
+
+def _adjacent(flags: NDArray[np.bool_]) -> bool:
+    """Whether two neighbouring flags are both set, looked at :data:`_CHUNK` at a time (a
+    mask of them all would be as large as the file: fresh pages)."""
+    both = np.empty(min(_CHUNK, flags.size), dtype=np.bool_)
+    for start in range(0, flags.size - 1, _CHUNK):
+        right = flags[start + 1 : start + 1 + _CHUNK]
+        if np.logical_and(flags[start : start + right.size], right, out=both[: right.size]).any():
+            return True
+    return False
+
+
+_CHUNK = 1 << 18
+"""How many flags :func:`_adjacent` looks at a time (their mask stays in the cache)."""
 
 
 def _blank_separated(
@@ -299,19 +315,24 @@ def _padded(
     # pages cost more than the work (BENCHMARKS.md, issue 29).
     aligned = a[: a.size // 8 * 8].view(np.uint64)
     at = starts >> 3
+    raw = []  # the count + 1 aligned words each field straddles
+    for _ in range(count + 1):
+        raw.append(aligned.take(at))
+        at += 1
+    del at
     down = (starts & 7).astype(np.uint64)
     down <<= _U64(3)
     up = _U64(64) - down  # a shift by 64 gives 0 in numpy
     words = []
-    low = aligned.take(at)
     for j in range(count):
-        at += 1
-        high = aligned.take(at)
-        low >>= down  # low is the field's word from here on (high stays as it was read)
-        low |= high << up
-        low &= _LOW_BYTES.take(lengths if count == 1 else np.clip(lengths - 8 * j, 0, 8))
-        words.append(low)
-        low = high
+        # raw[j] is this field's own from here on; raw[j + 1] is shifted into a copy, as it
+        # is the next word's too, but for the last.
+        high = raw[j + 1]
+        word = raw[j]
+        word >>= down
+        word |= np.left_shift(high, up, out=high if j == count - 1 else None)
+        word &= _LOW_BYTES.take(lengths if count == 1 else np.clip(lengths - 8 * j, 0, 8))
+        words.append(word)
     rows = words[0][:, None] if count == 1 else np.stack(words, axis=1)
     return rows.view(np.uint8)
 
