@@ -417,6 +417,7 @@ def rank_columns(  # noqa: PLR0915 -- hot path: the numpy ranking in one pass, r
     run_keys = np.sort(mixed_keys(line_query, doc_hashes))
     if (run_keys[1:] == run_keys[:-1]).any():
         return None
+    del run_keys  # (a page per 512 rows: BENCHMARKS.md, issue 29)
     slot = np.minimum(np.searchsorted(judged_ids, run_ids), judged_ids.size - 1)
     topic_of_query = np.where(judged_ids[slot] == run_ids, slot, -1)
 
@@ -459,7 +460,7 @@ def rank_columns(  # noqa: PLR0915 -- hot path: the numpy ranking in one pass, r
             return rel
         topic = np.repeat(topic_numbers, counts)
         keys = mixed_keys(topic, doc_hashes[order])
-        maybe = np.flatnonzero(judged_low[(keys & low).astype(np.intp)])
+        maybe = np.flatnonzero(judged_low[(keys & low).view(np.int64)])  # low bits: >= 0
         at = np.minimum(np.searchsorted(judged_keys, keys[maybe]), judged_keys.size - 1)
         hit = judged_keys[at] == keys[maybe]
         found = maybe[hit]
