@@ -495,17 +495,35 @@ def _short_numbers(
     digits = _popcount(digits_at)
     if digits.min() < 1:
         return None
-    words = rows.view(np.uint64).reshape(-1) - digit.view(np.uint64).reshape(-1) * _U64(0x30)
+    # In place, with one array beside the words (each a page per 512 rows: BENCHMARKS.md).
+    words = digit.view(np.uint64).reshape(-1) * _U64(0x30)
+    del digit
+    np.subtract(rows.view(np.uint64).reshape(-1), words, out=words)
     keep = _spread(before_dot)  # take the dot out: the bytes above it move down one
-    words = (words & keep) | ((words >> _U64(8)) & ~keep)
-    words >>= signed.view(np.uint8).astype(np.uint64) << _U64(3)
+    beside = words >> _U64(8)
+    words &= keep
+    beside &= np.invert(keep, out=keep)
+    words |= beside
+    del keep
+    beside[:] = signed
+    beside <<= _U64(3)
+    words >>= beside
     # The digits (first digit in the lowest byte) moved to the top: zeros lead.
-    words <<= _U64(64) - (digits.astype(np.uint64) << _U64(3))
-    words = words * _U64(10) + (words >> _U64(8))
-    words = (
-        (words & _U64(0x000000FF000000FF)) * _U64(100 + (1000000 << 32))
-        + ((words >> _U64(16)) & _U64(0x000000FF000000FF)) * _U64(1 + (10000 << 32))
-    ) >> _U64(32)
+    beside[:] = digits
+    beside <<= _U64(3)
+    np.subtract(_U64(64), beside, out=beside)
+    words <<= beside
+    np.right_shift(words, _U64(8), out=beside)
+    words *= _U64(10)
+    words += beside
+    np.right_shift(words, _U64(16), out=beside)
+    beside &= _U64(0x000000FF000000FF)
+    beside *= _U64(1 + (10000 << 32))
+    words &= _U64(0x000000FF000000FF)
+    words *= _U64(100 + (1000000 << 32))
+    words += beside
+    words >>= _U64(32)
+    del beside
     if integer:
         whole = words.astype(np.int64)
         np.negative(whole, out=whole, where=negative)
@@ -525,9 +543,14 @@ def _bits(flags: NDArray[np.bool_]) -> NDArray[np.uint8]:
 
 def _spread(bits: NDArray[np.uint8]) -> NDArray[np.uint64]:
     """Each byte's 8 bits as a 64-bit word of bytes, ``0xFF`` where the bit is set."""
-    words = (bits.astype(np.uint64) * _U64(0x0101010101010101)) & _U64(0x8040201008040201)
-    high = (words + _U64(0x7F7F7F7F7F7F7F7F)) & _U64(0x8080808080808080)
-    return (high >> _U64(7)) * _U64(0xFF)
+    words = bits.astype(np.uint64)
+    words *= _U64(0x0101010101010101)
+    words &= _U64(0x8040201008040201)
+    words += _U64(0x7F7F7F7F7F7F7F7F)
+    words &= _U64(0x8080808080808080)
+    words >>= _U64(7)
+    words *= _U64(0xFF)
+    return words
 
 
 def _popcount(bits: NDArray[np.uint8]) -> NDArray[np.uint8]:
