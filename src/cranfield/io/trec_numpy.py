@@ -40,7 +40,12 @@ from cranfield.io.limits import max_line_bytes
 from cranfield.io.source import MAGIC_BYTES, compression, decompressed, read_bytes
 
 if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
     from numpy.typing import NDArray
+
+    _Offsets: TypeAlias = NDArray[np.signedinteger[Any]]
+    """Offsets into a text: ``int64`` as found, ``int32`` as kept for a column."""
 
 __all__ = [
     "MAX_BYTES",
@@ -136,12 +141,13 @@ def run_columns(buffer: NDArray[np.uint8] | None) -> RunColumns | None:
     return RunColumns(query_id, doc_id, score.astype(np.float64, copy=False), tag)
 
 
-def _spans(fields: _Fields, columns: tuple[int, ...]) -> list[tuple[NDArray[np.int64], ...]]:
-    """The start and end offsets of these columns of ``fields``, each an array of its own,
-    so that the offsets of every field (8 bytes a field of the file) can be let go before
-    the columns are read, and each column's once it is read: the split's peak is the
-    process's peak, and fresh pages cost more than the work (BENCHMARKS.md, issue 29)."""
-    return [tuple(np.ascontiguousarray(x) for x in fields.column(k)) for k in columns]
+def _spans(fields: _Fields, columns: tuple[int, ...]) -> list[tuple[NDArray[np.int32], ...]]:
+    """The start and end offsets of these columns of ``fields``, each an array of its own
+    (``int32``: a text is at most :data:`MAX_BYTES`), so that the offsets of every field (8
+    bytes a field of the file) can be let go before the columns are read, and each column's
+    once it is read: the split's peak is the process's peak, and fresh pages cost more than
+    the work (BENCHMARKS.md, issue 29)."""
+    return [tuple(x.astype(np.int32) for x in fields.column(k)) for k in columns]
 
 
 def read_qrels_columns(path: str | Path) -> QrelsColumns | None:
@@ -309,9 +315,7 @@ def _short_lines(newlines: NDArray[np.int64]) -> bool:
     return int(lengths.max(initial=0)) <= max_line_bytes()
 
 
-def _padded(
-    a: NDArray[np.uint8], starts: NDArray[np.int64], ends: NDArray[np.int64]
-) -> NDArray[np.uint8] | None:
+def _padded(a: NDArray[np.uint8], starts: _Offsets, ends: _Offsets) -> NDArray[np.uint8] | None:
     """The fields as rows of bytes, NUL-padded to a width that is a multiple of 8."""
     lengths = ends - starts
     longest = int(lengths.max())
@@ -362,9 +366,7 @@ def _per_row(flags: NDArray[np.bool_]) -> NDArray[np.uint64]:
 _ONES = np.uint64(0x0101010101010101)
 
 
-def _ids(
-    a: NDArray[np.uint8], starts: NDArray[np.int64], ends: NDArray[np.int64]
-) -> NDArray[np.bytes_] | None:
+def _ids(a: NDArray[np.uint8], starts: _Offsets, ends: _Offsets) -> NDArray[np.bytes_] | None:
     """One column of ids as a fixed-width ``bytes`` array (see :mod:`cranfield.data.columns`)."""
     rows = _padded(a, starts, ends)
     if rows is None:
@@ -374,7 +376,7 @@ def _ids(
 
 
 def _number(
-    a: NDArray[np.uint8], starts: NDArray[np.int64], ends: NDArray[np.int64], *, integer: bool
+    a: NDArray[np.uint8], starts: _Offsets, ends: _Offsets, *, integer: bool
 ) -> NDArray[np.int64] | NDArray[np.float64] | None:
     """One column of numbers checked against the clean grammar, as ``int64`` (``integer``)
     or ``float64`` values; ``None`` if a field is not a clean number."""
