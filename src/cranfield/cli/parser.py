@@ -24,7 +24,7 @@ import argparse
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn, TextIO, cast
 
 from cranfield._types import (
     AGGREGATIONS,
@@ -103,6 +103,10 @@ class UsageError(Exception):
         self.message = message
 
 
+class _NotPlain(Exception):
+    """argparse's plain pass found a command line wrong (the intermixed pass reads it again)."""
+
+
 class Deprecation(NamedTuple):
     """An old spelling that still works for one release: the words ``old`` (``("--depth",)``,
     or a flag and a value: ``("-f", "text")``) mean the words ``new``."""
@@ -130,12 +134,16 @@ class Parser(argparse.ArgumentParser):
         self._out = out
         self._err = err
         self._intermixing = False
+        self._trying: list[Deprecation] | None = None  # in _intermixed's quiet pass: its notes
         self.deprecations: list[Deprecation] = []
         self._noted: set[Deprecation] = set()
 
     def note_deprecated(self, deprecation: Deprecation) -> None:
         """Say once on stderr that an old spelling was used, and what replaces it:
         ``cranfield: --depth of 'lab pool' is deprecated; use --pool-depth.``"""
+        if self._trying is not None:  # the quiet plain pass: said if it is the one kept
+            self._trying.append(deprecation)
+            return
         if deprecation in self._noted:
             return
         self._noted.add(deprecation)
@@ -153,18 +161,36 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(status)
 
     def error(self, message: str) -> NoReturn:
+        if self._trying is not None:
+            raise _NotPlain
         self.print_usage(self._err)
         self.exit(1, f"{self.prog}: error: {message}\n")
+
+    _adding = False  # within add_argument (argparse's checks)
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         """``argparse``'s, and ``option=NAME``: the library's name for the value, when it is not
         the ``dest`` (an :class:`~cranfield.errors.OptionError` about ``NAME`` then names this
         flag: :meth:`flag_for`)."""
         option = kwargs.pop("option", None)
-        action = super().add_argument(*args, **kwargs)
+        self._adding = True
+        try:
+            action = super().add_argument(*args, **kwargs)
+        finally:
+            self._adding = False
         if option is not None:
             action.option = option  # type: ignore[attr-defined]
         return action
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        if self._adding:
+            # argparse makes a formatter for every option added, only to check its metavar:
+            # one that writes nothing needs no terminal width. Measuring it asks the terminal
+            # once per option, and imports shutil with the compression modules on the first
+            # (part of every command's start-up: BENCHMARKS.md, issue 29).
+            formatter = cast("type[argparse.HelpFormatter]", self.formatter_class)
+            return formatter(prog=self.prog, width=80)
+        return super()._get_formatter()
 
     def add_list_option(  # noqa: PLR0913 - each keyword is one of add_argument's, passed on
         self,
@@ -215,11 +241,7 @@ class Parser(argparse.ArgumentParser):
             if any(isinstance(a, argparse._SubParsersAction) for a in self._actions):
                 parsed, extras = super().parse_known_args(words, namespace)
             else:  # options between the files too: "QRELS RUN1 -M 10 RUN2"
-                self._intermixing = True
-                try:
-                    parsed, extras = super().parse_known_intermixed_args(words, namespace)
-                finally:
-                    self._intermixing = False
+                parsed, extras = self._intermixed(words, namespace)
         finally:
             for action in renamed:
                 action.required = True
@@ -231,6 +253,40 @@ class Parser(argparse.ArgumentParser):
             parsed.command_prog = self.prog
         self._stdin_once(parsed)
         return parsed, extras
+
+    def _intermixed(
+        self, words: list[str], namespace: argparse.Namespace | None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """``words`` read with options before, between or after the positional arguments.
+
+        argparse's intermixed reading takes two passes and first formats the whole usage for
+        its error messages (measuring the terminal, which imports shutil): the cost of a
+        command's start-up that most command lines do not need (BENCHMARKS.md, issue 29).
+        argparse's plain pass reads the positional arguments that no option separates, and
+        those it can match apart (``QRELS -m AP RUN``), as the intermixed one does: it is
+        tried first, quietly (its deprecation notes held back), on a namespace of its own. A
+        line it leaves words of, or finds wrong, is read the intermixed way, which says what
+        is wrong.
+        """
+        if namespace is None:
+            notes: list[Deprecation] = []
+            self._trying = notes
+            try:
+                plain: tuple[argparse.Namespace, list[str]] | None
+                plain = super().parse_known_args(words, None)
+            except _NotPlain:
+                plain = None
+            finally:
+                self._trying = None
+            if plain is not None and not plain[1]:
+                for deprecation in notes:
+                    self.note_deprecated(deprecation)
+                return plain
+        self._intermixing = True
+        try:
+            return super().parse_known_intermixed_args(words, namespace)
+        finally:
+            self._intermixing = False
 
     def _stdin_once(self, parsed: argparse.Namespace) -> None:
         """Refuse standard input (``-``) given as two inputs: it can be read only once, and

@@ -412,11 +412,13 @@ def rank_columns(  # noqa: PLR0915 -- hot path: the numpy ranking in one pass, r
     heads = np.concatenate(([0], np.flatnonzero(changes(query)) + 1))
     lengths = np.diff(np.append(heads, query.size))
     run_ids, stretch_query = distinct(query[heads])
-    line_query = np.repeat(stretch_query, lengths)
     doc_hashes = id_hashes(run.doc_id)
-    run_keys = np.sort(mixed_keys(line_query, doc_hashes))
+    # Keys mixed per stretch, then repeated; no array of each line's query is kept (each is a
+    # page per 512 rows, and this is the peak of a small evaluation: BENCHMARKS.md, issue 29).
+    run_keys = np.sort(mixed_keys(stretch_query, doc_hashes, lengths))
     if (run_keys[1:] == run_keys[:-1]).any():
         return None
+    del run_keys
     slot = np.minimum(np.searchsorted(judged_ids, run_ids), judged_ids.size - 1)
     topic_of_query = np.where(judged_ids[slot] == run_ids, slot, -1)
 
@@ -433,7 +435,7 @@ def rank_columns(  # noqa: PLR0915 -- hot path: the numpy ranking in one pass, r
             else np.zeros(0, dtype=np.int64)
         )
     else:
-        line_topic = topic_of_query[line_query]
+        line_topic = np.repeat(topic_of_query[stretch_query], lengths)
         kept = np.flatnonzero(line_topic >= 0)
         order = kept[np.argsort(line_topic[kept], kind="stable")]
         topic_numbers, counts = np.unique(line_topic[order], return_counts=True)
@@ -457,15 +459,15 @@ def rank_columns(  # noqa: PLR0915 -- hot path: the numpy ranking in one pass, r
         rel: NDArray[np.signedinteger[Any]] = np.full(order.size, NOT_IN_POOL, dtype=code_type)
         if order.size == 0:
             return rel
-        topic = np.repeat(topic_numbers, counts)
-        keys = mixed_keys(topic, doc_hashes[order])
-        maybe = np.flatnonzero(judged_low[(keys & low).astype(np.intp)])
+        keys = mixed_keys(topic_numbers, doc_hashes[order], counts)
+        maybe = np.flatnonzero(judged_low[(keys & low).view(np.int64)])  # low bits: >= 0
         at = np.minimum(np.searchsorted(judged_keys, keys[maybe]), judged_keys.size - 1)
         hit = judged_keys[at] == keys[maybe]
         found = maybe[hit]
+        found_topic = topic_numbers[np.searchsorted(np.cumsum(counts), found, side="right")]
         judged_row = by_key[at[hit]]
         same = (qrels.doc_id[judged_row] == run.doc_id[order[found]]) & (
-            judged_topic[judged_row] == topic[found]
+            judged_topic[judged_row] == found_topic
         )
         level = relevance[judged_row[same]]
         rel[found[same]] = np.where(level < 0, UNJUDGED, level)

@@ -64,7 +64,7 @@ class Prepared:
     dropped: int = 0  # run documents whose id is their query's, left out (ignore_self)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays: no field-wise equality (as Results)
 class Part:
     """The scores of some of a run's queries: what scoring a ranking gives.
 

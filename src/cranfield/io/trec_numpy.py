@@ -40,7 +40,12 @@ from cranfield.io.limits import max_line_bytes
 from cranfield.io.source import MAGIC_BYTES, compression, decompressed, read_bytes
 
 if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
     from numpy.typing import NDArray
+
+    _Offsets: TypeAlias = NDArray[np.signedinteger[Any]]
+    """Offsets into a text: ``int64`` as found, ``int32`` as kept for a column."""
 
 __all__ = [
     "MAX_BYTES",
@@ -109,7 +114,7 @@ def text_of(buffer: NDArray[np.uint8], size: int, name: str) -> NDArray[np.uint8
     if head.startswith(b"\xef\xbb\xbf"):
         return None
     text = buffer[:size]
-    if (text >= 0x80).any():
+    if text.max() >= 0x80:  # a reduction: no mask as large as the file (its pages are dear)
         try:
             text.tobytes().decode("utf-8")
         except UnicodeDecodeError:
@@ -124,14 +129,25 @@ def run_columns(buffer: NDArray[np.uint8] | None) -> RunColumns | None:
     if fields is None:
         return None
     text = fields.text
-    score = _number(text, *fields.column(4), integer=False)
-    query_id = _ids(text, *fields.column(0))
-    doc_id = _ids(text, *fields.column(2))
-    if score is None or query_id is None or doc_id is None:
-        return None
     starts, ends = fields.column(5)
     tag = text[starts[-1] : ends[-1]].tobytes().decode()
+    spans = _spans(fields, (2, 0, 4))  # read from the last: score, query, document
+    del fields, starts, ends
+    score = _number(text, *spans.pop(), integer=False)
+    query_id = _ids(text, *spans.pop())
+    doc_id = _ids(text, *spans.pop())
+    if score is None or query_id is None or doc_id is None:
+        return None
     return RunColumns(query_id, doc_id, score.astype(np.float64, copy=False), tag)
+
+
+def _spans(fields: _Fields, columns: tuple[int, ...]) -> list[tuple[NDArray[np.int32], ...]]:
+    """The start and end offsets of these columns of ``fields``, each an array of its own
+    (``int32``: a text is at most :data:`MAX_BYTES`), so that the offsets of every field (8
+    bytes a field of the file) can be let go before the columns are read, and each column's
+    once it is read: the split's peak is the process's peak, and fresh pages cost more than
+    the work (BENCHMARKS.md, issue 29)."""
+    return [tuple(x.astype(np.int32) for x in fields.column(k)) for k in columns]
 
 
 def read_qrels_columns(path: str | Path) -> QrelsColumns | None:
@@ -240,8 +256,9 @@ def _single_separated(text: NDArray[np.uint8], count: int) -> NDArray[np.int64] 
     # (NUL, CR, VT, FF, a control character, a second blank) a byte it does not have.
     gap = text <= _SPACE
     gaps = np.flatnonzero(gap)
-    if gaps.size % count or gaps[0] == 0 or (gap[1:] & gap[:-1]).any():
+    if gaps.size % count or gaps[0] == 0 or _adjacent(gap):
         return None  # not a whole number of lines, or an empty field (two gaps in a row)
+    del gap  # (a byte per byte of the file: let go before what follows)
     kinds = text[gaps].reshape(-1, count)
     sep = kinds[0, 0]
     if sep not in (_TAB, _SPACE) or not (kinds[:, :-1] == sep).all():
@@ -250,6 +267,21 @@ def _single_separated(text: NDArray[np.uint8], count: int) -> NDArray[np.int64] 
         return None
     ends: NDArray[np.int64] = gaps.reshape(-1, count)
     return ends if _short_lines(ends[:, -1]) else None
+
+
+def _adjacent(flags: NDArray[np.bool_]) -> bool:
+    """Whether two neighbouring flags are both set, looked at :data:`_CHUNK` at a time (a
+    mask of them all would be as large as the file: fresh pages)."""
+    both = np.empty(min(_CHUNK, flags.size), dtype=np.bool_)
+    for start in range(0, flags.size - 1, _CHUNK):
+        right = flags[start + 1 : start + 1 + _CHUNK]
+        if np.logical_and(flags[start : start + right.size], right, out=both[: right.size]).any():
+            return True
+    return False
+
+
+_CHUNK = 1 << 18
+"""How many flags :func:`_adjacent` looks at a time (their mask stays in the cache)."""
 
 
 def _blank_separated(
@@ -283,9 +315,7 @@ def _short_lines(newlines: NDArray[np.int64]) -> bool:
     return int(lengths.max(initial=0)) <= max_line_bytes()
 
 
-def _padded(
-    a: NDArray[np.uint8], starts: NDArray[np.int64], ends: NDArray[np.int64]
-) -> NDArray[np.uint8] | None:
+def _padded(a: NDArray[np.uint8], starts: _Offsets, ends: _Offsets) -> NDArray[np.uint8] | None:
     """The fields as rows of bytes, NUL-padded to a width that is a multiple of 8."""
     lengths = ends - starts
     longest = int(lengths.max())
@@ -295,19 +325,28 @@ def _padded(
     # Each field's words put together from the two aligned words it straddles (the text is
     # padded past its end): fewer steps than gathering the bytes; then the bytes past the
     # field's end cleared (little-endian: a word's first bytes are its low ones).
+    # In place where it can be: each array of the column is a page per 512 rows, and fresh
+    # pages cost more than the work (BENCHMARKS.md, issue 29).
     aligned = a[: a.size // 8 * 8].view(np.uint64)
     at = starts >> 3
-    down = ((starts & 7) << 3).astype(np.uint64)
+    raw = []  # the count + 1 aligned words each field straddles
+    for _ in range(count + 1):
+        raw.append(aligned.take(at))
+        at += 1
+    del at
+    down = (starts & 7).astype(np.uint64)
+    down <<= _U64(3)
     up = _U64(64) - down  # a shift by 64 gives 0 in numpy
     words = []
-    low = aligned.take(at)
     for j in range(count):
-        high = aligned.take(at + (j + 1))
-        word = low >> down
-        word |= high << up
+        # raw[j] is this field's own from here on; raw[j + 1] is shifted into a copy, as it
+        # is the next word's too, but for the last.
+        high = raw[j + 1]
+        word = raw[j]
+        word >>= down
+        word |= np.left_shift(high, up, out=high if j == count - 1 else None)
         word &= _LOW_BYTES.take(lengths if count == 1 else np.clip(lengths - 8 * j, 0, 8))
         words.append(word)
-        low = high
     rows = words[0][:, None] if count == 1 else np.stack(words, axis=1)
     return rows.view(np.uint8)
 
@@ -327,9 +366,7 @@ def _per_row(flags: NDArray[np.bool_]) -> NDArray[np.uint64]:
 _ONES = np.uint64(0x0101010101010101)
 
 
-def _ids(
-    a: NDArray[np.uint8], starts: NDArray[np.int64], ends: NDArray[np.int64]
-) -> NDArray[np.bytes_] | None:
+def _ids(a: NDArray[np.uint8], starts: _Offsets, ends: _Offsets) -> NDArray[np.bytes_] | None:
     """One column of ids as a fixed-width ``bytes`` array (see :mod:`cranfield.data.columns`)."""
     rows = _padded(a, starts, ends)
     if rows is None:
@@ -339,7 +376,7 @@ def _ids(
 
 
 def _number(
-    a: NDArray[np.uint8], starts: NDArray[np.int64], ends: NDArray[np.int64], *, integer: bool
+    a: NDArray[np.uint8], starts: _Offsets, ends: _Offsets, *, integer: bool
 ) -> NDArray[np.int64] | NDArray[np.float64] | None:
     """One column of numbers checked against the clean grammar, as ``int64`` (``integer``)
     or ``float64`` values; ``None`` if a field is not a clean number."""
@@ -460,17 +497,35 @@ def _short_numbers(
     digits = _popcount(digits_at)
     if digits.min() < 1:
         return None
-    words = rows.view(np.uint64).reshape(-1) - digit.view(np.uint64).reshape(-1) * _U64(0x30)
+    # In place, with one array beside the words (each a page per 512 rows: BENCHMARKS.md).
+    words = digit.view(np.uint64).reshape(-1) * _U64(0x30)
+    del digit
+    np.subtract(rows.view(np.uint64).reshape(-1), words, out=words)
     keep = _spread(before_dot)  # take the dot out: the bytes above it move down one
-    words = (words & keep) | ((words >> _U64(8)) & ~keep)
-    words >>= signed.view(np.uint8).astype(np.uint64) << _U64(3)
+    beside = words >> _U64(8)
+    words &= keep
+    beside &= np.invert(keep, out=keep)
+    words |= beside
+    del keep
+    beside[:] = signed
+    beside <<= _U64(3)
+    words >>= beside
     # The digits (first digit in the lowest byte) moved to the top: zeros lead.
-    words <<= _U64(64) - (digits.astype(np.uint64) << _U64(3))
-    words = words * _U64(10) + (words >> _U64(8))
-    words = (
-        (words & _U64(0x000000FF000000FF)) * _U64(100 + (1000000 << 32))
-        + ((words >> _U64(16)) & _U64(0x000000FF000000FF)) * _U64(1 + (10000 << 32))
-    ) >> _U64(32)
+    beside[:] = digits
+    beside <<= _U64(3)
+    np.subtract(_U64(64), beside, out=beside)
+    words <<= beside
+    np.right_shift(words, _U64(8), out=beside)
+    words *= _U64(10)
+    words += beside
+    np.right_shift(words, _U64(16), out=beside)
+    beside &= _U64(0x000000FF000000FF)
+    beside *= _U64(1 + (10000 << 32))
+    words &= _U64(0x000000FF000000FF)
+    words *= _U64(100 + (1000000 << 32))
+    words += beside
+    words >>= _U64(32)
+    del beside
     if integer:
         whole = words.astype(np.int64)
         np.negative(whole, out=whole, where=negative)
@@ -490,9 +545,14 @@ def _bits(flags: NDArray[np.bool_]) -> NDArray[np.uint8]:
 
 def _spread(bits: NDArray[np.uint8]) -> NDArray[np.uint64]:
     """Each byte's 8 bits as a 64-bit word of bytes, ``0xFF`` where the bit is set."""
-    words = (bits.astype(np.uint64) * _U64(0x0101010101010101)) & _U64(0x8040201008040201)
-    high = (words + _U64(0x7F7F7F7F7F7F7F7F)) & _U64(0x8080808080808080)
-    return (high >> _U64(7)) * _U64(0xFF)
+    words = bits.astype(np.uint64)
+    words *= _U64(0x0101010101010101)
+    words &= _U64(0x8040201008040201)
+    words += _U64(0x7F7F7F7F7F7F7F7F)
+    words &= _U64(0x8080808080808080)
+    words >>= _U64(7)
+    words *= _U64(0xFF)
+    return words
 
 
 def _popcount(bits: NDArray[np.uint8]) -> NDArray[np.uint8]:

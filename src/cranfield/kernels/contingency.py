@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 T11_MIN_NU = -0.5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays: no field-wise equality (as RunColumns)
 class Contingency:
     """Counts of the 2x2 table per topic (float64 arrays of equal length).
 

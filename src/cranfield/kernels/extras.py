@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from cranfield.data.ranking import Ranking
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays: no field-wise equality (as RunColumns)
 class IntentPairs:
     """Subtopic judgments aligned to a ranking (flat arrays; see :meth:`ExtendedContext.intents_at`).
 

@@ -74,47 +74,18 @@ Citation: C. Buckley, trec_eval 9.0/10.0, files ``form_prefs_counts.c`` and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cranfield.errors import EvaluationError, InputError
+from cranfield.kernels.prefs_names import PREFS_MEASURES, PREFS_SUMMARY
 
 if TYPE_CHECKING:
     import polars as pl
     from numpy.typing import NDArray
 
 __all__ = ["PREFS_MEASURES", "PREFS_SUMMARY", "evaluate_prefs"]
-
-PREFS_MEASURES: tuple[str, ...] = (
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "prefs_simp",
-    "prefs_pair",
-    "prefs_avgjg",
-    "prefs_avgjg_Rnonrel",
-    "prefs_simp_ret",
-    "prefs_pair_ret",
-    "prefs_avgjg_ret",
-    "prefs_avgjg_Rnonrel_ret",
-    "prefs_simp_imp",
-    "prefs_pair_imp",
-    "prefs_avgjg_imp",
-)
-"""The 14 measure names, in trec_eval's output order: the one list of them (trec_eval's
-measure table, :mod:`cranfield.measures.trec_names`, reads it, so this module imports polars
-only when it evaluates)."""
-
-PREFS_SUMMARY: dict[str, Literal["sum", "mean"]] = {
-    name: "sum" if name.startswith("prefs_num_") else "mean" for name in PREFS_MEASURES
-}
-"""How trec_eval summarises each measure over topics on the ``all`` line.
-
-``"sum"``: the plain sum of the per-topic values, printed as an integer (``%ld``).
-``"mean"``: the per-topic values added in topic order and divided once by the number of
-evaluated topics.
-"""
 
 _PREFS_COLUMNS = ("query_id", "jg", "jsg", "doc_id", "rel_level")
 
@@ -216,7 +187,7 @@ def _count_fulfilled(higher: NDArray[np.int64], lower: NDArray[np.int64], limit:
     return int(np.sum(lower.size - np.searchsorted(lower, h, side="right")))
 
 
-@dataclass
+@dataclass(eq=False)  # arrays: no field-wise equality
 class _Group:
     """One judgment group of a topic, in docid ranks (see the module docstring)."""
 
@@ -306,7 +277,7 @@ class _Group:
         return ful, int(h.size)
 
 
-@dataclass
+@dataclass(eq=False)  # arrays (in its groups): no field-wise equality
 class _Topic:
     """All judgment groups of one topic against one ranking."""
 

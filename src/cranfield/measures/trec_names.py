@@ -26,7 +26,7 @@ import numpy as np
 
 from cranfield.errors import MeasureError
 from cranfield.kernels.judgment_groups import JUDGMENT_GROUP_MEASURES
-from cranfield.kernels.prefs import PREFS_MEASURES, PREFS_SUMMARY
+from cranfield.kernels.prefs_names import PREFS_MEASURES, PREFS_SUMMARY
 from cranfield.measures._spec import (
     TREC_CUTOFFS,
     TREC_MULTIPLIERS,

@@ -3,6 +3,9 @@ end (exit codes and messages worded with flags), quiet closed pipes, a light sta
 
 from __future__ import annotations
 
+import argparse
+import importlib
+import io
 import json
 import os
 import subprocess
@@ -163,6 +166,35 @@ def test_options_between_the_runs(capsys: pytest.CaptureFixture[str]) -> None:
     rows = json.loads(out)["results"]
     assert [row["run"] for row in rows] == ["bm25", "neural"]
     assert rows[0]["AP"] == cranfield.evaluate(QRELS, BM25, "AP", relevance_level=2)["AP"]
+
+
+@pytest.mark.parametrize(
+    ("command", "argv"),
+    [
+        ("evaluate", [QRELS, BM25, "-m", "AP", "-m", "nDCG@10"]),
+        ("evaluate", ["-m", "AP,nDCG@10", "-f", "json", QRELS, BM25, NEURAL]),
+        ("evaluate", [QRELS, "-m", "AP", BM25, "--measure=nDCG@10", "-q"]),
+        ("evaluate", [QRELS, BM25, "-l", "2", NEURAL, "-m", "AP"]),  # for the intermixed pass
+        ("evaluate", [QRELS, BM25, "-m", "AP", "nDCG@10", "--depth", "10", "--names", "tag"]),
+        ("diff", [QRELS, BM25, "-k", "5", NEURAL]),  # a deprecated flag, noted once
+        ("diff", ["-k", "5", QRELS, BM25, NEURAL]),
+    ],
+    ids=["after", "before", "between-files", "between-runs", "lists", "noted-mixed", "noted"],
+)
+def test_the_plain_reading_is_the_intermixed_one(command: str, argv: list[str]) -> None:
+    """The parser keeps argparse's plain pass only when it reads every word, and then it
+    reads them as the intermixed passes (the only reading before) do, notes included."""
+    module = importlib.import_module(f"cranfield.cli.{command}")
+    seen = io.StringIO()
+    parser = module._parser(io.StringIO(), seen)
+    got = parser.parse_args(argv)
+    reference = module._parser(io.StringIO(), io.StringIO())
+    # A namespace given: argparse's intermixed passes alone, as every line was read before.
+    mixed, extras = reference._intermixed(reference._spread_lists(argv), argparse.Namespace())
+    assert extras == []
+    assert {**vars(mixed), "command_prog": f"cranfield {command}"} == vars(got)
+    noted = "cranfield: -k of 'diff' is deprecated; use --top-k.\n" if "-k" in argv else ""
+    assert seen.getvalue() == noted
 
 
 @pytest.mark.parametrize(
