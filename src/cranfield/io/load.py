@@ -12,6 +12,7 @@ Accepted: a path or ``-`` (in any format of :mod:`cranfield.io.formats`, detecte
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -184,6 +185,6 @@ def side_by_side(first: Callable[[], First], second: Callable[[], Second]) -> tu
     if they had run one after the other.
     """
     with ThreadPoolExecutor(1) as helper:
-        pending = helper.submit(second)
+        pending = helper.submit(contextvars.copy_context().run, second)  # this thread's settings
         done = first()
         return done, pending.result()

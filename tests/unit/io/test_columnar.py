@@ -631,6 +631,19 @@ def test_side_by_side_returns_both_and_raises_the_first_error() -> None:
         side_by_side(lambda: 1, lambda: fails("run"))
 
 
+def test_side_by_side_runs_the_second_in_the_callers_context() -> None:
+    import contextvars
+
+    from cranfield.io.load import side_by_side
+
+    setting: contextvars.ContextVar[str] = contextvars.ContextVar("setting", default="unset")
+    token = setting.set("set here")
+    try:
+        assert side_by_side(setting.get, setting.get) == ("set here", "set here")
+    finally:
+        setting.reset(token)
+
+
 PANDAS_FRAMES = [
     pd.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "b", "a"], "score": [2.0, 1.5, 0.25]}),
     pd.DataFrame(  # integer ids, a categorical, pandas' nullable integers and strings
