@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -127,3 +127,29 @@ def dask_cluster() -> Iterator[Any]:
             silence_logs=50,
         ) as local:
             yield local
+
+
+@pytest.fixture
+def fusion_in_blocks(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[object]]:
+    """Call it, and every fusion input is taken as large, with two cores said to be there,
+    so that fusing goes by blocks of queries on threads; it returns the list that fills with
+    the blocks fused."""
+    import importlib
+
+    module = importlib.import_module("cranfield.fusion.fuse")  # the package's fuse is the function
+
+    def in_blocks() -> list[object]:
+        cut = module._query_blocks
+        blocks: list[object] = []
+
+        def counted(*args: Any) -> Iterator[object]:
+            for block in cut(*args):
+                blocks.append(block)
+                yield block
+
+        monkeypatch.setattr(module, "THREADED_ROWS", 0)
+        monkeypatch.setattr(module, "_threads", lambda: 2)
+        monkeypatch.setattr(module, "_query_blocks", counted)
+        return blocks
+
+    return in_blocks

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from cranfield._types import FusionMethod, FusionNormalization
     from cranfield.data.run import Run
     from cranfield.evaluation.execution import Execution
-    from cranfield.fusion.fuse import RankSource
+    from cranfield.fusion.fuse import FusionInputs, RankSource
     from cranfield.fusion.supervised import FusionTraining
 
 __all__ = ["FusionPlan", "fuse_stream", "fuse_to_file"]
@@ -82,12 +82,28 @@ class FusionPlan:
         """The fused run's name and tag."""
         return self.name or self.method
 
+    def parts(self, runs: Sequence[Run] | FusionInputs) -> Iterator[Run]:
+        """The run fused from ``runs`` by this plan, as the ranked runs of consecutive blocks
+        of its queries (:func:`~cranfield.fusion.fuse.fused_parts`)."""
+        from cranfield.fusion.fuse import fused_parts
+
+        return fused_parts(
+            runs,
+            self.method,
+            norm=self.norm,
+            weights=self.weights,
+            params=self.params,
+            ranks=self.ranks,
+            name=self.label,
+            training=self.training,
+        )
+
     def fused(self, frames: Sequence[pl.DataFrame]) -> Run | None:
         """The fused run of one block: ``frames[r]`` holds run ``r``'s rows of the block's
         queries (``query_id, doc_id, score``, whole queries, perhaps none); ``None`` when no
         run has a row."""
         from cranfield.data.run import Run
-        from cranfield.fusion.fuse import fuse, fusion_inputs
+        from cranfield.fusion.fuse import fusion_inputs, joined_runs
 
         if not any(frame.height for frame in frames):
             return None
@@ -101,15 +117,7 @@ class FusionPlan:
             inverted=inverted and METHODS[self.method].reads_ranks,
             shared_query=False,
         )
-        return fuse(
-            inputs,
-            self.method,
-            norm=self.norm,
-            weights=self.weights,
-            params=self.params,
-            name=self.label,
-            training=self.training,
-        )
+        return joined_runs(list(self.parts(inputs)), self.label)
 
 
 @dataclass(frozen=True)
@@ -304,26 +312,16 @@ def fuse_to_file(
     """
     import polars as pl
 
-    from cranfield.fusion.fuse import fused_parts, joined_runs, no_shared_query
+    from cranfield.fusion.fuse import joined_runs, no_shared_query
     from cranfield.io.load import save_run, written_format
 
     if execution is None or (execution.jobs == 1 and execution.scheduler is None):
-        parts = fused_parts(
-            runs,
-            plan.method,
-            norm=plan.norm,
-            weights=plan.weights,
-            params=plan.params,
-            ranks=plan.ranks,
-            name=plan.label,
-            training=plan.training,
-        )
+        parts = plan.parts(runs)
         if written_format(output, format) == "trec":  # type: ignore[arg-type]
             from cranfield.io.trec import write_run_parts
 
             return write_run_parts(parts, output)
-        here = list(parts)
-        run = here[0] if len(here) == 1 else joined_runs(here, plan.label)
+        run = joined_runs(list(parts), plan.label)
         save_run(run, output, format=format)  # type: ignore[arg-type]
         return len(run), len(run.topics)
     every = sorted(set().union(*(set(run.topics) for run in runs)))

@@ -469,7 +469,7 @@ def fuse(
             training=training,
         )
     )
-    return parts[0] if len(parts) == 1 else joined_runs(parts, name or method)
+    return joined_runs(parts, name or method)
 
 
 def fused_parts(
@@ -603,12 +603,14 @@ def _query_blocks(
 
 def joined_runs(parts: Sequence[Run], name: str) -> Run:
     """Fused runs of consecutive blocks of queries, each ranked (:func:`fuse`'s order), as
-    one run in that order (so that the writer need not sort it again)."""
+    one run in that order (so that the writer need not sort it again); one part is itself."""
     import polars as pl
 
     from cranfield.data.row_index import TieOrder
     from cranfield.data.run import Run
 
+    if len(parts) == 1:
+        return parts[0]
     empty = np.zeros(0, dtype=np.int64)
     return Run.indexed(
         pl.concat([part.frame for part in parts]),

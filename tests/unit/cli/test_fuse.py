@@ -12,6 +12,7 @@ import cranfield
 from cranfield.cli.main import main
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 A = "q1 Q0 d1 1 3.0 a\nq1 Q0 d2 2 2.0 a\nq1 Q0 d3 3 1.0 a\n"
@@ -450,30 +451,17 @@ def test_fused_on_a_dask_cluster_equals_this_process(tmp_path: Path, dask_cluste
 def test_large_inputs_fused_by_blocks_on_threads_write_the_file_fused_whole(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    fusion_in_blocks: Callable[[], list[object]],
     method: str,
     to: str,
 ) -> None:
     """Here every input is large and two cores are said to be there: the command fuses by
     blocks of queries on threads and writes TREC text block by block as the blocks come
     (another format whole); the file is the one the library's run gives, byte for byte."""
-    import importlib
-
-    module = importlib.import_module("cranfield.fusion.fuse")
     runs = _sorted_runs(tmp_path)
     whole = tmp_path / f"whole.{to}"
     cranfield.save_run(cranfield.fusion.fuse(runs, method), whole)  # type: ignore[arg-type]
-    monkeypatch.setattr(module, "THREADED_ROWS", 0)
-    monkeypatch.setattr(module, "_threads", lambda: 2)
-    cut = module._query_blocks
-    blocks: list[object] = []
-
-    def counted(*args: object) -> object:
-        for block in cut(*args):
-            blocks.append(block)
-            yield block
-
-    monkeypatch.setattr(module, "_query_blocks", counted)
+    blocks = fusion_in_blocks()
     out = tmp_path / f"blocks.{to}"
     assert main(["fuse", *runs, "-o", str(out), "--method", method]) == 0
     assert capsys.readouterr().out == (

@@ -4,6 +4,7 @@ rule, documents missing from a run, queries missing from a run, and the errors."
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pytest
 
@@ -284,16 +285,13 @@ def test_grouping_where_hash_prefixes_meet_equals_grouping_the_strings(
     ],
 )
 def test_fusing_by_blocks_on_threads_gives_the_run_fused_whole(
-    method: str, norm: str, monkeypatch: pytest.MonkeyPatch
+    method: str, norm: str, fusion_in_blocks: Callable[[], list[object]]
 ) -> None:
     """Large inputs are fused by blocks of queries on threads; here every input is large and
     two cores are said to be there: the run is the one fused whole, bit for bit, and ranked
     the same (queries bytewise, whatever order the runs give them in)."""
-    import importlib
-
     import numpy as np
 
-    module = importlib.import_module("cranfield.fusion.fuse")
     rng = np.random.default_rng(7)
     given = []
     for r in range(3):
@@ -310,17 +308,7 @@ def test_fusing_by_blocks_on_threads_gives_the_run_fused_whole(
     three = [load_run(docs, name=f"r{i}") for i, docs in enumerate(given)]
     weights = [0.2, 0.5, 0.3] if METHODS[method].weighted else None
     whole = fuse(three, method, norm=norm, weights=weights)  # type: ignore[arg-type]
-    monkeypatch.setattr(module, "THREADED_ROWS", 0)
-    monkeypatch.setattr(module, "_threads", lambda: 2)
-    cut = module._query_blocks
-    blocks: list[object] = []
-
-    def counted(*args: object) -> object:
-        for block in cut(*args):
-            blocks.append(block)
-            yield block
-
-    monkeypatch.setattr(module, "_query_blocks", counted)
+    blocks = fusion_in_blocks()
     threaded = fuse(three, method, norm=norm, weights=weights)  # type: ignore[arg-type]
     assert len(blocks) > 2  # fused by blocks
     assert threaded.frame.equals(whole.frame)
