@@ -536,15 +536,14 @@ def _ranked_blocks(
     whole gives, line for line and bit for bit (a test checks it on every method)."""
     import polars as pl
 
+    if spec.kind == "score":
+        _check_finite(inputs)  # once, the first bad score in the table's order
     threads = min(_threads(), len(inputs.queries))
     if threads < 2 or inputs.table.height < THREADED_ROWS:
         fused, grouped = _fused(inputs, spec, norm, weights, params)
         yield _as_run(inputs, fused, grouped, name, method, norm)
         return
     from concurrent.futures import ThreadPoolExecutor
-
-    if spec.kind == "score":
-        _check_finite(inputs)  # the first bad score in the table's order, whatever the blocks
 
     def fused_block(block: tuple[NDArray[np.int64], NDArray[np.int64]]) -> Run:
         rows, segments = block
@@ -762,7 +761,8 @@ def _fused(
     params: dict[str, float],
 ) -> tuple[pl.DataFrame, Grouped | None]:
     """``qc, doc_id, score``, the fused score of every (query, document); or, grouped by
-    the keys' sort, ``qc, row, score`` and where ``row`` points (:class:`Grouped`)."""
+    the keys' sort, ``qc, row, score`` and where ``row`` points (:class:`Grouped`). A score
+    method's scores are finite (checked by the caller)."""
     import polars as pl
 
     table = inputs.table
@@ -770,7 +770,6 @@ def _fused(
         r = table.get_column("r").to_numpy()
         table = table.with_columns(pl.Series("w", np.asarray(weights, dtype=np.float64)[r]))
     if spec.kind == "score":
-        _check_finite(inputs)
         if norm == "borda":
             table = _borda_dense(table, weights)
         else:
