@@ -137,25 +137,6 @@ def _fused_block(plan: FusionPlan, block: _Block) -> Run | None:
     return plan.fused(block.frames)
 
 
-@dataclass
-class _Written:
-    """The fused lines written so far, and whether any query had documents from two runs."""
-
-    lines: int = 0
-    queries: int = 0
-    shared: bool = False
-
-
-def _write_block(handle: Any, run: Run, path: str | Path, tag: str, written: _Written) -> None:
-    from cranfield.io.trec import run_lines
-
-    run_lines(run, path, tag=tag, first_row=written.lines).write_csv(
-        handle, separator=" ", include_header=False, quote_style="never"
-    )
-    written.lines += len(run)
-    written.queries += len(run.topics)
-
-
 def _shared(frames: Sequence[pl.DataFrame]) -> bool:
     """Whether two of ``frames`` have a query in common."""
     seen: set[str] = set()
@@ -190,15 +171,16 @@ def fuse_stream(
         Runs that share no query, or a score that is not finite given to a score method.
     """
     from cranfield.fusion.fuse import no_shared_query
-    from cranfield.io.sink import replacing
     from cranfield.io.source import source_name
+    from cranfield.io.trec import write_run_parts
     from cranfield.io.trec_blocks import query_blocks
 
     if len(sources) != len(plan.names):
         raise OptionError("sources", f"one per run name ({len(plan.names)})", len(sources))
     readers = [_SortedQueries(source_name(s), query_blocks(s, block_bytes)) for s in sources]
-    written = _Written()
-    with replacing(output) as tmp, open(tmp, "wb") as handle:
+
+    def fused_blocks() -> Iterator[Run]:
+        shared = False
         while True:
             for reader in readers:
                 reader.fill()
@@ -207,13 +189,14 @@ def fuse_stream(
             limits = [r.complete_up_to() for r in readers if not r.done]
             frontier = min(limits) if limits else None  # None: every run is read whole
             frames = [r.take(frontier) for r in readers]
-            written.shared = written.shared or _shared(frames)
+            shared = shared or _shared(frames)
             run = plan.fused(frames)
             if run is not None:
-                _write_block(handle, run, output, plan.label, written)
-        if not written.shared:
+                yield run
+        if not shared:  # raised while the file is being written: nothing is left of it
             raise no_shared_query(plan.names, [r.n_queries for r in readers])
-    return written.lines, written.queries
+
+    return write_run_parts(fused_blocks(), output, tag=plan.label)
 
 
 class _SortedQueries:
