@@ -236,8 +236,6 @@ def parse_measures(text: str) -> list[Measure]:
     ignoring case when only one measure answers to it (``p@10``, ``r-precision``). An
     ir_measures measure object is read by :func:`peer_measure`.
     """
-    from cranfield.measures import trec_names
-
     if not isinstance(text, str):
         peer = peer_measure(text)
         if peer is not None:
@@ -261,6 +259,8 @@ def parse_measures(text: str) -> list[Measure]:
         spec = lookup(head_name)
     if spec is not None and (len(text) == len(head_name) or text[len(head_name)] in "(@"):
         return _native(text)
+    from cranfield.measures import trec_names  # not before: a native name does without it
+
     try:
         translated = trec_names.translate(text)
     except MeasureError:
@@ -294,14 +294,14 @@ def _peer_name(text: str) -> list[Measure] | None:
 
 def _native(text: str) -> list[Measure]:
     """A name in native syntax, with ir_measures' parameter spellings translated."""
-    from cranfield.measures import trec_names
-
     name, params, at = _Parser(text).measure()
     spec = lookup(name)
     if spec is not None:
         name, params = _ir_measures_params(text, spec.name, params, at)
         spec = lookup(name)
     if spec is not None and at is None and spec.at in ("cutoff_required", "recall_required"):
+        from cranfield.measures import trec_names
+
         try:  # a trec_eval name with default cutoffs (P), unless it only starts like one (P_IA)
             expanded = trec_names.translate(text)
         except MeasureError:
