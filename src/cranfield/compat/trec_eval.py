@@ -26,8 +26,10 @@ from cranfield.data.ranking import (
 )
 from cranfield.errors import EvaluationError, InputError, MeasureError, QrelsNoteWarning
 from cranfield.evaluation.aggregate import aggregate, sequential_sum
-from cranfield.evaluation.evaluator import Evaluator, compute
+from cranfield.evaluation.judgments import Judgments
 from cranfield.evaluation.options import EvalOptions
+from cranfield.evaluation.ranked import rank_run
+from cranfield.evaluation.scoring import compute
 from cranfield.io.source import read_bytes, source_name
 from cranfield.io.trec_eval_text import format_line
 from cranfield.kernels.binary import log_clamped
@@ -111,36 +113,39 @@ class TrecEval:
                     name, raw, rel_level=opts.relevance_level, c_floats=True, strict=False
                 )
             )
-        self.evaluator: Evaluator | None = None  # the grouped formats read their own qrels
+        # The qrels and the options they are scored with; None for the grouped formats, which
+        # read their own.
+        self.judgments: Judgments | None = None
+        self.options: EvalOptions | None = None
         if opts.qrels_format not in ("prefs", "qrels_prefs", "qrels_jg"):
             grouped = next((r.trec for r in self.rows if r.family != "ranked"), None)
             if grouped is not None:
                 raise EvaluationError(
                     f"trec_eval: measure '{grouped}' needs -R prefs, qrels_prefs or qrels_jg"
                 )
-            options = EvalOptions(
+            self.options = EvalOptions(
                 missing="zero" if opts.complete else "skip",
                 depth=opts.depth,
                 judged_only=opts.judged_only,
                 float32=opts.compat == 9,
                 duplicates="error",  # trec_eval stops at a repeated judgment (exit 4)
             )
-            self.evaluator = Evaluator(opts.qrels, [], options)
+            self.judgments = Judgments.of(opts.qrels, self.options)
         self._decimal: list[str] = []  # the decimal-label warning, once worked out
 
     def prepare(self) -> TrecEval:
         """Read the qrels now (before this object is sent to worker processes)."""
-        if self.evaluator is not None:
-            self.evaluator.prepare()
+        if self.judgments is not None:
+            self.judgments.prepare()
         return self
 
     def output(self, run: str) -> TrecEvalOutput:
         """What trec_eval prints for the run file ``run``."""
-        if self.evaluator is None:
+        if self.judgments is None or self.options is None:
             return _run_grouped(dataclasses.replace(self.opts, run=run), self.rows)
         opts = self.opts
         warnings: list[str] = []
-        ranking, qrels_topics, positives = _ranked(self.evaluator, run)
+        ranking, qrels_topics, positives = _ranked(self.judgments, self.options, run)
         if ranking.judgments.gains is not None:
             # trec_eval reads a label with atol: its integer part, the level already ranked.
             plain = dataclasses.replace(ranking.judgments, gains=None, labels=None)
@@ -210,18 +215,20 @@ def _decimal_label_warning(qrels: str) -> str:
     )
 
 
-def _ranked(evaluator: Evaluator, run: str) -> tuple[Ranking, list[str], int]:
+def _ranked(judgments: Judgments, options: EvalOptions, run: str) -> tuple[Ranking, list[str], int]:
     """The ranking of ``run``, the qrels topics and the number of judgments with relevance
     > 0.
 
-    Loaded and ranked by an :class:`~cranfield.evaluation.evaluator.Evaluator`, as every
-    evaluation is: small clean files with numpy alone, any others with polars, to the same
-    ranking; trec_eval 9 rounds scores to float32 first.
+    Loaded and ranked as every evaluation is (:func:`~cranfield.evaluation.ranked.rank_run`,
+    what :meth:`Evaluator.ranking <cranfield.evaluation.evaluator.Evaluator.ranking>` calls):
+    small clean files with numpy alone, any others with polars, to the same ranking;
+    trec_eval 9 rounds scores to float32 first. Only the core's pieces are imported, not the
+    evaluator with its machinery for many runs: trec_eval scores one run at a time.
     """
     with warnings.catch_warnings():  # trec_eval's own warning names a decimal label (output)
         warnings.simplefilter("ignore", QrelsNoteWarning)
-        ranking = evaluator.ranking(run).ranking
-        return ranking, evaluator.judged_topics(), evaluator.count_relevant()
+        ranking = rank_run(run, judgments, options).ranking
+        return ranking, judgments.judged_topics(), judgments.count_relevant()
 
 
 def _emit(

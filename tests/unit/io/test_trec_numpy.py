@@ -506,6 +506,8 @@ def test_the_small_path_imports_only_what_it_uses(tmp_path: Path) -> None:
     unused += ["cranfield.kernels.prefs"]
     # The terminal's width, which argparse needs only to write help or an error (shutil).
     unused += ["shutil", "bz2", "lzma"]
+    # trec_eval's name table: native names (AP, the default measures) are parsed without it.
+    unused += ["cranfield.measures.trec_names"]
     script = (
         "import sys\n"
         "from cranfield.cli.main import main\n"
@@ -521,6 +523,32 @@ def test_the_small_path_imports_only_what_it_uses(tmp_path: Path) -> None:
     )
     assert done.stderr.splitlines()[-1] == "[]"
     assert "0.5000" in done.stdout  # AP: a (relevant) at rank 1 of 2, c not retrieved
+
+
+def test_trec_eval_imports_no_evaluator(tmp_path: Path) -> None:
+    """``cranfield trec-eval`` scores one run at a time from the core's pieces (judgments,
+    ranking, measures): the evaluator and its machinery for many runs, results and stores
+    are left out of its start-up (BENCHMARKS.md, issue 29)."""
+    qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
+    run = _write(tmp_path / "run", _RUN)
+    unused = ["polars", "argparse", "rich", "concurrent.futures"]
+    unused += [f"cranfield.evaluation.{m}" for m in ("evaluator", "execution", "results")]
+    unused += ["cranfield.evaluation.assemble", "cranfield.evaluation.store"]
+    script = (
+        "import sys\n"
+        "from cranfield.cli.main import main\n"
+        "code = main(['trec-eval', '-m', 'map', *sys.argv[1:]])\n"
+        f"print([m for m in {unused!r} if m in sys.modules], file=sys.stderr)\n"
+        "raise SystemExit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(qrels), str(run)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stderr.splitlines()[-1] == "[]"
+    assert done.stdout == "map                   \tall\t0.5000\n"
 
 
 def test_a_line_over_a_lowered_limit_is_left_to_the_careful_reader(
