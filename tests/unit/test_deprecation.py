@@ -89,6 +89,7 @@ MOVED = [
         "cranfield.io.formats.read_qrels_file (or cranfield.load_qrels)",
     ),
     ("cranfield.io.formats.read_run", "cranfield.io.formats.read_run_file (or cranfield.load_run)"),
+    ("TrecEval.evaluator", "TrecEval.judgments and TrecEval.options"),
 ]
 
 
@@ -215,7 +216,29 @@ def test_evaluate_with_a_list_of_runs_is_evaluate_many() -> None:
         cranfield.evaluate(QRELS, [RUN_A], "AP", run_name="a")
 
 
-MOVED_NAMES = [(old, new) for old, new in MOVED if "(" not in old]
+def test_trec_eval_s_evaluator_is_its_judgments_and_options(tmp_path: Path) -> None:
+    from cranfield.compat.trec_eval import TrecEval, TrecEvalOptions
+
+    cranfield.save_qrels(QRELS, tmp_path / "qrels.txt")
+    cranfield.save_run(cranfield.load_run(RUN_A, name="a"), tmp_path / "a.run")
+    bound = TrecEval(TrecEvalOptions(str(tmp_path / "qrels.txt"), "", measures=["map"]))
+    bound.prepare()
+    with _warns(*MOVED[-1]):
+        old = bound.evaluator
+    assert old is not None
+    assert old.judgments is bound.judgments  # the qrels read once
+    assert old.options == bound.options
+    run = str(tmp_path / "a.run")
+    assert old.ranking(run).ranking.topics == sorted(QRELS)  # as TrecEval ranks it
+    assert bound.output(run).text.startswith("map")
+    grouped = TrecEval(
+        TrecEvalOptions(str(tmp_path / "qrels.txt"), "", measures=["map"], qrels_format="prefs")
+    )
+    with _warns(*MOVED[-1]):
+        assert grouped.evaluator is None
+
+
+MOVED_NAMES = [(old, new) for old, new in MOVED if old.startswith("cranfield.")]
 
 
 def _value_of(old: str) -> object:

@@ -40,6 +40,8 @@ from cranfield.measures.trec_names import TrecOutput
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from cranfield.evaluation.evaluator import Evaluator
+
 QrelsFormat = Literal["qrels", "prefs", "qrels_prefs", "qrels_jg"]
 MISSING_ZSCORE = -1000000.0
 
@@ -132,6 +134,21 @@ class TrecEval:
             )
             self.judgments = Judgments.of(opts.qrels, self.options)
         self._decimal: list[str] = []  # the decimal-label warning, once worked out
+
+    @property
+    def evaluator(self) -> Evaluator | None:
+        """Deprecated (CHANGELOG.md): the qrels and options are :attr:`judgments` and
+        :attr:`options`. An :class:`~cranfield.evaluation.evaluator.Evaluator` of them,
+        sharing the qrels once read (``None`` for the grouped formats)."""
+        from cranfield._deprecation import warn_renamed
+        from cranfield.evaluation.evaluator import Evaluator
+
+        warn_renamed("TrecEval.evaluator", "TrecEval.judgments and TrecEval.options")
+        if self.judgments is None or self.options is None:
+            return None
+        evaluator = Evaluator(self.opts.qrels, [], self.options)
+        evaluator.judgments = self.judgments  # read once, shared
+        return evaluator
 
     def prepare(self) -> TrecEval:
         """Read the qrels now (before this object is sent to worker processes)."""
