@@ -7,6 +7,7 @@ same measure values, and for anything that is not clean the careful path's answe
 
 from __future__ import annotations
 
+import ast
 import bz2
 import gzip
 import json
@@ -490,12 +491,31 @@ def test_the_command_on_small_clean_files_never_imports_polars(tmp_path: Path) -
         assert {k: v for k, v in result.items() if k != "run"} == values
 
 
+def _imported(tmp_path: Path, command: list[str], modules: list[str]) -> tuple[str, list[str]]:
+    """What ``cranfield COMMAND QRELS RUN`` prints on the small clean files of these tests,
+    in a fresh process, and which of ``modules`` it imported."""
+    qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
+    run = _write(tmp_path / "run", _RUN)
+    script = (
+        "import sys\n"
+        "from cranfield.cli.main import main\n"
+        f"code = main([*{command!r}, *sys.argv[1:]])\n"
+        f"print([m for m in {modules!r} if m in sys.modules], file=sys.stderr)\n"
+        "raise SystemExit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(qrels), str(run)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout, ast.literal_eval(done.stderr.splitlines()[-1])
+
+
 def test_the_small_path_imports_only_what_it_uses(tmp_path: Path) -> None:
     """Start-up is most of the time of a small evaluation (BENCHMARKS.md, issue 29): the
     plain command leaves out what only other options need (the store, clusters, rich for a
     table written to a pipe, hashing threads, JSON and CSV)."""
-    qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
-    run = _write(tmp_path / "run", _RUN)
     unused = ["polars", "pyarrow", "scipy", "dask", "uuid", "cranfield.evaluation.store", "rich"]
     # A thread pool (and logging with it), an error's suggestions, provenance, other formats.
     unused += ["concurrent.futures", "logging", "difflib", "cranfield.evaluation.provenance"]
@@ -508,47 +528,21 @@ def test_the_small_path_imports_only_what_it_uses(tmp_path: Path) -> None:
     unused += ["shutil", "bz2", "lzma"]
     # trec_eval's name table: native names (AP, the default measures) are parsed without it.
     unused += ["cranfield.measures.trec_names"]
-    script = (
-        "import sys\n"
-        "from cranfield.cli.main import main\n"
-        "code = main(['evaluate', *sys.argv[1:]])\n"
-        f"print([m for m in {unused!r} if m in sys.modules], file=sys.stderr)\n"
-        "raise SystemExit(code)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(qrels), str(run)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert done.stderr.splitlines()[-1] == "[]"
-    assert "0.5000" in done.stdout  # AP: a (relevant) at rank 1 of 2, c not retrieved
+    printed, imported = _imported(tmp_path, ["evaluate"], unused)
+    assert imported == []
+    assert "0.5000" in printed  # AP: a (relevant) at rank 1 of 2, c not retrieved
 
 
 def test_trec_eval_imports_no_evaluator(tmp_path: Path) -> None:
     """``cranfield trec-eval`` scores one run at a time from the core's pieces (judgments,
     ranking, measures): the evaluator and its machinery for many runs, results and stores
     are left out of its start-up (BENCHMARKS.md, issue 29)."""
-    qrels = _write(tmp_path / "qrels", [("q", "0", "a", "1"), ("q", "0", "c", "2")])
-    run = _write(tmp_path / "run", _RUN)
     unused = ["polars", "argparse", "rich", "concurrent.futures"]
     unused += [f"cranfield.evaluation.{m}" for m in ("evaluator", "execution", "results")]
     unused += ["cranfield.evaluation.assemble", "cranfield.evaluation.store"]
-    script = (
-        "import sys\n"
-        "from cranfield.cli.main import main\n"
-        "code = main(['trec-eval', '-m', 'map', *sys.argv[1:]])\n"
-        f"print([m for m in {unused!r} if m in sys.modules], file=sys.stderr)\n"
-        "raise SystemExit(code)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(qrels), str(run)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert done.stderr.splitlines()[-1] == "[]"
-    assert done.stdout == "map                   \tall\t0.5000\n"
+    printed, imported = _imported(tmp_path, ["trec-eval", "-m", "map"], unused)
+    assert imported == []
+    assert printed == "map                   \tall\t0.5000\n"
 
 
 def test_a_line_over_a_lowered_limit_is_left_to_the_careful_reader(
