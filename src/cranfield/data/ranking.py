@@ -40,7 +40,7 @@ import numpy as np
 from cranfield._types import MISSING_POLICIES, MissingPolicy
 from cranfield._validate import check_choice, check_int
 from cranfield.data.columns import bytewise_keys, changes, distinct
-from cranfield.data.row_index import TieOrder, id_hashes, mixed_keys, stretches
+from cranfield.data.row_index import TieOrder, block_rows, id_hashes, mixed_keys, stretches
 from cranfield.errors import EvaluationError, MissingTopicError
 
 if TYPE_CHECKING:
@@ -428,12 +428,7 @@ def rank_columns(  # noqa: PLR0915 -- hot path: the numpy ranking in one pass, r
         picked = picked[np.argsort(topic_of_query[stretch_query[picked]], kind="stable")]
         topic_numbers = topic_of_query[stretch_query[picked]]
         counts = lengths[picked]
-        starts = np.concatenate(([0], np.cumsum(counts)))[:-1]
-        order = (
-            _moved_blocks(heads[picked], counts, starts)
-            if picked.size
-            else np.zeros(0, dtype=np.int64)
-        )
+        order = block_rows(heads[picked], counts)
     else:
         line_topic = np.repeat(topic_of_query[stretch_query], lengths)
         kept = np.flatnonzero(line_topic >= 0)
@@ -543,7 +538,7 @@ def _ranked_order(
     picked = np.array([k for _, k in blocks], dtype=np.int64)
     block_len = lens[picked]
     new_starts = np.concatenate(([0], np.cumsum(block_len)))[:-1]
-    order = _moved_blocks(starts[picked], block_len, new_starts)
+    order = block_rows(starts[picked], block_len)
     if grouped:
         # The usual file: grouped by query, scores never increasing inside a query. Ties
         # are ordered in file order (blocks move whole, so runs of equal scores are the
@@ -688,25 +683,6 @@ def joined_tie_orders(
         np.concatenate([position[~inside], span_rows]),
         np.concatenate([row[~inside], span_rows[ordered]]),
     )
-
-
-def _moved_blocks(
-    sources: NDArray[np.int64], lengths: NDArray[np.int64], new_starts: NDArray[np.int64]
-) -> NDArray[np.signedinteger[Any]]:
-    """Rows ``sources[b] .. sources[b] + lengths[b] - 1`` for each block ``b``, concatenated.
-
-    Built as steps of one with a jump at each block start and summed in place, so no
-    temporary of the run's size is needed.
-    """
-    size = int(lengths.sum())
-    # Half the memory when the run has fewer than 2**31 lines (always, in practice).
-    order: NDArray[np.signedinteger[Any]] = np.ones(
-        size, dtype=np.int32 if size < 2**31 else np.int64
-    )
-    order[0] = sources[0]
-    order[new_starts[1:]] = sources[1:] - (sources[:-1] + lengths[:-1] - 1)
-    np.cumsum(order, out=order)
-    return order
 
 
 def _tie_rows(

@@ -17,7 +17,7 @@ never imports polars uses this module too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MIX",
     "TieOrder",
+    "block_rows",
     "doc_keys",
     "hashed_keys",
     "id_hashes",
@@ -35,6 +36,27 @@ __all__ = [
     "pairs_differ_by_hash",
     "stretches",
 ]
+
+
+def block_rows(
+    starts: NDArray[np.int64], lengths: NDArray[np.int64]
+) -> NDArray[np.signedinteger[Any]]:
+    """Rows ``starts[b] .. starts[b] + lengths[b] - 1`` of each block ``b`` (of one row at
+    least), concatenated: the rows of some stretches of a table, in the blocks' order.
+
+    Built as steps of one with a jump at each block's start, summed in place, so no
+    temporary as long as the result is needed; ``int32`` (half the memory) when every row
+    fits, as it does below 2**31 rows.
+    """
+    size = int(lengths.sum())
+    if size == 0:
+        return np.zeros(0, dtype=np.int64)
+    fits = int((starts + lengths).max()) <= 2**31
+    rows: NDArray[np.signedinteger[Any]] = np.ones(size, dtype=np.int32 if fits else np.int64)
+    rows[0] = starts[0]
+    rows[np.cumsum(lengths[:-1])] = starts[1:] - (starts[:-1] + lengths[:-1] - 1)
+    np.cumsum(rows, out=rows)
+    return rows
 
 
 def pairs_differ_by_hash(frame: pl.DataFrame) -> bool:

@@ -194,10 +194,12 @@ def _order_by_whole_hash(
 ) -> None:
     """Reorder, in place, the stretches of equal ``prefix`` that hold a position of
     ``split`` (rows of two doc ids with one hash prefix) by whole hash, then row."""
+    from cranfield.data.row_index import block_rows
+
     met = np.unique(prefix[split])  # prefix is sorted: each stretch is found by bisection
     lo = np.searchsorted(prefix, met, side="left")
     lens = np.searchsorted(prefix, met, side="right") - lo
-    at = np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(lo - (np.cumsum(lens) - lens), lens)
+    at = block_rows(lo, lens)
     rows = order[at]
     order[at] = rows[np.lexsort((rows, hashed[rows], np.repeat(lo, lens)))]
 
@@ -545,7 +547,7 @@ def _ranked_blocks(
         return
     from concurrent.futures import ThreadPoolExecutor
 
-    def fused_block(block: tuple[NDArray[np.int64], NDArray[np.int64]]) -> Run:
+    def fused_block(block: tuple[NDArray[np.signedinteger[Any]], NDArray[np.int64]]) -> Run:
         rows, segments = block
         part = FusionInputs(
             names=inputs.names,
@@ -577,10 +579,12 @@ def _threads() -> int:
 
 def _query_blocks(
     inputs: FusionInputs, pieces: int
-) -> Iterator[tuple[NDArray[np.int64], NDArray[np.int64]]]:
+) -> Iterator[tuple[NDArray[np.signedinteger[Any]], NDArray[np.int64]]]:
     """``inputs`` cut into at most ``pieces`` blocks of consecutive query codes with about
     equal numbers of rows: each block's rows of the table, in its order, and the lengths of
     their (run, query) stretches (a block keeps the query codes of the whole)."""
+    from cranfield.data.row_index import block_rows
+
     lens = inputs.segments
     first = np.cumsum(lens) - lens
     segment_query = inputs.table.get_column("qc").to_numpy()[first]
@@ -593,11 +597,7 @@ def _query_blocks(
         picked = np.flatnonzero(block_of == block)
         if picked.size == 0:
             continue
-        starts, sizes = first[picked], lens[picked]
-        rows = np.arange(int(sizes.sum()), dtype=np.int64) + np.repeat(
-            starts - (np.cumsum(sizes) - sizes), sizes
-        )
-        yield rows, sizes
+        yield block_rows(first[picked], lens[picked]), lens[picked]
 
 
 def joined_runs(parts: Sequence[Run], name: str) -> Run:

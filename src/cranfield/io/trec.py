@@ -45,7 +45,7 @@ from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 import numpy as np
 import polars as pl
@@ -65,6 +65,7 @@ from cranfield.data.qrels import Qrels
 from cranfield.data.ranking import joined_tie_orders, tie_order
 from cranfield.data.row_index import (
     TieOrder,
+    block_rows,
     hashed_keys,
     mixed_keys,
     pairs_differ_by_hash,
@@ -507,17 +508,11 @@ def _joined_stretches(summaries: list[_BlockSummary]) -> tuple[list[str], NDArra
 
 def _rows_of(
     query_stretches: tuple[list[str], NDArray[np.int64]], queries: set[str]
-) -> NDArray[np.int64]:
+) -> NDArray[np.signedinteger[Any]]:
     """The rows of these queries, from the stretches (no pass over the query column)."""
     names, lengths = query_stretches
     pick = pl.Series(names, dtype=pl.String).is_in(list(queries)).to_numpy()
-    starts = (np.cumsum(lengths) - lengths)[pick]
-    picked = lengths[pick]
-    shift = starts - (np.cumsum(picked) - picked)
-    rows: NDArray[np.int64] = np.arange(int(picked.sum()), dtype=np.int64) + np.repeat(
-        shift, picked
-    )
-    return rows
+    return block_rows((np.cumsum(lengths) - lengths)[pick], lengths[pick])
 
 
 def _repeats_in(

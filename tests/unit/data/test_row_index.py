@@ -13,9 +13,11 @@ from unittest import mock
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cranfield.data import ranking
-from cranfield.data.row_index import TieOrder, doc_keys, mixed_keys, stretches
+from cranfield.data.row_index import TieOrder, block_rows, doc_keys, mixed_keys, stretches
 from cranfield.data.run import Run
 from cranfield.io import trec
 from cranfield.io.trec import read_run
@@ -125,3 +127,19 @@ def test_keys_of_stretches_are_the_keys_of_their_rows() -> None:
     by_row = mixed_keys(np.repeat(group, lengths), hashes)
     assert by_stretch.dtype == by_row.dtype == np.uint64
     assert by_stretch.tolist() == by_row.tolist()
+
+
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 50)), max_size=30))
+def test_block_rows_are_the_blocks_rows_in_order(blocks: list[tuple[int, int]]) -> None:
+    starts = np.array([s for s, _ in blocks], dtype=np.int64)
+    lengths = np.array([n for _, n in blocks], dtype=np.int64)
+    rows = block_rows(starts, lengths)
+    expected = [r for s, n in blocks for r in range(s, s + n)]
+    assert rows.tolist() == expected
+    assert rows.dtype == (np.int32 if blocks else np.int64)  # rows below 2**31: half the bytes
+
+
+def test_block_rows_past_2_to_the_31_are_int64() -> None:
+    rows = block_rows(np.array([5, 2**31 - 1], dtype=np.int64), np.array([2, 3], dtype=np.int64))
+    assert rows.dtype == np.int64
+    assert rows.tolist() == [5, 6, 2**31 - 1, 2**31, 2**31 + 1]
