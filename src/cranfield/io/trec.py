@@ -960,9 +960,7 @@ def write_run_parts(
     lines = queries = 0
     with replacing(path) as tmp, open(tmp, "wb") as handle:
         for run in parts:
-            run_lines(run, path, tag=tag, first_row=lines).write_csv(
-                handle, separator=" ", include_header=False, quote_style="never"
-            )
+            _write_rows(run_lines(run, path, tag=tag, first_row=lines), handle)
             lines += len(run)
             queries += len(run.topics)
     return lines, queries
@@ -1033,8 +1031,7 @@ def _check_writable(
                     None,
                     f"cannot write the {what} as {form}: the {col} of row "
                     f"{(first_row + at if rows is None else int(rows[at])) + 1} {why}, so it "
-                    "would not "
-                    "read back as one field",
+                    "would not read back as one field",
                     frame.get_column(col)[at],
                 )
 
@@ -1043,4 +1040,9 @@ def _write_lines(frame: pl.DataFrame, path: str | Path) -> None:
     """Write string columns joined by single spaces, one line per row, never quoted; whole
     or not at all (:mod:`cranfield.io.sink`)."""
     with replacing(path) as tmp:
-        frame.write_csv(tmp, separator=" ", include_header=False, quote_style="never")
+        _write_rows(frame, tmp)
+
+
+def _write_rows(frame: pl.DataFrame, to: Path | BinaryIO) -> None:
+    """The rows of ``frame`` as lines of its values joined by single spaces, never quoted."""
+    frame.write_csv(to, separator=" ", include_header=False, quote_style="never")
